@@ -1,0 +1,36 @@
+import { defaultServerConditions } from "vite";
+import { defineConfig } from "vitest/config";
+
+// Workspace packages export their TypeScript sources under the "source" condition, so tests run
+// against src/ without a build step.
+const conditions = ["source", ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
+          exclude: ["test/bench/**", "**/node_modules/**"],
+          globalSetup: ["test/support/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
