@@ -23,13 +23,17 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
-          exclude: ["test/bench/**", "**/node_modules/**"],
+          exclude: ["test/bench/**", "test/deploy/**", "**/node_modules/**"],
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
         },
+      },
+      {
+        extends: true,
+        test: { name: "deploy", include: ["test/deploy/**/*.test.ts"], testTimeout: 120_000 },
       },
     ],
   },

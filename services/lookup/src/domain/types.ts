@@ -1,0 +1,66 @@
+/**
+ * Shapes shared by the lookup domain: validators, QR decoding and the request contracts.
+ * Plain data only; the handlers map these to and from proto.
+ */
+
+/** A rule violation with a stable partner-facing code (see DESIGN.md §4) and the field at fault. */
+export interface DomainError {
+  readonly code: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+export type Result<T, E = DomainError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const fail = (code: string, message: string, field?: string): Result<never> => ({
+  ok: false,
+  error: field === undefined ? { code, message } : { code, message, field },
+});
+
+export type PaymentMethod = "payment_key" | "ewallet" | "bank_transfer";
+export type PaymentType = "till" | "paybill";
+
+export interface MerchantInfo {
+  merchant_id: string;
+  display_name: string;
+  country_code: string;
+  payment_type: PaymentType;
+  lipa_number?: string;
+  account_reference?: string;
+}
+
+/** Free-form recipient map of the seed: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
+export type Recipient = Record<string, string>;
+
+/**
+ * A destination that passed validation (format and check digits). Holder names come later from
+ * name enquiry; QR decoding may already carry a merchant name and an amount.
+ */
+export interface ValidatedDestination {
+  country_code: string;
+  /** ISO 4217 corridor currency. */
+  currency: string;
+  payment_method: PaymentMethod;
+  /** e.g. CBU, CVU, ALIAS, PIX_CPF, PIX_CNPJ, PIX_PHONE, PIX_EMAIL, PIX_EVP, PE_MOBILE, BREB_ID, BREB_MOBILE,
+   * BREB_EMAIL, BREB_ALIAS, BO_ACCOUNT, NUBAN, NG_WALLET, GH_BANK_ACCOUNT, GH_MOMO, ZM_BANK_ACCOUNT, TILL, PAYBILL,
+   * VN_ACCOUNT, EMV_QR. */
+  destination_type: string;
+  /** Canonical form of the destination (e.g. lower-cased e-mail, +55 phone, digits only). */
+  payment_destination: string;
+  /** Rail or institution code in canonical form (PIX, BREB, YAPE, PLIN, bank code, network code, BIN). */
+  payment_destination_code: string;
+  institution_name: string;
+  is_dynamic: boolean;
+  is_business: boolean;
+  merchant: string;
+  merchant_id: string;
+  merchant_name: string;
+  payment_type?: PaymentType;
+  merchant_info?: MerchantInfo;
+  recipient: Recipient;
+  /** Local amount carried by the destination itself (QR codes); "" when none. Decimal string. */
+  amount: string;
+  account_type?: "SAVINGS" | "CHECKING";
+  account_reference?: string;
+}
