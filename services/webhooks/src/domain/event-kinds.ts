@@ -1,0 +1,88 @@
+/**
+ * Which transaction events become partner notifications, where each one is sent, and which webhook
+ * configurations want it. Other event types on the topic (transaction.processing, transaction.expired, ...)
+ * never produce a notification, whatever the filter says.
+ */
+import { fail, ok, type Result } from "./result.js";
+
+export const NOTIFIED_EVENT_TYPES = [
+  "transaction.success",
+  "transaction.refunded",
+  "transaction.failed",
+] as const;
+
+export type NotifiedEventType = (typeof NOTIFIED_EVENT_TYPES)[number];
+
+/** Filter entry that selects every notified event type, including ones added later. */
+export const ALL_EVENTS = "*";
+
+export type EventFilterEntry = NotifiedEventType | typeof ALL_EVENTS;
+
+/** The `status` value a notification carries (seed: Events). */
+export type NotificationStatus = "SUCCESS" | "REFUNDED" | "FAILED";
+
+interface EventKind {
+  readonly path: string;
+  readonly status: NotificationStatus;
+}
+
+// The success and refunded paths are the seed's; /failed extends them for the documented FAILED state.
+const KINDS: Readonly<Record<NotifiedEventType, EventKind>> = {
+  "transaction.success": { path: "/webhooks/transactions/success", status: "SUCCESS" },
+  "transaction.refunded": { path: "/webhooks/transactions/refunded", status: "REFUNDED" },
+  "transaction.failed": { path: "/webhooks/transactions/failed", status: "FAILED" },
+};
+
+export function isNotifiedEventType(eventType: string): eventType is NotifiedEventType {
+  return Object.hasOwn(KINDS, eventType);
+}
+
+/** Path appended to a configuration's base URL, e.g. `/webhooks/transactions/success`. */
+export function receiverPath(eventType: NotifiedEventType): string {
+  return KINDS[eventType].path;
+}
+
+/** Full delivery URL for a base URL already normalised by `validateReceiverUrl` (no trailing slash). */
+export function deliveryUrl(baseUrl: string, eventType: NotifiedEventType): string {
+  return `${baseUrl}${receiverPath(eventType)}`;
+}
+
+export function notificationStatus(eventType: NotifiedEventType): NotificationStatus {
+  return KINDS[eventType].status;
+}
+
+/** True when a configuration with this filter should receive `eventType`. */
+export function matchesFilter(filter: readonly string[], eventType: string): boolean {
+  if (!isNotifiedEventType(eventType)) return false;
+  return filter.includes(ALL_EVENTS) || filter.includes(eventType);
+}
+
+/**
+ * Validates a partner-supplied filter and returns it normalised: duplicates removed, and `["*"]` alone
+ * when `*` is present (it already covers everything else). Names are case-sensitive.
+ */
+export function validateEventFilter(filter: unknown): Result<EventFilterEntry[]> {
+  if (!Array.isArray(filter) || filter.length === 0) {
+    return invalidFilter(`events must be a non-empty list of ${describeAllowed()}`);
+  }
+  const unknown = filter.filter((entry) => !isFilterEntry(entry));
+  if (unknown.length > 0) {
+    const names = unknown.map((entry) => JSON.stringify(entry)).join(", ");
+    return invalidFilter(`unknown event type(s) ${names}; allowed: ${describeAllowed()}`);
+  }
+  const entries = filter as EventFilterEntry[];
+  if (entries.includes(ALL_EVENTS)) return ok([ALL_EVENTS]);
+  return ok(NOTIFIED_EVENT_TYPES.filter((type) => entries.includes(type)));
+}
+
+function isFilterEntry(entry: unknown): entry is EventFilterEntry {
+  return entry === ALL_EVENTS || (typeof entry === "string" && isNotifiedEventType(entry));
+}
+
+function describeAllowed(): string {
+  return [...NOTIFIED_EVENT_TYPES, ALL_EVENTS].map((name) => `"${name}"`).join(", ");
+}
+
+function invalidFilter(message: string): Result<never> {
+  return fail("INVALID_FIELD", message, "events");
+}
