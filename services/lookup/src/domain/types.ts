@@ -10,7 +10,19 @@ export interface DomainError {
   readonly field?: string;
 }
 
-export type Result<T, E = DomainError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+/**
+ * Something the partner should know that does not block the payout, e.g. a Ghana mobile-money number
+ * whose prefix belongs to another network (numbers are portable, so this is a hint, not an error).
+ */
+export interface DomainWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+export type Result<T, E = DomainError> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: E };
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 export const fail = (code: string, message: string, field?: string): Result<never> => ({
@@ -28,6 +40,10 @@ export interface MerchantInfo {
   payment_type: PaymentType;
   lipa_number?: string;
   account_reference?: string;
+  /** Non-blocking remarks on the destination (see DomainWarning). */
+  warnings?: DomainWarning[];
+  /** Values the partner may want to use instead of what was sent (seed's `suggested_values`). */
+  suggested_values?: Record<string, string>;
 }
 
 /** Free-form recipient map of the seed: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
