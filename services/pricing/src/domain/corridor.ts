@@ -1,0 +1,70 @@
+/**
+ * A payout corridor: one destination country, its currency and the local-amount limits of one payout
+ * (DESIGN.md §5, `PUT /admin/corridors/{country_code}`). Limits are inclusive.
+ */
+
+import { isIsoCurrency } from "@payouts/platform/money/currencies";
+import { type Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import { fail, ok, type Result } from "./pricing-error.js";
+
+export interface Corridor {
+  /** ISO 3166 alpha-2. */
+  readonly countryCode: string;
+  /** ISO 4217 currency paid out in this corridor. */
+  readonly currency: string;
+  /** Smallest local amount of one payout, inclusive. */
+  readonly minAmount: Dec;
+  /** Largest local amount of one payout, inclusive. */
+  readonly maxAmount: Dec;
+  readonly enabled: boolean;
+}
+
+export type LimitCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: "AMOUNT_OUT_OF_RANGE"; readonly min: Dec; readonly max: Dec };
+
+export function checkCorridorLimits(
+  amountLocal: Dec,
+  corridor: Pick<Corridor, "minAmount" | "maxAmount">,
+): LimitCheck {
+  if (amountLocal.gte(corridor.minAmount) && amountLocal.lte(corridor.maxAmount)) {
+    return { ok: true };
+  }
+  return { ok: false, code: "AMOUNT_OUT_OF_RANGE", min: corridor.minAmount, max: corridor.maxAmount };
+}
+
+export interface CorridorInput {
+  readonly country_code: unknown;
+  readonly currency: unknown;
+  readonly min_amount: unknown;
+  readonly max_amount: unknown;
+  readonly enabled: unknown;
+}
+
+/** Validates an admin corridor: alpha-2 country, ISO currency, 0 <= min <= max, boolean enabled. */
+export function parseCorridor(input: CorridorInput): Result<Corridor> {
+  const { country_code: countryCode, currency, enabled } = input;
+  if (typeof countryCode !== "string" || !/^[A-Z]{2}$/.test(countryCode)) {
+    return fail("INVALID_FIELD", "country_code must be an ISO 3166 alpha-2 code", "country_code");
+  }
+  if (typeof currency !== "string" || !isIsoCurrency(currency)) {
+    return fail("INVALID_FIELD", "currency must be an upper-case ISO 4217 code", "currency");
+  }
+  const minAmount = parseLimit(input.min_amount);
+  if (minAmount === undefined) {
+    return fail("INVALID_FIELD", "min_amount must be a decimal of at least 0", "min_amount");
+  }
+  const maxAmount = parseLimit(input.max_amount);
+  if (maxAmount === undefined || maxAmount.lt(minAmount)) {
+    return fail("INVALID_FIELD", "max_amount must be a decimal not below min_amount", "max_amount");
+  }
+  if (typeof enabled !== "boolean") {
+    return fail("INVALID_FIELD", "enabled must be true or false", "enabled");
+  }
+  return ok({ countryCode, currency, minAmount, maxAmount, enabled });
+}
+
+function parseLimit(input: unknown): Dec | undefined {
+  const value = parseDecimal(input);
+  return value === undefined || value.isNegative() || value.dp() > INTERNAL_SCALE ? undefined : value;
+}

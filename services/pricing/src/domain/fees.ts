@@ -1,0 +1,58 @@
+/**
+ * Partner fees on a USD amount: a percentage of `amount_usd` plus a fixed USD fee (DESIGN.md §5).
+ *
+ * Nothing here rounds to cents: rounding to the partner's `dp` happens only when a response is rendered.
+ * The percentage fee is quantized to INTERNAL_SCALE (a change below 10^-18 USD) so that every figure of a
+ * quote fits the stored scale and `total_usd = amount_usd + percentage_fee + fixed_fee` holds exactly in
+ * storage, as the seed requires of the amount deducted from the partner balance.
+ */
+import { Dec, INTERNAL_SCALE, parseDecimal, toInternalScale } from "@payouts/platform/money/decimal";
+import { fail, ok, type Result } from "./pricing-error.js";
+
+export interface FeeSchedule {
+  /** Percent of amount_usd: "1.5" means 1.5 %. */
+  readonly percent: Dec;
+  readonly fixedUsd: Dec;
+}
+
+export interface FeeBreakdown {
+  readonly amount_usd: Dec;
+  readonly percentage_fee: Dec;
+  readonly fixed_fee: Dec;
+  /** percentage_fee + fixed_fee. */
+  readonly fee: Dec;
+  /** amount_usd + fee: what the partner balance is debited. */
+  readonly total_usd: Dec;
+}
+
+/** A partner with no fee schedule configured pays no fees. */
+export const NO_FEES: FeeSchedule = { percent: new Dec(0), fixedUsd: new Dec(0) };
+
+export function applyFees(amountUsd: Dec, schedule: FeeSchedule): FeeBreakdown {
+  const percentageFee = toInternalScale(amountUsd.times(schedule.percent).div(100));
+  const fixedFee = schedule.fixedUsd;
+  const fee = percentageFee.plus(fixedFee);
+  return {
+    amount_usd: amountUsd,
+    percentage_fee: percentageFee,
+    fixed_fee: fixedFee,
+    fee,
+    total_usd: amountUsd.plus(fee),
+  };
+}
+
+/**
+ * Validates an admin fee schedule (`{percent: "1.5", fixed_usd: "0.30"}`, strings or numbers): percent from 0
+ * up to but excluding 100, fixed fee at least 0, neither with more than INTERNAL_SCALE decimals.
+ */
+export function parseFeeSchedule(input: { percent: unknown; fixed_usd: unknown }): Result<FeeSchedule> {
+  const percent = parseDecimal(input.percent);
+  if (percent === undefined || percent.isNegative() || percent.gte(100) || percent.dp() > INTERNAL_SCALE) {
+    return fail("INVALID_FIELD", "fees.percent must be a decimal from 0 to below 100", "fees.percent");
+  }
+  const fixedUsd = parseDecimal(input.fixed_usd);
+  if (fixedUsd === undefined || fixedUsd.isNegative() || fixedUsd.dp() > INTERNAL_SCALE) {
+    return fail("INVALID_FIELD", "fees.fixed_usd must be a decimal of at least 0", "fees.fixed_usd");
+  }
+  return ok({ percent, fixedUsd });
+}

@@ -1,0 +1,28 @@
+/**
+ * FX rates are quoted as `rate_per_usd`: units of the currency per 1 USD (DESIGN.md §5). USD itself is
+ * always 1 and needs no configured rate; a configured USD row is ignored so it can never skew prices.
+ */
+import { Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import { fail, ok, type Result } from "./pricing-error.js";
+
+export const USD = "USD";
+
+const ONE = new Dec(1);
+
+/** The rate of `currency` per USD, or undefined when none is configured (or a stored one is unusable). */
+export function ratePerUsd(currency: string, rates: ReadonlyMap<string, Dec>): Dec | undefined {
+  if (currency === USD) {
+    return ONE;
+  }
+  const rate = rates.get(currency);
+  return rate?.isFinite() && rate.gt(0) ? rate : undefined;
+}
+
+/** Validates an admin `rate_per_usd`: a decimal greater than 0 with at most INTERNAL_SCALE decimals. */
+export function parseRatePerUsd(input: unknown): Result<Dec> {
+  const rate = parseDecimal(input);
+  if (rate === undefined || !rate.gt(0) || rate.dp() > INTERNAL_SCALE) {
+    return fail("INVALID_FIELD", "rate_per_usd must be a decimal greater than 0", "rate_per_usd");
+  }
+  return ok(rate);
+}

@@ -1,0 +1,20 @@
+/**
+ * Rule violations of the pricing domain, with the stable partner-facing codes of DESIGN.md §4. Handlers map
+ * `code` to a ConnectError reason; the gateway maps the reason to the HTTP status.
+ */
+export interface PricingError {
+  readonly code: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+export type Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: PricingError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+export const fail = <T = never>(code: string, message: string, field?: string): Result<T> => ({
+  ok: false,
+  error: field === undefined ? { code, message } : { code, message, field },
+});
