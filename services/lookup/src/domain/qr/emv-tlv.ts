@@ -76,6 +76,17 @@ export function findEmvField(fields: readonly EmvField[] | undefined, id: string
   return fields?.find((field) => field.id === id);
 }
 
+/** Merchant Account Information templates 26–51 (02–25 are primitive card-network values). */
+export function isMerchantAccountTemplate(field: EmvField): boolean {
+  const id = Number(field.id);
+  return id >= 26 && id <= 51 && field.children !== undefined;
+}
+
+/** Sub-tag 00 of a template (its globally unique identifier), lower-cased for comparison; "" when absent. */
+export function templateGui(field: EmvField): string {
+  return (findEmvField(field.children, "00")?.value ?? "").toLowerCase();
+}
+
 function checkCharacters(chars: readonly string[]): Walk<true> {
   if (chars.length === 0) return syntaxError(0, "", "QR payload is empty");
   if (chars.length > MAX_EMV_PAYLOAD_CHARS) {
