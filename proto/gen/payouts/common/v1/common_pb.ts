@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file payouts/common/v1/common.proto.
  */
 export const file_payouts_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wYXlvdXRzL2NvbW1vbi92MS9jb21tb24ucHJvdG8SEXBheW91dHMuY29tbW9uLnYxIpUBCgxNZXJjaGFudEluZm8SEwoLbWVyY2hhbnRfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhQKDGNvdW50cnlfY29kZRgDIAEoCRIUCgxwYXltZW50X3R5cGUYBCABKAkSEwoLbGlwYV9udW1iZXIYBSABKAkSGQoRYWNjb3VudF9yZWZlcmVuY2UYBiABKAkizgQKC0Rlc3RpbmF0aW9uEhQKDGNvdW50cnlfY29kZRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIWCg5wYXltZW50X21ldGhvZBgDIAEoCRIYChBkZXN0aW5hdGlvbl90eXBlGAQgASgJEhsKE3BheW1lbnRfZGVzdGluYXRpb24YBSABKAkSIAoYcGF5bWVudF9kZXN0aW5hdGlvbl9jb2RlGAYgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYByABKAkSEgoKaXNfZHluYW1pYxgIIAEoCBITCgtpc19idXNpbmVzcxgJIAEoCBIQCghtZXJjaGFudBgKIAEoCRITCgttZXJjaGFudF9pZBgLIAEoCRIVCg1tZXJjaGFudF9uYW1lGAwgASgJEhQKDHBheW1lbnRfdHlwZRgNIAEoCRI2Cg1tZXJjaGFudF9pbmZvGA4gASgLMh8ucGF5b3V0cy5jb21tb24udjEuTWVyY2hhbnRJbmZvEioKCXJlY2lwaWVudBgPIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc2VuZGVyGBAgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIOCgZhbW91bnQYESABKAkSMQoQc3VnZ2VzdGVkX3ZhbHVlcxgSIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMYWNjb3VudF90eXBlGBMgASgJEhkKEWFjY291bnRfcmVmZXJlbmNlGBQgASgJEg4KBnNvdXJjZRgVIAEoCSLhAQoFUXVvdGUSEAoIcXVvdGVfaWQYASABKAkSDgoGYW1vdW50GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEhUKDWV4Y2hhbmdlX3JhdGUYBCABKAkSEgoKYW1vdW50X3VzZBgFIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgGIAEoCRIRCglmaXhlZF9mZWUYByABKAkSCwoDZmVlGAggASgJEhEKCXRvdGFsX3VzZBgJIAEoCRIuCgpleHBpcmVzX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5wYXlvdXRzL2NvbW1vbi92MS9jb21tb24ucHJvdG8SEXBheW91dHMuY29tbW9uLnYxIpUBCgxNZXJjaGFudEluZm8SEwoLbWVyY2hhbnRfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhQKDGNvdW50cnlfY29kZRgDIAEoCRIUCgxwYXltZW50X3R5cGUYBCABKAkSEwoLbGlwYV9udW1iZXIYBSABKAkSGQoRYWNjb3VudF9yZWZlcmVuY2UYBiABKAkizgQKC0Rlc3RpbmF0aW9uEhQKDGNvdW50cnlfY29kZRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIWCg5wYXltZW50X21ldGhvZBgDIAEoCRIYChBkZXN0aW5hdGlvbl90eXBlGAQgASgJEhsKE3BheW1lbnRfZGVzdGluYXRpb24YBSABKAkSIAoYcGF5bWVudF9kZXN0aW5hdGlvbl9jb2RlGAYgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYByABKAkSEgoKaXNfZHluYW1pYxgIIAEoCBITCgtpc19idXNpbmVzcxgJIAEoCBIQCghtZXJjaGFudBgKIAEoCRITCgttZXJjaGFudF9pZBgLIAEoCRIVCg1tZXJjaGFudF9uYW1lGAwgASgJEhQKDHBheW1lbnRfdHlwZRgNIAEoCRI2Cg1tZXJjaGFudF9pbmZvGA4gASgLMh8ucGF5b3V0cy5jb21tb24udjEuTWVyY2hhbnRJbmZvEioKCXJlY2lwaWVudBgPIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc2VuZGVyGBAgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIOCgZhbW91bnQYESABKAkSMQoQc3VnZ2VzdGVkX3ZhbHVlcxgSIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMYWNjb3VudF90eXBlGBMgASgJEhkKEWFjY291bnRfcmVmZXJlbmNlGBQgASgJEg4KBnNvdXJjZRgVIAEoCSLhAQoFUXVvdGUSEAoIcXVvdGVfaWQYASABKAkSDgoGYW1vdW50GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEhUKDWV4Y2hhbmdlX3JhdGUYBCABKAkSEgoKYW1vdW50X3VzZBgFIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgGIAEoCRIRCglmaXhlZF9mZWUYByABKAkSCwoDZmVlGAggASgJEhEKCXRvdGFsX3VzZBgJIAEoCRIuCgpleHBpcmVzX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKdAQoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEg0KBWZpZWxkGAIgASgJEj4KCG1ldGFkYXRhGAMgAygLMiwucGF5b3V0cy5jb21tb24udjEuRXJyb3JEZXRhaWwuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * KE/TZ/UG merchant metadata, as the seed's `merchant_info`.
@@ -274,4 +274,36 @@ export type Quote = Message<"payouts.common.v1.Quote"> & {
  */
 export const QuoteSchema: GenMessage<Quote> = /*@__PURE__*/
   messageDesc(file_payouts_common_v1_common, 2);
+
+/**
+ * Attached to every ConnectError a service raises on purpose: the stable partner-facing code
+ * (e.g. INSUFFICIENT_FUNDS) and, when one field is at fault, its name.
+ *
+ * @generated from message payouts.common.v1.ErrorDetail
+ */
+export type ErrorDetail = Message<"payouts.common.v1.ErrorDetail"> & {
+  /**
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: string field = 2;
+   */
+  field: string;
+
+  /**
+   * Extra facts for the caller, e.g. {"retry_after_seconds": "3"}.
+   *
+   * @generated from field: map<string, string> metadata = 3;
+   */
+  metadata: { [key: string]: string };
+};
+
+/**
+ * Describes the message payouts.common.v1.ErrorDetail.
+ * Use `create(ErrorDetailSchema)` to create a new message.
+ */
+export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
+  messageDesc(file_payouts_common_v1_common, 3);
 

@@ -1,0 +1,5 @@
+import type { RouteModule } from "../routes/route-module.js";
+import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
+
+/** Every admin route group, in registration order. */
+export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [registerPartnerAdminRoutes];

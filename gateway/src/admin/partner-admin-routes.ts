@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { newId } from "@payouts/platform/ids";
+import type { PartnerPricing } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import { hashSecret } from "../auth/secret-hash.js";
+import type { GatewayDeps } from "../gateway-deps.js";
+import { ApiError, invalidField } from "../http/api-error.js";
+import { BodyReader } from "../http/body-reader.js";
+import { findPartner, insertApp, insertPartner, type PartnerRow, renamePartner, revokeApp } from "../store/partner-store.js";
+
+/**
+ * Partners and their apps. A partner's identity lives in the gateway; its pricing (supported
+ * currencies, fee schedule) lives in the pricing service, which the gateway forwards those fields to.
+ */
+export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  app.post("/admin/partners", async (request, reply) => {
+    const body = new BodyReader(request.body);
+    const name = body.string("name", { required: true, max: 200 });
+    const partnerId = newId("ptr");
+    const pricing = await putPricing(deps, partnerId, body);
+    const row = await insertPartner(deps.db, partnerId, name);
+    return reply.code(201).send(renderPartner(row, pricing));
+  });
+
+  app.get<{ Params: { partner_id: string } }>("/admin/partners/:partner_id", async (request) => {
+    const row = await requirePartner(deps, request.params.partner_id);
+    const res = await deps.clients.pricing.getPartnerPricing({ partnerId: row.partner_id });
+    return renderPartner(row, res.pricing);
+  });
+
+  app.patch<{ Params: { partner_id: string } }>("/admin/partners/:partner_id", async (request) => {
+    const body = new BodyReader(request.body);
+    let row = await requirePartner(deps, request.params.partner_id);
+    const name = body.string("name", { max: 200 });
+    const pricing = await putPricing(deps, row.partner_id, body);
+    if (name !== undefined) row = (await renamePartner(deps.db, row.partner_id, name)) ?? row;
+    return renderPartner(row, pricing);
+  });
+
+  app.post<{ Params: { partner_id: string } }>("/admin/partners/:partner_id/apps", async (request, reply) => {
+    const body = new BodyReader(request.body);
+    const partner = await requirePartner(deps, request.params.partner_id);
+    const limit =
+      body.integer("preview_rate_limit_per_minute", { min: 1, max: 1_000_000 }) ??
+      deps.config.defaultPreviewRateLimitPerMinute;
+    const clientId = newId("ci");
+    const clientSecret = `cs_${randomBytes(32).toString("base64url")}`;
+    const row = await insertApp(deps.db, {
+      clientId,
+      partnerId: partner.partner_id,
+      secretHash: await hashSecret(clientSecret),
+      previewRateLimitPerMinute: limit,
+    });
+    return reply.code(201).send({
+      client_id: row.client_id,
+      client_secret: clientSecret,
+      partner_id: row.partner_id,
+      preview_rate_limit_per_minute: row.preview_rate_limit_per_minute,
+      created_at: row.created_at.toISOString(),
+    });
+  });
+
+  app.delete<{ Params: { partner_id: string; client_id: string } }>(
+    "/admin/partners/:partner_id/apps/:client_id",
+    async (request, reply) => {
+      const { partner_id, client_id } = request.params;
+      if (!(await revokeApp(deps.db, partner_id, client_id))) {
+        throw new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
+      }
+      deps.verifier.forget(client_id);
+      return reply.code(204).send();
+    },
+  );
+}
+
+async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<PartnerRow> {
+  const row = await findPartner(deps.db, partnerId);
+  if (!row) throw new ApiError(404, "PARTNER_NOT_FOUND", `partner ${partnerId} not found`);
+  return row;
+}
+
+/** Forwards supported_currencies and fees to pricing; answers the partner's pricing either way. */
+async function putPricing(deps: GatewayDeps, partnerId: string, body: BodyReader): Promise<PartnerPricing | undefined> {
+  const currencies = body.stringArray("supported_currencies");
+  const fees = body.object("fees");
+  const percent = fees?.decimalText("percent");
+  const fixedUsd = fees?.decimalText("fixed_usd");
+  if (percent?.startsWith("-")) throw invalidField("fees.percent", "must not be negative");
+  if (fixedUsd?.startsWith("-")) throw invalidField("fees.fixed_usd", "must not be negative");
+  const res = await deps.clients.pricing.putPartnerPricing({
+    partnerId,
+    supportedCurrencies: currencies ?? [],
+    setSupportedCurrencies: currencies !== undefined,
+    ...(fees ? { fees: { percent: percent ?? "", fixedUsd: fixedUsd ?? "" } } : {}),
+  });
+  return res.pricing;
+}
+
+function renderPartner(row: PartnerRow, pricing: PartnerPricing | undefined) {
+  return {
+    partner_id: row.partner_id,
+    name: row.name,
+    supported_currencies: pricing?.supportedCurrencies ?? [],
+    fees: { percent: pricing?.fees?.percent || "0", fixed_usd: pricing?.fees?.fixedUsd || "0" },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { migrate } from "@payouts/platform/database/migrate";
+import type { EventBus } from "@payouts/platform/events/event-bus";
+import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
+import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
+import { onShutdown } from "@payouts/platform/lifecycle";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { loadGatewayConfig } from "./gateway-config.js";
+import { startGateway } from "./gateway-server.js";
+import { ALL_MIGRATIONS, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
+
+/**
+ * One entry point for every process of the distributed mode:
+ *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
+ * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
+ */
+const role = process.argv[2] ?? "";
+const env = process.env;
+const logger = createLogger({ service: role || "payouts", level: env.LOG_LEVEL ?? "info" });
+
+function requireEnv(name: string): string {
+  const value = env[name];
+  if (!value) {
+    logger.fatal(`${name} is required for role ${role}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+async function main(): Promise<void> {
+  if (role === "migrate") {
+    const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
+    for (const set of ALL_MIGRATIONS) {
+      const applied = await migrate(db, set);
+      logger.info({ schema: set.schema, applied }, "migrated");
+    }
+    await db.close();
+    return;
+  }
+  const transports = {
+    lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051"),
+    pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052"),
+    ledger: createServiceTransport(env.LEDGER_ADDR ?? "http://127.0.0.1:50053"),
+    webhooks: createServiceTransport(env.WEBHOOKS_ADDR ?? "http://127.0.0.1:50054"),
+    rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055"),
+  };
+  if (role === "gateway") {
+    const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
+    const gateway = await startGateway({ config: loadGatewayConfig(env), db, transports, logger });
+    onShutdown(logger, async () => {
+      await gateway.close();
+      await db.close();
+    });
+    return;
+  }
+  const spec = SERVICE_ROLES[role as ServiceRole];
+  if (!spec) {
+    logger.fatal(`unknown role "${role}"; expected gateway, migrate or one of ${Object.keys(SERVICE_ROLES).join(", ")}`);
+    process.exit(2);
+  }
+  const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
+  const bus: EventBus = env.KAFKA_BROKERS
+    ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
+    : createInProcessEventBus();
+  const module = spec.create({ db, bus, logger, transports, env, mode: "distributed" });
+  const server = await startGrpcServer({
+    name: role,
+    port: Number(env.PORT ?? spec.defaultPort),
+    serviceNames: module.serviceNames,
+    routes: (router) => module.routes(router),
+    logger,
+  });
+  await module.start();
+  onShutdown(logger, async () => {
+    await server.close();
+    await module.stop();
+    await bus.close();
+    await db.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, "failed to start");
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { createRouterTransport, type Transport } from "@connectrpc/connect";
+import type { Database } from "@payouts/platform/database/database";
+import { migrate } from "@payouts/platform/database/migrate";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { createPgliteDatabase } from "@payouts/platform/database/pglite-database";
+import type { EventBus } from "@payouts/platform/events/event-bus";
+import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
+import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
+import type { Logger } from "@payouts/platform/logging/logger";
+import type { ServiceModule } from "@payouts/platform/service-module";
+import { loadGatewayConfig } from "./gateway-config.js";
+import { type GatewayHandle, startGateway } from "./gateway-server.js";
+import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
+
+export interface EmbeddedOptions {
+  readonly env: Record<string, string | undefined>;
+  readonly logger: Logger;
+  /** PGlite data directory when DATABASE_URL is unset; in memory when undefined. */
+  readonly dataDir?: string;
+}
+
+export interface EmbeddedHandle {
+  readonly gateway: GatewayHandle;
+  readonly db: Database;
+  readonly modules: readonly ServiceModule[];
+  close(): Promise<void>;
+}
+
+/**
+ * Every service in one process: the same service modules as the distributed mode, reached through
+ * in-process Connect router transports instead of gRPC ports. PostgreSQL and Kafka are used when
+ * DATABASE_URL / KAFKA_BROKERS are set; otherwise PGlite and the in-process bus.
+ */
+export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedHandle> {
+  const { env, logger } = options;
+  const config = loadGatewayConfig(env, { embedded: true });
+  const db: Database = env.DATABASE_URL
+    ? createPgDatabase({ connectionString: env.DATABASE_URL, applicationName: "payouts-embedded" })
+    : await createPgliteDatabase(options.dataDir);
+  const bus: EventBus = env.KAFKA_BROKERS
+    ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: "payouts-embedded" })
+    : createInProcessEventBus();
+  for (const set of ALL_MIGRATIONS) await migrate(db, set);
+
+  const serviceEnv = {
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}/callbacks/rail`,
+    ...env,
+    RAIL_CALLBACK_SECRET: config.railCallbackSecret,
+  };
+  // Transports are resolved lazily so services can reach each other regardless of creation order.
+  const transports: Record<string, Transport> = {};
+  const lazy = (key: string): Transport => ({
+    unary: (...args) => transports[key]!.unary(...args),
+    stream: (...args) => transports[key]!.stream(...args),
+  });
+  const ctxTransports = {
+    lookup: lazy("lookup"),
+    pricing: lazy("pricing"),
+    ledger: lazy("ledger"),
+    webhooks: lazy("webhooks"),
+    rail: lazy("rail"),
+  };
+  const modules: ServiceModule[] = [];
+  for (const spec of Object.values(SERVICE_ROLES)) {
+    const module = spec.create({
+      db,
+      bus,
+      logger: logger.child({ service: spec.transportKey }),
+      transports: ctxTransports,
+      env: serviceEnv,
+      mode: "embedded",
+    });
+    transports[spec.transportKey] = createRouterTransport((router) => module.routes(router));
+    modules.push(module);
+  }
+  const gateway = await startGateway({ config, db, transports: ctxTransports, logger });
+  for (const module of modules) await module.start();
+  return {
+    gateway,
+    db,
+    modules,
+    close: async () => {
+      await gateway.close();
+      for (const module of [...modules].reverse()) await module.stop();
+      await bus.close();
+      await db.close();
+    },
+  };
+}

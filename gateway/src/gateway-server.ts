@@ -1,0 +1,79 @@
+import type { Transport } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
+import type { Database } from "@payouts/platform/database/database";
+import type { Logger } from "@payouts/platform/logging/logger";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
+import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
+import type { FastifyInstance } from "fastify";
+import { buildAdminApp } from "./admin-app.js";
+import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import type { GatewayConfig } from "./gateway-config.js";
+import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
+import { buildPartnerApp } from "./partner-app.js";
+
+export interface GatewayTransports {
+  readonly lookup: Transport;
+  readonly pricing: Transport;
+  readonly ledger: Transport;
+  readonly webhooks: Transport;
+  readonly rail: Transport;
+}
+
+export interface GatewayHandle {
+  readonly partnerPort: number;
+  readonly adminPort: number;
+  readonly deps: GatewayDeps;
+  close(): Promise<void>;
+}
+
+export function createServiceClients(t: GatewayTransports): ServiceClients {
+  return {
+    lookup: createClient(LookupService, t.lookup),
+    pricing: createClient(PricingService, t.pricing),
+    ledger: createClient(LedgerService, t.ledger),
+    webhooks: createClient(WebhookService, t.webhooks),
+    rail: createClient(RailService, t.rail),
+  };
+}
+
+/** Starts the partner and admin listeners. The gateway schema must already be migrated. */
+export async function startGateway(options: {
+  config: GatewayConfig;
+  db: Database;
+  transports: GatewayTransports;
+  logger: Logger;
+}): Promise<GatewayHandle> {
+  const { config, db, logger } = options;
+  const deps: GatewayDeps = {
+    db,
+    clients: createServiceClients(options.transports),
+    verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
+    logger,
+    config,
+  };
+  const partner = await buildPartnerApp(deps);
+  const admin = await buildAdminApp(deps, async () => {
+    await db.query("SELECT 1");
+    return true;
+  });
+  const partnerPort = await listen(partner, config.port, config.host);
+  const adminPort = await listen(admin, config.adminPort, config.host);
+  logger.info({ partnerPort, adminPort }, "gateway listening");
+  return {
+    partnerPort,
+    adminPort,
+    deps,
+    close: async () => {
+      await Promise.all([partner.close(), admin.close()]);
+    },
+  };
+}
+
+async function listen(app: FastifyInstance, port: number, host: string): Promise<number> {
+  await app.listen({ port, host });
+  const address = app.server.address();
+  return typeof address === "object" && address ? address.port : port;
+}

@@ -1,0 +1,16 @@
+/** An error answered to the caller as `{code, message, field?, request_id}` with `status`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const missingField = (field: string) => new ApiError(400, "MISSING_REQUIRED_FIELD", `${field} is required`, field);
+export const invalidField = (field: string, why: string) => new ApiError(400, "INVALID_FIELD", `${field} ${why}`, field);

@@ -1,0 +1,80 @@
+import { ApiError, invalidField, missingField } from "./api-error.js";
+
+/**
+ * Reads typed fields out of a parsed JSON body with the partner-facing codes: absent → 
+ * MISSING_REQUIRED_FIELD, wrong type or shape → INVALID_FIELD, always naming the field.
+ */
+export class BodyReader {
+  private readonly body: Record<string, unknown>;
+
+  constructor(body: unknown) {
+    if (body === undefined || body === null) this.body = {};
+    else if (typeof body !== "object" || Array.isArray(body)) {
+      throw new ApiError(400, "INVALID_FIELD", "request body must be a JSON object");
+    } else this.body = body as Record<string, unknown>;
+  }
+
+  has(field: string): boolean {
+    return this.body[field] !== undefined && this.body[field] !== null;
+  }
+
+  raw(field: string): unknown {
+    return this.body[field];
+  }
+
+  string(field: string, opts: { required: true; max?: number; pattern?: RegExp }): string;
+  string(field: string, opts?: { required?: false; max?: number; pattern?: RegExp }): string | undefined;
+  string(field: string, opts: { required?: boolean; max?: number; pattern?: RegExp } = {}): string | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null || v === "") {
+      if (opts.required) throw missingField(field);
+      return undefined;
+    }
+    if (typeof v !== "string") throw invalidField(field, "must be a string");
+    if (opts.max !== undefined && v.length > opts.max) throw invalidField(field, `must be at most ${opts.max} characters`);
+    if (opts.pattern && !opts.pattern.test(v)) throw invalidField(field, "has an invalid format");
+    return v;
+  }
+
+  boolean(field: string): boolean | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "boolean") throw invalidField(field, "must be a boolean");
+    return v;
+  }
+
+  integer(field: string, opts: { min?: number; max?: number } = {}): number | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "number" || !Number.isInteger(v)) throw invalidField(field, "must be an integer");
+    if (opts.min !== undefined && v < opts.min) throw invalidField(field, `must be at least ${opts.min}`);
+    if (opts.max !== undefined && v > opts.max) throw invalidField(field, `must be at most ${opts.max}`);
+    return v;
+  }
+
+  /** A decimal given as a JSON number or a decimal string; returned as its exact text. */
+  decimalText(field: string, opts: { required?: boolean } = {}): string | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null || v === "") {
+      if (opts.required) throw missingField(field);
+      return undefined;
+    }
+    const text = typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
+    if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(field, "must be a decimal number");
+    return text;
+  }
+
+  stringArray(field: string): string[] | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw invalidField(field, "must be an array of strings");
+    return v as string[];
+  }
+
+  object(field: string): BodyReader | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "object" || Array.isArray(v)) throw invalidField(field, "must be an object");
+    return new BodyReader(v);
+  }
+}

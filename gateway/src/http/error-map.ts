@@ -1,0 +1,43 @@
+import { Code } from "@connectrpc/connect";
+
+/**
+ * The one table from a service's ErrorDetail.reason to the partner-facing HTTP status. The reason
+ * itself is the partner-facing `code`. Reasons not listed fall back on the gRPC code below.
+ */
+const STATUS_BY_REASON: Readonly<Record<string, number>> = {
+  AUTHENTICATION_REQUIRED: 401,
+  TRANSACTION_NOT_FOUND: 404,
+  CUSTOMER_NOT_FOUND: 404,
+  PARTNER_NOT_FOUND: 404,
+  APP_NOT_FOUND: 404,
+  WEBHOOK_CONFIG_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  TRANSACTION_NOT_PENDING: 409,
+  TRANSACTION_NOT_REFUNDABLE: 409,
+  QUOTE_REQUIRED: 409,
+  QUOTE_EXPIRED: 409,
+  INSUFFICIENT_FUNDS: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL: 500,
+};
+
+const STATUS_BY_GRPC_CODE: Partial<Record<Code, number>> = {
+  [Code.InvalidArgument]: 400,
+  [Code.OutOfRange]: 400,
+  [Code.FailedPrecondition]: 409,
+  [Code.Aborted]: 409,
+  [Code.AlreadyExists]: 409,
+  [Code.NotFound]: 404,
+  [Code.ResourceExhausted]: 429,
+  [Code.Unauthenticated]: 401,
+  [Code.PermissionDenied]: 403,
+  [Code.Unavailable]: 503,
+  [Code.DeadlineExceeded]: 504,
+};
+
+export function httpStatusFor(reason: string, code: Code): number {
+  return STATUS_BY_REASON[reason] ?? STATUS_BY_GRPC_CODE[code] ?? 500;
+}

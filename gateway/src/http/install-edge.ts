@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ConnectError } from "@connectrpc/connect";
+import type { Logger } from "@payouts/platform/logging/logger";
+import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import { newId } from "@payouts/platform/ids";
+import { ApiError } from "./api-error.js";
+import { httpStatusFor } from "./error-map.js";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Request ids from `X-Request-Id` when sane, else generated; echoed on every response. */
+export function requestIdFor(header: string | string[] | undefined): string {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given && REQUEST_ID.test(given) ? given : newId("req");
+}
+
+/**
+ * Wires the conventions every listener shares: `X-Request-Id` on every response, the error body
+ * `{code, message, field?, request_id}`, JSON-only bodies, one access-log line per request, and no
+ * internals in 500s.
+ */
+export function installEdge(app: FastifyInstance, logger: Logger): void {
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    logger.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime),
+        partner_id: request.partnerApp?.partnerId,
+      },
+      "request",
+    );
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void sendError(reply, request, new ApiError(404, "NOT_FOUND", `no route ${request.method} ${request.url}`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, request, error));
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): FastifyReply {
+  const body = (code: string, message: string, field?: string) => ({
+    code,
+    message,
+    ...(field ? { field } : {}),
+    request_id: request.id,
+  });
+  if (error instanceof ApiError) {
+    for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+    return reply.code(error.status).send(body(error.code, error.message, error.field));
+  }
+  if (error instanceof ConnectError) {
+    const detail = errorDetailOf(error);
+    if (detail) {
+      const status = httpStatusFor(detail.reason, error.code);
+      const retryAfter = detail.metadata.retry_after_seconds;
+      if (retryAfter) reply.header("Retry-After", retryAfter);
+      return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
+    }
+  }
+  const fe = error as Partial<FastifyError>;
+  if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return reply.code(415).send(body("INVALID_FIELD", "Content-Type must be application/json"));
+  }
+  if (fe.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || (fe.statusCode === 400 && error instanceof SyntaxError)) {
+    return reply.code(400).send(body("INVALID_FIELD", "request body is not valid JSON"));
+  }
+  if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    return reply.code(413).send(body("INVALID_FIELD", "request body is too large"));
+  }
+  request.log.error({ err: error, request_id: request.id }, "unhandled error");
+  return reply.code(500).send(body("INTERNAL", "internal error; quote the request_id when contacting support"));
+}

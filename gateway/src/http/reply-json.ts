@@ -1,0 +1,7 @@
+import type { FastifyReply } from "fastify";
+import { stringifyJson } from "@payouts/platform/money/json-decimal";
+
+/** Sends a body that may hold exact decimals (JsonDecimal) as JSON numbers with their exact digits. */
+export function replyJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
+  return reply.code(status).type("application/json; charset=utf-8").send(stringifyJson(value));
+}

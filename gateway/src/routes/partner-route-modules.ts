@@ -1,0 +1,4 @@
+import type { RouteModule } from "./route-module.js";
+
+/** Every partner route group, in registration order. */
+export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [];

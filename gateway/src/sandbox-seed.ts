@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { DEFAULT_CORRIDORS, DEFAULT_FX_RATES } from "@payouts/pricing/domain/seed-data";
+import { hashSecret } from "./auth/secret-hash.js";
+import type { GatewayDeps } from "./gateway-deps.js";
+import { findApp, findPartner, insertApp, insertPartner } from "./store/partner-store.js";
+
+/** What the embedded sandbox keeps between restarts (in `.data/sandbox.json`, mode 0600). */
+export interface SandboxState {
+  admin_token: string;
+  rail_callback_secret: string;
+  partner_id: string;
+  client_id: string;
+  client_secret: string;
+}
+
+export const SANDBOX_OPENING_BALANCE_USD = "10000";
+
+export function loadOrCreateSandboxState(file: string, env: Record<string, string | undefined>): SandboxState {
+  const saved: Partial<SandboxState> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const state: SandboxState = {
+    admin_token: env.ADMIN_TOKEN || saved.admin_token || randomBytes(24).toString("base64url"),
+    rail_callback_secret: env.RAIL_CALLBACK_SECRET || saved.rail_callback_secret || randomBytes(32).toString("base64url"),
+    partner_id: saved.partner_id || "ptr_sandbox",
+    client_id: env.SANDBOX_CLIENT_ID || saved.client_id || `ci_sandbox_${randomBytes(6).toString("hex")}`,
+    client_secret: env.SANDBOX_CLIENT_SECRET || saved.client_secret || `cs_${randomBytes(32).toString("base64url")}`,
+  };
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  return state;
+}
+
+/**
+ * Idempotent sandbox data: the sandbox partner and its app, FX rates and corridors for every seed
+ * currency (only where none are set, so operator changes survive restarts), and an opening balance
+ * on first creation.
+ */
+export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promise<void> {
+  const { clients, db } = deps;
+  if (!(await findPartner(db, state.partner_id))) {
+    await clients.pricing.putPartnerPricing({
+      partnerId: state.partner_id,
+      supportedCurrencies: DEFAULT_CORRIDORS.map((c) => c.currency),
+      setSupportedCurrencies: true,
+      fees: { percent: "1.5", fixedUsd: "0.30" },
+    });
+    await insertPartner(db, state.partner_id, "Sandbox partner");
+    await clients.ledger.creditBalance({
+      partnerId: state.partner_id,
+      amountUsd: SANDBOX_OPENING_BALANCE_USD,
+      reference: "sandbox opening balance",
+    });
+  }
+  const app = await findApp(db, state.client_id);
+  if (!app) {
+    await insertApp(db, {
+      clientId: state.client_id,
+      partnerId: state.partner_id,
+      secretHash: await hashSecret(state.client_secret),
+      previewRateLimitPerMinute: deps.config.defaultPreviewRateLimitPerMinute,
+    });
+  }
+  const rates = new Set((await clients.pricing.listFxRates({})).rates.map((r) => r.currency));
+  for (const [currency, ratePerUsd] of Object.entries(DEFAULT_FX_RATES)) {
+    if (!rates.has(currency)) await clients.pricing.putFxRate({ currency, ratePerUsd });
+  }
+  const corridors = new Set((await clients.pricing.listCorridors({})).corridors.map((c) => c.countryCode));
+  for (const corridor of DEFAULT_CORRIDORS) {
+    if (!corridors.has(corridor.countryCode)) await clients.pricing.putCorridor({ corridor });
+  }
+}

@@ -1,0 +1,112 @@
+import { type Consumer, Kafka, logLevel, type Producer } from "kafkajs";
+import type { EventBus, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= "1";
+
+export interface KafkaEventBusOptions {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  /** Partitions for topics this bus creates; keys keep their order inside a partition. */
+  readonly numPartitions?: number;
+}
+
+/**
+ * kafkajs behind the EventBus interface. Producer: idempotent, acks=all. Consumer: batches with manual
+ * offset resolution — an offset is resolved only after the handler resolved for that message, and
+ * committed right after, so a crash redelivers rather than loses.
+ */
+export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: [...options.brokers],
+    logLevel: logLevel.WARN,
+    retry: { retries: 8, initialRetryTime: 200 },
+  });
+  let producer: Producer | undefined;
+  const consumers = new Set<Consumer>();
+  const ensuredTopics = new Set<string>();
+
+  const ensureTopic = async (topic: string) => {
+    if (ensuredTopics.has(topic)) return;
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic, numPartitions: options.numPartitions ?? 3, replicationFactor: -1 }],
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    ensuredTopics.add(topic);
+  };
+
+  const getProducer = async () => {
+    if (!producer) {
+      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await p.connect();
+      producer = p;
+    }
+    return producer;
+  };
+
+  return {
+    async publish(messages: readonly EventMessage[]) {
+      if (messages.length === 0) return;
+      const byTopic = new Map<string, EventMessage[]>();
+      for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+      for (const topic of byTopic.keys()) await ensureTopic(topic);
+      const p = await getProducer();
+      await p.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, ms]) => ({
+          topic,
+          messages: ms.map((m) => ({ key: m.key, value: Buffer.from(m.value), headers: { ...m.headers } })),
+        })),
+      });
+    },
+
+    async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+      await ensureTopic(opts.topic);
+      const consumer = kafka.consumer({ groupId: opts.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+      await consumer.connect();
+      await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      consumers.add(consumer);
+      await consumer.run({
+        autoCommit: true,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+          for (const message of batch.messages) {
+            if (!isRunning() || isStale()) break;
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(message.headers ?? {})) {
+              if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+            }
+            await opts.handler({
+              topic: batch.topic,
+              key: message.key?.toString() ?? "",
+              value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+              headers,
+            });
+            resolveOffset(message.offset);
+            await commitOffsetsIfNecessary();
+            await heartbeat();
+          }
+        },
+      });
+      return {
+        stop: async () => {
+          consumers.delete(consumer);
+          await consumer.disconnect();
+        },
+      };
+    },
+
+    async close() {
+      await Promise.all([...consumers].map((c) => c.disconnect()));
+      consumers.clear();
+      await producer?.disconnect();
+      producer = undefined;
+    },
+  };
+}

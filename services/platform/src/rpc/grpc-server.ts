@@ -1,0 +1,64 @@
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "../logging/logger.js";
+import { HealthState } from "./health-service.js";
+
+export interface GrpcServerOptions {
+  readonly name: string;
+  readonly port: number;
+  readonly host?: string;
+  /** Fully-qualified names reported by the health service, e.g. "payouts.ledger.v1.LedgerService". */
+  readonly serviceNames: readonly string[];
+  readonly routes: (router: ConnectRouter) => void;
+  readonly interceptors?: readonly Interceptor[];
+  readonly logger: Logger;
+}
+
+export interface GrpcServerHandle {
+  readonly port: number;
+  readonly health: HealthState;
+  close(): Promise<void>;
+}
+
+/**
+ * One HTTP/2 (h2c) port speaking gRPC, gRPC-Web and Connect, with grpc.health.v1 attached. Closing
+ * first reports NOT_SERVING, then stops accepting and waits for in-flight calls.
+ */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
+  const health = new HealthState(options.serviceNames);
+  const handler = connectNodeAdapter({
+    interceptors: [...(options.interceptors ?? [])],
+    routes: (router) => {
+      health.register(router);
+      options.routes(router);
+    },
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  options.logger.info({ port, services: options.serviceNames }, `${options.name} gRPC server listening`);
+  return {
+    port,
+    health,
+    close: async () => {
+      health.setServing(false);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sessions) s.close();
+        setTimeout(() => {
+          for (const s of sessions) s.destroy();
+        }, 5_000).unref();
+      });
+    },
+  };
+}
