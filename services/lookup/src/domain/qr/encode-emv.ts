@@ -25,6 +25,19 @@ export function encodeEmvPayload(nodes: readonly EmvNode[]): string {
   return appendEmvCrc(encodeEmvFields(nodes));
 }
 
+/** Top-level fields keyed by ID; undefined values are left out (handy for fixture overrides). */
+export type EmvRecord = Readonly<Record<string, string | readonly EmvNode[] | undefined>>;
+
+/**
+ * A complete payload from a record, written in ascending ID order (so `00` comes first). The order is
+ * explicit because JavaScript lists integer-like keys ("26") before others ("00").
+ */
+export function encodeEmvRecord(record: EmvRecord): string {
+  const nodes: EmvNode[] = [];
+  for (const [id, value] of Object.entries(record)) if (value !== undefined) nodes.push([id, value]);
+  return encodeEmvPayload(nodes.sort(([a], [b]) => a.localeCompare(b)));
+}
+
 function encodeEmvField(id: string, value: string): string {
   if (!/^[0-9]{2}$/.test(id)) throw new RangeError(`EMV ID must be two digits, got "${id}"`);
   const length = Array.from(value).length;
