@@ -9,7 +9,10 @@ import { installEdge, requestIdFor } from "./http/install-edge.js";
  * The internal admin listener: operators' routes behind `Authorization: Bearer $ADMIN_TOKEN`, plus
  * unauthenticated `/healthz` (process alive) and `/readyz` (database reachable) for probes.
  */
-export async function buildAdminApp(deps: GatewayDeps, readiness: () => Promise<boolean>): Promise<FastifyInstance> {
+export async function buildAdminApp(
+  deps: GatewayDeps,
+  readiness: () => Promise<boolean>,
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     disableRequestLogging: true,
@@ -25,9 +28,15 @@ export async function buildAdminApp(deps: GatewayDeps, readiness: () => Promise<
       .update(match?.[1] ?? "")
       .digest();
     if (!match || !timingSafeEqual(given, expected)) {
-      throw new ApiError(401, "AUTHENTICATION_REQUIRED", "a valid admin bearer token is required", undefined, {
-        "WWW-Authenticate": 'Bearer realm="payouts-admin"',
-      });
+      throw new ApiError(
+        401,
+        "AUTHENTICATION_REQUIRED",
+        "a valid admin bearer token is required",
+        undefined,
+        {
+          "WWW-Authenticate": 'Bearer realm="payouts-admin"',
+        },
+      );
     }
   });
   app.get("/healthz", async () => ({ status: "ok" }));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { migrate } from "@payouts/platform/database/migrate";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   }
   const spec = SERVICE_ROLES[role as ServiceRole];
   if (!spec) {
-    logger.fatal(`unknown role "${role}"; expected gateway, migrate or one of ${Object.keys(SERVICE_ROLES).join(", ")}`);
+    logger.fatal(
+      `unknown role "${role}"; expected gateway, migrate or one of ${Object.keys(SERVICE_ROLES).join(", ")}`,
+    );
     process.exit(2);
   }
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });

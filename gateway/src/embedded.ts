@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   const runtime = await startEmbedded({ env, logger, dataDir: join(dataRoot, "pg") });
   await seedSandbox(runtime.gateway.deps, state);
   onShutdown(logger, () => runtime.close());
-  printWelcome(state, runtime.gateway.partnerPort, runtime.gateway.adminPort, env.DATABASE_URL ? "PostgreSQL" : dataRoot);
+  printWelcome(
+    state,
+    runtime.gateway.partnerPort,
+    runtime.gateway.adminPort,
+    process.env.DATABASE_URL ? "PostgreSQL" : dataRoot,
+  );
 }
 
 function printWelcome(

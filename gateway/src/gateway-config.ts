@@ -3,24 +3,53 @@ import { loadConfig, parse } from "@payouts/platform/config/env-config";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
-  adminPort: { env: "ADMIN_PORT", doc: "admin listener port (internal only)", parse: parse.port, default: 8081 },
+  adminPort: {
+    env: "ADMIN_PORT",
+    doc: "admin listener port (internal only)",
+    parse: parse.port,
+    default: 8081,
+  },
   host: { env: "HOST", doc: "listen address", parse: parse.string, default: "0.0.0.0" },
-  adminToken: { env: "ADMIN_TOKEN", doc: "bearer token of the admin API (at least 16 characters)", parse: adminToken },
+  adminToken: {
+    env: "ADMIN_TOKEN",
+    doc: "bearer token of the admin API (at least 16 characters)",
+    parse: adminToken,
+  },
   railCallbackSecret: {
     env: "RAIL_CALLBACK_SECRET",
     doc: "HMAC key the payout rail signs its callbacks with",
     parse: parse.string,
   },
-  lookupAddr: { env: "LOOKUP_ADDR", doc: "lookup service base URL", parse: parse.string, default: "http://127.0.0.1:50051" },
-  pricingAddr: { env: "PRICING_ADDR", doc: "pricing service base URL", parse: parse.string, default: "http://127.0.0.1:50052" },
-  ledgerAddr: { env: "LEDGER_ADDR", doc: "ledger service base URL", parse: parse.string, default: "http://127.0.0.1:50053" },
+  lookupAddr: {
+    env: "LOOKUP_ADDR",
+    doc: "lookup service base URL",
+    parse: parse.string,
+    default: "http://127.0.0.1:50051",
+  },
+  pricingAddr: {
+    env: "PRICING_ADDR",
+    doc: "pricing service base URL",
+    parse: parse.string,
+    default: "http://127.0.0.1:50052",
+  },
+  ledgerAddr: {
+    env: "LEDGER_ADDR",
+    doc: "ledger service base URL",
+    parse: parse.string,
+    default: "http://127.0.0.1:50053",
+  },
   webhooksAddr: {
     env: "WEBHOOKS_ADDR",
     doc: "webhook-dispatcher base URL",
     parse: parse.string,
     default: "http://127.0.0.1:50054",
   },
-  railAddr: { env: "RAIL_ADDR", doc: "payout rail base URL", parse: parse.string, default: "http://127.0.0.1:50055" },
+  railAddr: {
+    env: "RAIL_ADDR",
+    doc: "payout rail base URL",
+    parse: parse.string,
+    default: "http://127.0.0.1:50055",
+  },
   defaultPreviewRateLimitPerMinute: {
     env: "PREVIEW_RATE_LIMIT_PER_MINUTE",
     doc: "previewQuotations limit per app when the app sets none",
@@ -43,7 +72,10 @@ function adminToken(raw: string): string {
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
-export function loadGatewayConfig(env: Record<string, string | undefined>, opts: { embedded?: boolean } = {}) {
+export function loadGatewayConfig(
+  env: Record<string, string | undefined>,
+  opts: { embedded?: boolean } = {},
+) {
   const cfg = loadConfig(spec, env);
   // In the embedded sandbox, missing secrets are generated per data directory by the caller; in the
   // distributed mode they are required.

@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { DEFAULT_CORRIDORS, DEFAULT_FX_RATES } from "@payouts/pricing/domain/seed-data";
+import {
+  SANDBOX_CORRIDORS,
+  SANDBOX_FEES,
+  SANDBOX_FX_RATES,
+  SANDBOX_SUPPORTED_CURRENCIES,
+} from "@payouts/pricing/domain/seed-data";
 import { hashSecret } from "./auth/secret-hash.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { findApp, findPartner, insertApp, insertPartner } from "./store/partner-store.js";
@@ -16,14 +21,19 @@ export interface SandboxState {
 
 export const SANDBOX_OPENING_BALANCE_USD = "10000";
 
-export function loadOrCreateSandboxState(file: string, env: Record<string, string | undefined>): SandboxState {
+export function loadOrCreateSandboxState(
+  file: string,
+  env: Record<string, string | undefined>,
+): SandboxState {
   const saved: Partial<SandboxState> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   const state: SandboxState = {
     admin_token: env.ADMIN_TOKEN || saved.admin_token || randomBytes(24).toString("base64url"),
-    rail_callback_secret: env.RAIL_CALLBACK_SECRET || saved.rail_callback_secret || randomBytes(32).toString("base64url"),
+    rail_callback_secret:
+      env.RAIL_CALLBACK_SECRET || saved.rail_callback_secret || randomBytes(32).toString("base64url"),
     partner_id: saved.partner_id || "ptr_sandbox",
     client_id: env.SANDBOX_CLIENT_ID || saved.client_id || `ci_sandbox_${randomBytes(6).toString("hex")}`,
-    client_secret: env.SANDBOX_CLIENT_SECRET || saved.client_secret || `cs_${randomBytes(32).toString("base64url")}`,
+    client_secret:
+      env.SANDBOX_CLIENT_SECRET || saved.client_secret || `cs_${randomBytes(32).toString("base64url")}`,
   };
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   return state;
@@ -39,9 +49,9 @@ export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promi
   if (!(await findPartner(db, state.partner_id))) {
     await clients.pricing.putPartnerPricing({
       partnerId: state.partner_id,
-      supportedCurrencies: DEFAULT_CORRIDORS.map((c) => c.currency),
+      supportedCurrencies: [...SANDBOX_SUPPORTED_CURRENCIES],
       setSupportedCurrencies: true,
-      fees: { percent: "1.5", fixedUsd: "0.30" },
+      fees: { percent: SANDBOX_FEES.percent, fixedUsd: SANDBOX_FEES.fixed_usd },
     });
     await insertPartner(db, state.partner_id, "Sandbox partner");
     await clients.ledger.creditBalance({
@@ -60,11 +70,20 @@ export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promi
     });
   }
   const rates = new Set((await clients.pricing.listFxRates({})).rates.map((r) => r.currency));
-  for (const [currency, ratePerUsd] of Object.entries(DEFAULT_FX_RATES)) {
+  for (const { currency, ratePerUsd } of SANDBOX_FX_RATES) {
     if (!rates.has(currency)) await clients.pricing.putFxRate({ currency, ratePerUsd });
   }
   const corridors = new Set((await clients.pricing.listCorridors({})).corridors.map((c) => c.countryCode));
-  for (const corridor of DEFAULT_CORRIDORS) {
-    if (!corridors.has(corridor.countryCode)) await clients.pricing.putCorridor({ corridor });
+  for (const c of SANDBOX_CORRIDORS) {
+    if (corridors.has(c.countryCode)) continue;
+    await clients.pricing.putCorridor({
+      corridor: {
+        countryCode: c.countryCode,
+        currency: c.currency,
+        minAmount: c.minAmount,
+        maxAmount: c.maxAmount,
+        enabled: true,
+      },
+    });
   }
 }

@@ -1,12 +1,12 @@
-import type { MigrationSet } from "@payouts/platform/database/migrate";
-import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createLedgerService, LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
 import { createLookupService, LOOKUP_MIGRATIONS } from "@payouts/lookup/lookup-service";
+import type { MigrationSet } from "@payouts/platform/database/migrate";
+import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { createPricingService, PRICING_MIGRATIONS } from "@payouts/pricing/pricing-service";
 import { createSandboxRailService } from "@payouts/sandbox-rail/sandbox-rail-service";
 import { createWebhookDispatcher, WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 export const GATEWAY_MIGRATIONS: MigrationSet = {
   schema: "gateway",

@@ -1,5 +1,5 @@
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
-import { fromBinary, toBinary, create } from "@bufbuild/protobuf";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import {
@@ -9,7 +9,10 @@ import {
 } from "@payouts/proto/grpc/health/v1/health_pb";
 import { afterAll, describe, expect, it } from "vitest";
 
-function grpcJsHealthCheck(port: number, service: string): Promise<{ status?: ServingStatus; code?: number }> {
+function grpcJsHealthCheck(
+  port: number,
+  service: string,
+): Promise<{ status?: ServingStatus; code?: number }> {
   const Client = grpc.makeGenericClientConstructor(
     {
       check: {

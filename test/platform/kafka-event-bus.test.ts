@@ -1,5 +1,5 @@
-import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { EventMessage } from "@payouts/platform/events/event-bus";
+import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
 import { kafkaBrokers, uniqueTopic } from "../support/infra.js";
@@ -22,7 +22,12 @@ describe("EventBus over real Kafka", () => {
     const enc = new TextEncoder();
     const messages: EventMessage[] = [];
     for (let i = 0; i < 30; i++) {
-      messages.push({ topic, key: `tx_${i % 3}`, value: enc.encode(String(i)), headers: { "event-id": `e${i}` } });
+      messages.push({
+        topic,
+        key: `tx_${i % 3}`,
+        value: enc.encode(String(i)),
+        headers: { "event-id": `e${i}` },
+      });
     }
     const received: EventMessage[] = [];
     const sub = await bus.subscribe({ topic, groupId, handler: async (m) => void received.push(m) });
@@ -31,7 +36,9 @@ describe("EventBus over real Kafka", () => {
     await sub.stop();
 
     for (const key of ["tx_0", "tx_1", "tx_2"]) {
-      const values = received.filter((m) => m.key === key).map((m) => Number(new TextDecoder().decode(m.value)));
+      const values = received
+        .filter((m) => m.key === key)
+        .map((m) => Number(new TextDecoder().decode(m.value)));
       expect(values).toEqual([...values].sort((a, b) => a - b));
       expect(values).toHaveLength(10);
     }

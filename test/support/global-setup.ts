@@ -40,7 +40,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function tryContainers(needPg: boolean, needKafka: boolean): Promise<{ databaseUrl?: string; kafkaBrokers?: string }> {
+async function tryContainers(
+  needPg: boolean,
+  needKafka: boolean,
+): Promise<{ databaseUrl?: string; kafkaBrokers?: string }> {
   try {
     const { getContainerRuntimeClient } = await import("testcontainers");
     await getContainerRuntimeClient();
@@ -66,7 +69,11 @@ async function tryContainers(needPg: boolean, needKafka: boolean): Promise<{ dat
 function runLocalScript(up: string, down: string, what: string): string {
   const script = join(root, "deploy", "local", up);
   try {
-    const out = execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 600_000 });
+    const out = execFileSync("bash", [script], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: 600_000,
+    });
     const last = out.trim().split("\n").at(-1) ?? "";
     if (!last) throw new Error(`${up} printed no address`);
     stops.push(async () => {

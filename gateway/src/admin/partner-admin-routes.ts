@@ -1,12 +1,19 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { newId } from "@payouts/platform/ids";
 import type { PartnerPricing } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import type { FastifyInstance } from "fastify";
 import { hashSecret } from "../auth/secret-hash.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError, invalidField } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
-import { findPartner, insertApp, insertPartner, type PartnerRow, renamePartner, revokeApp } from "../store/partner-store.js";
+import {
+  findPartner,
+  insertApp,
+  insertPartner,
+  type PartnerRow,
+  renamePartner,
+  revokeApp,
+} from "../store/partner-store.js";
 
 /**
  * Partners and their apps. A partner's identity lives in the gateway; its pricing (supported
@@ -80,7 +87,11 @@ async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<Par
 }
 
 /** Forwards supported_currencies and fees to pricing; answers the partner's pricing either way. */
-async function putPricing(deps: GatewayDeps, partnerId: string, body: BodyReader): Promise<PartnerPricing | undefined> {
+async function putPricing(
+  deps: GatewayDeps,
+  partnerId: string,
+  body: BodyReader,
+): Promise<PartnerPricing | undefined> {
   const currencies = body.stringArray("supported_currencies");
   const fees = body.object("fees");
   const percent = fees?.decimalText("percent");

@@ -12,10 +12,16 @@ describe("parseBasicCredentials", () => {
     expect(parseBasicCredentials(header)).toEqual(expected);
   });
 
-  it.each([undefined, "", "Bearer abc", "Basic", "Basic !!!", basic("nocolon"), basic(":secret"), basic("id:")])(
-    "rejects %s",
-    (header) => {
-      expect(parseBasicCredentials(header)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    "",
+    "Bearer abc",
+    "Basic",
+    "Basic !!!",
+    basic("nocolon"),
+    basic(":secret"),
+    basic("id:"),
+  ])("rejects %s", (header) => {
+    expect(parseBasicCredentials(header)).toBeUndefined();
+  });
 });

@@ -1,5 +1,7 @@
 /** Parses `Authorization: Basic base64(client_id:client_secret)`; undefined when absent or malformed. */
-export function parseBasicCredentials(header: string | undefined): { clientId: string; secret: string } | undefined {
+export function parseBasicCredentials(
+  header: string | undefined,
+): { clientId: string; secret: string } | undefined {
   if (!header) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!match) return undefined;

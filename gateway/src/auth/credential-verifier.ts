@@ -15,7 +15,10 @@ export interface AuthenticatedApp {
  * per request. Revocation clears this process's entry at once; other gateway replicas stop accepting
  * the app within one TTL.
  */
-export function createCredentialVerifier(db: Queryable, options: { cacheTtlMs?: number; now?: () => number } = {}) {
+export function createCredentialVerifier(
+  db: Queryable,
+  options: { cacheTtlMs?: number; now?: () => number } = {},
+) {
   const ttl = options.cacheTtlMs ?? 30_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, { digest: Buffer; app: AuthenticatedApp; expiresAt: number }>();

@@ -21,7 +21,10 @@ export const authenticationRequired = () =>
     "WWW-Authenticate": 'Basic realm="payouts", charset="UTF-8"',
   });
 
-export async function authenticate(request: FastifyRequest, verifier: CredentialVerifier): Promise<AuthenticatedApp> {
+export async function authenticate(
+  request: FastifyRequest,
+  verifier: CredentialVerifier,
+): Promise<AuthenticatedApp> {
   if (request.partnerApp) return request.partnerApp;
   const creds = parseBasicCredentials(request.headers.authorization);
   if (!creds) throw authenticationRequired();

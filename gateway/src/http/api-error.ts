@@ -12,5 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-export const missingField = (field: string) => new ApiError(400, "MISSING_REQUIRED_FIELD", `${field} is required`, field);
-export const invalidField = (field: string, why: string) => new ApiError(400, "INVALID_FIELD", `${field} ${why}`, field);
+export const missingField = (field: string) =>
+  new ApiError(400, "MISSING_REQUIRED_FIELD", `${field} is required`, field);
+export const invalidField = (field: string, why: string) =>
+  new ApiError(400, "INVALID_FIELD", `${field} ${why}`, field);

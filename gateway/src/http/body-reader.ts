@@ -1,7 +1,7 @@
 import { ApiError, invalidField, missingField } from "./api-error.js";
 
 /**
- * Reads typed fields out of a parsed JSON body with the partner-facing codes: absent → 
+ * Reads typed fields out of a parsed JSON body with the partner-facing codes: absent →
  * MISSING_REQUIRED_FIELD, wrong type or shape → INVALID_FIELD, always naming the field.
  */
 export class BodyReader {
@@ -24,14 +24,18 @@ export class BodyReader {
 
   string(field: string, opts: { required: true; max?: number; pattern?: RegExp }): string;
   string(field: string, opts?: { required?: false; max?: number; pattern?: RegExp }): string | undefined;
-  string(field: string, opts: { required?: boolean; max?: number; pattern?: RegExp } = {}): string | undefined {
+  string(
+    field: string,
+    opts: { required?: boolean; max?: number; pattern?: RegExp } = {},
+  ): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
       if (opts.required) throw missingField(field);
       return undefined;
     }
     if (typeof v !== "string") throw invalidField(field, "must be a string");
-    if (opts.max !== undefined && v.length > opts.max) throw invalidField(field, `must be at most ${opts.max} characters`);
+    if (opts.max !== undefined && v.length > opts.max)
+      throw invalidField(field, `must be at most ${opts.max} characters`);
     if (opts.pattern && !opts.pattern.test(v)) throw invalidField(field, "has an invalid format");
     return v;
   }
@@ -59,7 +63,8 @@ export class BodyReader {
       if (opts.required) throw missingField(field);
       return undefined;
     }
-    const text = typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
+    const text =
+      typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
     if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(field, "must be a decimal number");
     return text;
   }
@@ -67,7 +72,8 @@ export class BodyReader {
   stringArray(field: string): string[] | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw invalidField(field, "must be an array of strings");
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
+      throw invalidField(field, "must be an array of strings");
     return v as string[];
   }
 

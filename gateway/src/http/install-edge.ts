@@ -1,8 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ConnectError } from "@connectrpc/connect";
+import { newId } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
-import { newId } from "@payouts/platform/ids";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
 import { httpStatusFor } from "./error-map.js";
 
@@ -37,7 +37,11 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
     );
   });
   app.setNotFoundHandler((request, reply) => {
-    void sendError(reply, request, new ApiError(404, "NOT_FOUND", `no route ${request.method} ${request.url}`));
+    void sendError(
+      reply,
+      request,
+      new ApiError(404, "NOT_FOUND", `no route ${request.method} ${request.url}`),
+    );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, request, error));
 }
@@ -73,5 +77,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     return reply.code(413).send(body("INVALID_FIELD", "request body is too large"));
   }
   request.log.error({ err: error, request_id: request.id }, "unhandled error");
-  return reply.code(500).send(body("INTERNAL", "internal error; quote the request_id when contacting support"));
+  return reply
+    .code(500)
+    .send(body("INTERNAL", "internal error; quote the request_id when contacting support"));
 }

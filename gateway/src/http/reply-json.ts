@@ -1,5 +1,5 @@
-import type { FastifyReply } from "fastify";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
+import type { FastifyReply } from "fastify";
 
 /** Sends a body that may hold exact decimals (JsonDecimal) as JSON numbers with their exact digits. */
 export function replyJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {

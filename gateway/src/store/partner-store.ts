@@ -29,7 +29,11 @@ export async function findPartner(db: Queryable, partnerId: string): Promise<Par
   return res.rows[0];
 }
 
-export async function renamePartner(db: Queryable, partnerId: string, name: string): Promise<PartnerRow | undefined> {
+export async function renamePartner(
+  db: Queryable,
+  partnerId: string,
+  name: string,
+): Promise<PartnerRow | undefined> {
   const res = await db.query<PartnerRow>(
     "UPDATE gateway.partners SET name = $2, updated_at = now() WHERE partner_id = $1 RETURNING *",
     [partnerId, name],

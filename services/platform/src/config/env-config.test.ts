@@ -16,14 +16,17 @@ describe("loadConfig", () => {
   it("reports every problem at once and never echoes secrets", () => {
     let caught: unknown;
     try {
-      loadConfig({ ...spec, secret: { env: "X_SECRET", doc: "s", parse: parse.port } }, { PORT: "http", X_SECRET: "hunter2" });
+      loadConfig(
+        { ...spec, secret: { env: "X_SECRET", doc: "s", parse: parse.port } },
+        { PORT: "http", X_SECRET: "hunter2" },
+      );
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const problems = (caught as ConfigError).problems;
     expect(problems).toHaveLength(3);
-    expect(problems.join("\n")).toContain("PORT=\"http\"");
+    expect(problems.join("\n")).toContain('PORT="http"');
     expect(problems.join("\n")).toContain("ADMIN_TOKEN is required");
     expect(problems.join("\n")).not.toContain("hunter2");
   });

@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Database, QueryResult, Queryable } from "./database.js";
+import type { Database, Queryable, QueryResult } from "./database.js";
 
 // NUMERIC and BIGINT stay strings: money is decimal and ids may exceed 2^53.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);

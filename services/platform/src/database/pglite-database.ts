@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
-import type { Database, QueryResult, Queryable } from "./database.js";
+import type { Database, Queryable, QueryResult } from "./database.js";
 
 /**
  * PGlite (PostgreSQL compiled to WASM) for the embedded mode: one process, one on-disk database in

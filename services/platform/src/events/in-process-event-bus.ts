@@ -46,7 +46,13 @@ export function createInProcessEventBus(options: { retryDelayMs?: number } = {})
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const id = `${opts.topic}\u0000${opts.groupId}`;
       if (groups.has(id)) throw new Error(`group ${opts.groupId} already subscribed to ${opts.topic}`);
-      const group: Group = { topic: opts.topic, handler: opts.handler, queue: [], draining: false, stopped: false };
+      const group: Group = {
+        topic: opts.topic,
+        handler: opts.handler,
+        queue: [],
+        draining: false,
+        stopped: false,
+      };
       groups.set(id, group);
       return {
         stop: async () => {

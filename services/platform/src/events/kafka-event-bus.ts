@@ -68,14 +68,25 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
 
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       await ensureTopic(opts.topic);
-      const consumer = kafka.consumer({ groupId: opts.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+      const consumer = kafka.consumer({
+        groupId: opts.groupId,
+        sessionTimeout: 30_000,
+        heartbeatInterval: 3_000,
+      });
       await consumer.connect();
       await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
       consumers.add(consumer);
       await consumer.run({
         autoCommit: true,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        eachBatch: async ({
+          batch,
+          resolveOffset,
+          heartbeat,
+          commitOffsetsIfNecessary,
+          isRunning,
+          isStale,
+        }) => {
           for (const message of batch.messages) {
             if (!isRunning() || isStale()) break;
             const headers: Record<string, string> = {};

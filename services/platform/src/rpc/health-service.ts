@@ -2,9 +2,9 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import {
   Health,
-  HealthCheckResponse_ServingStatus as ServingStatus,
   HealthCheckResponseSchema,
   HealthListResponseSchema,
+  HealthCheckResponse_ServingStatus as ServingStatus,
 } from "@payouts/proto/grpc/health/v1/health_pb";
 
 /**
@@ -35,7 +35,10 @@ export class HealthState {
       list: () =>
         create(HealthListResponseSchema, {
           statuses: Object.fromEntries(
-            ["", ...this.services].map((s) => [s, create(HealthCheckResponseSchema, { status: this.statusOf(s)! })]),
+            ["", ...this.services].map((s) => [
+              s,
+              create(HealthCheckResponseSchema, { status: this.statusOf(s)! }),
+            ]),
           ),
         }),
       watch: async function* (this: void, req) {
