@@ -40,10 +40,6 @@ export interface MerchantInfo {
   payment_type: PaymentType;
   lipa_number?: string;
   account_reference?: string;
-  /** Non-blocking remarks on the destination (see DomainWarning). */
-  warnings?: DomainWarning[];
-  /** Values the partner may want to use instead of what was sent (seed's `suggested_values`). */
-  suggested_values?: Record<string, string>;
 }
 
 /** Free-form recipient map of the seed: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
@@ -79,4 +75,8 @@ export interface ValidatedDestination {
   amount: string;
   account_type?: "SAVINGS" | "CHECKING";
   account_reference?: string;
+  /** Non-blocking remarks on the destination (see DomainWarning). */
+  warnings?: DomainWarning[];
+  /** Values the partner may want to use instead of what was sent (seed's `suggested_values`). */
+  suggested_values?: Record<string, string>;
 }
