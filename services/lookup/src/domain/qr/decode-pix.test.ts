@@ -241,7 +241,7 @@ describe("decodeQr — Pix payloads built with the encoder", () => {
     [
       "another corridor's currency",
       { "53": "704" },
-      "Pix QR must be in BRL (986), found VND (704) in tag 53",
+      "Pix: currency must be BRL (986), found VND (704) in tag 53",
     ],
     [
       "non-numeric currency",

@@ -110,7 +110,7 @@ function readCurrency(numeric: string, rules: MerchantDataRules): Result<EmvCurr
   const expected = currencyByNumericCode(rules.currencyNumeric);
   if (currency.numeric !== rules.currencyNumeric) {
     return invalidQr(
-      `${rules.schemeName} QR must be in ${expected?.alpha ?? rules.currencyNumeric} (${rules.currencyNumeric}), found ${currency.alpha} (${numeric}) in tag 53`,
+      `${rules.schemeName}: currency must be ${expected?.alpha ?? rules.currencyNumeric} (${rules.currencyNumeric}), found ${currency.alpha} (${numeric}) in tag 53`,
     );
   }
   return ok(currency);
