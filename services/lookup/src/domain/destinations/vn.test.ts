@@ -33,7 +33,6 @@ describe("validateVnDestination", () => {
     ],
     ["6-digit account", { destination: "123456", account_reference: "970422" }, "MB Bank"],
     ["e-wallet BIN", { destination: "0912345678", account_reference: "971025" }, "MoMo"],
-    ["BIN in payment_destination_code", { account_reference: undefined, code: "970415" }, "VietinBank"],
   ])("accepts %s", (_label, overrides, bank) => {
     expect(validateVnDestination(request(overrides))).toMatchObject({
       ok: true,
@@ -43,14 +42,14 @@ describe("validateVnDestination", () => {
 
   it.each<[string, Partial<DestinationRequest>, string, string]>([
     ["missing BIN", { account_reference: undefined }, "MISSING_REQUIRED_FIELD", "account_reference"],
+    [
+      "BIN only in the code",
+      { account_reference: undefined, code: "970415" },
+      "MISSING_REQUIRED_FIELD",
+      "account_reference",
+    ],
     ["5-digit BIN", { account_reference: "97043" }, "INVALID_FIELD", "account_reference"],
     ["unknown BIN", { account_reference: "999999" }, "INVALID_DESTINATION_CODE", "account_reference"],
-    [
-      "unknown BIN in the code",
-      { account_reference: undefined, code: "999999" },
-      "INVALID_DESTINATION_CODE",
-      "payment_destination_code",
-    ],
     ["20-digit account", { destination: "12345678901234567890" }, "INVALID_DESTINATION", "merchant_id"],
     ["5-digit account", { destination: "12345" }, "INVALID_DESTINATION", "merchant_id"],
     ["account with letters", { destination: "00110A1234567" }, "INVALID_DESTINATION", "merchant_id"],

@@ -10,25 +10,25 @@ import type { CountryDestination, DestinationRequest } from "./destination-reque
  */
 
 const ACCOUNT_DIGITS = { min: 6, max: 19 };
+const BIN_FIELD = "account_reference";
 
 export function validateVnDestination(req: DestinationRequest): Result<CountryDestination> {
-  // The BIN belongs in account_reference (seed); payment_destination_code is accepted as a fallback.
-  const bin = req.account_reference ?? req.code;
-  const field =
-    req.account_reference === undefined && req.code !== undefined
-      ? "payment_destination_code"
-      : "account_reference";
+  const bin = req.account_reference;
   if (bin === undefined) {
     return fail(
       "MISSING_REQUIRED_FIELD",
       "account_reference (the bank's 6-digit BIN) is required for Vietnam",
-      field,
+      BIN_FIELD,
     );
   }
-  if (!/^\d{6}$/.test(bin)) return fail("INVALID_FIELD", "A bank BIN has 6 digits (e.g. 970436)", field);
+  if (!/^\d{6}$/.test(bin)) return fail("INVALID_FIELD", "A bank BIN has 6 digits (e.g. 970436)", BIN_FIELD);
   const bank = findVnBank(bin);
   if (bank === undefined) {
-    return fail("INVALID_DESTINATION_CODE", "Unknown bank BIN: see GET /listBanks?country_code=VN", field);
+    return fail(
+      "INVALID_DESTINATION_CODE",
+      "Unknown bank BIN: see GET /listBanks?country_code=VN",
+      BIN_FIELD,
+    );
   }
   const account = compactAccountNumber(req.destination);
   const { min, max } = ACCOUNT_DIGITS;
