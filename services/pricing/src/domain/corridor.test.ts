@@ -1,6 +1,6 @@
 import { Dec } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
-import { checkCorridorLimits, parseCorridor } from "./corridor.js";
+import { type Corridor, checkCorridorLimits, limitsByCurrency, parseCorridor } from "./corridor.js";
 
 const limits = { minAmount: new Dec(10), maxAmount: new Dec(1000) };
 
@@ -39,5 +39,63 @@ describe("parseCorridor", () => {
   ])("rejects %j at %s", (override, field) => {
     const parsed = parseCorridor({ ...valid, ...override });
     expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field });
+  });
+});
+
+describe("parseCorridor currency", () => {
+  it("refuses a currency ISO lists without minor units, which no amount could be rendered in", () => {
+    const parsed = parseCorridor({
+      country_code: "ZZ",
+      currency: "XAU",
+      min_amount: 0,
+      max_amount: 1,
+      enabled: true,
+    });
+    expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field: "currency" });
+  });
+});
+
+describe("limitsByCurrency", () => {
+  const corridor = (countryCode: string, currency: string, min: number, max: number, enabled = true) => ({
+    countryCode,
+    currency,
+    minAmount: new Dec(min),
+    maxAmount: new Dec(max),
+    enabled,
+  });
+  const summary = (map: Map<string, Corridor>) =>
+    Object.fromEntries(
+      [...map].map(([currency, c]) => [
+        currency,
+        [c.minAmount.toNumber(), c.maxAmount.toNumber(), c.enabled],
+      ]),
+    );
+
+  it("keeps one corridor per currency as it is", () => {
+    expect(
+      summary(limitsByCurrency([corridor("BR", "BRL", 1, 50000), corridor("PE", "PEN", 1, 30000)])),
+    ).toEqual({
+      BRL: [1, 50000, true],
+      PEN: [1, 30000, true],
+    });
+  });
+
+  it("widens the limits of enabled corridors sharing a currency", () => {
+    const map = limitsByCurrency([
+      corridor("EC", "USD", 5, 1000),
+      corridor("SV", "USD", 1, 500),
+      corridor("PA", "USD", 10, 2000),
+    ]);
+    expect(summary(map)).toEqual({ USD: [1, 2000, true] });
+  });
+
+  it("ignores disabled corridors next to an enabled one, and keeps a currency disabled when all are", () => {
+    const mixed = limitsByCurrency([corridor("EC", "USD", 0, 1e6, false), corridor("SV", "USD", 1, 500)]);
+    expect(summary(mixed)).toEqual({ USD: [1, 500, true] });
+    const allOff = limitsByCurrency([
+      corridor("EC", "USD", 1, 5, false),
+      corridor("SV", "USD", 1, 500, false),
+    ]);
+    expect(summary(allOff).USD?.[2]).toBe(false);
   });
 });

@@ -3,8 +3,8 @@
  * (DESIGN.md §5, `PUT /admin/corridors/{country_code}`). Limits are inclusive.
  */
 
-import { isIsoCurrency } from "@payouts/platform/money/currencies";
 import { type Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import { isPriceableCurrency } from "./fx-rates.js";
 import { fail, ok, type Result } from "./pricing-error.js";
 
 export interface Corridor {
@@ -41,14 +41,14 @@ export interface CorridorInput {
   readonly enabled: unknown;
 }
 
-/** Validates an admin corridor: alpha-2 country, ISO currency, 0 <= min <= max, boolean enabled. */
+/** Validates an admin corridor: alpha-2 country, ISO currency with minor units, 0 <= min <= max, boolean enabled. */
 export function parseCorridor(input: CorridorInput): Result<Corridor> {
   const { country_code: countryCode, currency, enabled } = input;
   if (typeof countryCode !== "string" || !/^[A-Z]{2}$/.test(countryCode)) {
     return fail("INVALID_FIELD", "country_code must be an ISO 3166 alpha-2 code", "country_code");
   }
-  if (typeof currency !== "string" || !isIsoCurrency(currency)) {
-    return fail("INVALID_FIELD", "currency must be an upper-case ISO 4217 code", "currency");
+  if (typeof currency !== "string" || !isPriceableCurrency(currency)) {
+    return fail("INVALID_FIELD", "currency must be an upper-case ISO 4217 code with minor units", "currency");
   }
   const minAmount = parseLimit(input.min_amount);
   if (minAmount === undefined) {
@@ -67,4 +67,31 @@ export function parseCorridor(input: CorridorInput): Result<Corridor> {
 function parseLimit(input: unknown): Dec | undefined {
   const value = parseDecimal(input);
   return value === undefined || value.isNegative() || value.dp() > INTERNAL_SCALE ? undefined : value;
+}
+
+/**
+ * The limits previews apply per target currency. Several corridors may pay out in one currency (USD in
+ * several countries, say); a preview names a currency, not a country, so it accepts an amount that at
+ * least one enabled corridor of that currency could pay: the enabled corridors' limits are widened to
+ * their lowest minimum and highest maximum. A currency whose corridors are all disabled maps to a
+ * disabled corridor, which previews skip.
+ */
+export function limitsByCurrency(corridors: readonly Corridor[]): Map<string, Corridor> {
+  const byCurrency = new Map<string, Corridor>();
+  for (const corridor of corridors) {
+    const seen = byCurrency.get(corridor.currency);
+    byCurrency.set(corridor.currency, seen === undefined ? corridor : widen(seen, corridor));
+  }
+  return byCurrency;
+}
+
+function widen(a: Corridor, b: Corridor): Corridor {
+  if (a.enabled !== b.enabled) {
+    return a.enabled ? a : b;
+  }
+  return {
+    ...a,
+    minAmount: a.minAmount.lt(b.minAmount) ? a.minAmount : b.minAmount,
+    maxAmount: a.maxAmount.gt(b.maxAmount) ? a.maxAmount : b.maxAmount,
+  };
 }

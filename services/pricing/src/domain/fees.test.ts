@@ -1,6 +1,6 @@
 import { Dec, INTERNAL_SCALE } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
-import { applyFees, NO_FEES, parseFeeSchedule } from "./fees.js";
+import { applyFees, NO_FEES, parseFeePercent, parseFeeSchedule, parseFixedFeeUsd } from "./fees.js";
 
 const schedule = (percent: string, fixedUsd: string) => ({
   percent: new Dec(percent),
@@ -68,6 +68,25 @@ describe("parseFeeSchedule", () => {
     [{ percent: "1", fixed_usd: null }, "fees.fixed_usd"],
   ])("rejects %j at %s", (input, field) => {
     const parsed = parseFeeSchedule(input);
+    expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field });
+  });
+});
+
+describe("parseFeePercent and parseFixedFeeUsd", () => {
+  it("read each half of a schedule on its own, for partial updates", () => {
+    const percent = parseFeePercent("2.25");
+    const fixedUsd = parseFixedFeeUsd(0);
+    expect(percent.ok && percent.value.toFixed()).toBe("2.25");
+    expect(fixedUsd.ok && fixedUsd.value.toFixed()).toBe("0");
+  });
+
+  it.each([
+    [parseFeePercent, "100", "fees.percent"],
+    [parseFeePercent, "", "fees.percent"],
+    [parseFixedFeeUsd, "-1", "fees.fixed_usd"],
+    [parseFixedFeeUsd, "", "fees.fixed_usd"],
+  ])("%o refuses %j at %s", (parse, input, field) => {
+    const parsed = parse(input);
     expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field });
   });
 });

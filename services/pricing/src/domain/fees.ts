@@ -46,13 +46,28 @@ export function applyFees(amountUsd: Dec, schedule: FeeSchedule): FeeBreakdown {
  * up to but excluding 100, fixed fee at least 0, neither with more than INTERNAL_SCALE decimals.
  */
 export function parseFeeSchedule(input: { percent: unknown; fixed_usd: unknown }): Result<FeeSchedule> {
-  const percent = parseDecimal(input.percent);
+  const percent = parseFeePercent(input.percent);
+  if (!percent.ok) {
+    return percent;
+  }
+  const fixedUsd = parseFixedFeeUsd(input.fixed_usd);
+  return fixedUsd.ok ? ok({ percent: percent.value, fixedUsd: fixedUsd.value }) : fixedUsd;
+}
+
+/** One half of a fee schedule, for partial updates that change only the percentage. */
+export function parseFeePercent(input: unknown): Result<Dec> {
+  const percent = parseDecimal(input);
   if (percent === undefined || percent.isNegative() || percent.gte(100) || percent.dp() > INTERNAL_SCALE) {
     return fail("INVALID_FIELD", "fees.percent must be a decimal from 0 to below 100", "fees.percent");
   }
-  const fixedUsd = parseDecimal(input.fixed_usd);
+  return ok(percent);
+}
+
+/** The other half of a fee schedule, for partial updates that change only the fixed fee. */
+export function parseFixedFeeUsd(input: unknown): Result<Dec> {
+  const fixedUsd = parseDecimal(input);
   if (fixedUsd === undefined || fixedUsd.isNegative() || fixedUsd.dp() > INTERNAL_SCALE) {
     return fail("INVALID_FIELD", "fees.fixed_usd must be a decimal of at least 0", "fees.fixed_usd");
   }
-  return ok({ percent, fixedUsd });
+  return ok(fixedUsd);
 }

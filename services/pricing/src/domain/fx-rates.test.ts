@@ -1,6 +1,6 @@
 import { Dec } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
-import { parseRatePerUsd, ratePerUsd } from "./fx-rates.js";
+import { isPriceableCurrency, parsePriceableCurrency, parseRatePerUsd, ratePerUsd } from "./fx-rates.js";
 
 describe("ratePerUsd", () => {
   const rates = new Map([
@@ -32,5 +32,22 @@ describe("parseRatePerUsd", () => {
       code: "INVALID_FIELD",
       field: "rate_per_usd",
     });
+  });
+});
+
+describe("parsePriceableCurrency", () => {
+  it.each([
+    ["brl", "BRL"],
+    ["USD", "USD"],
+    ["vnd", "VND"],
+  ])("reads %j as %s", (input, expected) => {
+    const parsed = parsePriceableCurrency(input, "currency");
+    expect(parsed.ok && parsed.value).toBe(expected);
+  });
+
+  it.each(["XAU", "XXX", "ZZZ", "", "BR", 12, null])("refuses %j", (input) => {
+    const parsed = parsePriceableCurrency(input, "currency");
+    expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field: "currency" });
+    expect(typeof input === "string" && isPriceableCurrency(input.toUpperCase())).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
  * FX rates are quoted as `rate_per_usd`: units of the currency per 1 USD (DESIGN.md §5). USD itself is
  * always 1 and needs no configured rate; a configured USD row is ignored so it can never skew prices.
  */
+import { minorUnits } from "@payouts/platform/money/currencies";
 import { Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
 import { fail, ok, type Result } from "./pricing-error.js";
 
@@ -25,4 +26,21 @@ export function parseRatePerUsd(input: unknown): Result<Dec> {
     return fail("INVALID_FIELD", "rate_per_usd must be a decimal greater than 0", "rate_per_usd");
   }
   return ok(rate);
+}
+
+/**
+ * True for an upper-case ISO 4217 code that has minor units. Codes whose minor unit ISO gives as N.A.
+ * (gold, SDR, XXX, ...) can never be rendered as a local amount, so they may not be priced at all.
+ */
+export function isPriceableCurrency(code: string): boolean {
+  return minorUnits(code) !== undefined;
+}
+
+/** Reads a currency code given by an operator or a partner, any case, into its upper-case ISO form. */
+export function parsePriceableCurrency(input: unknown, field: string): Result<string> {
+  const code = typeof input === "string" ? input.toUpperCase() : "";
+  if (!isPriceableCurrency(code)) {
+    return fail("INVALID_FIELD", `${field} must be an ISO 4217 currency code with minor units`, field);
+  }
+  return ok(code);
 }
