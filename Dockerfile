@@ -1,0 +1,65 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every process; the argument picks the role:
+#   docker run IMAGE gateway | lookup | pricing | ledger | webhook-dispatcher | sandbox-rail | migrate
+# Pin NODE_IMAGE to a digest in release builds (node:20-bookworm-slim@sha256:...).
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: all dependencies, compile every workspace -------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+
+# Manifests first so the dependency layer is reused while only sources change. One line per entry of
+# "workspaces" in the root package.json (test/deploy checks that they agree).
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY services/platform/package.json services/platform/
+COPY services/lookup/package.json services/lookup/
+COPY services/pricing/package.json services/pricing/
+COPY services/ledger/package.json services/ledger/
+COPY services/webhooks/package.json services/webhooks/
+COPY services/sandbox-rail/package.json services/sandbox-rail/
+COPY gateway/package.json gateway/
+COPY test/package.json test/
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+RUN npm run build
+
+# Gather what the runtime needs from each workspace: its manifest, compiled output and SQL migrations.
+# Sources, tests and the test workspace's code stay behind.
+RUN set -eu; \
+    mkdir -p /out; \
+    cp package.json package-lock.json /out/; \
+    for ws in proto services/platform services/lookup services/pricing services/ledger services/webhooks \
+              services/sandbox-rail gateway test; do \
+      mkdir -p "/out/$ws"; \
+      cp "$ws/package.json" "/out/$ws/"; \
+      for dir in dist migrations; do \
+        if [ -d "$ws/$dir" ]; then cp -R "$ws/$dir" "/out/$ws/"; fi; \
+      done; \
+    done; \
+    test -f /out/gateway/dist/cli.js
+
+# ---- runtime: production dependencies only, non-root ---------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+
+COPY --from=build /out/ ./
+# --ignore-scripts: no production dependency needs an install script (protobufjs only prints a notice).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm cache clean --force \
+ && groupadd --system --gid 10001 payouts \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin payouts
+
+# Numeric so Kubernetes can verify runAsNonRoot without resolving the name.
+USER 10001:10001
+
+# Partner API, admin API (internal), Prometheus metrics, gRPC services (lookup..sandbox-rail).
+EXPOSE 8080 8081 9464 50051 50052 50053 50054 50055
+
+# Node runs as PID 1: the processes handle SIGTERM themselves (graceful drain), so no init is needed.
+ENTRYPOINT ["node", "gateway/dist/cli.js"]
+CMD ["gateway"]
