@@ -77,24 +77,29 @@ const VALIDATORS: Readonly<Record<CorridorCountry, CountryValidator>> = {
 
 const PAYMENT_METHODS: readonly PaymentMethod[] = ["payment_key", "ewallet", "bank_transfer"];
 
-type Input = { readonly [K in Exclude<keyof LookupRequestInput, "recipient">]?: string } & {
-  readonly recipient?: RecipientInput;
-};
+const TEXT_FIELDS = [
+  "customer_id",
+  "country_code",
+  "payment_method",
+  "payment_destination",
+  "payment_destination_code",
+  "account_type",
+  "merchant_id",
+  "account_reference",
+  "currency",
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+
+/** The request with every string trimmed and blank strings dropped. */
+type Input = { [K in TextField]?: string } & { recipient?: RecipientInput };
 
 export function validateLookupRequest(raw: LookupRequestInput): Result<ValidatedDestination> {
   const input = normalise(raw);
-  const qrField = (["payment_destination", "merchant_id"] as const).find((field) =>
-    looksLikeEmvQr(input[field] ?? ""),
-  );
-  if (qrField !== undefined) {
-    return fail(
-      "USE_DECODE_QR",
-      "This is a scanned EMV QR payload: send it to POST /decodeQr as qr_string",
-      qrField,
-    );
-  }
-  if (input.customer_id === undefined)
+  const routed = rejectQrPayload(input);
+  if (!routed.ok) return routed;
+  if (input.customer_id === undefined) {
     return fail("MISSING_REQUIRED_FIELD", "customer_id is required", "customer_id");
+  }
   const corridor = resolveCorridor(input.country_code);
   if (!corridor.ok) return corridor;
   const currency = checkCurrency(input.currency, corridor.value);
@@ -111,25 +116,38 @@ export function validateLookupRequest(raw: LookupRequestInput): Result<Validated
   return ok(assemble(corridor.value, destination.value));
 }
 
+const blankToUndefined = (value: string | undefined): string | undefined => {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+};
+
 function normalise(raw: LookupRequestInput): Input {
-  const text = (value: string | undefined): string | undefined => {
-    const trimmed = value?.trim();
-    return trimmed === undefined || trimmed === "" ? undefined : trimmed;
-  };
-  const { recipient, ...fields } = raw;
-  const input: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    const cleaned = text(value);
-    if (cleaned !== undefined) input[key] = cleaned;
+  const input: Input = {};
+  for (const field of TEXT_FIELDS) {
+    const value = blankToUndefined(raw[field]);
+    if (value !== undefined) input[field] = value;
   }
-  if (recipient !== undefined) {
+  if (raw.recipient !== undefined) {
     input.recipient = {
-      name_first: text(recipient.name_first),
-      name_last: text(recipient.name_last),
-      ic_number: text(recipient.ic_number),
+      name_first: blankToUndefined(raw.recipient.name_first),
+      name_last: blankToUndefined(raw.recipient.name_last),
+      ic_number: blankToUndefined(raw.recipient.ic_number),
     };
   }
-  return input as Input;
+  return input;
+}
+
+/** A QR payload means the wrong endpoint: nothing else about the request is worth reporting. */
+function rejectQrPayload(input: Input): Result<true> {
+  const field = (["payment_destination", "merchant_id"] as const).find((name) =>
+    looksLikeEmvQr(input[name] ?? ""),
+  );
+  if (field === undefined) return ok(true);
+  return fail(
+    "USE_DECODE_QR",
+    "This is a scanned EMV QR payload: send it to POST /decodeQr as qr_string",
+    field,
+  );
 }
 
 function resolveCorridor(code: string | undefined): Result<Corridor> {
