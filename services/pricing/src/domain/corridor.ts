@@ -3,9 +3,10 @@
  * (DESIGN.md §5, `PUT /admin/corridors/{country_code}`). Limits are inclusive.
  */
 
-import { type Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import { type Dec, parseDecimal } from "@payouts/platform/money/decimal";
 import { isPriceableCurrency } from "./fx-rates.js";
 import { fail, ok, type Result } from "./pricing-error.js";
+import { fitsStoredScale } from "./stored-decimal.js";
 
 export interface Corridor {
   /** ISO 3166 alpha-2. */
@@ -66,7 +67,7 @@ export function parseCorridor(input: CorridorInput): Result<Corridor> {
 
 function parseLimit(input: unknown): Dec | undefined {
   const value = parseDecimal(input);
-  return value === undefined || value.isNegative() || value.dp() > INTERNAL_SCALE ? undefined : value;
+  return value === undefined || value.isNegative() || !fitsStoredScale(value) ? undefined : value;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { Dec, INTERNAL_SCALE, parseDecimal, toInternalScale } from "@payouts/platform/money/decimal";
 import { fail, ok, type Result } from "./pricing-error.js";
+import { fitsStoredScale } from "./stored-decimal.js";
 
 export interface FeeSchedule {
   /** Percent of amount_usd: "1.5" means 1.5 %. */
@@ -66,7 +67,7 @@ export function parseFeePercent(input: unknown): Result<Dec> {
 /** The other half of a fee schedule, for partial updates that change only the fixed fee. */
 export function parseFixedFeeUsd(input: unknown): Result<Dec> {
   const fixedUsd = parseDecimal(input);
-  if (fixedUsd === undefined || fixedUsd.isNegative() || fixedUsd.dp() > INTERNAL_SCALE) {
+  if (fixedUsd === undefined || fixedUsd.isNegative() || !fitsStoredScale(fixedUsd)) {
     return fail("INVALID_FIELD", "fees.fixed_usd must be a decimal of at least 0", "fees.fixed_usd");
   }
   return ok(fixedUsd);

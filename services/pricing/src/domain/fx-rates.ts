@@ -3,8 +3,9 @@
  * always 1 and needs no configured rate; a configured USD row is ignored so it can never skew prices.
  */
 import { minorUnits } from "@payouts/platform/money/currencies";
-import { Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import { Dec, parseDecimal } from "@payouts/platform/money/decimal";
 import { fail, ok, type Result } from "./pricing-error.js";
+import { fitsStoredScale } from "./stored-decimal.js";
 
 export const USD = "USD";
 
@@ -19,10 +20,10 @@ export function ratePerUsd(currency: string, rates: ReadonlyMap<string, Dec>): D
   return rate?.isFinite() && rate.gt(0) ? rate : undefined;
 }
 
-/** Validates an admin `rate_per_usd`: a decimal greater than 0 with at most INTERNAL_SCALE decimals. */
+/** Validates an admin `rate_per_usd`: a decimal greater than 0 that fits the stored NUMERIC(38,18). */
 export function parseRatePerUsd(input: unknown): Result<Dec> {
   const rate = parseDecimal(input);
-  if (rate === undefined || !rate.gt(0) || rate.dp() > INTERNAL_SCALE) {
+  if (rate === undefined || !rate.gt(0) || !fitsStoredScale(rate)) {
     return fail("INVALID_FIELD", "rate_per_usd must be a decimal greater than 0", "rate_per_usd");
   }
   return ok(rate);

@@ -1,0 +1,63 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import { quoteCorridorPayout } from "../domain/binding-quote.js";
+import { limitsByCurrency } from "../domain/corridor.js";
+import { previewQuotations, validatePreviewBody } from "../domain/preview.js";
+import { findCorridor } from "../store/corridor-store.js";
+import { listFxRates } from "../store/fx-rate-store.js";
+import { findPartnerPricing } from "../store/partner-pricing-store.js";
+import type { PricingHandlerDeps } from "./pricing-handler-deps.js";
+import { quoteMessage } from "./pricing-messages.js";
+import { requirePartnerId, valueOrReject } from "./pricing-rejection.js";
+
+type QuoteHandlers = Pick<ServiceImpl<typeof PricingService>, "previewQuotations" | "createQuote">;
+
+export function createQuoteHandlers(deps: PricingHandlerDeps): QuoteHandlers {
+  return {
+    /** Indicative prices from (briefly cached) reference data; `expires_at` is fresh on every call. */
+    async previewQuotations(request) {
+      const partnerId = requirePartnerId(request.partnerId);
+      const body = valueOrReject(validatePreviewBody({ amount: request.amount, currency: request.currency }));
+      const [pricing, rates, corridors] = await Promise.all([
+        deps.cache.partnerPricing(partnerId),
+        deps.cache.fxRates(),
+        deps.cache.corridors(),
+      ]);
+      const quotations = valueOrReject(
+        previewQuotations({
+          ...body,
+          rates,
+          supportedCurrencies: pricing.supportedCurrencies,
+          corridorsByCurrency: limitsByCurrency(corridors),
+          fees: pricing.fees,
+          now: deps.now(),
+        }),
+      );
+      return { quotations: quotations.map((quotation) => quoteMessage(quotation)) };
+    },
+
+    /** A binding price: read from the database, never from the preview cache. */
+    async createQuote(request) {
+      const partnerId = requirePartnerId(request.partnerId);
+      const countryCode = request.countryCode.toUpperCase();
+      const [corridor, rates, pricing] = await Promise.all([
+        findCorridor(deps.db, countryCode),
+        listFxRates(deps.db),
+        findPartnerPricing(deps.db, partnerId),
+      ]);
+      const quote = valueOrReject(
+        quoteCorridorPayout({
+          amount: request.amount,
+          currency: request.currency,
+          countryCode,
+          corridor,
+          rates: new Map(rates.map((rate) => [rate.currency, rate.ratePerUsd])),
+          fees: pricing.fees,
+          now: deps.now(),
+          ttlMs: deps.config.quoteTtlMs,
+        }),
+      );
+      return { quote: quoteMessage(quote, deps.newQuoteId()) };
+    },
+  };
+}
