@@ -1,5 +1,9 @@
 import type { RouteModule } from "../routes/route-module.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
+import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
 
 /** Every admin route group, in registration order. */
-export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [registerPartnerAdminRoutes];
+export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
+  registerPartnerAdminRoutes,
+  registerPricingAdminRoutes,
+];

@@ -1,4 +1,5 @@
+import { registerPricingRoutes } from "./pricing-routes.js";
 import type { RouteModule } from "./route-module.js";
 
 /** Every partner route group, in registration order. */
-export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [];
+export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [registerPricingRoutes];
