@@ -17,46 +17,50 @@ const ALIAS_PATTERN = /^@[A-Za-z0-9]{1,19}$/;
 const MAX_EMAIL_LENGTH = 254;
 
 export function validateCoDestination(req: DestinationRequest): Result<CountryDestination> {
-  const raw = req.destination;
-  const key = raw.startsWith("@")
-    ? aliasKey(raw)
-    : raw.includes("@")
-      ? emailKey(raw)
-      : raw.startsWith("+")
-        ? phoneKey(raw)
-        : numericKey(raw);
+  const key = readKey(req.destination);
   if (typeof key === "string") return fail(INVALID, `Invalid Bre-B key: ${key}`, req.field);
   return ok({ ...key, payment_destination_code: "BREB", institution_name: "Bre-B" });
 }
 
-type Key = Pick<CountryDestination, "destination_type" | "payment_destination"> | string;
+/** A recognised key, or the reason (a string) why the input is none. */
+type KeyOrProblem = Pick<CountryDestination, "destination_type" | "payment_destination"> | string;
 
-const breb = (type: string, value: string): Key => ({ destination_type: type, payment_destination: value });
+function readKey(raw: string): KeyOrProblem {
+  if (raw.startsWith("@")) return aliasKey(raw);
+  if (raw.includes("@")) return emailKey(raw);
+  if (raw.startsWith("+")) return phoneKey(raw);
+  return numericKey(raw);
+}
 
-function aliasKey(raw: string): Key {
+const breb = (type: string, value: string): KeyOrProblem => ({
+  destination_type: type,
+  payment_destination: value,
+});
+
+function aliasKey(raw: string): KeyOrProblem {
   if (ALIAS_PATTERN.test(raw)) return breb("BREB_ALIAS", raw);
   return raw.length > 20
     ? "an alias has at most 19 characters after @"
     : "an alias has only letters and digits after @";
 }
 
-function emailKey(raw: string): Key {
+function emailKey(raw: string): KeyOrProblem {
   const email = raw.toLowerCase();
   return isEmailAddress(email, MAX_EMAIL_LENGTH) ? breb("BREB_EMAIL", email) : "not an e-mail address";
 }
 
-function phoneKey(raw: string): Key {
+function phoneKey(raw: string): KeyOrProblem {
   const phone = parsePhoneInput(raw);
   if (phone === undefined || !phone.digits.startsWith("57")) return "mobile keys are Colombian numbers (+57)";
   return mobileKey(phone.digits.slice(2));
 }
 
-function mobileKey(national: string): Key {
+function mobileKey(national: string): KeyOrProblem {
   if (!/^3\d{9}$/.test(national)) return "a mobile number has 10 digits starting with 3";
   return breb("BREB_MOBILE", `+57${national}`);
 }
 
-function numericKey(raw: string): Key {
+function numericKey(raw: string): KeyOrProblem {
   const digits = raw.replace(/[\s.-]/g, "");
   if (!/^\d+$/.test(digits)) {
     return /^[A-Za-z0-9]{1,19}$/.test(raw)
@@ -68,7 +72,7 @@ function numericKey(raw: string): Key {
   return idKey(digits);
 }
 
-function idKey(digits: string): Key {
+function idKey(digits: string): KeyOrProblem {
   const isCedula =
     (digits.length >= 6 && digits.length <= 8) || (digits.length === 10 && digits.startsWith("1"));
   if (isCedula) return breb("BREB_ID", digits);

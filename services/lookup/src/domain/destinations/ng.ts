@@ -3,7 +3,7 @@ import { findNgInstitution, type NgInstitution } from "../institutions/ng-instit
 import { fail, ok, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
 import type { CountryDestination, DestinationRequest } from "./destination-request.js";
-import { parsePhoneInput } from "./phone-input.js";
+import { type PhoneInput, parsePhoneInput } from "./phone-input.js";
 
 /**
  * Nigeria: NUBAN accounts at banks (check digit enforced with the institution's CBN code) and 10-digit
@@ -45,13 +45,15 @@ function nuban(raw: string, institution: NgInstitution): string | { problem: str
 /** 10 digits, also accepted as the phone number it usually is: 0XXXXXXXXXX or +234XXXXXXXXXX. */
 function walletNumber(raw: string): string | { problem: string } {
   const phone = parsePhoneInput(raw);
-  const digits = phone?.digits ?? "";
-  let wallet: string | undefined;
-  if (phone?.international === true) wallet = digits.startsWith("234") ? digits.slice(3) : undefined;
-  else if (digits.length === 11 && digits.startsWith("0")) wallet = digits.slice(1);
-  else if (digits.length === 13 && digits.startsWith("234")) wallet = digits.slice(3);
-  else wallet = digits;
+  const wallet = phone === undefined ? undefined : withoutPhonePrefix(phone);
   return wallet !== undefined && /^\d{10}$/.test(wallet)
     ? wallet
     : { problem: "Invalid wallet number: 10 digits (the phone number without its leading 0)" };
+}
+
+function withoutPhonePrefix({ digits, international }: PhoneInput): string | undefined {
+  if (international) return digits.startsWith("234") ? digits.slice(3) : undefined;
+  if (digits.length === 11 && digits.startsWith("0")) return digits.slice(1);
+  if (digits.length === 13 && digits.startsWith("234")) return digits.slice(3);
+  return digits;
 }
