@@ -17,7 +17,9 @@ let testDb: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: ReturnType<typeof createPgDatabase>;
 let pricing: Client<typeof PricingService>;
 
-async function rejectionOf(call: Promise<unknown>): Promise<{ reason: string | undefined; field: string | undefined }> {
+async function rejectionOf(
+  call: Promise<unknown>,
+): Promise<{ reason: string | undefined; field: string | undefined }> {
   const error = await call.then(
     () => undefined,
     (e: unknown) => e,
