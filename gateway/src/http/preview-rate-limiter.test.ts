@@ -3,7 +3,12 @@ import { createPreviewRateLimiter } from "./preview-rate-limiter.js";
 
 function clock(startMs = 1_000_000) {
   let nowMs = startMs;
-  return { now: () => nowMs, advance: (ms: number) => void (nowMs += ms) };
+  return {
+    now: () => nowMs,
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
 }
 
 describe("createPreviewRateLimiter", () => {
