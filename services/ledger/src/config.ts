@@ -1,0 +1,72 @@
+import { loadConfig, parse } from "@payouts/platform/config/env-config";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const spec = {
+  pendingTtlMs: {
+    env: "PENDING_TTL_MS",
+    doc: "how long a PENDING transaction may wait for executePayout before it expires",
+    parse: positiveInt,
+    default: DAY_MS,
+  },
+  expirySweepMs: {
+    env: "LEDGER_EXPIRY_SWEEP_MS",
+    doc: "interval of the sweeper that expires PENDING transactions and prunes idempotency keys",
+    parse: positiveInt,
+    default: 30_000,
+  },
+  idempotencyKeyTtlMs: {
+    env: "IDEMPOTENCY_KEY_TTL_MS",
+    doc: "how long an executePayout idempotency key is remembered (at least 24 hours)",
+    parse: atLeastOneDay,
+    default: 30 * DAY_MS,
+  },
+  outboxPollMs: {
+    env: "OUTBOX_POLL_MS",
+    doc: "outbox relay polling interval (the relay is also woken right after local commits)",
+    parse: positiveInt,
+    default: 200,
+  },
+  outboxBatchSize: {
+    env: "OUTBOX_BATCH_SIZE",
+    doc: "outbox rows published per round trip",
+    parse: positiveInt,
+    default: 100,
+  },
+  outboxLeaseMs: {
+    env: "OUTBOX_LEASE_MS",
+    doc: "relay lease duration; a crashed relay is replaced after at most this long",
+    parse: positiveInt,
+    default: 15_000,
+  },
+  railRetryMs: {
+    env: "RAIL_RETRY_INTERVAL_MS",
+    doc: "interval of the loop that resubmits payouts the rail did not acknowledge",
+    parse: positiveInt,
+    default: 2_000,
+  },
+  railSubmitTimeoutMs: {
+    env: "RAIL_SUBMIT_TIMEOUT_MS",
+    doc: "deadline of one SubmitPayout call to the rail",
+    parse: positiveInt,
+    default: 10_000,
+  },
+} as const;
+
+export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;
+
+export function loadLedgerConfig(env: Readonly<Record<string, string | undefined>>) {
+  return loadConfig(spec, env);
+}
+
+function positiveInt(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n === 0) throw new Error("expected a positive integer");
+  return n;
+}
+
+function atLeastOneDay(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n < DAY_MS) throw new Error(`must be at least ${DAY_MS} (24 hours)`);
+  return n;
+}

@@ -1,0 +1,38 @@
+/**
+ * Every deliberate refusal of the ledger, with its stable partner-facing reason. Handlers turn it into a
+ * ConnectError; anything else thrown is a bug and surfaces as INTERNAL.
+ */
+export type LedgerReason =
+  | "TRANSACTION_NOT_FOUND"
+  | "IDEMPOTENCY_KEY_IN_USE"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "TRANSACTION_NOT_PENDING"
+  | "QUOTE_REQUIRED"
+  | "QUOTE_EXPIRED"
+  | "INSUFFICIENT_FUNDS"
+  | "TRANSACTION_NOT_REFUNDABLE"
+  | "TRANSACTION_NOT_PROCESSING"
+  | "INVALID_FIELD"
+  | "INVALID_AMOUNT"
+  | "MISSING_REQUIRED_FIELD"
+  | "MISSING_IDEMPOTENCY_KEY";
+
+export class LedgerFailure extends Error {
+  /** Extra facts for the caller, e.g. {"replayed": "true", "request_id": ...} on a replayed refusal. */
+  metadata: Record<string, string> = {};
+
+  constructor(
+    readonly reason: LedgerReason,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "LedgerFailure";
+  }
+}
+
+export const invalidField = (field: string, why: string) =>
+  new LedgerFailure("INVALID_FIELD", `${field} ${why}`, field);
+
+export const missingField = (field: string) =>
+  new LedgerFailure("MISSING_REQUIRED_FIELD", `${field} is required`, field);

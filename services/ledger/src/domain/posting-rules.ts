@@ -1,0 +1,108 @@
+/**
+ * Double-entry posting rules. Every partner has five USD accounts; a movement is a set of signed entries
+ * over them that sums to exactly zero, so the sum of all of a partner's accounts is always zero and each
+ * account's balance is the sum of its entries.
+ *
+ *   balance    what the partner may spend              never below zero
+ *   in_flight  debited, submitted, not yet settled      never below zero
+ *   settled    paid out to recipients (amount_usd)      never below zero
+ *   fees       earned fees (percentage + fixed)         never below zero
+ *   funding    contra account of partner credits       never above zero
+ */
+import { Dec } from "@payouts/platform/money/decimal";
+
+export const ACCOUNT_KINDS = ["balance", "in_flight", "settled", "fees", "funding"] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+export type MovementKind = "credit" | "payout" | "settlement" | "reversal" | "refund";
+
+export interface Posting {
+  readonly account: AccountKind;
+  readonly amount: Dec;
+}
+
+export interface Movement {
+  readonly kind: MovementKind;
+  readonly postings: readonly Posting[];
+}
+
+/** The quoted figures a payout moves; `total` is what the partner is debited. */
+export interface PayoutAmounts {
+  readonly amountUsd: Dec;
+  readonly percentageFee: Dec;
+  readonly fixedFee: Dec;
+}
+
+/** amount_usd + percentage_fee + fixed_fee at full precision (seed: Transaction, fee fields). */
+export function payoutTotal(a: PayoutAmounts): Dec {
+  return a.amountUsd.plus(a.percentageFee).plus(a.fixedFee);
+}
+
+export function payoutFee(a: PayoutAmounts): Dec {
+  return a.percentageFee.plus(a.fixedFee);
+}
+
+/** An operator credit: money received from the partner. */
+export function creditMovement(amountUsd: Dec): Movement {
+  requirePositive(amountUsd, "credit");
+  return movement("credit", [
+    { account: "funding", amount: amountUsd.neg() },
+    { account: "balance", amount: amountUsd },
+  ]);
+}
+
+/** executePayout: the whole total leaves the spendable balance and waits in flight. */
+export function payoutMovement(a: PayoutAmounts): Movement {
+  const total = payoutTotal(a);
+  requirePositive(total, "payout");
+  return movement("payout", [
+    { account: "balance", amount: total.neg() },
+    { account: "in_flight", amount: total },
+  ]);
+}
+
+/** Rail success: the in-flight total splits into the paid-out amount and the earned fees. */
+export function settlementMovement(a: PayoutAmounts): Movement {
+  return movement("settlement", [
+    { account: "in_flight", amount: payoutTotal(a).neg() },
+    { account: "settled", amount: a.amountUsd },
+    { account: "fees", amount: payoutFee(a) },
+  ]);
+}
+
+/** Rail failure: the in-flight total returns to the partner, fees included. */
+export function reversalMovement(a: PayoutAmounts): Movement {
+  const total = payoutTotal(a);
+  return movement("reversal", [
+    { account: "in_flight", amount: total.neg() },
+    { account: "balance", amount: total },
+  ]);
+}
+
+/** Refund of a successful payout: the debited total (amount and fees) is credited back. */
+export function refundMovement(a: PayoutAmounts): Movement {
+  return movement("refund", [
+    { account: "settled", amount: a.amountUsd.neg() },
+    { account: "fees", amount: payoutFee(a).neg() },
+    { account: "balance", amount: payoutTotal(a) },
+  ]);
+}
+
+/** The signed change a movement makes to one account (zero when the account is not touched). */
+export function effectOn(m: Movement, account: AccountKind): Dec {
+  return m.postings.filter((p) => p.account === account).reduce((sum, p) => sum.plus(p.amount), new Dec(0));
+}
+
+// Zero postings are dropped (a payout without fees touches no fee account) and the rest must balance:
+// this is the invariant the database re-checks at commit.
+function movement(kind: MovementKind, postings: readonly Posting[]): Movement {
+  const kept = postings.filter((p) => !p.amount.isZero());
+  const sum = kept.reduce((acc, p) => acc.plus(p.amount), new Dec(0));
+  if (!sum.isZero()) throw new Error(`${kind} movement does not balance: ${sum.toString()}`);
+  if (kept.some((p) => !p.amount.isFinite())) throw new Error(`${kind} movement has a non-finite amount`);
+  return { kind, postings: kept };
+}
+
+function requirePositive(amount: Dec, kind: MovementKind): void {
+  if (!amount.isFinite() || !amount.gt(0)) throw new Error(`${kind} amount must be positive: ${amount}`);
+}

@@ -1,0 +1,42 @@
+/**
+ * The transaction state machine (DESIGN.md §6). The seed names PENDING, SUCCESS and REFUNDED; PROCESSING,
+ * FAILED and EXPIRED are this platform's documented extensions. Terminal states never move again.
+ */
+export const TX_STATUSES = ["PENDING", "PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "EXPIRED"] as const;
+
+export type TxStatus = (typeof TX_STATUSES)[number];
+
+const NEXT: Readonly<Record<TxStatus, readonly TxStatus[]>> = {
+  PENDING: ["PROCESSING", "EXPIRED"],
+  PROCESSING: ["SUCCESS", "FAILED"],
+  SUCCESS: ["REFUNDED"],
+  FAILED: [],
+  REFUNDED: [],
+  EXPIRED: [],
+};
+
+export function isTxStatus(value: string): value is TxStatus {
+  return (TX_STATUSES as readonly string[]).includes(value);
+}
+
+export function canTransition(from: TxStatus, to: TxStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function isTerminal(status: TxStatus): boolean {
+  return NEXT[status].length === 0;
+}
+
+/** The outbox event each arrival in a state produces; creation (no previous state) is PENDING's. */
+const EVENT_TYPE: Readonly<Record<TxStatus, string>> = {
+  PENDING: "transaction.created",
+  PROCESSING: "transaction.processing",
+  SUCCESS: "transaction.success",
+  FAILED: "transaction.failed",
+  REFUNDED: "transaction.refunded",
+  EXPIRED: "transaction.expired",
+};
+
+export function eventTypeFor(status: TxStatus): string {
+  return EVENT_TYPE[status];
+}

@@ -1,0 +1,187 @@
+/**
+ * payouts.ledger.v1.LedgerService: proto ↔ operations, and LedgerFailure → ConnectError with its reason.
+ */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { toDecimalString } from "@payouts/platform/money/decimal";
+import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
+import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { invalidField, LedgerFailure, type LedgerReason, missingField } from "../domain/ledger-failure.js";
+import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import type { QuoteInput } from "../domain/quote-terms.js";
+import { attachQuote, notFound } from "../operations/attach-quote.js";
+import { createTransaction } from "../operations/create-transaction.js";
+import { creditBalance } from "../operations/credit-balance.js";
+import { executePayout } from "../operations/execute-payout.js";
+import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { recordRailResult } from "../operations/record-rail-result.js";
+import { refundTransaction } from "../operations/refund-transaction.js";
+import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
+import { balanceOf } from "../store/ledger-store.js";
+import { findTransaction, listHistory, listTransactions } from "../store/transaction-store.js";
+
+export interface LedgerHandlerHooks {
+  /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
+  readonly afterExecute: (txId: string) => Promise<void>;
+}
+
+export function createLedgerHandlers(
+  deps: LedgerDeps,
+  hooks: LedgerHandlerHooks,
+): ServiceImpl<typeof LedgerService> {
+  return mapFailures({
+    async createTransaction(req, ctx) {
+      if (!req.destination) throw missingField("destination");
+      const tx = await createTransaction(deps, {
+        partnerId: req.partnerId,
+        customerId: req.customerId,
+        countryCode: req.destination.countryCode,
+        currency: req.destination.currency,
+        destination: destinationToJson(req.destination),
+        amount: req.amount,
+        partnerTransactionId: req.partnerTransactionId,
+        partnerAppId: req.partnerAppId,
+        walletIdentifier: req.walletIdentifier,
+        quote: req.quote ? quoteInput(req.quote) : undefined,
+        traceparent: traceparentOf(ctx),
+      });
+      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+    },
+
+    async getTransaction(req) {
+      const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
+      if (!tx) throw notFound(req.txId);
+      const history = req.includeHistory ? await listHistory(deps.db, tx.txId) : [];
+      return { transaction: toTransactionMessage(tx, history) };
+    },
+
+    async listTransactions(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const limit = pageSize(req.limit);
+      const status = req.status === TransactionStatus.UNSPECIFIED ? undefined : fromProtoStatus(req.status);
+      if (req.status !== TransactionStatus.UNSPECIFIED && !status) throw invalidField("status", "is unknown");
+      const rows = await listTransactions(deps.db, {
+        partnerId: req.partnerId,
+        status,
+        partnerTransactionId: req.partnerTransactionId || undefined,
+        createdFrom: req.createdFrom ? timestampDate(req.createdFrom) : undefined,
+        createdTo: req.createdTo ? timestampDate(req.createdTo) : undefined,
+        after: req.cursor ? decodeCursor(req.cursor) : undefined,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        transactions: page.map((tx) => toTransactionMessage(tx)),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, txId: last.txId }) : "",
+      };
+    },
+
+    async attachQuote(req) {
+      if (!req.quote) throw missingField("quote");
+      const tx = await attachQuote(deps, req.partnerId, req.txId, quoteInput(req.quote));
+      return { transaction: toTransactionMessage(tx) };
+    },
+
+    async executePayout(req, ctx) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const result = await executePayout(deps, {
+        partnerId: req.partnerId,
+        txId: req.txId,
+        idempotencyKey: req.idempotencyKey,
+        fingerprint: req.requestFingerprint,
+        requestId: req.requestId,
+        traceparent: traceparentOf(ctx),
+      });
+      if (!result.replayed) await hooks.afterExecute(req.txId);
+      return { transaction: result.transaction, replayed: result.replayed };
+    },
+
+    async recordRailResult(req, ctx) {
+      const result = await recordRailResult(deps, {
+        txId: req.txId,
+        outcome: req.outcome,
+        reason: req.reason,
+        providerReference: req.providerReference,
+        traceparent: traceparentOf(ctx),
+      });
+      const history = await listHistory(deps.db, req.txId);
+      return { transaction: toTransactionMessage(result.transaction, history), changed: result.changed };
+    },
+
+    async refundTransaction(req, ctx) {
+      const tx = await refundTransaction(deps, req.txId, req.reason, traceparentOf(ctx));
+      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+    },
+
+    async creditBalance(req) {
+      const balance = await creditBalance(deps, req.partnerId, req.amountUsd, req.reference);
+      return { balanceUsd: toDecimalString(balance) };
+    },
+
+    async getBalance(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      return { balanceUsd: toDecimalString(await balanceOf(deps.db, req.partnerId)) };
+    },
+  });
+}
+
+function quoteInput(q: Quote): QuoteInput {
+  return {
+    quoteId: q.quoteId,
+    amount: q.amount,
+    currency: q.currency,
+    exchangeRate: q.exchangeRate,
+    amountUsd: q.amountUsd,
+    percentageFee: q.percentageFee,
+    fixedFee: q.fixedFee,
+    fee: q.fee,
+    totalUsd: q.totalUsd,
+    expiresAt: q.expiresAt ? timestampDate(q.expiresAt) : undefined,
+  };
+}
+
+function traceparentOf(ctx: HandlerContext): string | undefined {
+  return ctx.requestHeader.get("traceparent") ?? undefined;
+}
+
+const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {
+  TRANSACTION_NOT_FOUND: Code.NotFound,
+  IDEMPOTENCY_KEY_IN_USE: Code.Aborted,
+  IDEMPOTENCY_KEY_REUSED: Code.FailedPrecondition,
+  TRANSACTION_NOT_PENDING: Code.FailedPrecondition,
+  QUOTE_REQUIRED: Code.FailedPrecondition,
+  QUOTE_EXPIRED: Code.FailedPrecondition,
+  INSUFFICIENT_FUNDS: Code.FailedPrecondition,
+  TRANSACTION_NOT_REFUNDABLE: Code.FailedPrecondition,
+  TRANSACTION_NOT_PROCESSING: Code.FailedPrecondition,
+};
+
+function toServiceError(failure: LedgerFailure) {
+  const metadata =
+    failure.reason === "IDEMPOTENCY_KEY_IN_USE"
+      ? { retry_after_seconds: "1", ...failure.metadata }
+      : failure.metadata;
+  return serviceError(failure.reason, failure.message, {
+    field: failure.field,
+    code: CODE_BY_REASON[failure.reason] ?? Code.InvalidArgument,
+    metadata,
+  });
+}
+
+// Every method: a LedgerFailure becomes its documented ConnectError; anything else stays an internal error.
+function mapFailures<T extends object>(impl: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(impl)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw error instanceof LedgerFailure ? toServiceError(error) : error;
+      }
+    };
+  }
+  return wrapped as T;
+}

@@ -1,0 +1,84 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MigrationSet } from "@payouts/platform/database/migrate";
+import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { createPeriodicTask } from "./background/periodic-task.js";
+import { loadLedgerConfig } from "./config.js";
+import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
+import { expirePending } from "./operations/expire-pending.js";
+import type { LedgerDeps } from "./operations/ledger-deps.js";
+import { createOutboxRelay } from "./outbox/outbox-relay.js";
+import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
+import { createRailSubmitter } from "./rail/rail-submitter.js";
+
+export const LEDGER_MIGRATIONS: MigrationSet = {
+  schema: "ledger",
+  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
+};
+
+/**
+ * The ledger: transactions, the double-entry book, idempotent payout execution, and three background
+ * loops — the outbox relay, the rail resubmission loop and the PENDING expiry sweeper.
+ */
+export function createLedgerService(ctx: ServiceContext): ServiceModule {
+  const config = loadLedgerConfig(ctx.env);
+  const logger = ctx.logger;
+  const relay = createOutboxRelay({
+    db: ctx.db,
+    bus: ctx.bus,
+    logger,
+    pollMs: config.outboxPollMs,
+    batchSize: config.outboxBatchSize,
+    leaseMs: config.outboxLeaseMs,
+  });
+  const deps: LedgerDeps = {
+    db: ctx.db,
+    config,
+    logger,
+    now: ctx.now ?? (() => new Date()),
+    committed: () => relay.wake(),
+  };
+  const rail = ctx.transports.rail
+    ? createRailServicePayoutRail(ctx.transports.rail, config.railSubmitTimeoutMs)
+    : undefined;
+  const submitter = createRailSubmitter(deps, rail);
+  const railRetry = createPeriodicTask({
+    name: "rail-resubmission",
+    intervalMs: config.railRetryMs,
+    logger,
+    run: async () => {
+      await submitter.retryDue();
+    },
+  });
+  const sweeper = createPeriodicTask({
+    name: "pending-expiry",
+    intervalMs: config.expirySweepMs,
+    logger,
+    run: async () => {
+      await expirePending(deps);
+    },
+  });
+  const handlers = createLedgerHandlers(deps, {
+    afterExecute: (txId) =>
+      submitter.submit(txId).catch((error: unknown) => {
+        logger.error(
+          { tx_id: txId, err: error },
+          "payout submission bookkeeping failed; the retry loop takes over",
+        );
+      }),
+  });
+  const tasks = [relay, railRetry, sweeper];
+  return {
+    name: "ledger",
+    serviceNames: [LedgerService.typeName],
+    migrations: LEDGER_MIGRATIONS,
+    routes: (router) => router.service(LedgerService, handlers),
+    async start() {
+      for (const task of tasks) task.start();
+    },
+    async stop() {
+      for (const task of tasks) await task.stop();
+    },
+  };
+}

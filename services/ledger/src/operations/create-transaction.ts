@@ -1,0 +1,77 @@
+/**
+ * A PENDING transaction for a destination lookup (or QR decoding) validated, optionally with the amount
+ * and a first quote when the partner gave the amount at lookup.
+ */
+import { newId } from "@payouts/platform/ids";
+import type { Dec } from "@payouts/platform/money/decimal";
+import { invalidField, missingField } from "../domain/ledger-failure.js";
+import { type QuoteInput, readQuoteTerms, storedDecimal } from "../domain/quote-terms.js";
+import { insertTransaction, type StoredTransaction, saveQuote } from "../store/transaction-store.js";
+import type { LedgerDeps } from "./ledger-deps.js";
+import { recordArrival } from "./transition.js";
+
+export interface CreateTransactionInput {
+  readonly partnerId: string;
+  readonly customerId: string;
+  readonly countryCode: string;
+  readonly currency: string;
+  /** payouts.common.v1.Destination in proto JSON form. */
+  readonly destination: Record<string, unknown>;
+  /** Local amount, "" when not known yet. */
+  readonly amount: string;
+  readonly partnerTransactionId: string;
+  readonly partnerAppId: string;
+  readonly walletIdentifier: string;
+  readonly quote: QuoteInput | undefined;
+  readonly traceparent?: string | undefined;
+}
+
+export async function createTransaction(
+  deps: LedgerDeps,
+  input: CreateTransactionInput,
+): Promise<StoredTransaction> {
+  if (!input.partnerId) throw missingField("partner_id");
+  if (!/^[A-Z]{2}$/.test(input.countryCode))
+    throw invalidField("destination.country_code", "must be ISO alpha-2");
+  if (!/^[A-Z]{3}$/.test(input.currency)) throw invalidField("destination.currency", "must be ISO 4217");
+  const amount = readAmount(input);
+  const quote = input.quote ? readQuoteTerms(input.quote, input.currency) : undefined;
+  if (quote && amount && !quote.amount.eq(amount)) {
+    throw invalidField("quote.amount", "must equal the transaction amount");
+  }
+  const now = deps.now();
+  const tx = await deps.db.transaction(async (q) => {
+    let created = await insertTransaction(q, {
+      txId: newId("tx"),
+      partnerId: input.partnerId,
+      customerId: input.customerId,
+      countryCode: input.countryCode,
+      currency: input.currency,
+      destination: input.destination,
+      amount: amount ?? quote?.amount,
+      partnerTransactionId: input.partnerTransactionId,
+      partnerAppId: input.partnerAppId,
+      walletIdentifier: input.walletIdentifier,
+      pendingExpiresAt: new Date(now.getTime() + deps.config.pendingTtlMs),
+      createdAt: now,
+    });
+    if (quote) created = await saveQuote(q, created.txId, quote, now);
+    await recordArrival(q, created, undefined, "created", now, input.traceparent);
+    return created;
+  });
+  deps.committed();
+  return tx;
+}
+
+// The amount given at lookup, or else the one a dynamic QR fixes.
+function readAmount(input: CreateTransactionInput): Dec | undefined {
+  if (input.amount !== "") return storedDecimal(input.amount, "amount", "positive");
+  const fixed = fixedAmountOf(input.destination);
+  return fixed === "" ? undefined : storedDecimal(fixed, "destination.amount", "positive");
+}
+
+/** The local amount a destination itself carries (dynamic QR), "" when none. */
+export function fixedAmountOf(destination: Record<string, unknown>): string {
+  const amount = destination.amount;
+  return typeof amount === "string" ? amount : "";
+}

@@ -1,0 +1,43 @@
+/**
+ * Operations refund a successful payout: SUCCESS → REFUNDED with a credit of the whole debited total
+ * (amount and fees) back to the partner's balance. Anything else is TRANSACTION_NOT_REFUNDABLE.
+ */
+import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
+import { refundMovement } from "../domain/posting-rules.js";
+import { findTransaction, type StoredTransaction } from "../store/transaction-store.js";
+import { notFound } from "./attach-quote.js";
+import type { LedgerDeps } from "./ledger-deps.js";
+import { transition } from "./transition.js";
+
+const MAX_REASON_LENGTH = 500;
+
+export async function refundTransaction(
+  deps: LedgerDeps,
+  txId: string,
+  reason: string,
+  traceparent?: string,
+): Promise<StoredTransaction> {
+  if (reason.length > MAX_REASON_LENGTH)
+    throw invalidField("reason", `must be at most ${MAX_REASON_LENGTH} characters`);
+  const now = deps.now();
+  const tx = await deps.db.transaction(async (q) => {
+    const current = await findTransaction(q, txId, { forUpdate: true });
+    if (!current) throw notFound(txId);
+    if (current.status !== "SUCCESS" || !current.quote) {
+      throw new LedgerFailure(
+        "TRANSACTION_NOT_REFUNDABLE",
+        `only a SUCCESS transaction can be refunded; this one is ${current.status}`,
+      );
+    }
+    return transition(q, current, {
+      to: "REFUNDED",
+      reason: reason || "refunded by operations",
+      now,
+      movement: refundMovement(current.quote),
+      changes: { refundReason: reason },
+      traceparent,
+    });
+  });
+  deps.committed();
+  return tx;
+}

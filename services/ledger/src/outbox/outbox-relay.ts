@@ -1,0 +1,110 @@
+/**
+ * Publishes outbox rows to the event bus, in order, at least once. One relay is active across all ledger
+ * replicas: the holder of the `outbox` lease row (renewed while it works, taken over when it expires),
+ * which works on PostgreSQL and on PGlite alike. Rows are selected as "not yet published" in
+ * (created_at, id) order, so a row committed late is still picked up; the events of one transaction are
+ * published in their sequence order with key = tx_id, which keeps them in order on their partition.
+ */
+import { randomBytes } from "node:crypto";
+import type { Database } from "@payouts/platform/database/database";
+import {
+  type EventBus,
+  type EventMessage,
+  TRANSACTION_EVENTS_TOPIC,
+} from "@payouts/platform/events/event-bus";
+import type { Logger } from "@payouts/platform/logging/logger";
+import { createPeriodicTask, type PeriodicTask } from "../background/periodic-task.js";
+import {
+  acquireLease,
+  markPublished,
+  type OutboxRow,
+  releaseLease,
+  unpublishedEvents,
+} from "../store/outbox-store.js";
+
+const LEASE_NAME = "outbox";
+const MAX_FAILURE_DELAY_MS = 5_000;
+
+export interface OutboxRelayOptions {
+  readonly db: Database;
+  readonly bus: EventBus;
+  readonly logger: Logger;
+  readonly pollMs: number;
+  readonly batchSize: number;
+  readonly leaseMs: number;
+}
+
+export interface OutboxRelay extends PeriodicTask {
+  /** One pass: publishes everything unpublished while holding the lease; returns how many rows. */
+  drain(): Promise<number>;
+}
+
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const holder = `relay-${randomBytes(8).toString("hex")}`;
+  // The lease is renewed once half of it has run out, not on every poll.
+  let renewAt = 0;
+  let holding = false;
+
+  const holdLease = async (): Promise<boolean> => {
+    if (holding && performance.now() < renewAt) return true;
+    holding = await acquireLease(options.db, LEASE_NAME, holder, options.leaseMs);
+    renewAt = performance.now() + options.leaseMs / 2;
+    return holding;
+  };
+
+  const drain = async (): Promise<number> => {
+    let published = 0;
+    while (await holdLease()) {
+      const rows = await unpublishedEvents(options.db, options.batchSize);
+      if (rows.length === 0) break;
+      await options.bus.publish(inTransactionOrder(rows).map(toMessage));
+      await markPublished(
+        options.db,
+        rows.map((r) => r.id),
+      );
+      published += rows.length;
+      if (rows.length < options.batchSize) break;
+    }
+    return published;
+  };
+
+  const task = createPeriodicTask({
+    name: "outbox-relay",
+    intervalMs: options.pollMs,
+    logger: options.logger,
+    run: async () => {
+      await drain();
+    },
+    failureDelayMs: (failures) => Math.min(options.pollMs * 2 ** failures, MAX_FAILURE_DELAY_MS),
+  });
+
+  return {
+    ...task,
+    drain,
+    async stop() {
+      await task.stop();
+      if (holding) await releaseLease(options.db, LEASE_NAME, holder).catch(() => {});
+      holding = false;
+    },
+  };
+}
+
+/**
+ * The batch in (created_at, id) order, except that the events of one transaction keep their sequence
+ * order even if clocks disagreed about created_at.
+ */
+export function inTransactionOrder(rows: readonly OutboxRow[]): OutboxRow[] {
+  const byTx = new Map<string, OutboxRow[]>();
+  for (const row of rows) byTx.set(row.txId, [...(byTx.get(row.txId) ?? []), row]);
+  for (const list of byTx.values()) list.sort((a, b) => a.sequence - b.sequence);
+  const next = new Map<string, number>();
+  return rows.map((row) => {
+    const index = next.get(row.txId) ?? 0;
+    next.set(row.txId, index + 1);
+    return byTx.get(row.txId)![index]!;
+  });
+}
+
+function toMessage(row: OutboxRow): EventMessage {
+  return { topic: TRANSACTION_EVENTS_TOPIC, key: row.txId, value: row.payload, headers: row.headers };
+}

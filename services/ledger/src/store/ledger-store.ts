@@ -1,0 +1,71 @@
+/**
+ * SQL of the double-entry book: accounts, movements and entries. Balances are kept by the database
+ * (trigger on entries) and checked by it (sign constraints; every movement sums to zero at commit).
+ */
+import type { Queryable } from "@payouts/platform/database/database";
+import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import { ACCOUNT_KINDS, type AccountKind, type Movement } from "../domain/posting-rules.js";
+
+/** Opens a partner's five accounts on first use. */
+export async function ensureAccounts(q: Queryable, partnerId: string): Promise<void> {
+  await q.query(
+    `INSERT INTO ledger.accounts (partner_id, kind)
+     SELECT $1, kind FROM unnest($2::text[]) AS kind
+     ON CONFLICT (partner_id, kind) DO NOTHING`,
+    [partnerId, [...ACCOUNT_KINDS]],
+  );
+}
+
+/**
+ * The partner's spendable balance, row-locked until the caller's transaction ends. Every movement of a
+ * partner takes this lock before writing entries, so checks against the balance cannot race.
+ */
+export async function lockBalance(q: Queryable, partnerId: string): Promise<Dec> {
+  const res = await q.query<{ balance: string }>(
+    `SELECT balance FROM ledger.accounts WHERE partner_id = $1 AND kind = 'balance' FOR UPDATE`,
+    [partnerId],
+  );
+  return new Dec(res.rows[0]?.balance ?? "0");
+}
+
+export async function balanceOf(
+  q: Queryable,
+  partnerId: string,
+  kind: AccountKind = "balance",
+): Promise<Dec> {
+  const res = await q.query<{ balance: string }>(
+    `SELECT balance FROM ledger.accounts WHERE partner_id = $1 AND kind = $2`,
+    [partnerId, kind],
+  );
+  return new Dec(res.rows[0]?.balance ?? "0");
+}
+
+export interface MovementRecord {
+  readonly movementId: string;
+  readonly partnerId: string;
+  readonly txId: string | undefined;
+  readonly reference: string;
+  readonly movement: Movement;
+  readonly at: Date;
+}
+
+export async function postMovement(q: Queryable, m: MovementRecord): Promise<void> {
+  await q.query(
+    `INSERT INTO ledger.movements (movement_id, partner_id, kind, tx_id, reference, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [m.movementId, m.partnerId, m.movement.kind, m.txId ?? null, m.reference, m.at],
+  );
+  await q.query(
+    `INSERT INTO ledger.entries (movement_id, partner_id, kind, amount, created_at)
+     SELECT $1, $2, p.kind, p.amount::numeric, $3
+       FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS p(kind, amount, ord)
+      ORDER BY p.ord`,
+    [
+      m.movementId,
+      m.partnerId,
+      m.at,
+      m.movement.postings.map((p) => p.account),
+      m.movement.postings.map((p) => toDecimalString(p.amount)),
+    ],
+  );
+}
