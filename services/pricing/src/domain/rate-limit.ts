@@ -8,7 +8,10 @@
  * divide the per-app value by the replica count (or move the state into a shared store).
  */
 
-/** Used when an app has no `preview_rate_limit_per_minute` of its own. */
+/**
+ * A conservative fallback for callers without configuration. The gateway does not use it: an app created
+ * without `preview_rate_limit_per_minute` gets the gateway's PREVIEW_RATE_LIMIT_PER_MINUTE (default 600).
+ */
 export const DEFAULT_PREVIEW_RATE_LIMIT_PER_MINUTE = 60;
 
 export interface TokenBucketConfig {
