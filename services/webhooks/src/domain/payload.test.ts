@@ -105,6 +105,14 @@ describe("buildNotificationBody", () => {
     expect(body(event(), 0)).toContain('"fee":1,"percentage_fee":0,"fixed_fee":0');
   });
 
+  it("marks a test notification as the last member, and only when asked", () => {
+    expect(buildNotificationBody(event(), { dp: 2, test: true }).toString("utf8")).toMatch(
+      /"occurred_at":"[^"]+","test":true\}$/,
+    );
+    expect(body(event())).not.toContain('"test"');
+    expect(buildNotificationBody(event(), { dp: 2, test: false }).toString("utf8")).not.toContain('"test"');
+  });
+
   it("encodes text as UTF-8 and escapes JSON", () => {
     const bytes = buildNotificationBody(event({ sender: { name_last: 'Peña "Q"' } }), { dp: 2 });
     expect(bytes.includes(Buffer.from("Peña", "utf8"))).toBe(true);

@@ -19,6 +19,8 @@ export interface NotificationBodyOptions {
    * caller. When omitted the amount is written exactly as stored, without trailing zeros.
    */
   readonly amountDp?: number;
+  /** Marks a test notification (`"test": true`), so a receiver never books it as a real outcome. */
+  readonly test?: boolean;
 }
 
 type TransactionFacts = Pick<
@@ -54,6 +56,7 @@ export function buildNotificationBody(event: TransactionFacts, options: Notifica
     member("event_id", JSON.stringify(requireText(event.eventId, "event_id"))),
     member("event_type", JSON.stringify(eventType)),
     member("occurred_at", JSON.stringify(isoUtc(event.occurredAt))),
+    ...(options.test === true ? [member("test", "true")] : []),
   ];
   return Buffer.from(`{${members.join(",")}}`, "utf8");
 }

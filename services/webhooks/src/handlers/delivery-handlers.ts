@@ -1,0 +1,101 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
+import { findConfig } from "../store/config-store.js";
+import {
+  attemptsOf,
+  DELIVERY_STATUSES,
+  type DeliveryRow,
+  type DeliveryStatus,
+  findDelivery,
+  listDeliveries,
+  scheduleNow,
+} from "../store/delivery-store.js";
+import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
+import { toDeliveryMessage } from "./webhook-messages.js";
+import { deliveryNotFound, rejection, requirePartnerId } from "./webhook-rejection.js";
+
+type DeliveryHandlers = Pick<ServiceImpl<typeof WebhookService>, "listDeliveries" | "redeliver">;
+
+export const DEFAULT_DELIVERY_PAGE = 50;
+export const MAX_DELIVERY_PAGE = 100;
+
+/** The partner's delivery log (newest first, with every attempt) and manual redelivery. */
+export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandlers {
+  const withHistory = async (rows: readonly DeliveryRow[]) => {
+    const attempts = await attemptsOf(
+      deps.db,
+      rows.map((row) => row.delivery_id),
+    );
+    return rows.map((row) =>
+      toDeliveryMessage(
+        row,
+        attempts.filter((a) => a.delivery_id === row.delivery_id),
+      ),
+    );
+  };
+
+  return {
+    async listDeliveries(request) {
+      const rows = await listDeliveries(deps.db, {
+        partnerId: requirePartnerId(request.partnerId),
+        txId: request.txId || undefined,
+        configId: request.configId || undefined,
+        status: statusFilter(request.status),
+        limit: pageSize(request.limit),
+      });
+      return { deliveries: await withHistory(rows) };
+    },
+
+    async redeliver(request) {
+      const partnerId = requirePartnerId(request.partnerId);
+      const row = await deps.db.transaction(async (tx) => {
+        const current = await findDelivery(tx, partnerId, request.deliveryId, { lock: true });
+        if (current === undefined) throw deliveryNotFound(request.deliveryId);
+        if (current.status === "delivering") {
+          throw serviceError(
+            "DELIVERY_IN_PROGRESS",
+            "an attempt of this delivery is in flight; try again shortly",
+            {
+              code: Code.FailedPrecondition,
+            },
+          );
+        }
+        const config = await findConfig(tx, partnerId, current.config_id);
+        if (config?.active !== true) {
+          throw serviceError(
+            "WEBHOOK_CONFIG_INACTIVE",
+            `webhook config ${current.config_id} is inactive; reactivate it before redelivering`,
+            { code: Code.FailedPrecondition },
+          );
+        }
+        return scheduleNow(tx, current.delivery_id, deps.now());
+      });
+      deps.wakeWorkers();
+      const [delivery] = await withHistory([row]);
+      return { delivery };
+    },
+  };
+}
+
+function statusFilter(status: string): DeliveryStatus | undefined {
+  if (status === "") return undefined;
+  if ((DELIVERY_STATUSES as readonly string[]).includes(status)) return status as DeliveryStatus;
+  throw rejection({
+    code: "INVALID_FIELD",
+    message: `status must be one of ${DELIVERY_STATUSES.join(", ")}`,
+    field: "status",
+  });
+}
+
+function pageSize(limit: number): number {
+  if (limit === 0) return DEFAULT_DELIVERY_PAGE;
+  if (limit < 1 || limit > MAX_DELIVERY_PAGE) {
+    throw rejection({
+      code: "INVALID_FIELD",
+      message: `limit must be 1 to ${MAX_DELIVERY_PAGE}`,
+      field: "limit",
+    });
+  }
+  return limit;
+}

@@ -1,0 +1,113 @@
+import type { Queryable } from "@payouts/platform/database/database";
+
+/** A receiver configuration as stored; secrets stay sealed (see secret-box.ts). */
+export interface ConfigRow {
+  readonly config_id: string;
+  readonly partner_id: string;
+  readonly url: string;
+  readonly events: string[];
+  readonly active: boolean;
+  readonly disabled_reason: string | null;
+  readonly secret_sealed: string | null;
+  readonly basic_auth_username: string | null;
+  readonly basic_auth_sealed: string | null;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+/** Every writable column; an update writes the whole new state read-modified inside its transaction. */
+export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at">;
+
+const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
+  basic_auth_username, basic_auth_sealed, created_at, updated_at`;
+
+export async function insertConfig(db: Queryable, state: ConfigState, now: Date): Promise<ConfigRow> {
+  const res = await db.query<ConfigRow>(
+    `INSERT INTO webhooks.configs (config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
+       basic_auth_username, basic_auth_sealed, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+     RETURNING ${COLUMNS}`,
+    [...stateParams(state), now],
+  );
+  return res.rows[0]!;
+}
+
+export async function updateConfig(db: Queryable, state: ConfigState, now: Date): Promise<ConfigRow> {
+  const res = await db.query<ConfigRow>(
+    `UPDATE webhooks.configs SET url = $3, events = $4, active = $5, disabled_reason = $6, secret_sealed = $7,
+       basic_auth_username = $8, basic_auth_sealed = $9, updated_at = $10
+     WHERE config_id = $1 AND partner_id = $2
+     RETURNING ${COLUMNS}`,
+    [...stateParams(state), now],
+  );
+  return res.rows[0]!;
+}
+
+function stateParams(state: ConfigState): unknown[] {
+  return [
+    state.config_id,
+    state.partner_id,
+    state.url,
+    state.events,
+    state.active,
+    state.disabled_reason,
+    state.secret_sealed,
+    state.basic_auth_username,
+    state.basic_auth_sealed,
+  ];
+}
+
+/** One partner's configuration; another partner's id is simply not found. `lock` for read-modify-write. */
+export async function findConfig(
+  db: Queryable,
+  partnerId: string,
+  configId: string,
+  options: { lock?: boolean } = {},
+): Promise<ConfigRow | undefined> {
+  const res = await db.query<ConfigRow>(
+    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 AND config_id = $2
+     ${options.lock ? "FOR UPDATE" : ""}`,
+    [partnerId, configId],
+  );
+  return res.rows[0];
+}
+
+export async function listConfigs(db: Queryable, partnerId: string): Promise<ConfigRow[]> {
+  const res = await db.query<ConfigRow>(
+    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 ORDER BY created_at, config_id`,
+    [partnerId],
+  );
+  return res.rows;
+}
+
+/** The configurations an event of `partnerId` may be delivered to; the event filter is applied by the caller. */
+export async function activeConfigsOf(db: Queryable, partnerId: string): Promise<ConfigRow[]> {
+  const res = await db.query<ConfigRow>(
+    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 AND active ORDER BY config_id`,
+    [partnerId],
+  );
+  return res.rows;
+}
+
+/** Deletes a configuration and, by cascade, its delivery log. */
+export async function deleteConfig(db: Queryable, partnerId: string, configId: string): Promise<boolean> {
+  const res = await db.query("DELETE FROM webhooks.configs WHERE partner_id = $1 AND config_id = $2", [
+    partnerId,
+    configId,
+  ]);
+  return res.rowCount > 0;
+}
+
+/** The dispatcher's own switch-off (410 Gone): the partner sees `active: false` and the reason. */
+export async function disableConfig(
+  db: Queryable,
+  configId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE webhooks.configs SET active = false, disabled_reason = $2, updated_at = $3
+     WHERE config_id = $1 AND active`,
+    [configId, reason, now],
+  );
+}

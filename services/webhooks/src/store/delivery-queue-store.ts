@@ -1,0 +1,140 @@
+/**
+ * The work queue side of `webhooks.deliveries`: claiming due rows, recovering abandoned claims and
+ * recording what an attempt achieved.
+ *
+ * A claim is a short transaction that moves rows to `delivering` with a lease and commits before any HTTP
+ * is sent, so no transaction (nor, on PGlite, the single shared session) is held open across a network
+ * call. `delivering` is unsettled, so a claimed row keeps blocking later events of its (config, tx).
+ */
+import type { Queryable } from "@payouts/platform/database/database";
+
+/** A claimed delivery with what is needed to send it. */
+export interface ClaimedDelivery {
+  readonly delivery_id: string;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly tx_id: string;
+  readonly config_id: string;
+  readonly body: Uint8Array;
+  /** Number of this attempt (attempts were incremented by the claim). */
+  readonly attempts: number;
+  readonly url: string;
+  readonly secret_sealed: string | null;
+  readonly basic_auth_username: string | null;
+  readonly basic_auth_sealed: string | null;
+}
+
+export interface ClaimOptions {
+  readonly now: Date;
+  readonly leaseUntil: Date;
+  readonly limit: number;
+  /** Most deliveries of one configuration in flight at once, across every process. */
+  readonly perConfigLimit: number;
+}
+
+/**
+ * Claims due deliveries of active configurations that the ordering rule lets go (ordering.ts mirrors the
+ * NOT EXISTS predicate), at most `perConfigLimit` in flight per configuration, oldest due first.
+ * Rows locked by another claimer are skipped; the final status check re-reads the locked row, so a row a
+ * concurrent claimer just took is never taken twice.
+ */
+export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const res = await db.query<ClaimedDelivery>(
+    `WITH ranked AS (
+       SELECT c.delivery_id, c.config_id, c.next_attempt_at, c.sequence,
+              row_number() OVER (PARTITION BY c.config_id ORDER BY c.next_attempt_at, c.sequence) AS rank
+         FROM webhooks.deliveries c
+         JOIN webhooks.configs cfg ON cfg.config_id = c.config_id AND cfg.active
+        WHERE c.status = 'pending' AND c.next_attempt_at <= $1
+          AND NOT EXISTS (
+            SELECT 1 FROM webhooks.deliveries e
+             WHERE e.config_id = c.config_id AND e.tx_id = c.tx_id
+               AND e.sequence < c.sequence
+               AND e.status NOT IN ('delivered', 'dead'))
+     ), eligible AS (
+       SELECT r.delivery_id, r.next_attempt_at, r.sequence FROM ranked r
+        WHERE r.rank + (SELECT count(*) FROM webhooks.deliveries f
+                         WHERE f.config_id = r.config_id AND f.status = 'delivering') <= $3
+        ORDER BY r.next_attempt_at, r.sequence
+        LIMIT $4
+     ), locked AS (
+       SELECT d.delivery_id FROM webhooks.deliveries d
+        WHERE d.delivery_id IN (SELECT delivery_id FROM eligible) AND d.status = 'pending'
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE webhooks.deliveries d
+        SET status = 'delivering', attempts = d.attempts + 1, lease_expires_at = $2, updated_at = $1
+       FROM locked, webhooks.configs cfg
+      WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
+     RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
+               cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed`,
+    [options.now, options.leaseUntil, options.perConfigLimit, options.limit],
+  );
+  return res.rows;
+}
+
+/**
+ * Claims whose lease ran out belong to a worker that stopped mid-attempt: they go back to pending, due
+ * now. The receiver may have seen that attempt; it deduplicates by event id.
+ */
+export async function releaseExpiredClaims(db: Queryable, now: Date): Promise<number> {
+  const res = await db.query(
+    `UPDATE webhooks.deliveries
+        SET status = 'pending', next_attempt_at = $1, lease_expires_at = NULL, updated_at = $1,
+            last_error = 'attempt interrupted: the worker stopped before recording an answer'
+      WHERE status = 'delivering' AND lease_expires_at < $1`,
+    [now],
+  );
+  return res.rowCount;
+}
+
+export interface AttemptRecord {
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly statusCode: number;
+  readonly error: string | undefined;
+  readonly latencyMs: number;
+  readonly at: Date;
+  readonly responseBody: string | undefined;
+}
+
+export type AttemptResult =
+  | { readonly status: "delivered" }
+  | { readonly status: "pending"; readonly nextAttemptAt: Date }
+  | { readonly status: "dead" };
+
+/**
+ * Stores one attempt and the delivery's new state. Guarded by (delivering, attempt number): a worker whose
+ * lease expired and whose row was claimed again must not overwrite the newer attempt. False when the
+ * guard did not match.
+ */
+export async function recordAttempt(
+  db: Queryable,
+  record: AttemptRecord,
+  result: AttemptResult,
+): Promise<boolean> {
+  await db.query(
+    `INSERT INTO webhooks.delivery_attempts (delivery_id, attempt, status_code, error, latency_ms, at)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    [record.deliveryId, record.attempt, record.statusCode, record.error ?? null, record.latencyMs, record.at],
+  );
+  const res = await db.query(
+    `UPDATE webhooks.deliveries
+        SET status = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_expires_at = NULL,
+            last_status_code = $5, last_error = $6, response_body = $7,
+            delivered_at = CASE WHEN $3 = 'delivered' THEN $8::timestamptz ELSE delivered_at END,
+            updated_at = $8
+      WHERE delivery_id = $1 AND status = 'delivering' AND attempts = $2`,
+    [
+      record.deliveryId,
+      record.attempt,
+      result.status,
+      result.status === "pending" ? result.nextAttemptAt : null,
+      record.statusCode === 0 ? null : record.statusCode,
+      record.error ?? null,
+      record.responseBody ?? null,
+      record.at,
+    ],
+  );
+  return res.rowCount > 0;
+}

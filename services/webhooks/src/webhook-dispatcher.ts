@@ -1,0 +1,103 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MigrationSet } from "@payouts/platform/database/migrate";
+import type { Subscription } from "@payouts/platform/events/event-bus";
+import { newId } from "@payouts/platform/ids";
+import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
+import { readAppVersion } from "./app-version.js";
+import { loadWebhookConfig } from "./config.js";
+import { createDeliveryWorker } from "./delivery/delivery-worker.js";
+import { createNotificationSender } from "./delivery/notification-sender.js";
+import { createReceiverClient } from "./delivery/receiver-client.js";
+import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
+import { createEventIntake } from "./intake/event-intake.js";
+import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
+
+export const WEBHOOK_MIGRATIONS: MigrationSet = {
+  schema: "webhooks",
+  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
+};
+
+/** A claim outlives the longest attempt by this much before another worker may take the row over. */
+const LEASE_MARGIN_MS = 50_000;
+
+/**
+ * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
+ * events into delivery rows, and the workers that deliver them. Wiring only.
+ */
+export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
+  const config = loadWebhookConfig(ctx.env, ctx.mode);
+  const appVersion = config.appVersion ?? readAppVersion();
+  const now = ctx.now ?? (() => new Date());
+  const logger = ctx.logger;
+  const secretBox = sealingKeyProvider(ctx.db, config.sealingKey, logger, ctx.mode);
+  const send = createNotificationSender({
+    brand: config.headerBrand,
+    appVersion,
+    client: createReceiverClient({ allowPrivate: config.allowPrivateUrls, timeoutMs: config.timeoutMs }),
+    secretBox,
+    now,
+  });
+  const worker = createDeliveryWorker({
+    db: ctx.db,
+    send,
+    logger,
+    now,
+    random: Math.random,
+    retryScheduleMs: config.retryScheduleMs,
+    concurrency: config.concurrency,
+    receiverConcurrency: config.receiverConcurrency,
+    pollIntervalMs: config.pollIntervalMs,
+    leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
+  });
+  const handlers = createWebhookHandlers({
+    db: ctx.db,
+    secretBox,
+    send,
+    allowPrivateUrls: config.allowPrivateUrls,
+    now,
+    newConfigId: () => newId("whc", now().getTime()),
+    wakeWorkers: worker.wake,
+  });
+  const intake = createEventIntake({
+    db: ctx.db,
+    logger,
+    now,
+    random: Math.random,
+    retryScheduleMs: config.retryScheduleMs,
+    onStored: worker.wake,
+  });
+  let subscription: Subscription | undefined;
+
+  return {
+    name: "webhook-dispatcher",
+    serviceNames: [WebhookService.typeName],
+    migrations: WEBHOOK_MIGRATIONS,
+    routes: (router) => router.service(WebhookService, handlers),
+    async start() {
+      await secretBox();
+      worker.start();
+      subscription = await ctx.bus.subscribe({
+        topic: config.eventsTopic,
+        groupId: config.consumerGroup,
+        handler: intake,
+      });
+      logger.info(
+        {
+          topic: config.eventsTopic,
+          group: config.consumerGroup,
+          allow_private_urls: config.allowPrivateUrls,
+          retry_schedule_ms: config.retryScheduleMs,
+          concurrency: config.concurrency,
+        },
+        "webhook dispatcher started",
+      );
+    },
+    async stop() {
+      await subscription?.stop();
+      subscription = undefined;
+      await worker.stop();
+    },
+  };
+}
