@@ -1,0 +1,92 @@
+{{/*
+Checks that values.schema.json cannot express (they relate several keys). Collects every problem and
+fails once, so an operator fixes them in one pass.
+*/}}
+{{- define "payouts.validateValues" -}}
+{{- $errors := list }}
+{{- $errors = concat $errors (include "payouts.validate.secrets" . | fromYamlArray) }}
+{{- $errors = concat $errors (include "payouts.validate.env" . | fromYamlArray) }}
+{{- $errors = concat $errors (include "payouts.validate.scaling" . | fromYamlArray) }}
+{{- $errors = concat $errors (include "payouts.validate.network" . | fromYamlArray) }}
+{{- if $errors }}
+{{- fail (printf "\n\nVALUES VALIDATION:\n  - %s\n" (join "\n  - " $errors)) }}
+{{- end }}
+{{- end }}
+
+{{/* Either the chart's Secret (every credential given) or an existing one (none inlined). */}}
+{{- define "payouts.validate.secrets" -}}
+{{- $secrets := .Values.secrets }}
+{{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret }}
+{{- if $secrets.existingSecret }}
+{{- range $key, $value := $inline }}
+{{- if $value }}
+- {{ printf "%s is set together with secrets.existingSecret: put it in Secret %q instead (it would be ignored)" $key $secrets.existingSecret | quote }}
+{{- end }}
+{{- end }}
+{{- else }}
+{{- range $key := list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" }}
+{{- if not (get $inline $key) }}
+- {{ printf "%s is required (or set secrets.existingSecret)" $key | quote }}
+{{- end }}
+{{- end }}
+{{- if and $secrets.adminToken (lt (len $secrets.adminToken) 16) }}
+- "secrets.adminToken must be at least 16 characters"
+{{- end }}
+{{- end }}
+{{- if not .Values.kafka.brokers }}
+- "kafka.brokers is required (comma-separated host:port of the external Kafka)"
+{{- end }}
+{{- end }}
+
+{{/* Extra env may add settings, never replace the ones the chart owns. */}}
+{{- define "payouts.validate.env" -}}
+{{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
+{{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
+{{- range $component, $key := include "payouts.components" . | fromYaml }}
+{{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}
+{{- end }}
+{{- range $source, $env := $sources }}
+{{- range $name, $_ := $env }}
+{{- if has $name $reserved }}
+- {{ printf "%s.%s: %s is set by the chart" $source $name $name | quote }}
+{{- end }}
+{{- if and (eq $source "otel.env") (not (hasPrefix "OTEL_" $name)) }}
+- {{ printf "otel.env.%s: only OTEL_* variables belong here (use config.extraEnv)" $name | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if eq (toString .Values.image.tag) "latest" }}
+- "image.tag: use a fixed version or image.digest, not latest"
+{{- end }}
+{{- end }}
+
+{{- define "payouts.validate.scaling" -}}
+{{- range $component, $key := include "payouts.components" . | fromYaml }}
+{{- $scaling := (index $.Values $key).autoscaling }}
+{{- if and $scaling $scaling.enabled (gt (int $scaling.minReplicas) (int $scaling.maxReplicas)) }}
+- {{ printf "%s.autoscaling.minReplicas (%v) is above maxReplicas (%v)" $key $scaling.minReplicas $scaling.maxReplicas | quote }}
+{{- end }}
+{{- end }}
+{{- if eq (int .Values.gateway.port) (int .Values.gateway.adminPort) }}
+- "gateway.port and gateway.adminPort must differ: the admin listener is never public"
+{{- end }}
+{{- end }}
+
+{{- define "payouts.validate.network" -}}
+{{- $ingress := .Values.ingress }}
+{{- if and $ingress.enabled (not $ingress.hosts) }}
+- "ingress.hosts needs at least one host when ingress.enabled"
+{{- end }}
+{{- if and $ingress.enabled $ingress.tls.enabled (not $ingress.tls.secretName) }}
+- "ingress.tls.secretName is required when ingress.tls.enabled"
+{{- end }}
+{{- $np := .Values.networkPolicy }}
+{{- if $np.enabled }}
+{{- if not $np.postgresql.cidrs }}
+- "networkPolicy.postgresql.cidrs is empty: no pod could reach PostgreSQL"
+{{- end }}
+{{- if not $np.kafka.cidrs }}
+- "networkPolicy.kafka.cidrs is empty: ledger and webhook-dispatcher could not reach Kafka"
+{{- end }}
+{{- end }}
+{{- end }}
