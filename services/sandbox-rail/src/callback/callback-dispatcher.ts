@@ -1,0 +1,73 @@
+/**
+ * Delivers due callbacks from rail.submissions until the gateway acknowledges them, with backoff. A
+ * callback can be delivered more than once (e.g. a crash after the POST and before marking it); the
+ * ledger treats a repeated verdict as a no-op.
+ */
+import type { Database } from "@payouts/platform/database/database";
+import type { Logger } from "@payouts/platform/logging/logger";
+import { callbackBackoffMs } from "../domain/sandbox-outcome.js";
+import { claimDueCallbacks, markCallbackFailed, markDelivered } from "../store/submission-store.js";
+import { type CallbackTarget, sendRailCallback } from "./rail-callback-sender.js";
+
+const CLAIM_MS = 60_000;
+const BATCH = 20;
+
+export interface CallbackDispatcher {
+  /** Delivers what is due (only `txId` when given); returns how many callbacks were acknowledged. */
+  deliverDue(txId?: string): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createCallbackDispatcher(options: {
+  readonly db: Database;
+  readonly logger: Logger;
+  readonly target: CallbackTarget;
+  readonly pollMs: number;
+  readonly now: () => Date;
+}): CallbackDispatcher {
+  const { db, logger, target, now } = options;
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<unknown> = Promise.resolve();
+
+  const deliverDue = async (txId?: string): Promise<number> => {
+    const claimed = await claimDueCallbacks(db, now(), CLAIM_MS, BATCH, txId);
+    let delivered = 0;
+    for (const submission of claimed) {
+      try {
+        await sendRailCallback(target, submission);
+        await markDelivered(db, submission.txId, now());
+        delivered++;
+      } catch (error) {
+        const retryAt = new Date(now().getTime() + callbackBackoffMs(submission.callbackAttempts + 1));
+        logger.warn({ tx_id: submission.txId, err: error }, "rail callback failed; will retry");
+        await markCallbackFailed(db, submission.txId, String((error as Error).message), retryAt);
+      }
+    }
+    return delivered;
+  };
+
+  const tick = () => {
+    if (!running) return;
+    inFlight = deliverDue()
+      .catch((error: unknown) => logger.warn({ err: error }, "rail callback pass failed"))
+      .finally(() => {
+        if (running) timer = setTimeout(tick, options.pollMs);
+      });
+  };
+
+  return {
+    deliverDue,
+    start() {
+      if (running) return;
+      running = true;
+      tick();
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}

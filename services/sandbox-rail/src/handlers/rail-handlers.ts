@@ -1,0 +1,76 @@
+/**
+ * payouts.rail.v1.RailService for the sandbox: SubmitPayout accepts (idempotently by tx_id) and plans the
+ * callback; SettlePayout forces an outcome and reports it at once through the same callback path.
+ */
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Database } from "@payouts/platform/database/database";
+import { newId } from "@payouts/platform/ids";
+import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import type { CallbackDispatcher } from "../callback/callback-dispatcher.js";
+import type { SandboxRailConfig } from "../config.js";
+import { isRailOutcome, sandboxVerdict } from "../domain/sandbox-outcome.js";
+import { findSubmission, forceOutcome, insertSubmission, reopenCallback } from "../store/submission-store.js";
+
+export function createRailHandlers(deps: {
+  readonly db: Database;
+  readonly config: SandboxRailConfig;
+  readonly dispatcher: CallbackDispatcher;
+  readonly now: () => Date;
+}): ServiceImpl<typeof RailService> {
+  const { db, config, dispatcher, now } = deps;
+  return {
+    async submitPayout(req) {
+      if (!req.txId) throw serviceError("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      const at = now();
+      const verdict = sandboxVerdict(req.paymentDestination);
+      const stored = await insertSubmission(
+        db,
+        {
+          txId: req.txId,
+          providerReference: newId("sbx"),
+          countryCode: req.countryCode,
+          currency: req.currency,
+          amount: req.amount,
+          destinationType: req.destinationType,
+          paymentDestination: req.paymentDestination,
+          paymentDestinationCode: req.paymentDestinationCode,
+          outcome: verdict.outcome,
+          reason: verdict.reason,
+          nextCallbackAt: config.autoSettleMs > 0 ? new Date(at.getTime() + config.autoSettleMs) : undefined,
+        },
+        at,
+      );
+      return { providerReference: stored.providerReference, accepted: true };
+    },
+
+    async settlePayout(req) {
+      if (!isRailOutcome(req.outcome)) {
+        throw serviceError("INVALID_FIELD", "outcome must be SUCCESS or FAILED", { field: "outcome" });
+      }
+      const submission = await findSubmission(db, req.txId);
+      if (!submission) {
+        throw serviceError("TRANSACTION_NOT_FOUND", `no payout ${req.txId} was submitted to the rail`, {
+          field: "tx_id",
+          code: Code.NotFound,
+        });
+      }
+      if (submission.deliveredAt && submission.outcome !== req.outcome) {
+        throw serviceError(
+          "PAYOUT_ALREADY_SETTLED",
+          `payout ${req.txId} was already reported ${submission.outcome}`,
+          { code: Code.FailedPrecondition },
+        );
+      }
+      const reason = req.reason || (req.outcome === "FAILED" ? "sandbox: failed by operator" : "");
+      if (submission.deliveredAt) {
+        // Same verdict again: send it once more (harmless for the ledger) and report the delivery.
+        await reopenCallback(db, req.txId, now());
+      } else {
+        await forceOutcome(db, req.txId, req.outcome, reason, now());
+      }
+      const delivered = (await dispatcher.deliverDue(req.txId)) > 0;
+      return { delivered };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type MigrationSet, migrate } from "@payouts/platform/database/migrate";
+import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { createCallbackDispatcher } from "./callback/callback-dispatcher.js";
+import { loadSandboxRailConfig } from "./config.js";
+import { createRailHandlers } from "./handlers/rail-handlers.js";
+
+export const SANDBOX_RAIL_MIGRATIONS: MigrationSet = {
+  schema: "rail",
+  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
+};
+
+/**
+ * The sandbox payout rail: accepts payouts, keeps them in its own schema, and reports each outcome to the
+ * gateway's signed callback route after SANDBOX_AUTO_SETTLE_MS (or when an operator forces one).
+ */
+export function createSandboxRailService(ctx: ServiceContext): ServiceModule {
+  const config = loadSandboxRailConfig(ctx.env);
+  const now = ctx.now ?? (() => new Date());
+  const dispatcher = createCallbackDispatcher({
+    db: ctx.db,
+    logger: ctx.logger,
+    target: { url: config.callbackUrl, secret: config.callbackSecret, timeoutMs: config.callbackTimeoutMs },
+    pollMs: config.callbackPollMs,
+    now,
+  });
+  const handlers = createRailHandlers({ db: ctx.db, config, dispatcher, now });
+  return {
+    name: "sandbox-rail",
+    serviceNames: [RailService.typeName],
+    migrations: SANDBOX_RAIL_MIGRATIONS,
+    routes: (router) => router.service(RailService, handlers),
+    async start() {
+      // The platform's migration list predates this schema; migrating here is idempotent and locked.
+      await migrate(ctx.db, SANDBOX_RAIL_MIGRATIONS);
+      dispatcher.start();
+    },
+    stop: () => dispatcher.stop(),
+  };
+}
