@@ -1,5 +1,6 @@
 import { registerPricingRoutes } from "./pricing-routes.js";
 import type { RouteModule } from "./route-module.js";
+import { registerWebhookRoutes } from "./webhook-routes.js";
 
 /** Every partner route group, in registration order. */
-export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [registerPricingRoutes];
+export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [registerPricingRoutes, registerWebhookRoutes];

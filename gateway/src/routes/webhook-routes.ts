@@ -1,0 +1,190 @@
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import type {
+  BasicAuth,
+  Delivery,
+  TestConfigResponse,
+  WebhookConfig,
+} from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
+import type { FastifyInstance } from "fastify";
+import { partnerOf } from "../auth/partner-auth.js";
+import type { GatewayDeps } from "../gateway-deps.js";
+import { invalidField } from "../http/api-error.js";
+import { BodyReader } from "../http/body-reader.js";
+
+type IdParams = { Params: { id: string } };
+type DeliveryQuery = { Querystring: Record<string, string | undefined> };
+
+/**
+ * Partner-managed webhook receivers and their delivery log (DESIGN.md §4, §8). Rules live in the
+ * webhook-dispatcher; this reads the JSON, forwards it with the caller's partner id, and renders the answer.
+ * Secrets are write-only: answers say `has_secret`, and show only the basic-auth user name.
+ */
+export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const webhooks = deps.clients.webhooks;
+
+  app.post("/webhookConfigs", async (request, reply) => {
+    const { partnerId } = partnerOf(request);
+    const body = new BodyReader(request.body);
+    const url = body.string("url", { required: true });
+    const events = body.has("events") ? (body.stringArray("events") ?? []) : ["*"];
+    const active = body.boolean("active");
+    const secret = writeOnlyText(body, "secret");
+    const basicAuth = basicAuthOf(body);
+    const res = await webhooks.createConfig({
+      partnerId,
+      url,
+      events,
+      secret: secret ?? "",
+      ...(active === undefined ? {} : { active }),
+      ...(basicAuth ? { basicAuth } : {}),
+    });
+    return reply.code(201).send(renderConfig(res.config));
+  });
+
+  app.get("/webhookConfigs", async (request) => {
+    const res = await webhooks.listConfigs({ partnerId: partnerOf(request).partnerId });
+    return { webhook_configs: res.configs.map(renderConfig) };
+  });
+
+  app.patch<IdParams>("/webhookConfigs/:id", async (request) => {
+    const { partnerId } = partnerOf(request);
+    const body = new BodyReader(request.body);
+    const url = body.string("url");
+    const events = body.stringArray("events");
+    const active = body.boolean("active");
+    const secret = writeOnlyText(body, "secret");
+    const basicAuth = basicAuthOf(body);
+    const res = await webhooks.updateConfig({
+      partnerId,
+      configId: request.params.id,
+      ...(url === undefined ? {} : { url }),
+      ...(events === undefined ? {} : { events, setEvents: true }),
+      ...(active === undefined ? {} : { active }),
+      ...(secret === undefined ? {} : { secret }),
+      ...(basicAuth === null ? { clearBasicAuth: true } : basicAuth ? { basicAuth } : {}),
+    });
+    return renderConfig(res.config);
+  });
+
+  app.delete<IdParams>("/webhookConfigs/:id", async (request, reply) => {
+    await webhooks.deleteConfig({ partnerId: partnerOf(request).partnerId, configId: request.params.id });
+    return reply.code(204).send();
+  });
+
+  app.post<IdParams>("/webhookConfigs/:id/test", async (request) => {
+    const res = await webhooks.testConfig({
+      partnerId: partnerOf(request).partnerId,
+      configId: request.params.id,
+    });
+    return renderTestResult(res);
+  });
+
+  app.get<DeliveryQuery>("/webhookDeliveries", async (request) => {
+    const query = request.query;
+    const res = await webhooks.listDeliveries({
+      partnerId: partnerOf(request).partnerId,
+      txId: query.tx_id ?? "",
+      configId: query.config_id ?? "",
+      status: query.status ?? "",
+      limit: limitOf(query.limit),
+    });
+    return { deliveries: res.deliveries.map(renderDelivery) };
+  });
+
+  app.post<IdParams>("/webhookDeliveries/:id/redeliver", async (request) => {
+    const res = await webhooks.redeliver({
+      partnerId: partnerOf(request).partnerId,
+      deliveryId: request.params.id,
+    });
+    return renderDelivery(res.delivery);
+  });
+}
+
+/**
+ * A write-only text field: a string sets it; `null` or `""` clears it (answered as "" to the service);
+ * absent leaves it alone (undefined).
+ */
+function writeOnlyText(body: BodyReader, field: string): string | undefined {
+  const raw = body.raw(field);
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === "") return "";
+  if (typeof raw !== "string") throw invalidField(field, "must be a string");
+  return raw;
+}
+
+/** `basic_auth`: an object with username and password strings; `null` clears it; absent → undefined. */
+function basicAuthOf(body: BodyReader): Pick<BasicAuth, "username" | "password"> | null | undefined {
+  const raw = body.raw("basic_auth");
+  if (raw === undefined) return undefined;
+  if (raw === null) return null;
+  const { username, password } = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof username !== "string" || typeof password !== "string") {
+    throw invalidField("basic_auth", "must be an object with string username and password");
+  }
+  return { username, password };
+}
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d{1,3}$/.test(raw)) throw invalidField("limit", "must be an integer from 1 to 100");
+  const limit = Number(raw);
+  if (limit < 1 || limit > 100) throw invalidField("limit", "must be an integer from 1 to 100");
+  return limit;
+}
+
+const iso = (ts: Timestamp | undefined): string | null =>
+  ts === undefined ? null : timestampDate(ts).toISOString();
+
+function renderConfig(config: WebhookConfig | undefined) {
+  if (config === undefined) throw new Error("webhook service answered without a config");
+  return {
+    config_id: config.configId,
+    url: config.url,
+    events: config.events,
+    active: config.active,
+    has_secret: config.hasSecret,
+    basic_auth: config.hasBasicAuth ? { username: config.basicAuthUsername } : null,
+    disabled_reason: config.disabledReason || null,
+    created_at: iso(config.createdAt),
+    updated_at: iso(config.updatedAt),
+  };
+}
+
+function renderDelivery(delivery: Delivery | undefined) {
+  if (delivery === undefined) throw new Error("webhook service answered without a delivery");
+  return {
+    delivery_id: delivery.deliveryId,
+    config_id: delivery.configId,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    tx_id: delivery.txId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: iso(delivery.nextAttemptAt),
+    delivered_at: iso(delivery.deliveredAt),
+    last_status_code: delivery.lastStatusCode || null,
+    last_error: delivery.lastError || null,
+    response_body: delivery.responseBody || null,
+    created_at: iso(delivery.createdAt),
+    history: delivery.history.map((attempt) => ({
+      attempt: attempt.attempt,
+      status_code: attempt.statusCode || null,
+      error: attempt.error || null,
+      latency_ms: attempt.latencyMs,
+      at: iso(attempt.at),
+    })),
+  };
+}
+
+function renderTestResult(res: TestConfigResponse) {
+  return {
+    delivered: res.delivered,
+    status_code: res.statusCode || null,
+    latency_ms: res.latencyMs,
+    error: res.error || null,
+    response_body: res.responseBody || null,
+  };
+}
