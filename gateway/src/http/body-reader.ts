@@ -7,10 +7,18 @@ import { ApiError, invalidField, missingField } from "./api-error.js";
 export class BodyReader {
   private readonly body: Record<string, unknown>;
 
-  constructor(body: unknown) {
+  /** `prefix` names nested objects in errors, e.g. "fees." gives field "fees.percent". */
+  constructor(
+    body: unknown,
+    private readonly prefix = "",
+  ) {
     if (body === undefined || body === null) this.body = {};
     else if (typeof body !== "object" || Array.isArray(body)) {
-      throw new ApiError(400, "INVALID_FIELD", "request body must be a JSON object");
+      throw new ApiError(
+        400,
+        "INVALID_FIELD",
+        `${prefix ? prefix.slice(0, -1) : "request body"} must be a JSON object`,
+      );
     } else this.body = body as Record<string, unknown>;
   }
 
@@ -30,29 +38,32 @@ export class BodyReader {
   ): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
-      if (opts.required) throw missingField(field);
+      if (opts.required) throw missingField(this.name(field));
       return undefined;
     }
-    if (typeof v !== "string") throw invalidField(field, "must be a string");
+    if (typeof v !== "string") throw invalidField(this.name(field), "must be a string");
     if (opts.max !== undefined && v.length > opts.max)
-      throw invalidField(field, `must be at most ${opts.max} characters`);
-    if (opts.pattern && !opts.pattern.test(v)) throw invalidField(field, "has an invalid format");
+      throw invalidField(this.name(field), `must be at most ${opts.max} characters`);
+    if (opts.pattern && !opts.pattern.test(v)) throw invalidField(this.name(field), "has an invalid format");
     return v;
   }
 
   boolean(field: string): boolean | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== "boolean") throw invalidField(field, "must be a boolean");
+    if (typeof v !== "boolean") throw invalidField(this.name(field), "must be a boolean");
     return v;
   }
 
   integer(field: string, opts: { min?: number; max?: number } = {}): number | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== "number" || !Number.isInteger(v)) throw invalidField(field, "must be an integer");
-    if (opts.min !== undefined && v < opts.min) throw invalidField(field, `must be at least ${opts.min}`);
-    if (opts.max !== undefined && v > opts.max) throw invalidField(field, `must be at most ${opts.max}`);
+    if (typeof v !== "number" || !Number.isInteger(v))
+      throw invalidField(this.name(field), "must be an integer");
+    if (opts.min !== undefined && v < opts.min)
+      throw invalidField(this.name(field), `must be at least ${opts.min}`);
+    if (opts.max !== undefined && v > opts.max)
+      throw invalidField(this.name(field), `must be at most ${opts.max}`);
     return v;
   }
 
@@ -60,12 +71,12 @@ export class BodyReader {
   decimalText(field: string, opts: { required?: boolean } = {}): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
-      if (opts.required) throw missingField(field);
+      if (opts.required) throw missingField(this.name(field));
       return undefined;
     }
     const text =
       typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
-    if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(field, "must be a decimal number");
+    if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(this.name(field), "must be a decimal number");
     return text;
   }
 
@@ -73,14 +84,18 @@ export class BodyReader {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v) || v.some((x) => typeof x !== "string"))
-      throw invalidField(field, "must be an array of strings");
+      throw invalidField(this.name(field), "must be an array of strings");
     return v as string[];
   }
 
   object(field: string): BodyReader | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== "object" || Array.isArray(v)) throw invalidField(field, "must be an object");
-    return new BodyReader(v);
+    if (typeof v !== "object" || Array.isArray(v)) throw invalidField(this.name(field), "must be an object");
+    return new BodyReader(v, `${this.name(field)}.`);
+  }
+
+  private name(field: string): string {
+    return `${this.prefix}${field}`;
   }
 }
