@@ -1,4 +1,5 @@
 import type { RouteModule } from "../routes/route-module.js";
+import { registerLedgerAdminRoutes } from "./ledger-admin-routes.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
 import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
 
@@ -6,4 +7,5 @@ import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
 export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
+  registerLedgerAdminRoutes,
 ];

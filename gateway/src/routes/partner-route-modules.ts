@@ -1,6 +1,13 @@
 import { registerPricingRoutes } from "./pricing-routes.js";
+import { registerRailCallbackRoutes } from "./rail-callback-routes.js";
 import type { RouteModule } from "./route-module.js";
+import { registerTransactionRoutes } from "./transaction-routes.js";
 import { registerWebhookRoutes } from "./webhook-routes.js";
 
 /** Every partner route group, in registration order. */
-export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [registerPricingRoutes, registerWebhookRoutes];
+export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
+  registerPricingRoutes,
+  registerWebhookRoutes,
+  registerTransactionRoutes,
+  registerRailCallbackRoutes,
+];

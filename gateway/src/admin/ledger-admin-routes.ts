@@ -1,0 +1,82 @@
+/**
+ * Operators' ledger routes: credit and read a partner's balance, refund a successful payout, and (sandbox
+ * rail only) force a payout's outcome. Amounts are strings at full precision.
+ */
+import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import type { FastifyInstance } from "fastify";
+import type { GatewayDeps } from "../gateway-deps.js";
+import { ApiError } from "../http/api-error.js";
+import { BodyReader } from "../http/body-reader.js";
+import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { findPartner } from "../store/partner-store.js";
+
+export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const { ledger, rail } = deps.clients;
+
+  app.post<{ Params: { partner_id: string } }>(
+    "/admin/partners/:partner_id/balance/credits",
+    async (request, reply) => {
+      const body = new BodyReader(request.body);
+      const amountUsd = body.decimalText("amount_usd", { required: true }) ?? "";
+      const reference = body.string("reference", { required: true, max: 500 });
+      const partnerId = await requirePartner(deps, request.params.partner_id);
+      const res = await ledger.creditBalance({ partnerId, amountUsd, reference });
+      return reply.code(201).send({ partner_id: partnerId, balance_usd: res.balanceUsd });
+    },
+  );
+
+  app.get<{ Params: { partner_id: string } }>("/admin/partners/:partner_id/balance", async (request) => {
+    const partnerId = await requirePartner(deps, request.params.partner_id);
+    const res = await ledger.getBalance({ partnerId });
+    return { partner_id: partnerId, balance_usd: res.balanceUsd };
+  });
+
+  app.post<{ Params: { tx_id: string } }>("/admin/transactions/:tx_id/refund", async (request) => {
+    const body = new BodyReader(request.body);
+    const reason = body.string("reason", { max: 500 }) ?? "";
+    const res = await ledger.refundTransaction({ txId: request.params.tx_id, reason });
+    if (!res.transaction) throw new Error("ledger answered no transaction");
+    return renderAdminTransaction(res.transaction);
+  });
+
+  app.post<{ Params: { tx_id: string } }>("/admin/sandbox/transactions/:tx_id/settle", async (request) => {
+    const body = new BodyReader(request.body);
+    const outcome = body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ });
+    const reason = body.string("reason", { max: 500 }) ?? "";
+    const txId = request.params.tx_id;
+    const res = await rail.settlePayout({ txId, outcome, reason });
+    const { transaction } = await ledger.getTransaction({ txId });
+    return {
+      tx_id: txId,
+      outcome,
+      delivered: res.delivered,
+      status: transaction ? transactionStatusName(transaction.status) : null,
+    };
+  });
+}
+
+async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<string> {
+  if (!(await findPartner(deps.db, partnerId))) {
+    throw new ApiError(404, "PARTNER_NOT_FOUND", `partner ${partnerId} not found`);
+  }
+  return partnerId;
+}
+
+function renderAdminTransaction(tx: Transaction) {
+  const q = tx.quote;
+  return {
+    tx_id: tx.txId,
+    partner_id: tx.partnerId,
+    status: transactionStatusName(tx.status),
+    amount: tx.amount,
+    currency: tx.currency,
+    amount_usd: q?.amountUsd ?? null,
+    fee: q?.fee ?? null,
+    total_usd: q ? toDecimalString(new Dec(q.totalUsd)) : null,
+    refund_reason: tx.refundReason,
+    failure_reason: tx.failureReason,
+    provider_reference: tx.providerReference,
+    updated_at: iso(tx.updatedAt),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The one partner JSON shape of a transaction (lookup and decodeQr responses, executePayout,
+ * `GET /transactions/{tx_id}`, listTransactions items): local amounts at the currency's minor units,
+ * USD amounts and fees at the request's `dp`, the exchange rate at 10 decimals.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import { currencyByCode } from "@payouts/platform/money/currencies";
+import { Dec } from "@payouts/platform/money/decimal";
+import { fixed, type JsonDecimal, local, rate, usd } from "@payouts/platform/money/json-decimal";
+import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
+import {
+  type StatusChange,
+  type Transaction,
+  TransactionStatus,
+} from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+
+const STATUS_NAMES: Readonly<Record<TransactionStatus, string>> = {
+  [TransactionStatus.UNSPECIFIED]: "UNSPECIFIED",
+  [TransactionStatus.PENDING]: "PENDING",
+  [TransactionStatus.PROCESSING]: "PROCESSING",
+  [TransactionStatus.SUCCESS]: "SUCCESS",
+  [TransactionStatus.FAILED]: "FAILED",
+  [TransactionStatus.REFUNDED]: "REFUNDED",
+  [TransactionStatus.EXPIRED]: "EXPIRED",
+};
+
+export function transactionStatusName(status: TransactionStatus): string {
+  return STATUS_NAMES[status] ?? "UNSPECIFIED";
+}
+
+/** Partner-facing status names accepted by the listTransactions filter. */
+export function transactionStatusFromName(name: string): TransactionStatus | undefined {
+  const found = Object.entries(STATUS_NAMES).find(([, n]) => n === name && n !== "UNSPECIFIED");
+  return found ? (Number(found[0]) as TransactionStatus) : undefined;
+}
+
+export function renderTransaction(tx: Transaction, dp: number): Record<string, unknown> {
+  const quote = tx.quote;
+  return {
+    tx_id: tx.txId,
+    status: transactionStatusName(tx.status),
+    country: tx.destination?.countryCode ?? "",
+    currency: tx.currency,
+    amount: localAmount(tx.amount || "0", tx.currency),
+    ...(quote
+      ? {
+          exchange_rate: rate(new Dec(quote.exchangeRate)),
+          amount_usd: usd(new Dec(quote.amountUsd), dp),
+          fee: usd(new Dec(quote.fee), dp),
+          percentage_fee: usd(new Dec(quote.percentageFee), dp),
+          fixed_fee: usd(new Dec(quote.fixedFee), dp),
+        }
+      : {}),
+    partner_transaction_id: tx.partnerTransactionId,
+    qr_data: renderQrData(tx.destination),
+    ...(tx.failureReason ? { failure_reason: tx.failureReason } : {}),
+    ...(tx.refundReason ? { refund_reason: tx.refundReason } : {}),
+    created_at: iso(tx.createdAt),
+    updated_at: iso(tx.updatedAt),
+    // A transaction always has its creation in its history; an empty list means it was not asked for.
+    ...(tx.history.length > 0 ? { status_history: tx.history.map(renderStatusChange) } : {}),
+  };
+}
+
+/** A local amount at its currency's ISO 4217 minor units (2 when the currency is not in the table). */
+export function localAmount(amount: string, currency: string): JsonDecimal {
+  const value = new Dec(amount);
+  const minorUnits = currencyByCode(currency)?.minorUnits;
+  return typeof minorUnits === "number" ? local(value, currency) : fixed(value, 2);
+}
+
+export function iso(ts: Timestamp | undefined): string | null {
+  return ts ? timestampDate(ts).toISOString() : null;
+}
+
+/** Who pays whom, as lookup established it; empty parts are left out. */
+function renderQrData(d: Destination | undefined): Record<string, unknown> {
+  if (!d) return {};
+  const parts: Record<string, unknown> = {
+    sender: party(d.sender),
+    recipient: party(d.recipient),
+    payment_method: d.paymentMethod,
+    destination_type: d.destinationType,
+    payment_destination: d.paymentDestination,
+    payment_destination_code: d.paymentDestinationCode,
+    institution_name: d.institutionName,
+    merchant: d.merchant,
+    merchant_id: d.merchantId,
+    merchant_name: d.merchantName,
+    payment_type: d.paymentType,
+  };
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== "" && v !== undefined));
+}
+
+function party(value: JsonObject | undefined): JsonObject | undefined {
+  return value && Object.keys(value).length > 0 ? value : undefined;
+}
+
+function renderStatusChange(change: StatusChange) {
+  return {
+    from: change.from === TransactionStatus.UNSPECIFIED ? null : transactionStatusName(change.from),
+    to: transactionStatusName(change.to),
+    reason: change.reason,
+    at: iso(change.at),
+  };
+}

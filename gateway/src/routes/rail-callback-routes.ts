@@ -1,0 +1,65 @@
+/**
+ * `POST /callbacks/rail`: the payout rail reports an outcome. No partner credentials: the caller proves
+ * itself with X-Rail-Signature = base64(HMAC-SHA256(RAIL_CALLBACK_SECRET, exact body bytes)), checked on
+ * the raw bytes (never on re-serialised JSON) in constant time. A verdict already recorded is answered
+ * 200 with changed=false, so the rail's retries are harmless.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { GatewayDeps } from "../gateway-deps.js";
+import { ApiError } from "../http/api-error.js";
+import { BodyReader } from "../http/body-reader.js";
+import { transactionStatusName } from "../http/render-transaction.js";
+
+const MAX_CALLBACK_BYTES = 64 * 1024;
+
+export async function registerRailCallbackRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+  // An encapsulated scope, so the raw-body parser applies to this route only.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: MAX_CALLBACK_BYTES },
+      (_req, body, done) => done(null, body),
+    );
+    scope.post("/callbacks/rail", { config: { auth: "none" } }, async (request) => {
+      const raw = rawBody(request);
+      verifySignature(deps.config.railCallbackSecret, raw, request.headers["x-rail-signature"]);
+      const body = new BodyReader(parseJson(raw));
+      const res = await deps.clients.ledger.recordRailResult({
+        txId: body.string("tx_id", { required: true, max: 100 }),
+        outcome: body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ }),
+        reason: body.string("reason", { max: 500 }) ?? "",
+        providerReference: body.string("provider_reference", { max: 200 }) ?? "",
+      });
+      return {
+        tx_id: res.transaction?.txId ?? "",
+        status: res.transaction ? transactionStatusName(res.transaction.status) : "",
+        changed: res.changed,
+      };
+    });
+  });
+}
+
+function rawBody(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+}
+
+export function verifySignature(secret: string, raw: Buffer, header: string | string[] | undefined): void {
+  const expected = createHmac("sha256", secret).update(raw).digest();
+  const given =
+    typeof header === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(header)
+      ? Buffer.from(header, "base64")
+      : undefined;
+  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ApiError(401, "INVALID_SIGNATURE", "X-Rail-Signature does not match the request body");
+  }
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new ApiError(400, "INVALID_FIELD", "request body is not valid JSON");
+  }
+}
