@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { chartDir, repoRoot } from "./render-chart.js";
+
+// No Docker engine here: these check that the Dockerfile, the workspaces and the chart agree.
+
+const dockerfile = readFileSync(join(repoRoot, "Dockerfile"), "utf8");
+const workspaces = (
+  JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { workspaces: string[] }
+).workspaces;
+const chartValues = parse(readFileSync(join(chartDir, "values.yaml"), "utf8")) as {
+  podSecurityContext: { runAsUser: number; runAsGroup: number };
+};
+
+/** Instructions of each stage, keyed by stage name, with line continuations joined. */
+function stages(text: string): Map<string, string[]> {
+  const lines = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
+  const result = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const line of lines) {
+    const from = /^FROM\s+\S+\s+AS\s+(\S+)/i.exec(line);
+    if (from?.[1]) {
+      current = [];
+      result.set(from[1], current);
+    } else {
+      current.push(line);
+    }
+  }
+  return result;
+}
+
+const build = stages(dockerfile).get("build") ?? [];
+const runtime = stages(dockerfile).get("runtime") ?? [];
+
+describe("Dockerfile", () => {
+  it.each(workspaces)("copies the %s manifest before npm ci and ships its build output", (workspace) => {
+    const copyManifest = build.indexOf(`COPY ${workspace}/package.json ${workspace}/`);
+    const install = build.findIndex((l) => l.startsWith("RUN npm ci"));
+    expect(copyManifest).toBeGreaterThanOrEqual(0);
+    expect(copyManifest).toBeLessThan(install);
+    const staging = build.find((l) => l.includes("for ws in"));
+    expect(staging?.split(/\s+/)).toContain(workspace);
+  });
+
+  it("installs production dependencies only in the runtime stage", () => {
+    expect(runtime).toContain("ENV NODE_ENV=production");
+    expect(runtime.some((l) => /^RUN npm ci --omit=dev\b/.test(l))).toBe(true);
+    expect(runtime.some((l) => l.startsWith("COPY --from=build /out/ ./"))).toBe(true);
+    expect(runtime.some((l) => /^COPY (?!--from)/.test(l))).toBe(false);
+  });
+
+  it("runs as the numeric non-root user the chart expects", () => {
+    const { runAsUser, runAsGroup } = chartValues.podSecurityContext;
+    expect(runtime).toContain(`USER ${runAsUser}:${runAsGroup}`);
+    expect(runAsUser).toBeGreaterThan(0);
+  });
+
+  it("starts the role given as argument, gateway by default", () => {
+    expect(runtime).toContain('ENTRYPOINT ["node", "gateway/dist/cli.js"]');
+    expect(runtime).toContain('CMD ["gateway"]');
+    expect(runtime).toContain("WORKDIR /app");
+  });
+});
+
+describe(".dockerignore", () => {
+  const ignored = readFileSync(join(repoRoot, ".dockerignore"), "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
+
+  it.each(["**/node_modules", "**/dist", ".git", ".data", ".env"])(
+    "keeps %s out of the build context",
+    (pattern) => {
+      expect(ignored).toContain(pattern);
+    },
+  );
+});

@@ -1,0 +1,414 @@
+import { describe, expect, it } from "vitest";
+import type {
+  ConfigMap,
+  Container,
+  Deployment,
+  EnvVar,
+  HorizontalPodAutoscaler,
+  Ingress,
+  Job,
+  Manifest,
+  NetworkPolicy,
+  PodDisruptionBudget,
+  PodTemplate,
+  Secret,
+  Service,
+} from "./k8s-types.js";
+import { helmTemplate, ofKind, releaseName, renderChart, selects, valuesArgs } from "./render-chart.js";
+
+// Properties schema validation cannot see: probes, resources, hardening, PDB coverage, hook wiring,
+// network flows and where secrets come from. deploy/helm/validate.sh covers lint and schemas.
+
+const grpcPorts: Record<string, number> = {
+  lookup: 50051,
+  pricing: 50052,
+  ledger: 50053,
+  "webhook-dispatcher": 50054,
+  "sandbox-rail": 50055,
+};
+const components = ["gateway", ...Object.keys(grpcPorts)];
+
+const renders = {
+  ci: renderChart(["ci-values.yaml"]),
+  production: renderChart(["production-values.yaml"]),
+};
+const cases = Object.entries(renders);
+
+function component(m: Manifest): string | undefined {
+  return m.metadata.labels?.["app.kubernetes.io/component"];
+}
+
+function deploymentOf(manifests: Manifest[], name: string): Deployment {
+  const found = ofKind<Deployment>(manifests, "Deployment").find((d) => component(d) === name);
+  if (found === undefined) throw new Error(`no Deployment for ${name}`);
+  return found;
+}
+
+function pods(manifests: Manifest[]): PodTemplate[] {
+  return [
+    ...ofKind<Deployment>(manifests, "Deployment").map((d) => d.spec.template),
+    ...ofKind<Job>(manifests, "Job").map((j) => j.spec.template),
+  ];
+}
+
+function containerPort(container: Container, name: string): number | undefined {
+  return container.ports?.find((p) => p.name === name)?.containerPort;
+}
+
+function secretRefs(manifests: Manifest[]): EnvVar[] {
+  return pods(manifests)
+    .flatMap((p) => p.spec.containers.flatMap((c) => c.env ?? []))
+    .filter((e) => e.valueFrom);
+}
+
+describe.each(cases)("workloads (%s values)", (_name, manifests) => {
+  const deployments = ofKind<Deployment>(manifests, "Deployment");
+
+  it("renders one Deployment per process, each running its role", () => {
+    expect(deployments.map(component).sort()).toEqual([...components].sort());
+    for (const d of deployments) {
+      expect(d.spec.template.spec.containers.map((c) => c.args)).toEqual([[component(d)]]);
+    }
+  });
+
+  it("gives every container readiness, liveness and startup probes and resources", () => {
+    for (const c of deployments.flatMap((d) => d.spec.template.spec.containers)) {
+      expect(c.readinessProbe, c.name).toBeDefined();
+      expect(c.livenessProbe, c.name).toBeDefined();
+      expect(c.startupProbe, c.name).toBeDefined();
+    }
+    for (const c of pods(manifests).flatMap((p) => p.spec.containers)) {
+      expect(c.resources?.requests, c.name).toMatchObject({
+        cpu: expect.any(String),
+        memory: expect.any(String),
+      });
+      expect(c.resources?.limits?.memory, c.name).toEqual(expect.any(String));
+    }
+  });
+
+  it.each(Object.entries(grpcPorts))("probes %s with native gRPC on its serving port", (name, port) => {
+    const [container] = deploymentOf(manifests, name).spec.template.spec.containers;
+    expect(containerPort(container!, "grpc")).toBe(port);
+    for (const probe of [container!.readinessProbe, container!.livenessProbe, container!.startupProbe]) {
+      expect(probe).toEqual(expect.objectContaining({ grpc: { port } }));
+      expect(probe?.httpGet).toBeUndefined();
+    }
+  });
+
+  it("probes the gateway over HTTP on the admin listener", () => {
+    const [gateway] = deploymentOf(manifests, "gateway").spec.template.spec.containers;
+    expect(containerPort(gateway!, "admin")).toBe(8081);
+    expect(containerPort(gateway!, "http")).toBe(8080);
+    expect(gateway!.readinessProbe?.httpGet).toEqual({ path: "/readyz", port: "admin" });
+    expect(gateway!.livenessProbe?.httpGet).toEqual({ path: "/healthz", port: "admin" });
+  });
+
+  it("names gRPC Service ports grpc with the h2c app protocol", () => {
+    const services = ofKind<Service>(manifests, "Service");
+    for (const [name, port] of Object.entries(grpcPorts)) {
+      const service = services.find((s) => s.metadata.name === `${releaseName}-${name}`);
+      expect(service?.spec.ports).toContainEqual({
+        name: "grpc",
+        port,
+        targetPort: "grpc",
+        protocol: "TCP",
+        appProtocol: "kubernetes.io/h2c",
+      });
+    }
+  });
+
+  it("serves metrics on 9464 from every process", () => {
+    for (const d of deployments) {
+      expect(containerPort(d.spec.template.spec.containers[0]!, "metrics"), component(d)).toBe(9464);
+    }
+  });
+});
+
+describe.each(cases)("hardening (%s values)", (_name, manifests) => {
+  it("runs every pod as non-root with seccomp and no service account token", () => {
+    for (const pod of pods(manifests)) {
+      expect(pod.spec.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 10001,
+        seccompProfile: { type: "RuntimeDefault" },
+      });
+      expect(pod.spec.automountServiceAccountToken).toBe(false);
+    }
+  });
+
+  it("locks down every container and gives it a writable /tmp only", () => {
+    for (const pod of pods(manifests)) {
+      expect(pod.spec.volumes).toContainEqual({ name: "tmp", emptyDir: expect.any(Object) });
+      for (const c of pod.spec.containers) {
+        expect(c.securityContext, c.name).toMatchObject({
+          runAsNonRoot: true,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ["ALL"] },
+        });
+        expect(c.securityContext?.capabilities?.add).toBeUndefined();
+        expect(c.volumeMounts).toEqual([{ name: "tmp", mountPath: "/tmp" }]);
+      }
+    }
+  });
+
+  it("puts the standard labels on every object", () => {
+    for (const m of manifests) {
+      expect(m.metadata.labels, `${m.kind}/${m.metadata.name}`).toMatchObject({
+        "app.kubernetes.io/name": "payouts",
+        "app.kubernetes.io/instance": releaseName,
+        "app.kubernetes.io/version": expect.any(String),
+        "app.kubernetes.io/managed-by": "Helm",
+        "helm.sh/chart": expect.stringMatching(/^payouts-/),
+      });
+    }
+  });
+
+  it("gives every Deployment exactly one PodDisruptionBudget selecting its pods", () => {
+    const budgets = ofKind<PodDisruptionBudget>(manifests, "PodDisruptionBudget");
+    for (const d of ofKind<Deployment>(manifests, "Deployment")) {
+      const covering = budgets.filter((b) => selects(b.spec.selector, d.spec.template.metadata.labels));
+      expect(covering, d.metadata.name).toHaveLength(1);
+      expect(covering[0]?.spec.maxUnavailable).toBeDefined();
+    }
+  });
+});
+
+describe.each(cases)("migrations (%s values)", (_name, manifests) => {
+  const [job] = ofKind<Job>(manifests, "Job");
+
+  it("runs migrate once as a pre-install/pre-upgrade hook", () => {
+    expect(job?.metadata.annotations).toMatchObject({
+      "helm.sh/hook": "pre-install,pre-upgrade",
+      "helm.sh/hook-delete-policy": expect.stringContaining("before-hook-creation"),
+    });
+    expect(job?.spec.template.spec.containers.map((c) => c.args)).toEqual([["migrate"]]);
+  });
+
+  it("creates every hook resource it depends on before the Job", () => {
+    const jobWeight = Number(job?.metadata.annotations?.["helm.sh/hook-weight"]);
+    const hooks = manifests.filter((m) => m !== job && m.metadata.annotations?.["helm.sh/hook"]);
+    expect(hooks.map((h) => h.kind)).toContain("NetworkPolicy");
+    for (const hook of hooks) {
+      expect(Number(hook.metadata.annotations?.["helm.sh/hook-weight"])).toBeLessThan(jobWeight);
+      expect(hook.metadata.annotations?.["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
+    }
+  });
+});
+
+describe("secrets", () => {
+  it("renders the chart's Secret and a hook Secret for migrations from inline values", () => {
+    const secrets = ofKind<Secret>(renders.ci, "Secret");
+    const main = secrets.find((s) => s.metadata.name === releaseName);
+    expect(Object.keys(main?.stringData ?? {}).sort()).toEqual([
+      "ADMIN_TOKEN",
+      "DATABASE_URL",
+      "RAIL_CALLBACK_SECRET",
+    ]);
+    const hook = secrets.find((s) => s.metadata.annotations?.["helm.sh/hook"]);
+    expect(Object.keys(hook?.stringData ?? {})).toEqual(["DATABASE_URL"]);
+  });
+
+  it("inlines nothing and reads every credential from existingSecret when it is set", () => {
+    expect(ofKind(renders.production, "Secret")).toEqual([]);
+    const refs = secretRefs(renders.production);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(ref.valueFrom?.secretKeyRef?.name).toBe("payouts-credentials");
+    const text = JSON.stringify(renders.production);
+    expect(text).not.toMatch(/postgres(ql)?:\/\//);
+  });
+
+  it("hands each process only the credentials it needs", () => {
+    const keysOf = (name: string) =>
+      (deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env ?? [])
+        .flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.key] : []))
+        .sort();
+    expect(keysOf("gateway")).toEqual(["ADMIN_TOKEN", "DATABASE_URL", "RAIL_CALLBACK_SECRET"]);
+    expect(keysOf("sandbox-rail")).toEqual(["DATABASE_URL", "RAIL_CALLBACK_SECRET"]);
+    for (const name of ["lookup", "pricing", "ledger", "webhook-dispatcher"]) {
+      expect(keysOf(name), name).toEqual(["DATABASE_URL"]);
+    }
+  });
+});
+
+describe("configuration", () => {
+  const [config] = ofKind<ConfigMap>(renders.ci, "ConfigMap");
+
+  it("points every *_ADDR at the component's Service and gRPC port", () => {
+    const addrs: Record<string, string> = {
+      LOOKUP_ADDR: "lookup",
+      PRICING_ADDR: "pricing",
+      LEDGER_ADDR: "ledger",
+      WEBHOOKS_ADDR: "webhook-dispatcher",
+      RAIL_ADDR: "sandbox-rail",
+    };
+    for (const [env, name] of Object.entries(addrs)) {
+      expect(config?.data[env]).toBe(`http://${releaseName}-${name}:${grpcPorts[name]}`);
+    }
+    expect(config?.data.RAIL_CALLBACK_URL).toBe(`http://${releaseName}-gateway:8080/callbacks/rail`);
+  });
+
+  it("refuses private webhook receivers", () => {
+    expect(config?.data.WEBHOOK_ALLOW_PRIVATE_URLS).toBe("false");
+  });
+});
+
+describe("exposure", () => {
+  const [ingress] = ofKind<Ingress>(renders.production, "Ingress");
+
+  it("renders no Ingress unless enabled", () => {
+    expect(ofKind(renders.ci, "Ingress")).toEqual([]);
+    expect(ingress?.spec.tls?.[0]?.secretName).toBe("payouts-api-tls");
+  });
+
+  it("routes the Ingress only to the partner listener, never to the admin port", () => {
+    const services = ofKind<Service>(renders.production, "Service");
+    const backends = ingress?.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service)) ?? [];
+    expect(backends.length).toBeGreaterThan(0);
+    for (const backend of backends) {
+      const service = services.find((s) => s.metadata.name === backend.name);
+      const port = service?.spec.ports.find(
+        (p) => p.name === backend.port.name || p.port === backend.port.number,
+      );
+      expect(port?.targetPort).toBe("http");
+      expect(service?.spec.ports.map((p) => p.targetPort)).not.toContain("admin");
+      expect(service?.spec.ports.map((p) => p.port)).not.toContain(8081);
+    }
+  });
+
+  it("keeps the admin Service internal", () => {
+    const admin = ofKind<Service>(renders.production, "Service").find((s) =>
+      s.spec.ports.some((p) => p.targetPort === "admin"),
+    );
+    expect(admin?.spec.type).toBe("ClusterIP");
+  });
+
+  it("autoscales every component but the sandbox rail and drops fixed replicas there", () => {
+    const hpas = ofKind<HorizontalPodAutoscaler>(renders.production, "HorizontalPodAutoscaler");
+    const targets = hpas.map((h) => h.spec.scaleTargetRef.name).sort();
+    expect(targets).toEqual(
+      ["gateway", "ledger", "lookup", "pricing", "webhook-dispatcher"].map((c) => `${releaseName}-${c}`),
+    );
+    for (const d of ofKind<Deployment>(renders.production, "Deployment")) {
+      expect(d.spec.replicas === undefined, d.metadata.name).toBe(targets.includes(d.metadata.name));
+    }
+    expect(ofKind(renders.ci, "HorizontalPodAutoscaler")).toEqual([]);
+  });
+});
+
+describe.each(cases)("network policies (%s values)", (_name, manifests) => {
+  const policies = ofKind<NetworkPolicy>(manifests, "NetworkPolicy");
+  const policyOf = (name: string): NetworkPolicy => {
+    const found = policies.find(
+      (p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === name,
+    );
+    if (found === undefined) throw new Error(`no NetworkPolicy for ${name}`);
+    return found;
+  };
+  const callersOf = (name: string, port: number): (string | undefined)[] =>
+    (policyOf(name).spec.ingress ?? [])
+      .filter((rule) => rule.ports?.some((p) => p.port === port))
+      .flatMap((rule) =>
+        (rule.from ?? []).map((peer) => peer.podSelector?.matchLabels?.["app.kubernetes.io/component"]),
+      );
+
+  it("selects every pod with exactly one policy covering ingress and egress", () => {
+    for (const pod of pods(manifests)) {
+      const matching = policies.filter((p) => selects(p.spec.podSelector, pod.metadata.labels));
+      expect(matching, pod.metadata.labels?.["app.kubernetes.io/component"]).toHaveLength(1);
+      expect(matching[0]?.spec.policyTypes).toEqual(["Ingress", "Egress"]);
+    }
+  });
+
+  it("lets only the listed callers reach each gRPC service", () => {
+    expect(callersOf("lookup", 50051)).toEqual(["gateway"]);
+    expect(callersOf("pricing", 50052)).toEqual(["gateway"]);
+    expect(callersOf("ledger", 50053)).toEqual(["gateway"]);
+    expect(callersOf("webhook-dispatcher", 50054)).toEqual(["gateway"]);
+    expect(callersOf("sandbox-rail", 50055)).toEqual(["gateway", "ledger"]);
+  });
+
+  it("opens the admin port to labelled operator tooling only", () => {
+    const rules = (policyOf("gateway").spec.ingress ?? []).filter((r) =>
+      r.ports?.some((p) => p.port === 8081),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.ports).toEqual([{ protocol: "TCP", port: 8081 }]);
+    for (const peer of rules[0]?.from ?? []) {
+      expect(peer.podSelector?.matchLabels).toEqual({ "payouts-admin-client": "true" });
+    }
+  });
+
+  it("lets the webhook dispatcher out to the internet but not to private or metadata ranges", () => {
+    const blocks = (policyOf("webhook-dispatcher").spec.egress ?? [])
+      .filter((r) => r.ports?.some((p) => p.port === 443))
+      .flatMap((r) => r.to ?? [])
+      .flatMap((peer) => (peer.ipBlock ? [peer.ipBlock] : []));
+    const ipv4 = blocks.find((b) => b.cidr === "0.0.0.0/0");
+    expect(ipv4?.except).toEqual(expect.arrayContaining(["10.0.0.0/8", "169.254.0.0/16", "192.168.0.0/16"]));
+  });
+
+  it("gives Kafka egress to the ledger and the dispatcher only", () => {
+    const kafkaPort = _name === "production" ? 9094 : 9092;
+    const withKafka = policies
+      .filter((p) => (p.spec.egress ?? []).some((r) => r.ports?.some((port) => port.port === kafkaPort)))
+      .map((p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"])
+      .sort();
+    expect(withKafka).toEqual(["ledger", "webhook-dispatcher"]);
+  });
+});
+
+describe("values validation", () => {
+  const ci = ["ci-values.yaml"];
+  it.each([
+    {
+      problem: "no credentials and no existingSecret",
+      files: [],
+      sets: [],
+      message: "postgresql.url is required",
+    },
+    {
+      problem: "an inline credential beside existingSecret",
+      files: ["production-values.yaml"],
+      sets: ["secrets.adminToken=0123456789abcdef"],
+      message: "secrets.adminToken is set together with secrets.existingSecret",
+    },
+    { problem: "a short admin token", files: ci, sets: ["secrets.adminToken=short"], message: "at least 16" },
+    {
+      problem: "an Ingress without hosts",
+      files: ci,
+      sets: ["ingress.enabled=true"],
+      message: "ingress.hosts",
+    },
+    { problem: "a latest tag", files: ci, sets: ["image.tag=latest"], message: "not latest" },
+    {
+      problem: "the admin port on the partner port",
+      files: ci,
+      sets: ["gateway.adminPort=8080"],
+      message: "must differ",
+    },
+    { problem: "an unknown key (schema)", files: ci, sets: ["gatway.port=1"], message: "gatway" },
+    {
+      problem: "a container allowed to escalate (schema)",
+      files: ci,
+      sets: ["containerSecurityContext.allowPrivilegeEscalation=true"],
+      message: "allowPrivilegeEscalation",
+    },
+  ])("refuses $problem", ({ files, sets, message }) => {
+    const result = helmTemplate(valuesArgs(files, sets));
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("lists every problem in one failure", () => {
+    const result = helmTemplate([]);
+    for (const key of [
+      "postgresql.url",
+      "secrets.adminToken",
+      "secrets.railCallbackSecret",
+      "kafka.brokers",
+    ]) {
+      expect(result.stderr).toContain(key);
+    }
+  });
+});
