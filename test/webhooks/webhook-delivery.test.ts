@@ -16,12 +16,7 @@ import {
   settledDeliveries,
   sleep,
 } from "./support/webhook-fixtures.js";
-import {
-  type Partner,
-  startWebhookHarness,
-  transactionEvent,
-  type WebhookHarness,
-} from "./support/webhook-harness.js";
+import { startWebhookHarness, transactionEvent, type WebhookHarness } from "./support/webhook-harness.js";
 
 const SECRET = "receiver-secret-0123456789";
 const whsec = (secret: string) => `whsec_${Buffer.from(secret).toString("base64")}`;
