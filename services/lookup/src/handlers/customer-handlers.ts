@@ -1,0 +1,43 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
+import { validateCustomer } from "../domain/customers/customer.js";
+import { findCustomer, insertCustomer, type StoredCustomer } from "../store/customer-store.js";
+import { customerInputOf, customerMessage } from "./customer-message.js";
+import type { LookupHandlerDeps } from "./lookup-handler-deps.js";
+import { customerNotFound, requirePartnerId, requireText, valueOrReject } from "./lookup-rejection.js";
+
+type CustomerHandlers = Pick<ServiceImpl<typeof LookupService>, "createCustomer" | "getCustomer">;
+
+export function createCustomerHandlers(deps: LookupHandlerDeps): CustomerHandlers {
+  return {
+    async createCustomer(request) {
+      const partnerId = requirePartnerId(request.partnerId);
+      const fields = valueOrReject(validateCustomer(customerInputOf(request.customer)));
+      const stored = await insertCustomer(deps.db, {
+        ...fields,
+        customer_id: deps.newCustomerId(),
+        partner_id: partnerId,
+        created_at: deps.now(),
+      });
+      return { customer: customerMessage(stored) };
+    },
+
+    async getCustomer(request) {
+      const stored = await requireCustomer(deps, request.partnerId, request.customerId);
+      return { customer: customerMessage(stored) };
+    },
+  };
+}
+
+/** The partner's customer, or CUSTOMER_NOT_FOUND (also for another partner's customer). */
+export async function requireCustomer(
+  deps: LookupHandlerDeps,
+  partnerId: string,
+  customerId: string,
+): Promise<StoredCustomer> {
+  const partner = requirePartnerId(partnerId);
+  const id = requireText(customerId, "customer_id");
+  const customer = await findCustomer(deps.db, partner, id);
+  if (customer === undefined) throw customerNotFound(id);
+  return customer;
+}
