@@ -1,0 +1,174 @@
+/**
+ * The ledger service alone on a fresh real PostgreSQL database, called through its Connect router, with a
+ * scriptable stand-in for the payout rail and the in-process bus recording what the relay publishes.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Client, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { createLedgerService, LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
+import type { Database } from "@payouts/platform/database/database";
+import { migrate } from "@payouts/platform/database/migrate";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { type EventMessage, TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
+import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { Dec } from "@payouts/platform/money/decimal";
+import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import type { ServiceModule } from "@payouts/platform/service-module";
+import { DestinationSchema, type Quote, QuoteSchema } from "@payouts/proto/payouts/common/v1/common_pb";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { RailService, type SubmitPayoutRequest } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { createTestDatabase } from "../../support/infra.js";
+
+export type LedgerClient = Client<typeof LedgerService>;
+
+export interface LedgerHarness {
+  readonly db: Database;
+  readonly url: string;
+  readonly client: LedgerClient;
+  readonly module: ServiceModule;
+  readonly published: EventMessage[];
+  readonly submissions: SubmitPayoutRequest[];
+  /** Makes the next `n` SubmitPayout calls fail. */
+  failNextSubmissions(n: number): void;
+  /** A second ledger process on the same database (stopping the first is up to the test). */
+  restart(): Promise<{ client: LedgerClient; module: ServiceModule }>;
+  close(): Promise<void>;
+}
+
+export const FAST_ENV = {
+  OUTBOX_POLL_MS: "50",
+  RAIL_RETRY_INTERVAL_MS: "100",
+  LEDGER_EXPIRY_SWEEP_MS: "100",
+};
+
+export async function startLedgerHarness(env: Record<string, string> = {}): Promise<LedgerHarness> {
+  const database = await createTestDatabase();
+  const db = createPgDatabase({ connectionString: database.url, maxConnections: 20 });
+  await migrate(db, LEDGER_MIGRATIONS);
+  const bus = createInProcessEventBus({ retryDelayMs: 50 });
+  const published: EventMessage[] = [];
+  await bus.subscribe({
+    topic: TRANSACTION_EVENTS_TOPIC,
+    groupId: "harness",
+    handler: async (m) => void published.push(m),
+  });
+  const submissions: SubmitPayoutRequest[] = [];
+  let failures = 0;
+  const rail = createRouterTransport((router) =>
+    router.service(RailService, {
+      async submitPayout(req) {
+        submissions.push(req);
+        if (failures > 0) {
+          failures--;
+          throw new ConnectError("rail unavailable", 14);
+        }
+        return { providerReference: `prv_${req.txId}`, accepted: true };
+      },
+      async settlePayout() {
+        return { delivered: false };
+      },
+    }),
+  );
+  const modules: ServiceModule[] = [];
+  const spawn = async () => {
+    const module = createLedgerService({
+      db,
+      bus,
+      logger: createLogger({ service: "ledger-test", level: "silent" }),
+      transports: { rail },
+      env: { ...FAST_ENV, ...env },
+      mode: "distributed",
+    });
+    await module.start();
+    modules.push(module);
+    return {
+      module,
+      client: createClient(
+        LedgerService,
+        createRouterTransport((r) => module.routes(r)),
+      ),
+    };
+  };
+  const first = await spawn();
+  return {
+    db,
+    url: database.url,
+    ...first,
+    published,
+    submissions,
+    failNextSubmissions: (n) => {
+      failures = n;
+    },
+    restart: spawn,
+    async close() {
+      for (const m of modules) await m.stop();
+      await bus.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A Destination as lookup would hand it over. */
+export function destination(country = "NG", currency = "NGN", paymentDestination = "0123456789") {
+  return create(DestinationSchema, {
+    countryCode: country,
+    currency,
+    paymentMethod: "bank_transfer",
+    destinationType: "NUBAN",
+    paymentDestination,
+    paymentDestinationCode: "058",
+    institutionName: "Test Bank",
+    recipient: { account_no: paymentDestination, bank_code: "058", name_first: "Ada", name_last: "Obi" },
+    sender: { name_first: "Sam", name_last: "Sender", country: "US" },
+    source: "lookup",
+  });
+}
+
+/** A binding quote for `amountUsd` with the given fees, valid for `ttlMs`. */
+export function quote(
+  amountUsd: string,
+  percentageFee = "0",
+  fixedFee = "0",
+  opts: { currency?: string; rate?: string; ttlMs?: number } = {},
+): Quote {
+  const rate = new Dec(opts.rate ?? "1500");
+  const fee = new Dec(percentageFee).plus(fixedFee);
+  return create(QuoteSchema, {
+    quoteId: `qt_${Math.random().toString(36).slice(2)}`,
+    amount: new Dec(amountUsd).times(rate).toFixed(),
+    currency: opts.currency ?? "NGN",
+    exchangeRate: rate.toFixed(),
+    amountUsd,
+    percentageFee,
+    fixedFee,
+    fee: fee.toFixed(),
+    totalUsd: fee.plus(amountUsd).toFixed(),
+    expiresAt: timestampFromDate(new Date(Date.now() + (opts.ttlMs ?? 30 * 60_000))),
+  });
+}
+
+/** The stable reason of a ledger error (or "OK" when the call succeeded). */
+export async function reasonOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return "OK";
+  } catch (error) {
+    return errorDetailOf(error)?.reason ?? `UNEXPECTED ${(error as Error).message}`;
+  }
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

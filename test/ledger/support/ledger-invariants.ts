@@ -1,0 +1,118 @@
+/**
+ * The ledger's invariants, checked straight in its tables (TigerBeetle-style auditor checks):
+ *   1. every movement's entries sum to zero;
+ *   2. every account's balance equals the sum of its entries;
+ *   3. no partner-side account is negative and no funding account positive;
+ *   4. every status change has exactly one outbox event, with the matching type and sequence;
+ *   5. what each transaction moved matches its status (debited once, settled/reversed/refunded once).
+ */
+import type { Queryable } from "@payouts/platform/database/database";
+import { Dec } from "@payouts/platform/money/decimal";
+
+const EVENT_BY_STATUS: Record<string, string> = {
+  PENDING: "transaction.created",
+  PROCESSING: "transaction.processing",
+  SUCCESS: "transaction.success",
+  FAILED: "transaction.failed",
+  REFUNDED: "transaction.refunded",
+  EXPIRED: "transaction.expired",
+};
+
+const MOVEMENTS_BY_STATUS: Record<string, string> = {
+  PENDING: "",
+  EXPIRED: "",
+  PROCESSING: "payout",
+  SUCCESS: "payout,settlement",
+  FAILED: "payout,reversal",
+  REFUNDED: "payout,refund,settlement",
+};
+
+export async function assertLedgerInvariants(db: Queryable): Promise<void> {
+  const unbalanced = await db.query(
+    "SELECT movement_id, SUM(amount) AS total FROM ledger.entries GROUP BY movement_id HAVING SUM(amount) <> 0",
+  );
+  if (unbalanced.rowCount > 0) throw new Error(`unbalanced movements: ${JSON.stringify(unbalanced.rows)}`);
+
+  const drift = await db.query(
+    `SELECT a.partner_id, a.kind, a.balance, COALESCE(SUM(e.amount), 0) AS entries
+       FROM ledger.accounts a LEFT JOIN ledger.entries e ON e.partner_id = a.partner_id AND e.kind = a.kind
+      GROUP BY a.partner_id, a.kind, a.balance HAVING a.balance <> COALESCE(SUM(e.amount), 0)`,
+  );
+  if (drift.rowCount > 0) throw new Error(`balance differs from entries: ${JSON.stringify(drift.rows)}`);
+
+  const wrongSign = await db.query(
+    `SELECT partner_id, kind, balance FROM ledger.accounts
+      WHERE (kind = 'funding' AND balance > 0) OR (kind <> 'funding' AND balance < 0)`,
+  );
+  if (wrongSign.rowCount > 0)
+    throw new Error(`accounts with the wrong sign: ${JSON.stringify(wrongSign.rows)}`);
+
+  const perPartner = await db.query(
+    "SELECT partner_id, SUM(balance) AS total FROM ledger.accounts GROUP BY partner_id HAVING SUM(balance) <> 0",
+  );
+  if (perPartner.rowCount > 0)
+    throw new Error(`partner books do not sum to zero: ${JSON.stringify(perPartner.rows)}`);
+
+  const events = await db.query<{
+    tx_id: string;
+    sequence: number;
+    to_status: string;
+    types: string[] | null;
+  }>(
+    `SELECT h.tx_id, h.sequence, h.to_status, array_agg(o.event_type) FILTER (WHERE o.event_id IS NOT NULL) AS types
+       FROM ledger.status_history h LEFT JOIN ledger.outbox o ON o.tx_id = h.tx_id AND o.sequence = h.sequence
+      GROUP BY h.tx_id, h.sequence, h.to_status`,
+  );
+  for (const r of events.rows) {
+    if (r.types?.length !== 1 || r.types[0] !== EVENT_BY_STATUS[r.to_status]) {
+      throw new Error(
+        `status change ${r.tx_id}#${r.sequence} → ${r.to_status} has events ${JSON.stringify(r.types)}`,
+      );
+    }
+  }
+  const orphans = await db.query(
+    `SELECT o.event_id FROM ledger.outbox o
+       LEFT JOIN ledger.status_history h ON h.tx_id = o.tx_id AND h.sequence = o.sequence WHERE h.tx_id IS NULL`,
+  );
+  if (orphans.rowCount > 0)
+    throw new Error(`outbox events without a status change: ${JSON.stringify(orphans.rows)}`);
+
+  await assertMovementsMatchStatus(db);
+}
+
+async function assertMovementsMatchStatus(db: Queryable): Promise<void> {
+  const rows = await db.query<{
+    tx_id: string;
+    status: string;
+    kinds: string | null;
+    debited_usd: string | null;
+    total: string | null;
+    payout: string | null;
+  }>(
+    `SELECT t.tx_id, t.status, t.debited_usd, t.amount_usd + t.percentage_fee + t.fixed_fee AS total,
+            (SELECT string_agg(m.kind, ',' ORDER BY m.kind) FROM ledger.movements m WHERE m.tx_id = t.tx_id) AS kinds,
+            (SELECT -SUM(e.amount) FROM ledger.entries e JOIN ledger.movements m ON m.movement_id = e.movement_id
+              WHERE m.tx_id = t.tx_id AND m.kind = 'payout' AND e.kind = 'balance') AS payout
+       FROM ledger.transactions t`,
+  );
+  for (const r of rows.rows) {
+    const expected = MOVEMENTS_BY_STATUS[r.status];
+    if ((r.kinds ?? "") !== expected) {
+      throw new Error(`${r.tx_id} is ${r.status} with movements "${r.kinds}" (expected "${expected}")`);
+    }
+    if (r.debited_usd !== null && !new Dec(r.debited_usd).eq(new Dec(r.total ?? "NaN"))) {
+      throw new Error(`${r.tx_id} debited ${r.debited_usd} but its quote totals ${r.total}`);
+    }
+    if (r.payout !== null && !new Dec(r.payout).eq(new Dec(r.debited_usd ?? "NaN"))) {
+      throw new Error(`${r.tx_id} payout movement took ${r.payout}, debited_usd says ${r.debited_usd}`);
+    }
+  }
+}
+
+export async function balanceOf(db: Queryable, partnerId: string, kind = "balance"): Promise<string> {
+  const res = await db.query<{ balance: string }>(
+    "SELECT balance FROM ledger.accounts WHERE partner_id = $1 AND kind = $2",
+    [partnerId, kind],
+  );
+  return new Dec(res.rows[0]?.balance ?? "0").toFixed();
+}
