@@ -42,7 +42,7 @@ function serviceFor(nameEnquiry?: NameEnquiry): Client<typeof LookupService> {
 
 async function rejectionOf(
   call: Promise<unknown>,
-): Promise<{ reason?: string; field?: string; code?: Code }> {
+): Promise<{ reason: string | undefined; field: string | undefined; code: Code }> {
   const error = await call.then(
     () => undefined,
     (e: unknown) => e,
