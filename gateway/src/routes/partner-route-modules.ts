@@ -1,3 +1,4 @@
+import { registerLookupRoutes } from "./lookup-routes.js";
 import { registerPricingRoutes } from "./pricing-routes.js";
 import { registerRailCallbackRoutes } from "./rail-callback-routes.js";
 import type { RouteModule } from "./route-module.js";
@@ -6,6 +7,7 @@ import { registerWebhookRoutes } from "./webhook-routes.js";
 
 /** Every partner route group, in registration order. */
 export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
+  registerLookupRoutes,
   registerPricingRoutes,
   registerWebhookRoutes,
   registerTransactionRoutes,
