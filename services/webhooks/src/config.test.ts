@@ -1,0 +1,63 @@
+import { ConfigError } from "@payouts/platform/config/env-config";
+import { describe, expect, it } from "vitest";
+import { loadWebhookConfig } from "./config.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "./domain/retry-policy.js";
+
+describe("loadWebhookConfig", () => {
+  it("allows private receivers by default only in the embedded mode", () => {
+    expect(loadWebhookConfig({}, "embedded").allowPrivateUrls).toBe(true);
+    expect(loadWebhookConfig({}, "distributed").allowPrivateUrls).toBe(false);
+    expect(loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "false" }, "embedded").allowPrivateUrls).toBe(
+      false,
+    );
+    expect(loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, "distributed").allowPrivateUrls).toBe(
+      true,
+    );
+  });
+
+  it("has the documented defaults", () => {
+    const config = loadWebhookConfig({}, "distributed");
+    expect(config).toMatchObject({
+      headerBrand: "SERVICE",
+      concurrency: 16,
+      receiverConcurrency: 4,
+      timeoutMs: 10_000,
+      pollIntervalMs: 250,
+      eventsTopic: "payouts.transaction-events.v1",
+      consumerGroup: "webhook-dispatcher",
+    });
+    expect(config.sealingKey).toBeUndefined();
+    expect(config.retryScheduleMs).toEqual(DEFAULT_RETRY_SCHEDULE_MS);
+  });
+
+  it("reads overrides", () => {
+    const config = loadWebhookConfig(
+      {
+        WEBHOOK_RETRY_SCHEDULE_MS: "0, 200,200",
+        WEBHOOK_HEADER_BRAND: "ACME",
+        WEBHOOK_SECRET_KEY: "ab".repeat(32),
+      },
+      "distributed",
+    );
+    expect(config.retryScheduleMs).toEqual([0, 200, 200]);
+    expect(config.headerBrand).toBe("ACME");
+    expect(config.sealingKey?.length).toBe(32);
+  });
+
+  it("reports every bad value at once and never echoes the key", () => {
+    const env = {
+      WEBHOOK_RETRY_SCHEDULE_MS: "0,soon",
+      WEBHOOK_HEADER_BRAND: "A.B",
+      WEBHOOK_CONCURRENCY: "0",
+      WEBHOOK_SECRET_KEY: "short-secret-key",
+    };
+    try {
+      loadWebhookConfig(env, "distributed");
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toHaveLength(4);
+      expect((error as Error).message).not.toContain("short-secret-key");
+    }
+  });
+});

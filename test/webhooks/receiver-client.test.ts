@@ -1,0 +1,89 @@
+import { createReceiverClient } from "@payouts/webhooks/delivery/receiver-client";
+import { MAX_RESPONSE_BODY_BYTES } from "@payouts/webhooks/domain/delivery-outcome";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
+
+/** The dispatcher's HTTP client against a real local server: timeouts, redirects, caps, resolution. */
+describe("receiver client", () => {
+  let receiver: TestReceiver;
+  const body = Buffer.from('{"a":1}');
+
+  beforeAll(async () => {
+    receiver = await startTestReceiver((request) => {
+      if (request.path === "/slow") return { status: 200, delayMs: 1000 };
+      if (request.path === "/redirect") return { status: 302, headers: { location: "/elsewhere" } };
+      if (request.path === "/large") return { status: 200, body: "x".repeat(3 * MAX_RESPONSE_BODY_BYTES) };
+      return { status: 201, body: "created", headers: { "retry-after": "7" } };
+    });
+  });
+  afterAll(() => receiver.close());
+
+  it("posts the exact bytes with the given headers and reports status, Retry-After and body", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 2000 });
+    const answer = await client({ url: `${receiver.url}/ok`, headers: { "X-Test": "1" }, body });
+    expect(answer).toMatchObject({ status: 201, retryAfter: "7" });
+    expect("body" in answer && answer.body.toString()).toBe("created");
+    const request = receiver.requests.at(-1)!;
+    expect(request.rawBody.equals(body)).toBe(true);
+    expect(request.headers["x-test"]).toBe("1");
+    expect(request.headers["content-length"]).toBe(String(body.length));
+  });
+
+  it("resolves host names through the vetted lookup when private addresses are allowed", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 2000 });
+    const answer = await client({ url: receiver.url.replace("127.0.0.1", "localhost"), headers: {}, body });
+    expect(answer).toMatchObject({ status: 201 });
+  });
+
+  it("refuses a name that resolves to a forbidden address, before connecting", async () => {
+    const seen = receiver.requests.length;
+    const client = createReceiverClient({
+      allowPrivate: false,
+      timeoutMs: 2000,
+      resolve: async () => [
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.0.0.8", family: 4 },
+      ],
+    });
+    const answer = await client({ url: "http://rebinding.example.test/hook", headers: {}, body });
+    expect(answer).toMatchObject({
+      error:
+        "refused: rebinding.example.test resolves to 10.0.0.8, which is a loopback, private, link-local or otherwise non-public address",
+    });
+    expect(receiver.requests.length).toBe(seen);
+  });
+
+  it("connects to the address the lookup vetted, not to a second resolution", async () => {
+    const port = new URL(receiver.url).port;
+    const client = createReceiverClient({
+      allowPrivate: true,
+      timeoutMs: 2000,
+      resolve: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
+    const answer = await client({ url: `http://vetted.example.test:${port}/ok`, headers: {}, body });
+    expect(answer).toMatchObject({ status: 201 });
+    expect(receiver.requests.at(-1)!.headers.host).toBe(`vetted.example.test:${port}`);
+  });
+
+  it("gives up after the timeout", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 200 });
+    const answer = await client({ url: `${receiver.url}/slow`, headers: {}, body });
+    expect(answer).toMatchObject({ error: "timed out after 200 ms" });
+    expect(answer.latencyMs).toBeGreaterThanOrEqual(190);
+    expect(answer.latencyMs).toBeLessThan(900);
+  });
+
+  it("does not follow redirects", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 2000 });
+    const seen = receiver.requests.length;
+    const answer = await client({ url: `${receiver.url}/redirect`, headers: {}, body });
+    expect(answer).toMatchObject({ status: 302 });
+    expect(receiver.requests.length).toBe(seen + 1);
+  });
+
+  it("reads at most one byte past the stored limit of an answer", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 2000 });
+    const answer = await client({ url: `${receiver.url}/large`, headers: {}, body });
+    expect("body" in answer && answer.body.length).toBe(MAX_RESPONSE_BODY_BYTES + 1);
+  });
+});
