@@ -47,8 +47,10 @@ ENV NODE_ENV=production
 WORKDIR /app
 
 COPY --from=build /out/ ./
-# --ignore-scripts: no production dependency needs an install script (protobufjs only prints a notice).
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# The gateway package depends on every service workspace and holds the CLI, so its production tree is
+# what the image runs; the test workspace's dependencies stay out. --ignore-scripts: no production
+# dependency needs an install script.
+RUN npm ci --omit=dev --workspace gateway --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force \
  && groupadd --system --gid 10001 payouts \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -55,6 +55,19 @@ describe("Dockerfile", () => {
     expect(runtime.some((l) => /^COPY (?!--from)/.test(l))).toBe(false);
   });
 
+  it("installs the gateway's production tree, which reaches every service workspace", () => {
+    expect(runtime.some((l) => l.includes("npm ci --omit=dev --workspace gateway"))).toBe(true);
+    const manifest = (workspace: string) =>
+      JSON.parse(readFileSync(join(repoRoot, workspace, "package.json"), "utf8")) as {
+        name: string;
+        dependencies?: Record<string, string>;
+      };
+    const gatewayDeps = Object.keys(manifest("gateway").dependencies ?? {});
+    for (const workspace of workspaces.filter((w) => w !== "gateway" && w !== "test")) {
+      expect(gatewayDeps, workspace).toContain(manifest(workspace).name);
+    }
+  });
+
   it("runs as the numeric non-root user the chart expects", () => {
     const { runAsUser, runAsGroup } = chartValues.podSecurityContext;
     expect(runtime).toContain(`USER ${runAsUser}:${runAsGroup}`);
