@@ -91,12 +91,11 @@ export function errorOf(res: ApiResponse): { status: number; code: string; field
 }
 
 /** Asserts that `tx_id` names a PENDING transaction of the partner holding the sender, and returns it. */
-// biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
 export async function expectPending(
   platform: TestPlatform,
   partner: LookupPartner,
   txId: unknown,
-): Promise<any> {
+): Promise<ApiResponse["json"]> {
   expect(txId).toMatch(/^tx_[0-9a-z]+$/);
   const tx = await platform.partner(partner, "GET", `/transactions/${txId}`);
   expect(tx.status, tx.text).toBe(200);
