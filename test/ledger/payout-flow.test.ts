@@ -330,7 +330,7 @@ describe("rail callbacks", () => {
     for (const signature of [undefined, sign(body, "wrong-secret"), sign(`${body} `), "not base64!", ""]) {
       const res = await callback(body, signature);
       expect(res.status).toBe(401);
-      expect((await res.json()).code).toBe("INVALID_SIGNATURE");
+      expect(((await res.json()) as { code: string }).code).toBe("INVALID_SIGNATURE");
     }
     expect(await balance(platform, partner.partnerId)).toBe("89.55");
 
