@@ -23,9 +23,9 @@ if [[ ! -d $state_dir ]]; then
   exit 0
 fi
 
-exec 9>"$local_dir/.pg.lock"
+exec 9>"$local_dir/.pg-scripts.lock"
 if ! flock -w 120 9; then
-  log "another pg-up/pg-down on $local_dir holds $local_dir/.pg.lock; gave up after 120 s"
+  log "another pg-up/pg-down on $local_dir holds $local_dir/.pg-scripts.lock; gave up after 120 s"
   exit 1
 fi
 

@@ -59,9 +59,9 @@ server_running() {
 # Serialise concurrent pg-up/pg-down calls on the same state root. The server
 # must not inherit fd 9, or it would hold the lock for its whole life.
 mkdir -p "$local_dir"
-exec 9>"$local_dir/.pg.lock"
+exec 9>"$local_dir/.pg-scripts.lock"
 if ! flock -w 120 9; then
-  log "another pg-up/pg-down on $local_dir holds $local_dir/.pg.lock; gave up after 120 s"
+  log "another pg-up/pg-down on $local_dir holds $local_dir/.pg-scripts.lock; gave up after 120 s"
   exit 1
 fi
 
