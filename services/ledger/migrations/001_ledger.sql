@@ -59,8 +59,10 @@ CREATE INDEX transactions_partner_reference ON ledger.transactions (partner_id, 
 CREATE INDEX transactions_pending_expiry ON ledger.transactions (pending_expires_at) WHERE status = 'PENDING';
 CREATE INDEX transactions_rail_unsubmitted ON ledger.transactions (next_rail_attempt_at)
   WHERE status = 'PROCESSING' AND rail_submitted_at IS NULL;
--- Second line of defence behind the idempotency records: one execution per key and partner.
-CREATE UNIQUE INDEX transactions_execution_key ON ledger.transactions (partner_id, execution_key)
+-- Which request executed a payout, for support. Not unique: a key pruned after its retention may be
+-- used again for another transaction, exactly like a new key (the idempotency record, written in the
+-- same database transaction as the debit, is what makes one request execute once).
+CREATE INDEX transactions_execution_key ON ledger.transactions (partner_id, execution_key)
   WHERE execution_key IS NOT NULL;
 
 CREATE TABLE ledger.status_history (

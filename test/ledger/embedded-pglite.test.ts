@@ -1,0 +1,135 @@
+/**
+ * The ledger in the embedded mode (`npm start`): PGlite and the in-process bus. The same migrations,
+ * triggers, advisory-lock idempotency and relay lease must work there: one payout end to end, a replay,
+ * concurrent keys, and every outbox row published.
+ */
+import { startEmbedded } from "@payouts/gateway/embedded-runtime";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, freePort } from "../support/test-platform.js";
+import { waitFor } from "./support/ledger-harness.js";
+import { assertLedgerInvariants } from "./support/ledger-invariants.js";
+import { pendingTransaction } from "./support/payout-fixtures.js";
+
+const ADMIN_TOKEN = "embedded-admin-token-0123456789";
+let runtime: Awaited<ReturnType<typeof startEmbedded>>;
+let call: (
+  base: "partner" | "admin",
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<ApiResponse>;
+
+beforeAll(async () => {
+  runtime = await startEmbedded({
+    env: {
+      PORT: String(await freePort()),
+      ADMIN_PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      ADMIN_TOKEN,
+      RAIL_CALLBACK_SECRET: "embedded-callback-secret",
+      SANDBOX_AUTO_SETTLE_MS: "100",
+      LOG_LEVEL: "silent",
+    },
+    logger: createLogger({ service: "embedded-test", level: "silent" }),
+  });
+  let auth = "";
+  call = async (base, method, path, body, headers = {}) => {
+    const port = base === "admin" ? runtime.gateway.adminPort : runtime.gateway.partnerPort;
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: {
+        authorization: base === "admin" ? `Bearer ${ADMIN_TOKEN}` : auth,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+  };
+  const partner = await call("admin", "POST", "/admin/partners", {
+    name: "Embedded",
+    supported_currencies: ["NGN"],
+    fees: { percent: "1.5", fixed_usd: "0.30" },
+  });
+  const app = await call("admin", "POST", `/admin/partners/${partner.json.partner_id}/apps`, {});
+  auth = `Basic ${Buffer.from(`${app.json.client_id}:${app.json.client_secret}`).toString("base64")}`;
+  partnerId = partner.json.partner_id;
+  await call("admin", "PUT", "/admin/fx-rates/NGN", { rate_per_usd: "1500" });
+  await call("admin", "PUT", "/admin/corridors/NG", {
+    currency: "NGN",
+    min_amount: "100",
+    max_amount: "1000000",
+    enabled: true,
+  });
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+});
+
+let partnerId = "";
+
+describe("ledger on PGlite", () => {
+  it("runs a payout end to end with the sandbox rail settling it, and replays", async () => {
+    const credit = await call("admin", "POST", `/admin/partners/${partnerId}/balance/credits`, {
+      amount_usd: "100",
+      reference: "r",
+    });
+    expect(credit.status).toBe(201);
+    const platformLike = { runtime } as unknown as Parameters<typeof pendingTransaction>[0];
+    const txId = await pendingTransaction(platformLike, partnerId);
+    expect((await call("partner", "POST", "/getQuotation", { tx_id: txId, amount: 15000 })).status).toBe(200);
+    const first = await call(
+      "partner",
+      "POST",
+      "/executePayout",
+      { tx_id: txId },
+      { "X-Idempotency-Key": "emb-1" },
+    );
+    expect(first.json.status).toBe("PROCESSING");
+    const replay = await call(
+      "partner",
+      "POST",
+      "/executePayout",
+      { tx_id: txId },
+      { "X-Idempotency-Key": "emb-1" },
+    );
+    expect(replay.text).toBe(first.text);
+    await waitFor("sandbox settlement", async () => {
+      const view = await call("partner", "GET", `/transactions/${txId}`);
+      return view.json.status === "SUCCESS" || undefined;
+    });
+    const refund = await call("admin", "POST", `/admin/transactions/${txId}/refund`, {});
+    expect(refund.json.status).toBe("REFUNDED");
+    expect((await call("admin", "GET", `/admin/partners/${partnerId}/balance`)).json.balance_usd).toBe("100");
+  });
+
+  it("serialises concurrent payouts against one balance", async () => {
+    const platformLike = { runtime } as unknown as Parameters<typeof pendingTransaction>[0];
+    const poor = await call("admin", "POST", `/admin/partners/${partnerId}/balance/credits`, {
+      amount_usd: "20.9",
+      reference: "r",
+    });
+    expect(poor.json.balance_usd).toBe("120.9");
+    const txIds: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      const txId = await pendingTransaction(platformLike, partnerId);
+      await call("partner", "POST", "/getQuotation", { tx_id: txId, amount: 15000 });
+      txIds.push(txId);
+    }
+    const answers = await Promise.all(
+      txIds.map((txId, i) =>
+        call("partner", "POST", "/executePayout", { tx_id: txId }, { "X-Idempotency-Key": `emb-c-${i}` }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(11);
+    expect(answers.filter((a) => a.json.code === "INSUFFICIENT_FUNDS")).toHaveLength(3);
+    await waitFor("outbox drained", async () => {
+      const res = await runtime.db.query("SELECT 1 FROM ledger.outbox WHERE published_at IS NULL LIMIT 1");
+      return res.rowCount === 0 || undefined;
+    });
+    await assertLedgerInvariants(runtime.db);
+  });
+});
