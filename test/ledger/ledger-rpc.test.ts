@@ -471,3 +471,34 @@ describe("expiry", () => {
     }
   });
 });
+
+describe("relay lease (keep last: it stops the first ledger process's background work)", () => {
+  it("with two ledger processes each event is published once; when the relay stops the other takes over", async () => {
+    const second = await h.restart();
+    const p = partner();
+    await h.client.creditBalance({ partnerId: p, amountUsd: "1000", reference: "r" });
+    const created: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const client = i % 2 === 0 ? h.client : second.client;
+      const c = await client.createTransaction({ partnerId: p, destination: destination() });
+      created.push(c.transaction!.txId);
+    }
+    const eventIdsOf = (txIds: readonly string[]) =>
+      h.published.filter((m) => txIds.includes(m.key)).map((m) => m.headers["event-id"]);
+    await waitFor("ten created events", () => eventIdsOf(created).length >= 10 || undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(new Set(eventIdsOf(created)).size).toBe(10);
+    expect(eventIdsOf(created)).toHaveLength(10);
+
+    await h.module.stop();
+    const later = await second.client.createTransaction({ partnerId: p, destination: destination() });
+    await waitFor(
+      "event published by the remaining relay",
+      () => eventIdsOf([later.transaction!.txId]).length === 1 || undefined,
+    );
+    const lease = await h.db.query<{ holder: string }>(
+      "SELECT holder FROM ledger.relay_lease WHERE name = 'outbox'",
+    );
+    expect(lease.rows).toHaveLength(1);
+  });
+});
