@@ -78,6 +78,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       consumers.add(consumer);
       await consumer.run({
         autoCommit: true,
+        autoCommitInterval: 500,
         eachBatchAutoResolve: false,
         eachBatch: async ({
           batch,
