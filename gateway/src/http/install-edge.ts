@@ -70,7 +70,11 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
   if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
     return reply.code(415).send(body("INVALID_FIELD", "Content-Type must be application/json"));
   }
-  if (fe.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || (fe.statusCode === 400 && error instanceof SyntaxError)) {
+  if (
+    fe.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+    fe.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+    error instanceof SyntaxError
+  ) {
     return reply.code(400).send(body("INVALID_FIELD", "request body is not valid JSON"));
   }
   if (fe.code === "FST_ERR_CTP_BODY_TOO_LARGE") {

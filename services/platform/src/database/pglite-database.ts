@@ -17,7 +17,8 @@ export async function createPgliteDatabase(dataDir?: string): Promise<Database> 
 
   const toResult = <R>(res: { rows: unknown[]; affectedRows?: number }): QueryResult<R> => ({
     rows: res.rows as R[],
-    rowCount: res.affectedRows ?? res.rows.length,
+    // PGlite reports affectedRows 0 for a SELECT; rows returned are the count then.
+    rowCount: res.rows.length > 0 ? res.rows.length : (res.affectedRows ?? 0),
   });
 
   return {
