@@ -21,7 +21,9 @@ COPY services/webhooks/package.json services/webhooks/
 COPY services/sandbox-rail/package.json services/sandbox-rail/
 COPY gateway/package.json gateway/
 COPY test/package.json test/
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: the lockfile was made against a registry mirror that serves only linux-x64
+# builds, so it lacks other platforms' optional entries and npm ci's sync check refuses it.
+RUN npm install --no-audit --no-fund
 
 COPY . .
 RUN npm run build
@@ -50,7 +52,7 @@ COPY --from=build /out/ ./
 # The gateway package depends on every service workspace and holds the CLI, so its production tree is
 # what the image runs; the test workspace's dependencies stay out. --ignore-scripts: no production
 # dependency needs an install script.
-RUN npm ci --omit=dev --workspace gateway --ignore-scripts --no-audit --no-fund \
+RUN npm install --omit=dev --workspace gateway --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force \
  && groupadd --system --gid 10001 payouts \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -39,9 +39,9 @@ const build = stages(dockerfile).get("build") ?? [];
 const runtime = stages(dockerfile).get("runtime") ?? [];
 
 describe("Dockerfile", () => {
-  it.each(workspaces)("copies the %s manifest before npm ci and ships its build output", (workspace) => {
+  it.each(workspaces)("copies the %s manifest before npm install and ships its build output", (workspace) => {
     const copyManifest = build.indexOf(`COPY ${workspace}/package.json ${workspace}/`);
-    const install = build.findIndex((l) => l.startsWith("RUN npm ci"));
+    const install = build.findIndex((l) => l.startsWith("RUN npm install"));
     expect(copyManifest).toBeGreaterThanOrEqual(0);
     expect(copyManifest).toBeLessThan(install);
     const staging = build.find((l) => l.includes("for ws in"));
@@ -50,13 +50,13 @@ describe("Dockerfile", () => {
 
   it("installs production dependencies only in the runtime stage", () => {
     expect(runtime).toContain("ENV NODE_ENV=production");
-    expect(runtime.some((l) => /^RUN npm ci --omit=dev\b/.test(l))).toBe(true);
+    expect(runtime.some((l) => /^RUN npm install --omit=dev\b/.test(l))).toBe(true);
     expect(runtime.some((l) => l.startsWith("COPY --from=build /out/ ./"))).toBe(true);
     expect(runtime.some((l) => /^COPY (?!--from)/.test(l))).toBe(false);
   });
 
   it("installs the gateway's production tree, which reaches every service workspace", () => {
-    expect(runtime.some((l) => l.includes("npm ci --omit=dev --workspace gateway"))).toBe(true);
+    expect(runtime.some((l) => l.includes("npm install --omit=dev --workspace gateway"))).toBe(true);
     const manifest = (workspace: string) =>
       JSON.parse(readFileSync(join(repoRoot, workspace, "package.json"), "utf8")) as {
         name: string;

@@ -81,7 +81,7 @@ describe("admin API", () => {
   it("requires the bearer token", async () => {
     const none = await fetch(`${platform.adminUrl}/admin/partners`, { method: "POST", body: "{}" });
     expect(none.status).toBe(401);
-    expect((await none.json()).code).toBe("AUTHENTICATION_REQUIRED");
+    expect(((await none.json()) as { code: string }).code).toBe("AUTHENTICATION_REQUIRED");
     const wrong = await fetch(`${platform.adminUrl}/admin/partners/ptr_x`, { headers: { authorization: "Bearer nope" } });
     expect(wrong.status).toBe(401);
   });
@@ -115,7 +115,7 @@ describe("admin API", () => {
       body: "{not json",
     });
     expect(badJson.status).toBe(400);
-    expect((await badJson.json()).code).toBe("INVALID_FIELD");
+    expect(((await badJson.json()) as { code: string }).code).toBe("INVALID_FIELD");
     const unknown = await platform.admin("POST", "/admin/partners/ptr_missing/apps", {});
     expect(unknown.status).toBe(404);
     expect(unknown.json.code).toBe("PARTNER_NOT_FOUND");
