@@ -47,9 +47,9 @@ const spec = {
   },
   railSubmitTimeoutMs: {
     env: "RAIL_SUBMIT_TIMEOUT_MS",
-    doc: "deadline of one SubmitPayout call to the rail",
+    doc: "deadline of one SubmitPayout call to the rail (executePayout answers after at most this long)",
     parse: positiveInt,
-    default: 10_000,
+    default: 5_000,
   },
 } as const;
 
