@@ -8,18 +8,38 @@ import { freePort } from "../support/test-platform.js";
 const root = join(import.meta.dirname, "..", "..");
 
 /** Runs `npm start` as a newcomer would, on free ports and a private data directory. */
-function npmStart(dataDir: string, port: number, adminPort: number): { child: ChildProcess; output: Promise<string> } {
+function npmStart(
+  dataDir: string,
+  port: number,
+  adminPort: number,
+): { child: ChildProcess; output: Promise<string> } {
   const env: Record<string, string> = { ...(process.env as Record<string, string>) };
-  for (const k of ["DATABASE_URL", "KAFKA_BROKERS", "ADMIN_TOKEN", "SANDBOX_CLIENT_ID", "SANDBOX_CLIENT_SECRET"]) delete env[k];
+  for (const k of [
+    "DATABASE_URL",
+    "KAFKA_BROKERS",
+    "ADMIN_TOKEN",
+    "SANDBOX_CLIENT_ID",
+    "SANDBOX_CLIENT_SECRET",
+  ])
+    delete env[k];
   const child = spawn("npm", ["start", "--silent"], {
     cwd: root,
-    env: { ...env, PAYOUTS_DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(adminPort), HOST: "127.0.0.1" },
+    env: {
+      ...env,
+      PAYOUTS_DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      HOST: "127.0.0.1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
   let text = "";
   const output = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no credentials in 120 s:\n${text}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start printed no credentials in 120 s:\n${text}`)),
+      120_000,
+    );
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
       if (text.includes("Press Ctrl+C")) {
@@ -34,11 +54,24 @@ function npmStart(dataDir: string, port: number, adminPort: number): { child: Ch
   return { child, output };
 }
 
+/** SIGTERM to npm and its children, then wait until the whole process group is gone (SIGKILL after 25 s). */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  process.kill(-child.pid!, "SIGTERM");
-  await exited;
+  const group = -child.pid!;
+  const alive = () => {
+    try {
+      process.kill(group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  process.kill(group, "SIGTERM");
+  const deadline = Date.now() + 25_000;
+  while (alive()) {
+    if (Date.now() > deadline) process.kill(group, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const field = (text: string, name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(text)?.[1] ?? "";
