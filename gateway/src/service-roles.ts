@@ -5,7 +5,10 @@ import { createLookupService, LOOKUP_MIGRATIONS } from "@payouts/lookup/lookup-s
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { createPricingService, PRICING_MIGRATIONS } from "@payouts/pricing/pricing-service";
-import { createSandboxRailService } from "@payouts/sandbox-rail/sandbox-rail-service";
+import {
+  createSandboxRailService,
+  SANDBOX_RAIL_MIGRATIONS,
+} from "@payouts/sandbox-rail/sandbox-rail-service";
 import { createWebhookDispatcher, WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 
 export const GATEWAY_MIGRATIONS: MigrationSet = {
@@ -20,6 +23,7 @@ export const ALL_MIGRATIONS: readonly MigrationSet[] = [
   PRICING_MIGRATIONS,
   LEDGER_MIGRATIONS,
   WEBHOOK_MIGRATIONS,
+  SANDBOX_RAIL_MIGRATIONS,
 ];
 
 export type ServiceRole = "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
