@@ -75,7 +75,10 @@ async function main(): Promise<void> {
     routes: (router) => module.routes(router),
     logger,
   });
+  // Not ready until the module's background work (consumers, relays, workers) runs.
+  server.health.setServing(false);
   await module.start();
+  server.health.setServing(true);
   onShutdown(logger, async () => {
     await server.close();
     await module.stop();

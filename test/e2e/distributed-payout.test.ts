@@ -1,0 +1,290 @@
+/**
+ * End to end on the distributed topology: every service its own `node gateway/dist/cli.js <role>`
+ * process from the built output, gRPC between them, a fresh PostgreSQL database, real Kafka, and a
+ * partner receiver that verifies signatures. One payout goes through the public HTTP API from lookup to
+ * refund; the sandbox rail settles it by calling the gateway back. A @grpc/grpc-js client then talks to
+ * the running services directly.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
+import * as grpc from "@grpc/grpc-js";
+import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
+import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
+import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
+import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, kafkaBrokers } from "../support/infra.js";
+import {
+  type DistributedTopology,
+  ensureBuilt,
+  REPO_ROOT,
+  SERVICE_ROLES,
+  startDistributedTopology,
+} from "./support/distributed-topology.js";
+import { GrpcJsError, grpcJsUnary, statusDetailsOf } from "./support/grpc-js-unary.js";
+import { basic, bearer, type Credentials, callJson, type HttpAnswer } from "./support/http-client.js";
+import { type Notification, type SigningReceiver, startSigningReceiver } from "./support/signing-receiver.js";
+
+const WEBHOOK_SECRET = `whsec-e2e-${randomBytes(8).toString("hex")}`;
+const APP_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
+const SENDER = {
+  name_first: "Ana",
+  name_last: "Souza",
+  country: "BR",
+  ic_type: "CPF",
+  ic_number: "529.982.247-25",
+  phone: "+55 11 98765-4321",
+  email: "ana.souza@example.com",
+};
+
+let database: { url: string; drop: () => Promise<void> };
+let topology: DistributedTopology | undefined;
+let receiver: SigningReceiver;
+
+beforeAll(async () => {
+  ensureBuilt();
+  database = await createTestDatabase();
+  receiver = await startSigningReceiver(WEBHOOK_SECRET);
+  topology = await startDistributedTopology({
+    databaseUrl: database.url,
+    kafkaBrokers: kafkaBrokers().join(","),
+    env: {
+      // The ledger publishes to the one events topic other tests share: a group of our own sees all of it.
+      WEBHOOK_CONSUMER_GROUP: `e2e-distributed-${randomBytes(4).toString("hex")}`,
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      WEBHOOK_RETRY_SCHEDULE_MS: "0,500,1000",
+      SANDBOX_AUTO_SETTLE_MS: "300",
+      QUOTE_TTL_MS: "600000",
+    },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await topology?.stop();
+  await receiver?.close();
+  await database?.drop();
+}, 120_000);
+
+const env = () => topology!;
+const admin = (method: string, path: string, body?: unknown) =>
+  callJson(`${env().adminUrl}${path}`, method, bearer(env().adminToken), body);
+const partner = (app: Credentials, method: string, path: string, body?: unknown, headers = {}) =>
+  callJson(`${env().partnerUrl}${path}`, method, { ...basic(app), ...headers }, body);
+
+function expectStatus(answer: HttpAnswer, status: number): void {
+  expect(answer.status, `${answer.status} ${answer.text}`).toBe(status);
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function balanceOf(partnerId: string): Promise<string> {
+  const answer = await admin("GET", `/admin/partners/${partnerId}/balance`);
+  expectStatus(answer, 200);
+  return answer.json.balance_usd;
+}
+
+const bodyOf = (n: Notification) => JSON.parse(n.rawBody.toString("utf8"));
+
+describe("a payout through the distributed topology", () => {
+  it("runs lookup → quote → execute → rail settlement → refund with signed webhooks in order", async () => {
+    expectStatus(await admin("PUT", "/admin/fx-rates/BRL", { rate_per_usd: "5.4" }), 200);
+    expectStatus(
+      await admin("PUT", "/admin/corridors/BR", {
+        currency: "BRL",
+        min_amount: "1",
+        max_amount: "50000",
+        enabled: true,
+      }),
+      200,
+    );
+    const created = await admin("POST", "/admin/partners", {
+      name: "E2E partner",
+      supported_currencies: ["BRL"],
+      fees: { percent: "1.5", fixed_usd: "0.30" },
+    });
+    expectStatus(created, 201);
+    const partnerId: string = created.json.partner_id;
+    const appAnswer = await admin("POST", `/admin/partners/${partnerId}/apps`, {});
+    expectStatus(appAnswer, 201);
+    const app = { clientId: appAnswer.json.client_id, clientSecret: appAnswer.json.client_secret };
+    const credit = await admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
+      amount_usd: "100",
+      reference: "e2e funding",
+    });
+    expectStatus(credit, 201);
+    expect(await balanceOf(partnerId)).toBe("100");
+
+    const config = await partner(app, "POST", "/webhookConfigs", {
+      url: `${receiver.url}/partner`,
+      secret: WEBHOOK_SECRET,
+      events: ["transaction.success", "transaction.refunded"],
+    });
+    expectStatus(config, 201);
+    const customer = await partner(app, "POST", "/customers", SENDER);
+    expectStatus(customer, 201);
+
+    const lookup = await partner(app, "POST", "/lookupPaymentCode", {
+      customer_id: customer.json.customer_id,
+      country_code: "BR",
+      payment_method: "payment_key",
+      payment_destination: "52998224725",
+      payment_destination_code: "PIX",
+      partner_transaction_id: "e2e-order-1",
+    });
+    expectStatus(lookup, 200);
+    expect(lookup.json).toMatchObject({
+      country: "BR",
+      currency: "BRL",
+      partner_transaction_id: "e2e-order-1",
+    });
+    const txId: string = lookup.json.tx_id;
+    expect(txId).toMatch(/^tx_[0-9a-z]+$/);
+    expect((await partner(app, "GET", `/transactions/${txId}`)).json.status).toBe("PENDING");
+
+    // 54 BRL at 5.4 BRL per USD = 10 USD; fees 1.5 % (0.15) + 0.30 fixed.
+    const quote = await partner(app, "POST", "/getQuotation", { tx_id: txId, amount: 54 });
+    expectStatus(quote, 200);
+    expect(quote.text).toContain('"exchange_rate":5.4000000000');
+    expect(quote.text).toContain('"amount_usd":10.00');
+    expect(quote.text).toContain('"total_usd":10.45');
+    expect(quote.json).toMatchObject({
+      tx_id: txId,
+      currency: "BRL",
+      fee: 0.45,
+      percentage_fee: 0.15,
+      fixed_fee: 0.3,
+    });
+
+    const executed = await partner(
+      app,
+      "POST",
+      "/executePayout",
+      { tx_id: txId },
+      { "X-Idempotency-Key": `e2e-${txId}` },
+    );
+    expectStatus(executed, 200);
+    expect(executed.json).toMatchObject({ tx_id: txId, status: "PROCESSING", amount_usd: 10, fee: 0.45 });
+    expect(await balanceOf(partnerId)).toBe("89.55");
+
+    // The sandbox rail (its own process) settles after 300 ms by calling the gateway back, signed.
+    const [success] = await receiver.waitFor(1, 30_000);
+    expect(success!.path).toBe("/partner/webhooks/transactions/success");
+    const settled = await partner(app, "GET", `/transactions/${txId}`);
+    expect(settled.json.status).toBe("SUCCESS");
+    expect(await balanceOf(partnerId)).toBe("89.55");
+
+    const refund = await admin("POST", `/admin/transactions/${txId}/refund`, { reason: "e2e refund" });
+    expectStatus(refund, 200);
+    expect(refund.json).toMatchObject({
+      status: "REFUNDED",
+      refund_reason: "e2e refund",
+      total_usd: "10.45",
+    });
+    expect(await balanceOf(partnerId)).toBe("100");
+
+    const [, refunded] = await receiver.waitFor(2, 30_000);
+    expect(refunded!.path).toBe("/partner/webhooks/transactions/refunded");
+    expect(receiver.notifications.map((n) => n.signatureValid)).toEqual([true, true]);
+    for (const notification of [success!, refunded!]) {
+      expect(notification.headers["user-agent"]).toBe(`SERVICE-Webhook/${APP_VERSION}`);
+      expect(notification.headers["x-service-event-id"]).toBe(bodyOf(notification).event_id);
+    }
+    expect(bodyOf(success!)).toMatchObject({
+      tx_id: txId,
+      status: "SUCCESS",
+      event_type: "transaction.success",
+    });
+    expect(success!.rawBody.toString()).toContain('"fee":0.45,"percentage_fee":0.15,"fixed_fee":0.30');
+    expect(bodyOf(refunded!)).toMatchObject({
+      tx_id: txId,
+      status: "REFUNDED",
+      event_type: "transaction.refunded",
+      refund_reason: "e2e refund",
+    });
+    expect(Date.parse(bodyOf(success!).occurred_at)).toBeLessThanOrEqual(
+      Date.parse(bodyOf(refunded!).occurred_at),
+    );
+
+    const view = await partner(app, "GET", `/transactions/${txId}`);
+    expect(view.json.status_history.map((change: { to: string }) => change.to)).toEqual([
+      "PENDING",
+      "PROCESSING",
+      "SUCCESS",
+      "REFUNDED",
+    ]);
+    const log = await eventually(async () => {
+      const answer = await partner(app, "GET", `/webhookDeliveries?tx_id=${txId}`);
+      const rows: Array<{ status: string }> = answer.json.deliveries;
+      return rows.length === 2 && rows.every((row) => row.status === "delivered")
+        ? answer.json.deliveries
+        : undefined;
+    }, 10_000);
+    expect(log.map((d: { event_type: string }) => d.event_type)).toEqual([
+      "transaction.refunded",
+      "transaction.success",
+    ]);
+    for (const delivery of log)
+      expect(JSON.parse(delivery.response_body)).toEqual({ received: true, message: "ok" });
+  });
+});
+
+describe("a @grpc/grpc-js client against the running services", () => {
+  it.each(SERVICE_ROLES)("%s answers grpc.health.v1 Check with SERVING", async (role) => {
+    const answer = await grpcJsUnary(env().grpcAddress(role), Health.method.check, { service: "" });
+    expect(answer.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+  });
+
+  it("reads FX rates from the pricing process (PricingService.ListFxRates)", async () => {
+    expectStatus(await admin("PUT", "/admin/fx-rates/KES", { rate_per_usd: "129.25" }), 200);
+    const answer = await grpcJsUnary(env().grpcAddress("pricing"), PricingService.method.listFxRates, {});
+    const kes = answer.rates.find((rate) => rate.currency === "KES");
+    expect(kes?.ratePerUsd).toMatch(/^129\.250*$/);
+  });
+
+  it("lists banks from the lookup process (LookupService.ListBanks)", async () => {
+    const answer = await grpcJsUnary(env().grpcAddress("lookup"), LookupService.method.listBanks, {
+      countryCode: "NG",
+    });
+    expect(answer.banks).toContainEqual(
+      expect.objectContaining({ code: "000013", name: "Guaranty Trust Bank", type: "bank" }),
+    );
+  });
+
+  it("reports a business error as a gRPC status carrying the reason in its details", async () => {
+    const error = await grpcJsUnary(env().grpcAddress("lookup"), LookupService.method.listBanks, {
+      countryCode: "US",
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GrpcJsError);
+    expect((error as GrpcJsError).code).toBe(grpc.status.INVALID_ARGUMENT);
+    const details = statusDetailsOf((error as GrpcJsError).metadata);
+    const detail = details.find((d) => d.typeUrl.endsWith(`/${ErrorDetailSchema.typeName}`));
+    expect(detail, JSON.stringify(details.map((d) => d.typeUrl))).toBeDefined();
+    expect(fromBinary(ErrorDetailSchema, detail!.value)).toMatchObject({
+      reason: "UNSUPPORTED_COUNTRY",
+      field: "country_code",
+    });
+  });
+});
+
+describe("shutdown", () => {
+  it("every process exits 0 on SIGTERM", async () => {
+    const exits = await env().stop();
+    expect(exits).toEqual(
+      Object.fromEntries([...SERVICE_ROLES, "gateway"].map((role) => [role, { code: 0, signal: null }])),
+    );
+  });
+});
