@@ -1,0 +1,93 @@
+/** How long and how hard each part of the benchmark runs. */
+export interface BenchOptions {
+  readonly quick: boolean;
+  /** Open connections of every HTTP load run (the node:http baseline uses the same). */
+  readonly connections: number;
+  /** Measured seconds per HTTP scenario. */
+  readonly durationSeconds: number;
+  /** Unmeasured seconds before each scenario (JIT, pools, caches). */
+  readonly warmupSeconds: number;
+  readonly pgbench: {
+    readonly clients: number;
+    readonly threads: number;
+    readonly durationSeconds: number;
+    readonly scale: number;
+  };
+  readonly webhooks: {
+    /** Receivers (webhook configs) every event fans out to. */
+    readonly fanOut: number;
+    /** Events published at once to measure delivery capacity. */
+    readonly burstEvents: number;
+    /** Paced phase: events per second and seconds. */
+    readonly pacedRate: number;
+    readonly pacedSeconds: number;
+  };
+  /** Write a V8 CPU profile of every service process (slower; for finding waste). */
+  readonly profile: boolean;
+  /** Skip the embedded-mode scenarios. */
+  readonly skipEmbedded: boolean;
+}
+
+const FULL: BenchOptions = {
+  quick: false,
+  connections: 50,
+  durationSeconds: 15,
+  warmupSeconds: 3,
+  pgbench: { clients: 10, threads: 2, durationSeconds: 15, scale: 10 },
+  webhooks: { fanOut: 5, burstEvents: 2000, pacedRate: 200, pacedSeconds: 15 },
+  profile: false,
+  skipEmbedded: false,
+};
+
+const QUICK: BenchOptions = {
+  ...FULL,
+  quick: true,
+  durationSeconds: 3,
+  warmupSeconds: 1,
+  pgbench: { clients: 10, threads: 2, durationSeconds: 3, scale: 1 },
+  webhooks: { fanOut: 5, burstEvents: 200, pacedRate: 200, pacedSeconds: 3 },
+};
+
+const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--duration SECONDS] [--connections N]
+  --quick         short run for CI (about 1.5 minutes); fails only on errors, never on speed
+  --profile       write .cpuprofile files of every service process to test/bench/out/profiles
+  --no-embedded   skip the embedded-mode scenarios
+  --duration N    measured seconds per HTTP scenario (default 15, quick 3)
+  --connections N connections per HTTP scenario (default 50)`;
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  let options: BenchOptions = argv.includes("--quick") ? QUICK : FULL;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    switch (arg) {
+      case "--quick":
+        break;
+      case "--profile":
+        options = { ...options, profile: true };
+        break;
+      case "--no-embedded":
+        options = { ...options, skipEmbedded: true };
+        break;
+      case "--duration":
+        options = { ...options, durationSeconds: positiveInt(arg, argv[++i]) };
+        break;
+      case "--connections":
+        options = { ...options, connections: positiveInt(arg, argv[++i]) };
+        break;
+      case "--help":
+      case "-h":
+        throw new UsageError(USAGE);
+      default:
+        throw new UsageError(`unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+export class UsageError extends Error {}
+
+function positiveInt(flag: string, raw: string | undefined): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${flag} needs a positive integer`);
+  return value;
+}

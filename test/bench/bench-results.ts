@@ -1,0 +1,58 @@
+import type { LoadResult } from "./load-generator.js";
+import type { MachineInfo } from "./machine-info.js";
+import type { PgbenchResult } from "./pgbench.js";
+import type { ProcessUsage } from "./process-stats.js";
+
+export type BaselineName = "node:http" | "pgbench tpcb-like" | "pgbench single-insert";
+
+/** One HTTP load run: an endpoint of the platform, or the node:http baseline. */
+export interface HttpScenarioResult {
+  readonly name: string;
+  readonly mode: "distributed" | "embedded" | "baseline";
+  readonly connections: number;
+  readonly load: LoadResult;
+  readonly processes: readonly ProcessUsage[];
+  /** Which baseline this is compared with, and requests/s as a fraction of it. */
+  readonly baseline?: { readonly name: BaselineName; readonly ratio: number };
+}
+
+export interface WebhookPhaseResult {
+  readonly phase: "burst" | "paced";
+  readonly events: number;
+  /** Events per second offered (paced) or 0 (all at once). */
+  readonly offeredRate: number;
+  readonly fanOut: number;
+  readonly expectedDeliveries: number;
+  readonly deliveries: number;
+  readonly duplicates: number;
+  readonly missing: number;
+  readonly deliveriesPerSecond: number;
+  /** From publishing the event to the receiver answering 2xx. */
+  readonly eventToAckMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly processes: readonly ProcessUsage[];
+}
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+export interface BenchResults {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly wallSeconds: number;
+  readonly quick: boolean;
+  readonly machine: MachineInfo;
+  readonly settings: Readonly<Record<string, string | number | boolean>>;
+  readonly pgbench: readonly PgbenchResult[];
+  readonly http: readonly HttpScenarioResult[];
+  readonly webhooks: readonly WebhookPhaseResult[];
+  /** Highest peak RSS (MB) seen per process over the run. */
+  readonly peakRssMb: Readonly<Record<string, number>>;
+  /** False when VmHWM could not be reset, so per-scenario peaks are since process start. */
+  readonly peaksPerScenario: boolean;
+  readonly targets: readonly TargetCheck[];
+  /** Unintended errors and failures; a non-empty list fails the run. */
+  readonly problems: readonly string[];
+}

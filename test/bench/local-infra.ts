@@ -1,0 +1,175 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import pg from "pg";
+
+/** A server the benchmark uses, and how to stop it if the benchmark started it. */
+export interface InfraServer {
+  readonly url: string;
+  /** True when this run started it (and stops it at the end). */
+  readonly startedHere: boolean;
+  stop(): void;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Last line of stdout of a deploy/local script (the scripts print their address there). */
+function runScript(repoRoot: string, script: string): string {
+  const out = execFileSync("bash", [join(repoRoot, "deploy", "local", script)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return out.trim().split("\n").pop() ?? "";
+}
+
+/**
+ * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL when set, else pg-up.sh (which reuses a server it
+ * already runs). A server this run had to start is stopped again by `stop()`.
+ */
+export async function ensurePostgres(repoRoot: string): Promise<InfraServer> {
+  const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (given) return { url: given, startedHere: false, stop: () => {} };
+  const running = await portOpen(Number(process.env.PGPORT ?? 55433));
+  const url = runScript(repoRoot, "pg-up.sh");
+  return {
+    url,
+    startedHere: !running,
+    stop: () => {
+      if (!running) runScript(repoRoot, "pg-down.sh");
+    },
+  };
+}
+
+/** Kafka: BENCH_KAFKA_BROKERS or TEST_KAFKA_BROKERS when set, else kafka-up.sh; same rule as above. */
+export async function ensureKafka(repoRoot: string): Promise<InfraServer> {
+  const given = process.env.BENCH_KAFKA_BROKERS ?? process.env.TEST_KAFKA_BROKERS;
+  if (given) return { url: given, startedHere: false, stop: () => {} };
+  const running = await portOpen(Number(process.env.KAFKA_PORT ?? 19092));
+  const url = runScript(repoRoot, "kafka-up.sh");
+  return {
+    url,
+    startedHere: !running,
+    stop: () => {
+      if (!running) runScript(repoRoot, "kafka-down.sh");
+    },
+  };
+}
+
+/** A database of its own on the server, dropped by `drop()`. */
+export async function createDatabase(
+  serverUrl: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const withAdmin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await withAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await withAdmin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => withAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The server's version string and the pid of its postmaster (the parent of every backend). */
+export async function describePostgres(
+  serverUrl: string,
+): Promise<{ version: string; postmasterPid?: number }> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const res = await client.query<{ version: string; pid: number }>(
+      "SELECT current_setting('server_version') AS version, pg_backend_pid() AS pid",
+    );
+    const row = res.rows[0]!;
+    const postmasterPid = parentPid(row.pid);
+    return { version: `PostgreSQL ${row.version}`, ...(postmasterPid ? { postmasterPid } : {}) };
+  } finally {
+    await client.end();
+  }
+}
+
+function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined; // not on this machine
+  }
+}
+
+/** The local Kafka broker process listening on `port` (a kafka.Kafka JVM whose config names it). */
+export function findKafkaPid(port: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const at = args.indexOf("kafka.Kafka");
+      const config = at >= 0 ? args[at + 1] : undefined;
+      if (config && readFileSync(config, "utf8").includes(`PLAINTEXT://127.0.0.1:${port}`))
+        return Number(entry);
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return undefined;
+}
+
+const BUILT_PACKAGES = [
+  "proto",
+  "services/platform",
+  "services/lookup",
+  "services/pricing",
+  "services/ledger",
+  "services/webhooks",
+  "services/sandbox-rail",
+  "gateway",
+];
+
+/**
+ * True when gateway/dist/cli.js is missing or older than a TypeScript source of a built package
+ * (`npm run build` rewrites every output, the gateway's last).
+ */
+export function buildIsStale(repoRoot: string): boolean {
+  let built: number;
+  try {
+    built = statSync(join(repoRoot, "gateway", "dist", "cli.js")).mtimeMs;
+  } catch {
+    return true;
+  }
+  return BUILT_PACKAGES.some(
+    (pkg) => newestSource(join(repoRoot, pkg, pkg === "proto" ? "gen" : "src")) > built,
+  );
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry);
+    const stat = statSync(path);
+    if (stat.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.endsWith(".ts") && !entry.endsWith(".test.ts")) newest = Math.max(newest, stat.mtimeMs);
+  }
+  return newest;
+}

@@ -1,0 +1,112 @@
+/** Minimal clients of the partner and admin APIs for seeding and checks (not for measured load). */
+
+export interface Credentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface ApiAnswer {
+  readonly status: number;
+  readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the benchmark reads arbitrary JSON answers
+  readonly json: any;
+}
+
+export function basicAuth(creds: Credentials): string {
+  return `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
+}
+
+export async function callJson(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json };
+}
+
+/** Calls an API and insists on the expected status. */
+export async function expectJson(
+  expected: number,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const answer = await callJson(url, method, headers, body);
+  if (answer.status !== expected) {
+    throw new Error(`${method} ${url} answered ${answer.status} (expected ${expected}): ${answer.text}`);
+  }
+  return answer;
+}
+
+/** The partner and admin listeners of one running platform. */
+export interface PlatformEndpoints {
+  readonly partnerUrl: string;
+  readonly adminUrl: string;
+  readonly adminToken: string;
+}
+
+export function adminCall(
+  platform: PlatformEndpoints,
+  expected: number,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  return expectJson(
+    expected,
+    `${platform.adminUrl}${path}`,
+    method,
+    { authorization: `Bearer ${platform.adminToken}` },
+    body,
+  );
+}
+
+export function partnerCall(
+  platform: PlatformEndpoints,
+  creds: Credentials,
+  expected: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return expectJson(
+    expected,
+    `${platform.partnerUrl}${path}`,
+    method,
+    { authorization: basicAuth(creds), ...headers },
+    body,
+  );
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight; answers in input order. */
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,91 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import type { PgbenchResult } from "./pgbench.js";
+import type { ProcessUsage } from "./process-stats.js";
+
+/** Writes `results.json` and `results.md` into `dir`; answers the Markdown. */
+export function writeResults(dir: string, results: BenchResults): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const markdown = renderMarkdown(results);
+  writeFileSync(join(dir, "results.md"), markdown);
+  return markdown;
+}
+
+/** The human-readable report: machine, HTTP table, webhook table, peak RSS, targets, problems. */
+export function renderMarkdown(results: BenchResults): string {
+  const lines: string[] = [];
+  const m = results.machine;
+  lines.push(
+    `Run ${results.startedAt} (${results.quick ? "quick" : "full"}, ${Math.round(results.wallSeconds)} s wall).`,
+    "",
+    `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB RAM, ${m.os}; Node ${m.node}; ${m.postgres}; ${m.kafka}. ` +
+      `Load average when the run started: ${m.loadAverageAtStart}.`,
+    "",
+    `Settings: ${Object.entries(results.settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ")}.`,
+    "",
+    "### HTTP endpoints and baselines",
+    "",
+    "| scenario | mode | req/s | p50 ms | p99 ms | ok | intended errors | unintended errors | vs baseline | CPU % (busiest) | peak RSS MB |",
+    "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|",
+  );
+  for (const s of results.http) lines.push(httpRow(s));
+  for (const p of results.pgbench) lines.push(pgbenchRow(p));
+  if (results.webhooks.length > 0) {
+    lines.push(
+      "",
+      "### Webhook fan-out",
+      "",
+      "| phase | events | offered events/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | missing | duplicates | CPU % (busiest) |",
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+    );
+    for (const w of results.webhooks) lines.push(webhookRow(w));
+  }
+  lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
+  for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
+  if (results.targets.length > 0) {
+    lines.push("", "### Targets (stretch)", "", "| target | measured | met |", "|---|---|---|");
+    for (const t of results.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "no"} |`);
+  }
+  lines.push("", "### Problems", "");
+  if (results.problems.length === 0) lines.push("None: no unintended errors, no crashes.");
+  for (const p of results.problems) lines.push(`- ${p}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function httpRow(s: HttpScenarioResult): string {
+  const l = s.load;
+  const vs = s.baseline ? `${(s.baseline.ratio * 100).toFixed(1)} % of ${s.baseline.name}` : "—";
+  const exhausted = l.exhausted ? " (inputs ran out)" : "";
+  return `| ${s.name}${exhausted} | ${s.mode} | ${l.requestsPerSecond.toFixed(0)} | ${num(l.latencyMs.p50)} | ${num(l.latencyMs.p99)} | ${l.ok} | ${l.intendedErrors} | ${l.unintendedErrors} | ${vs} | ${busiest(s.processes)} | ${rss(s.processes)} |`;
+}
+
+function pgbenchRow(p: PgbenchResult): string {
+  return `| pgbench ${p.script} (${p.clients} clients) | baseline | ${p.tps.toFixed(0)} tps | ${num(p.latencyMs.p50)} | ${num(p.latencyMs.p99)} | ${p.transactions} | 0 | ${p.failed} | — | — | — |`;
+}
+
+function webhookRow(w: WebhookPhaseResult): string {
+  const offered = w.offeredRate > 0 ? String(w.offeredRate) : "all at once";
+  return `| ${w.phase} | ${w.events} | ${offered} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${w.missing} | ${w.duplicates} | ${busiest(w.processes)} |`;
+}
+
+/** The three processes that used the most CPU, e.g. "gateway 98, ledger 45, postgres 40". */
+export function busiest(processes: readonly ProcessUsage[]): string {
+  const top = [...processes].sort((a, b) => b.cpuPercent - a.cpuPercent).slice(0, 3);
+  return top.length === 0 ? "—" : top.map((p) => `${p.name} ${p.cpuPercent.toFixed(0)}`).join(", ");
+}
+
+/** Peak RSS of the platform's processes in the window (not the load generator or the databases). */
+export function rss(processes: readonly ProcessUsage[]): string {
+  const shown = processes.filter((p) => p.peakRssMb !== undefined && !EXCLUDED_FROM_RSS.has(p.name));
+  return shown.length === 0 ? "—" : shown.map((p) => `${p.name} ${p.peakRssMb!.toFixed(0)}`).join(", ");
+}
+
+const EXCLUDED_FROM_RSS = new Set(["bench", "kafka", "postgres"]);
+
+function num(value: number): string {
+  return value >= 10 ? value.toFixed(0) : value.toFixed(1);
+}

@@ -1,0 +1,363 @@
+/**
+ * `npm run bench [-- --quick]`: the load suite. Baselines (node:http, pgbench) and the platform are
+ * measured in one run on this machine with the same load generator and connections; see README.md here.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
+import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
+import { type BenchOptions, parseBenchOptions, UsageError } from "./bench-options.js";
+import type { BaselineName, BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import { seedDistributed, seedEmbedded } from "./bench-seed.js";
+import { startChild } from "./child-process.js";
+import { startDistributed } from "./distributed-target.js";
+import { startEmbedded } from "./embedded-target.js";
+import { type HttpRunSettings, runHttpScenario } from "./http-scenario.js";
+import { moveGroupToEnd } from "./kafka-offsets.js";
+import {
+  buildIsStale,
+  createDatabase,
+  describePostgres,
+  ensureKafka,
+  ensurePostgres,
+  findKafkaPid,
+} from "./local-infra.js";
+import { describeMachine } from "./machine-info.js";
+import { PartnerWorkload } from "./partner-workload.js";
+import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbench.js";
+import { partnerCall } from "./platform-api.js";
+import { ProcessMonitor } from "./process-stats.js";
+import { writeResults } from "./results-report.js";
+import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
+import { runBurst, runPaced, TimingReceiver } from "./webhook-fanout.js";
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(benchDir, "..", "..");
+const outDir = join(benchDir, "out");
+const logDir = join(outDir, "logs");
+/** Base port of the benchmark's topology: away from start-distributed.sh's default 28080. */
+const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 38080);
+const WEBHOOK_GROUP = "payouts-bench-webhooks";
+const RUN_LIMIT_SECONDS = { quick: 170, full: 590 };
+
+const startedAt = new Date();
+const t0 = performance.now();
+const log = (line: string) =>
+  process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+
+/** Cleanups run in reverse order, once, on success, failure, signal or the time limit. */
+const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const { name, run } of cleanups.reverse()) {
+      try {
+        await run();
+      } catch (error) {
+        log(`cleanup of ${name} failed: ${(error as Error).message}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+async function main(): Promise<number> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const limit = options.quick ? RUN_LIMIT_SECONDS.quick : RUN_LIMIT_SECONDS.full;
+  setTimeout(() => {
+    log(`time limit of ${limit} s reached: stopping`);
+    void cleanUp().then(() => process.exit(1));
+  }, limit * 1000).unref();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      void cleanUp().then(() => process.exit(130));
+    });
+  }
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  const runId = randomBytes(4).toString("hex");
+  const problems: string[] = [];
+  const monitor = new ProcessMonitor();
+  monitor.watch({ name: "bench", pid: process.pid });
+  const http: HttpScenarioResult[] = [];
+  const settings: HttpRunSettings = {
+    connections: options.connections,
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+    monitor,
+    problems,
+    log,
+  };
+
+  log(`${options.quick ? "quick" : "full"} run ${runId}: PostgreSQL and Kafka`);
+  const postgres = await ensurePostgres(repoRoot);
+  cleanups.push({ name: "PostgreSQL", run: () => postgres.stop() });
+  const kafka = await ensureKafka(repoRoot);
+  cleanups.push({ name: "Kafka", run: () => kafka.stop() });
+  const pgInfo = await describePostgres(postgres.url);
+  if (pgInfo.postmasterPid) monitor.watch({ name: "postgres", pid: pgInfo.postmasterPid, children: true });
+  const kafkaPid = findKafkaPid(Number(kafka.url.split(",")[0]?.split(":")[1]));
+  if (kafkaPid) monitor.watch({ name: "kafka", pid: kafkaPid });
+  const machine = describeMachine(pgInfo.version);
+
+  const httpBaseline = await measureHttpBaseline(options, settings, monitor);
+  http.push(httpBaseline);
+  log("pgbench baselines");
+  const pgbench = await runPgbenchBaselines(
+    { binary: locatePgbench(repoRoot), serverUrl: postgres.url },
+    options.pgbench,
+  );
+  for (const p of pgbench) log(`pgbench ${p.script}: ${p.tps.toFixed(0)} tps, p99 ${p.latencyMs.p99} ms`);
+
+  const distributed = await measureDistributed(options, settings, {
+    runId,
+    postgres: postgres.url,
+    kafka: kafka.url,
+  });
+  http.push(...distributed.http);
+  if (!options.skipEmbedded) http.push(...(await measureEmbedded(settings, monitor, runId)));
+
+  const compared = http.map((s) => withBaseline(s, httpBaseline, pgbench));
+  const peakRssMb = monitor.highestPeaks();
+  const results: BenchResults = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    wallSeconds: (performance.now() - t0) / 1000,
+    quick: options.quick,
+    machine,
+    settings: {
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      pgbenchClients: options.pgbench.clients,
+      pgbenchScale: options.pgbench.scale,
+      webhookFanOut: options.webhooks.fanOut,
+      profiled: options.profile,
+      logLevel: "info",
+    },
+    pgbench,
+    http: compared,
+    webhooks: distributed.webhooks,
+    peakRssMb,
+    peaksPerScenario: monitor.peaksPerWindow,
+    targets: checkTargets(compared, distributed.webhooks, peakRssMb),
+    problems,
+  };
+  const markdown = writeResults(outDir, results);
+  if (!options.quick && !options.profile) writeResultsFile(markdown);
+  process.stdout.write(`\n${markdown}`);
+  log(`results in ${join(outDir, "results.json")} and results.md`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+/** The node:http JSON server in its own process, driven like previewQuotations. */
+async function measureHttpBaseline(
+  options: BenchOptions,
+  settings: HttpRunSettings,
+  monitor: ProcessMonitor,
+): Promise<HttpScenarioResult> {
+  log("node:http baseline");
+  const child = await startChild({
+    name: "node:http",
+    command: process.execPath,
+    args: ["--import", "tsx", join(benchDir, "http-baseline-server.ts")],
+    env: { ...process.env, NODE_OPTIONS: "" },
+    cwd: repoRoot,
+    logFile: join(logDir, "http-baseline.log"),
+    ready: /^PORT=\d+/,
+    timeoutMs: 30_000,
+  });
+  cleanups.push({ name: "node:http baseline", run: () => child.stop() });
+  monitor.watch({ name: "node:http", pid: child.pid });
+  const workload = new PartnerWorkload(
+    { partnerId: "none", customerId: "none", clientId: "baseline", clientSecret: "baseline-secret" },
+    "baseline",
+  );
+  const port = child.readyLine.split("=")[1];
+  const result = await runHttpScenario(
+    {
+      name: "node:http JSON server",
+      mode: "baseline",
+      baseUrl: `http://127.0.0.1:${port}`,
+      workload: workload.preview(),
+    },
+    { ...settings, warmupSeconds: options.warmupSeconds },
+  );
+  monitor.unwatch("node:http");
+  await child.stop();
+  return result;
+}
+
+async function measureDistributed(
+  options: BenchOptions,
+  settings: HttpRunSettings,
+  infra: { runId: string; postgres: string; kafka: string },
+): Promise<{ http: HttpScenarioResult[]; webhooks: WebhookPhaseResult[] }> {
+  const { monitor, problems } = settings;
+  const database = await createDatabase(infra.postgres, `bench_${infra.runId}`);
+  cleanups.push({ name: "benchmark database", run: () => database.drop() });
+  const brokers = infra.kafka.split(",");
+  await moveGroupToEnd(brokers, TRANSACTION_EVENTS_TOPIC, WEBHOOK_GROUP);
+  const build = buildIsStale(repoRoot);
+  log(`distributed topology on ports ${BASE_PORT}-${BASE_PORT + 6}${build ? " (building first)" : ""}`);
+  const topology = await startDistributed({
+    repoRoot,
+    basePort: BASE_PORT,
+    databaseUrl: database.url,
+    kafkaBrokers: infra.kafka,
+    build,
+    env: {
+      // Payouts stay PROCESSING: settlement callbacks would add load to whatever is measured next.
+      SANDBOX_AUTO_SETTLE_MS: "0",
+      WEBHOOK_CONSUMER_GROUP: WEBHOOK_GROUP,
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      LOG_LEVEL: "info",
+    },
+    logDir: join(logDir, "distributed"),
+    ...(options.profile ? { profileDir: join(outDir, "profiles") } : {}),
+  });
+  cleanups.push({ name: "distributed topology", run: () => topology.stop() });
+  for (const [name, pid] of Object.entries(topology.pids)) monitor.watch({ name, pid });
+  const tenant = await seedDistributed(topology);
+  const workload = new PartnerWorkload(tenant, infra.runId);
+  const scenario = (name: string, w: ReturnType<PartnerWorkload["preview"]>) =>
+    runHttpScenario({ name, mode: "distributed", baseUrl: topology.partnerUrl, workload: w }, settings);
+  const http: HttpScenarioResult[] = [];
+  http.push(await scenario("previewQuotations", workload.preview()));
+  http.push(await scenario("lookupPaymentCode", workload.lookup()));
+  http.push(await scenario("getQuotation", workload.quote()));
+  http.push(await scenario("executePayout", workload.execute()));
+  http.push(await scenario("listTransactions", workload.list()));
+  checkAlive(topology.pids, problems);
+
+  log("webhook fan-out");
+  const receiver = new TimingReceiver();
+  const receiverPort = await receiver.start();
+  cleanups.push({ name: "webhook receiver", run: () => receiver.stop() });
+  for (let i = 0; i < options.webhooks.fanOut; i++) {
+    await partnerCall(topology, tenant, 201, "POST", "/webhookConfigs", {
+      url: `http://127.0.0.1:${receiverPort}/receiver-${i}`,
+      events: ["transaction.success"],
+      secret: `bench-webhook-secret-${i}-0123456789`,
+    });
+  }
+  const bus = createKafkaEventBus({ brokers, clientId: "payouts-bench" });
+  cleanups.push({ name: "Kafka producer", run: () => bus.close() });
+  const target = {
+    bus,
+    partnerId: tenant.partnerId,
+    receiver,
+    fanOut: options.webhooks.fanOut,
+    monitor,
+    drainTimeoutMs: options.quick ? 30_000 : 60_000,
+    runId: infra.runId,
+  };
+  await runBurst({ ...target, runId: `${infra.runId}w` }, 50);
+  const webhooks = [
+    await runBurst(target, options.webhooks.burstEvents),
+    await runPaced(target, options.webhooks.pacedRate, options.webhooks.pacedSeconds),
+  ];
+  for (const w of webhooks) {
+    log(
+      `webhooks ${w.phase}: ${w.deliveries}/${w.expectedDeliveries} deliveries, ${w.deliveriesPerSecond.toFixed(0)}/s, ` +
+        `p50 ${w.eventToAckMs.p50} ms, p99 ${w.eventToAckMs.p99} ms`,
+    );
+    if (w.missing > 0)
+      problems.push(`webhooks ${w.phase}: ${w.missing} deliveries missing after the drain timeout`);
+  }
+  checkAlive(topology.pids, problems);
+  for (const name of Object.keys(topology.pids)) monitor.unwatch(name);
+  log("stopping the distributed topology");
+  await bus.close();
+  await receiver.stop();
+  await topology.stop();
+  return { http, webhooks };
+}
+
+async function measureEmbedded(
+  settings: HttpRunSettings,
+  monitor: ProcessMonitor,
+  runId: string,
+): Promise<HttpScenarioResult[]> {
+  log("embedded mode (npm start: PGlite, in-process bus)");
+  const embedded = await startEmbedded(repoRoot, join(logDir, "embedded.log"));
+  cleanups.push({ name: "embedded runtime", run: () => embedded.stop() });
+  monitor.watch({ name: EMBEDDED_PROCESS, pid: embedded.pid });
+  const tenant = await seedEmbedded(embedded, embedded.sandbox);
+  const workload = new PartnerWorkload(tenant, `${runId}e`);
+  const scenario = (name: string, w: ReturnType<PartnerWorkload["preview"]>) =>
+    runHttpScenario({ name, mode: "embedded", baseUrl: embedded.partnerUrl, workload: w }, settings);
+  const http = [
+    await scenario("previewQuotations", workload.preview()),
+    await scenario("lookupPaymentCode", workload.lookup()),
+  ];
+  checkAlive({ [EMBEDDED_PROCESS]: embedded.pid }, settings.problems);
+  monitor.unwatch(EMBEDDED_PROCESS);
+  await embedded.stop();
+  return http;
+}
+
+const BASELINE_OF: Readonly<Record<string, BaselineName>> = {
+  previewQuotations: "node:http",
+  listTransactions: "node:http",
+  lookupPaymentCode: "pgbench single-insert",
+  getQuotation: "pgbench tpcb-like",
+  executePayout: "pgbench tpcb-like",
+};
+
+/** Which ceiling each endpoint is compared with, and its requests/s as a fraction of it. */
+function withBaseline(
+  s: HttpScenarioResult,
+  httpBaseline: HttpScenarioResult,
+  pgbench: readonly PgbenchResult[],
+): HttpScenarioResult {
+  const name = BASELINE_OF[s.name];
+  if (!name) return s;
+  const ceiling =
+    name === "node:http"
+      ? httpBaseline.load.requestsPerSecond
+      : pgbench.find((p) => `pgbench ${p.script}` === name)?.tps;
+  return ceiling ? { ...s, baseline: { name, ratio: s.load.requestsPerSecond / ceiling } } : s;
+}
+
+function checkAlive(pids: Readonly<Record<string, number>>, problems: string[]): void {
+  for (const [name, pid] of Object.entries(pids)) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      problems.push(
+        `${name} (pid ${pid}) is no longer running: it crashed during the run (see test/bench/out/logs)`,
+      );
+    }
+  }
+}
+
+function writeResultsFile(markdown: string): void {
+  const header = [
+    "# Benchmark results",
+    "",
+    "Written by the latest full `npm run bench` (see [README.md](README.md) for what is measured and how).",
+    "Every figure comes from one run on one machine: the platform, PostgreSQL, Kafka and the load generator",
+    "share its cores, and the baselines were measured in the same run.",
+    "",
+  ];
+  writeFileSync(join(benchDir, "RESULTS.md"), `${header.join("\n")}${markdown}`);
+}
+
+main()
+  .then(async (code) => {
+    await cleanUp();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    log(`failed: ${(error as Error).stack ?? String(error)}`);
+    await cleanUp();
+    process.exit(1);
+  });
