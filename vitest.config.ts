@@ -2,8 +2,9 @@ import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // Workspace packages export their TypeScript sources under the "source" condition, so tests run
-// against src/ without a build step.
-const conditions = ["source", ...defaultServerConditions];
+// against src/ without a build step. "module" is left out: Node ignores it, and packages such as
+// @opentelemetry/api point it at builds only bundlers can load (extensionless ESM imports).
+const conditions = ["source", ...defaultServerConditions.filter((c) => c !== "module")];
 
 export default defineConfig({
   resolve: { conditions },
@@ -29,6 +30,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+          // Runs after the unit and deploy projects, which share the default worker pool.
+          sequence: { groupOrder: 1 },
         },
       },
       {

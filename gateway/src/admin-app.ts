@@ -1,4 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
+import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import type { GatewayDeps } from "./gateway-deps.js";
@@ -7,7 +9,8 @@ import { installEdge, requestIdFor } from "./http/install-edge.js";
 
 /**
  * The internal admin listener: operators' routes behind `Authorization: Bearer $ADMIN_TOKEN`, plus
- * unauthenticated `/healthz` (process alive) and `/readyz` (database reachable) for probes.
+ * unauthenticated `/healthz` (process alive) and `/readyz` (database reachable) for probes, and `/metrics`
+ * (Prometheus) when telemetry runs in this process.
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -20,6 +23,18 @@ export async function buildAdminApp(
     bodyLimit: 256 * 1024,
   });
   installEdge(app, deps.logger);
+  const telemetry = createHttpServerTelemetry("admin");
+  app.addHook("onRequest", async (request) => {
+    telemetry.started(request.method, request.routeOptions.url, request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    telemetry.finished({
+      method: request.method,
+      route: request.routeOptions.url,
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
+  });
   const expected = createHash("sha256").update(deps.config.adminToken).digest();
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/admin/")) return;
@@ -43,6 +58,13 @@ export async function buildAdminApp(
   app.get("/readyz", async (_request, reply) => {
     const ready = await readiness().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready" });
+  });
+  app.get("/metrics", async (request, reply) => {
+    const running = activeTelemetry();
+    if (!running) throw new ApiError(404, "NOT_FOUND", "telemetry is not running in this process");
+    const source = await running;
+    reply.hijack();
+    source.serveMetrics(request.raw, reply.raw);
   });
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);
   return app;

@@ -8,6 +8,9 @@ import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
+import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
+import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import { loadGatewayConfig } from "./gateway-config.js";
 import { startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
@@ -40,6 +43,9 @@ async function main(): Promise<void> {
     await db.close();
     return;
   }
+  // Already started by the preloaded instrumentation module when the process runs as documented.
+  const telemetry = await startTelemetry({ env, serviceName: `payouts-${role}` });
+  const metrics = await startMetricsServer({ telemetry, logger });
   const transports = {
     lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051"),
     pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052"),
@@ -53,6 +59,8 @@ async function main(): Promise<void> {
     onShutdown(logger, async () => {
       await gateway.close();
       await db.close();
+      await metrics.close();
+      await shutdownTelemetry();
     });
     return;
   }
@@ -64,9 +72,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
-  const bus: EventBus = env.KAFKA_BROKERS
-    ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
-    : createInProcessEventBus();
+  const bus: EventBus = traceEventBus(
+    env.KAFKA_BROKERS
+      ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
+      : createInProcessEventBus(),
+  );
   const module = spec.create({ db, bus, logger, transports, env, mode: "distributed" });
   const server = await startGrpcServer({
     name: role,
@@ -84,6 +94,8 @@ async function main(): Promise<void> {
     await module.stop();
     await bus.close();
     await db.close();
+    await metrics.close();
+    await shutdownTelemetry();
   });
 }
 

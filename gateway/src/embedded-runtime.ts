@@ -7,7 +7,11 @@ import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
+import { serverInterceptors } from "@payouts/platform/rpc/grpc-server";
+import { clientInterceptors } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
+import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
+import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import { loadGatewayConfig } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
@@ -34,12 +38,16 @@ export interface EmbeddedHandle {
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedHandle> {
   const { env, logger } = options;
   const config = loadGatewayConfig(env, { embedded: true });
+  // Metrics for the admin listener's /metrics; tracing only if a preloaded SDK (or a test) started it.
+  await startTelemetry({ env, serviceName: "payouts-embedded", tracing: false });
   const db: Database = env.DATABASE_URL
     ? createPgDatabase({ connectionString: env.DATABASE_URL, applicationName: "payouts-embedded" })
     : await createPgliteDatabase(options.dataDir);
-  const bus: EventBus = env.KAFKA_BROKERS
-    ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: "payouts-embedded" })
-    : createInProcessEventBus();
+  const bus: EventBus = traceEventBus(
+    env.KAFKA_BROKERS
+      ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: "payouts-embedded" })
+      : createInProcessEventBus(),
+  );
   for (const set of ALL_MIGRATIONS) await migrate(db, set);
 
   const serviceEnv = {
@@ -71,7 +79,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
       env: serviceEnv,
       mode: "embedded",
     });
-    transports[spec.transportKey] = createRouterTransport((router) => module.routes(router));
+    transports[spec.transportKey] = createRouterTransport((router) => module.routes(router), {
+      router: { interceptors: serverInterceptors() },
+      transport: { interceptors: clientInterceptors() },
+    });
     modules.push(module);
   }
   const gateway = await startGateway({ config, db, transports: ctxTransports, logger });

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { installEdge, requestIdFor } from "./http/install-edge.js";
@@ -14,10 +15,30 @@ export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstanc
     return503OnClosing: true,
   });
   installEdge(app, deps.logger);
+  const telemetry = createHttpServerTelemetry("partner");
+  app.addHook("onRequest", async (request) => {
+    telemetry.started(request.method, request.routeOptions.url, request.id);
+  });
   app.addHook("preHandler", async (request) => {
     const mode = request.routeOptions.config.auth ?? "hook";
     if (mode === "hook") await authenticate(request, deps.verifier);
+    telemetry.identified({ partnerId: request.partnerApp?.partnerId, txId: txIdOf(request) });
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    telemetry.identified({ partnerId: request.partnerApp?.partnerId });
+    telemetry.finished({
+      method: request.method,
+      route: request.routeOptions.url,
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
   });
   for (const register of PARTNER_ROUTE_MODULES) await register(app, deps);
   return app;
+}
+
+function txIdOf(request: FastifyRequest): unknown {
+  const params = request.params as { tx_id?: unknown } | undefined;
+  const body = request.body as { tx_id?: unknown } | null | undefined;
+  return params?.tx_id ?? (typeof body === "object" ? body?.tx_id : undefined);
 }

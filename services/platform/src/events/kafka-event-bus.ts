@@ -1,4 +1,5 @@
 import { type Consumer, Kafka, logLevel, type Producer } from "kafkajs";
+import { createConsumerLagRecorder } from "../telemetry/consumer-lag.js";
 import type { EventBus, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= "1";
@@ -25,6 +26,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   let producer: Producer | undefined;
   const consumers = new Set<Consumer>();
   const ensuredTopics = new Set<string>();
+  const lag = createConsumerLagRecorder();
 
   const ensureTopic = async (topic: string) => {
     if (ensuredTopics.has(topic)) return;
@@ -101,6 +103,12 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
               headers,
             });
             resolveOffset(message.offset);
+            lag.record(
+              opts.groupId,
+              batch.topic,
+              batch.partition,
+              Number(batch.highWatermark) - Number(message.offset) - 1,
+            );
             await commitOffsetsIfNecessary();
             await heartbeat();
           }

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "../logging/logger.js";
+import { createRpcMetricsInterceptor } from "../telemetry/rpc-metrics-interceptor.js";
+import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import { HealthState } from "./health-service.js";
 
 export interface GrpcServerOptions {
@@ -12,6 +14,7 @@ export interface GrpcServerOptions {
   /** Fully-qualified names reported by the health service, e.g. "payouts.ledger.v1.LedgerService". */
   readonly serviceNames: readonly string[];
   readonly routes: (router: ConnectRouter) => void;
+  /** Run after the built-in tracing and metrics interceptors (outermost first). */
   readonly interceptors?: readonly Interceptor[];
   readonly logger: Logger;
 }
@@ -29,7 +32,7 @@ export interface GrpcServerHandle {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
   const health = new HealthState(options.serviceNames);
   const handler = connectNodeAdapter({
-    interceptors: [...(options.interceptors ?? [])],
+    interceptors: [...serverInterceptors(), ...(options.interceptors ?? [])],
     routes: (router) => {
       health.register(router);
       options.routes(router);
@@ -61,4 +64,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       });
     },
   };
+}
+
+/** What every service answers with, in every mode: a server span per call and the RPC histogram. */
+export function serverInterceptors(): Interceptor[] {
+  return [createTracingInterceptor("server"), createRpcMetricsInterceptor()];
 }

@@ -1,15 +1,24 @@
 import type { Interceptor, Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 
-/** A gRPC (HTTP/2) transport to another service, e.g. `http://ledger:50053`. */
+/**
+ * A gRPC (HTTP/2) transport to another service, e.g. `http://ledger:50053`. Every call gets a client
+ * span and carries the trace context; `interceptors` run inside that.
+ */
 export function createServiceTransport(
   baseUrl: string,
   interceptors: readonly Interceptor[] = [],
 ): Transport {
   return createGrpcTransport({
     baseUrl,
-    interceptors: [...interceptors],
+    interceptors: [...clientInterceptors(), ...interceptors],
     defaultTimeoutMs: 15_000,
     pingIntervalMs: 30_000,
   });
+}
+
+/** What every call to another service goes through, in every mode. */
+export function clientInterceptors(): Interceptor[] {
+  return [createTracingInterceptor("client")];
 }

@@ -1,0 +1,46 @@
+/**
+ * The Prometheus listener of a distributed process: GET /metrics on METRICS_PORT (9464 by default), plain
+ * HTTP/1.1, nothing else. The embedded mode serves the same handler on the gateway's admin listener.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../logging/logger.js";
+import type { Telemetry } from "./start-telemetry.js";
+
+export interface MetricsServerHandle {
+  /** 0 when the port could not be bound. */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A busy port is logged, not fatal: a process that cannot be scraped still serves its traffic, and the
+ * missing target shows up in Prometheus (`up == 0`).
+ */
+export async function startMetricsServer(options: {
+  readonly telemetry: Telemetry;
+  /** Defaults to the telemetry's METRICS_PORT. */
+  readonly port?: number;
+  readonly host?: string;
+  readonly logger: Logger;
+}): Promise<MetricsServerHandle> {
+  const server = createServer((request, response) => {
+    if (request.method === "GET" && request.url?.split("?")[0] === "/metrics") {
+      options.telemetry.serveMetrics(request, response);
+      return;
+    }
+    response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+  });
+  const wanted = options.port ?? options.telemetry.metricsPort;
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", (error) => {
+      options.logger.error({ err: error, port: wanted }, "metrics listener not started");
+      resolve(false);
+    });
+    server.listen(wanted, options.host ?? "0.0.0.0", () => resolve(true));
+  });
+  if (!bound) return { port: 0, close: async () => {} };
+  const port = (server.address() as AddressInfo).port;
+  options.logger.info({ port }, "metrics listening on /metrics");
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}

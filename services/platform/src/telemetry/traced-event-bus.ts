@@ -1,0 +1,83 @@
+/**
+ * Trace context across the event bus, by hand (the kafkajs instrumentation would parent every publish on
+ * the relay's polling loop, not on the request that wrote the event). Publishing: one PRODUCER span per
+ * message, child of the trace context the message already carries (the ledger stores the request's
+ * `traceparent` with each outbox row), whose own context replaces it in the headers. Consuming: one
+ * CONSUMER span per message, child of that producer span, active while the handler runs.
+ */
+import { context, SpanKind, trace } from "@opentelemetry/api";
+import {
+  type EventBus,
+  type EventMessage,
+  type SubscribeOptions,
+  TRANSACTION_EVENTS_TOPIC,
+} from "../events/event-bus.js";
+import { contextFromHeaders, injectTraceContext, inSpan, markFailed, TRACER_NAME } from "./trace-context.js";
+
+export function traceEventBus(bus: EventBus): EventBus {
+  return {
+    publish: (messages) => publishTraced(bus, messages),
+    subscribe: (options: SubscribeOptions) =>
+      bus.subscribe({
+        ...options,
+        handler: (message) =>
+          inSpan(
+            `${message.topic} process`,
+            {
+              kind: SpanKind.CONSUMER,
+              parent: contextFromHeaders(message.headers),
+              attributes: {
+                ...messageAttributes(message),
+                "messaging.operation.type": "process",
+                "messaging.consumer.group.name": options.groupId,
+              },
+            },
+            () => options.handler(message),
+          ),
+      }),
+    close: () => bus.close(),
+  };
+}
+
+async function publishTraced(bus: EventBus, messages: readonly EventMessage[]): Promise<void> {
+  const tracer = trace.getTracer(TRACER_NAME);
+  const spans = messages.map((message) => {
+    const hasContext = message.headers.traceparent !== undefined;
+    const parent = hasContext ? contextFromHeaders(message.headers) : context.active();
+    return tracer.startSpan(
+      `${message.topic} publish`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { ...messageAttributes(message), "messaging.operation.type": "send" },
+      },
+      parent,
+    );
+  });
+  const traced = messages.map((message, i) => {
+    const headers: Record<string, string> = { ...message.headers };
+    delete headers.traceparent;
+    delete headers.tracestate;
+    injectTraceContext(trace.setSpan(context.active(), spans[i]!), headers);
+    return { ...message, headers };
+  });
+  try {
+    await bus.publish(traced);
+  } catch (error) {
+    for (const span of spans) markFailed(span, error);
+    throw error;
+  } finally {
+    for (const span of spans) span.end();
+  }
+}
+
+function messageAttributes(message: EventMessage): Record<string, string> {
+  return {
+    "messaging.system": "kafka",
+    "messaging.destination.name": message.topic,
+    "messaging.kafka.message.key": message.key,
+    ...(message.headers["event-id"] ? { "messaging.message.id": message.headers["event-id"] } : {}),
+    ...(message.headers["event-type"] ? { event_type: message.headers["event-type"] } : {}),
+    // Transaction events are keyed by the transaction they announce.
+    ...(message.topic === TRANSACTION_EVENTS_TOPIC ? { tx_id: message.key } : {}),
+  };
+}
