@@ -11,6 +11,7 @@ import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
+import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
 export const LEDGER_MIGRATIONS: MigrationSet = {
   schema: "ledger",
@@ -69,6 +70,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       }),
   });
   const tasks = [relay, railRetry, sweeper];
+  let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",
     serviceNames: [LedgerService.typeName],
@@ -76,8 +78,10 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     routes: (router) => router.service(LedgerService, handlers),
     async start() {
       for (const task of tasks) task.start();
+      lagGauge = startOutboxLagGauge(ctx.db, logger);
     },
     async stop() {
+      lagGauge?.stop();
       for (const task of tasks) await task.stop();
     },
   };

@@ -5,6 +5,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { invalidField, LedgerFailure, type LedgerReason, missingField } from "../domain/ledger-failure.js";
@@ -143,8 +144,9 @@ function quoteInput(q: Quote): QuoteInput {
   };
 }
 
+/** The trace context events of this call continue: this call's server span, else the caller's. */
 function traceparentOf(ctx: HandlerContext): string | undefined {
-  return ctx.requestHeader.get("traceparent") ?? undefined;
+  return currentTraceparent() ?? ctx.requestHeader.get("traceparent") ?? undefined;
 }
 
 const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {

@@ -5,6 +5,7 @@ import { invalidField, missingField } from "../domain/ledger-failure.js";
 import { creditMovement } from "../domain/posting-rules.js";
 import { storedDecimal } from "../domain/quote-terms.js";
 import { balanceOf, ensureAccounts, lockBalance, postMovement } from "../store/ledger-store.js";
+import { countMovement } from "../telemetry/ledger-metrics.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 
 const MAX_REFERENCE_LENGTH = 500;
@@ -22,7 +23,8 @@ export async function creditBalance(
     throw invalidField("reference", `must be at most ${MAX_REFERENCE_LENGTH} characters`);
   }
   const now = deps.now();
-  return deps.db.transaction(async (q) => {
+  const movement = creditMovement(amount);
+  const balance = await deps.db.transaction(async (q) => {
     await ensureAccounts(q, partnerId);
     await lockBalance(q, partnerId);
     await postMovement(q, {
@@ -30,9 +32,11 @@ export async function creditBalance(
       partnerId,
       txId: undefined,
       reference,
-      movement: creditMovement(amount),
+      movement,
       at: now,
     });
     return balanceOf(q, partnerId);
   });
+  countMovement(movement);
+  return balance;
 }

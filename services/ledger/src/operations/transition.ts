@@ -15,6 +15,7 @@ import {
   type StoredTransaction,
   updateStatus,
 } from "../store/transaction-store.js";
+import { countArrival, countMovement } from "../telemetry/ledger-metrics.js";
 
 export interface TransitionSpec {
   readonly to: TxStatus;
@@ -45,6 +46,7 @@ export async function transition(
       movement: spec.movement,
       at: spec.now,
     });
+    countMovement(spec.movement);
   }
   const updated = await updateStatus(q, tx, spec.to, spec.now, spec.changes);
   await recordArrival(q, updated, tx.status, spec.reason, spec.now, spec.traceparent);
@@ -81,4 +83,5 @@ export async function recordArrival(
       ...(traceparent ? { traceparent } : {}),
     },
   });
+  countArrival(tx);
 }

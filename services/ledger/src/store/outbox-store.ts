@@ -91,3 +91,19 @@ export async function releaseLease(q: Queryable, name: string, holder: string): 
     holder,
   ]);
 }
+
+/** Unpublished events and the age of the oldest, by the database's clock (the outbox lag gauge). */
+export async function outboxBacklog(
+  q: Queryable,
+): Promise<{ unpublished: number; oldestAgeSeconds: number }> {
+  const res = await q.query<{ unpublished: string | number; oldest_age_s: string | number | null }>(
+    `SELECT count(*) AS unpublished,
+            EXTRACT(EPOCH FROM (clock_timestamp() - min(created_at))) AS oldest_age_s
+       FROM ledger.outbox WHERE published_at IS NULL`,
+  );
+  const row = res.rows[0];
+  return {
+    unpublished: Number(row?.unpublished ?? 0),
+    oldestAgeSeconds: Math.max(0, Number(row?.oldest_age_s ?? 0)),
+  };
+}

@@ -8,6 +8,13 @@
  */
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
+import {
+  contextFromTraceparent,
+  inSpan,
+  markFailed,
+  SpanKind,
+  untraced,
+} from "@payouts/platform/telemetry/trace-context";
 import { decideAfterAttempt, describeFailure, storedResponseBody } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
@@ -19,6 +26,7 @@ import {
   recordAttempt,
   releaseExpiredClaims,
 } from "../store/delivery-queue-store.js";
+import { createDeliveryMetrics, type DeliveryMetrics } from "../telemetry/delivery-metrics.js";
 import type { NotificationSender } from "./notification-sender.js";
 import type { ReceiverAnswer } from "./receiver-client.js";
 
@@ -45,6 +53,7 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const metrics = createDeliveryMetrics();
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let loop: Promise<void> | undefined;
@@ -87,7 +96,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       limit: free,
       perConfigLimit: options.receiverConcurrency,
     });
-    for (const delivery of claimed) track(attempt(delivery, options));
+    for (const delivery of claimed) track(attempt(delivery, options, metrics));
     return claimed.length;
   };
 
@@ -119,15 +128,52 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   };
 }
 
-async function attempt(delivery: ClaimedDelivery, options: DeliveryWorkerOptions): Promise<void> {
-  const { logger } = options;
-  try {
-    const answer = await sendClaimed(delivery, options);
-    await record(delivery, answer, options);
-  } catch (error) {
-    // The claim's lease expires and the row is retried; nothing is lost.
-    logger.error({ err: error, delivery_id: delivery.delivery_id }, "recording a delivery attempt failed");
-  }
+/**
+ * One attempt, as a span of the transaction's trace (child of the consumed event's span). The receiver
+ * request itself is untraced: partners get the documented headers, not our trace context.
+ */
+async function attempt(
+  delivery: ClaimedDelivery,
+  options: DeliveryWorkerOptions,
+  metrics: DeliveryMetrics,
+): Promise<void> {
+  await inSpan(
+    "webhook delivery attempt",
+    {
+      kind: SpanKind.CLIENT,
+      parent: contextFromTraceparent(delivery.traceparent),
+      attributes: {
+        tx_id: delivery.tx_id,
+        partner_id: delivery.partner_id,
+        delivery_id: delivery.delivery_id,
+        event_id: delivery.event_id,
+        event_type: delivery.event_type,
+        config_id: delivery.config_id,
+        attempt: delivery.attempts,
+      },
+    },
+    async (span) => {
+      try {
+        const answer = await untraced(() => sendClaimed(delivery, options));
+        const recorded = await record(delivery, answer, options);
+        span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
+        metrics.attempted({
+          eventType: delivery.event_type,
+          status: recorded.status,
+          attempts: delivery.attempts,
+          occurredAt: delivery.event_occurred_at,
+          at: recorded.at,
+        });
+      } catch (error) {
+        // The claim's lease expires and the row is retried; nothing is lost.
+        markFailed(span, error);
+        options.logger.error(
+          { err: error, delivery_id: delivery.delivery_id },
+          "recording a delivery attempt failed",
+        );
+      }
+    },
+  );
 }
 
 async function sendClaimed(
@@ -145,7 +191,11 @@ async function sendClaimed(
   });
 }
 
-async function record(delivery: ClaimedDelivery, answer: ReceiverAnswer, options: DeliveryWorkerOptions) {
+async function record(
+  delivery: ClaimedDelivery,
+  answer: ReceiverAnswer,
+  options: DeliveryWorkerOptions,
+): Promise<{ status: AttemptResult["status"]; statusCode: number; at: Date }> {
   const at = options.now();
   const outcome: AttemptOutcome = "error" in answer ? { error: answer.error } : { status: answer.status };
   const decision = decideAfterAttempt({
@@ -188,4 +238,5 @@ async function record(delivery: ClaimedDelivery, answer: ReceiverAnswer, options
     },
     "webhook attempt",
   );
+  return { status: result.status, statusCode: attemptRecord.statusCode, at };
 }

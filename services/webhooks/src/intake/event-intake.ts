@@ -8,11 +8,13 @@
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
  */
 import { fromBinary } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
 import type { EventMessage } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
+import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
 import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
@@ -85,6 +87,9 @@ async function storeDeliveries(
   options: EventIntakeOptions,
 ): Promise<number> {
   const now = options.now();
+  // The consumer span (the bus runs this handler inside it): attempts become its children.
+  const traceparent = currentTraceparent();
+  const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
   const firstDelay = withJitter(options.retryScheduleMs[0] ?? 0, options.random());
   return options.db.transaction(async (tx) => {
     const fresh = await markEventProcessed(tx, event, now);
@@ -102,6 +107,8 @@ async function storeDeliveries(
       eventType: event.eventType,
       body,
       nextAttemptAt: new Date(now.getTime() + firstDelay),
+      traceparent,
+      occurredAt,
     }));
     await insertDeliveries(tx, deliveries, now);
     return deliveries.length;

@@ -22,6 +22,9 @@ export interface ClaimedDelivery {
   readonly secret_sealed: string | null;
   readonly basic_auth_username: string | null;
   readonly basic_auth_sealed: string | null;
+  readonly partner_id: string;
+  readonly traceparent: string | null;
+  readonly event_occurred_at: Date | null;
 }
 
 export interface ClaimOptions {
@@ -67,7 +70,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
        FROM locked, webhooks.configs cfg
       WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
-               cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed`,
+               cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed,
+               d.partner_id, d.traceparent, d.event_occurred_at`,
     [options.now, options.leaseUntil, options.perConfigLimit, options.limit],
   );
   return res.rows;

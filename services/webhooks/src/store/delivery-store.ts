@@ -41,6 +41,9 @@ export interface NewDelivery {
   readonly eventType: string;
   readonly body: Uint8Array;
   readonly nextAttemptAt: Date;
+  /** W3C trace context the attempts continue. */
+  readonly traceparent?: string | undefined;
+  readonly occurredAt?: Date | undefined;
 }
 
 const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
@@ -71,8 +74,8 @@ export async function insertDeliveries(
   for (const d of deliveries) {
     await db.query(
       `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
-         body, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+         body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12)
        ON CONFLICT (event_id, config_id) DO NOTHING`,
       [
         d.deliveryId,
@@ -85,6 +88,8 @@ export async function insertDeliveries(
         Buffer.from(d.body),
         d.nextAttemptAt,
         now,
+        d.traceparent ?? null,
+        d.occurredAt ?? null,
       ],
     );
   }
