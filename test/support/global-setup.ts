@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
@@ -30,8 +31,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     databaseUrl ??= fromContainers.databaseUrl;
     kafkaBrokers ??= fromContainers.kafkaBrokers;
   }
-  if (!databaseUrl) databaseUrl = runLocalScript("pg-up.sh", "pg-down.sh", "PostgreSQL");
-  if (!kafkaBrokers) kafkaBrokers = runLocalScript("kafka-up.sh", "kafka-down.sh", "Kafka");
+  if (!databaseUrl) {
+    const owned = !(await portOpen(Number(process.env.PGPORT ?? 55433)));
+    databaseUrl = runLocalScript("pg-up.sh", owned ? "pg-down.sh" : undefined, "PostgreSQL");
+  }
+  if (!kafkaBrokers) {
+    const owned = !(await portOpen(Number(process.env.KAFKA_PORT ?? 19092)));
+    kafkaBrokers = runLocalScript("kafka-up.sh", owned ? "kafka-down.sh" : undefined, "Kafka");
+  }
 
   project.provide("databaseUrl", databaseUrl);
   project.provide("kafkaBrokers", kafkaBrokers);
@@ -66,7 +73,20 @@ async function tryContainers(
   return out;
 }
 
-function runLocalScript(up: string, down: string, what: string): string {
+/** Whether something already listens there: then the scripts reuse it and the run must not stop it. */
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Runs a deploy/local up script; `down` is registered for teardown only when this run started the server. */
+function runLocalScript(up: string, down: string | undefined, what: string): string {
   const script = join(root, "deploy", "local", up);
   try {
     const out = execFileSync("bash", [script], {
@@ -76,9 +96,11 @@ function runLocalScript(up: string, down: string, what: string): string {
     });
     const last = out.trim().split("\n").at(-1) ?? "";
     if (!last) throw new Error(`${up} printed no address`);
-    stops.push(async () => {
-      execFileSync("bash", [join(root, "deploy", "local", down)], { stdio: "inherit" });
-    });
+    if (down) {
+      stops.push(async () => {
+        execFileSync("bash", [join(root, "deploy", "local", down)], { stdio: "inherit" });
+      });
+    }
     return last;
   } catch (error) {
     throw new Error(
