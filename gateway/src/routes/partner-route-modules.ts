@@ -1,3 +1,4 @@
+import { registerDocsRoutes } from "./docs-routes.js";
 import { registerLookupRoutes } from "./lookup-routes.js";
 import { registerPricingRoutes } from "./pricing-routes.js";
 import { registerRailCallbackRoutes } from "./rail-callback-routes.js";
@@ -12,4 +13,5 @@ export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
   registerWebhookRoutes,
   registerTransactionRoutes,
   registerRailCallbackRoutes,
+  registerDocsRoutes,
 ];

@@ -1,0 +1,85 @@
+/**
+ * The OpenAPI 3.1 document of the partner API (DESIGN.md §4), written by hand from the gateway's routes
+ * and renderers. `test/gateway/openapi.test.ts` keeps it honest: every route of the partner listener is
+ * here and nothing else, and real responses validate against these schemas.
+ */
+import { readAppVersion } from "@payouts/webhooks/app-version";
+import { DOCS_PATHS } from "./docs-paths.js";
+import { LOOKUP_PATHS } from "./lookup-paths.js";
+import { OPENAPI_HEADERS, OPENAPI_PARAMETERS, OPENAPI_SECURITY_SCHEMES } from "./openapi-components.js";
+import { OPENAPI_SCHEMAS } from "./openapi-schemas.js";
+import type { OpenApiDocument, Tag } from "./openapi-types.js";
+import { OUTBOUND_WEBHOOKS } from "./outbound-webhooks.js";
+import { PAYOUT_PATHS } from "./payout-paths.js";
+import { RAIL_CALLBACK_PATHS } from "./rail-callback-paths.js";
+import { WEBHOOK_CONFIG_PATHS } from "./webhook-config-paths.js";
+
+const DESCRIPTION = `Pay out to a typed destination (account number, instant-payment key, phone, till or paybill) or to a merchant or account identifier, priced in USD from a prepaid balance, with signed notifications of the outcome.
+
+**Flow.** \`POST /customers\` once per sender → \`POST /lookupPaymentCode\` (or \`POST /decodeQr\` for a scanned QR) validates the destination and creates a PENDING transaction → \`POST /getQuotation\` with its \`tx_id\` and the amount → \`POST /executePayout\` with a fresh \`X-Idempotency-Key\` → the outcome arrives as a notification (see Webhooks) and in \`GET /transactions/{tx_id}\`. \`POST /previewQuotations\` prices an amount in every supported currency without creating anything.
+
+**Authentication.** Every route except \`/openapi.json\`, \`/docs\` and the rail's callback needs HTTP Basic: \`Authorization: Basic base64(client_id:client_secret)\`. Failure → 401 \`AUTHENTICATION_REQUIRED\` with \`WWW-Authenticate: Basic\`. Data belongs to one partner: another partner's \`tx_id\`, \`customer_id\`, config or delivery id is answered as not found.
+
+**Money.** JSON numbers written with a fixed number of decimals (\`"fee": 0.30\`, not \`0.3\`): USD amounts and fees at \`dp\` decimals (query parameter, 0–10, default 2, rounded half up; other values → 400 \`INVALID_FIELD\`), \`exchange_rate\` always at 10 decimals, local amounts at the currency's ISO 4217 minor units (\`540.00\` BRL, \`2630000\` VND). Rounding affects responses only: stored amounts and balance debits keep full precision, so \`amount_usd + percentage_fee + fixed_fee\` at full precision is what the balance is debited. Amounts in requests may be JSON numbers or decimal strings (\`"1500.50"\`), so you never have to round a double.
+
+**Idempotency.** \`executePayout\` needs \`X-Idempotency-Key\` (1–255 printable ASCII characters; a UUID per payout). A retry with the same key and body returns the first outcome with \`Idempotent-Replayed: true\`; the same key with another body → 422 \`IDEMPOTENCY_KEY_REUSED\`; a retry while the first request runs → 409 \`IDEMPOTENCY_KEY_IN_USE\` with \`Retry-After\`. Each transaction is debited at most once whatever the keys.
+
+**Errors.** One body on every route: \`{"code": "INVALID_AMOUNT", "message": "human readable", "field": "amount", "request_id": "req_…"}\`. \`code\` is stable; \`field\` is present only when one field, header or query parameter is at fault; \`request_id\` equals the \`X-Request-Id\` response header that every response carries (send your own \`X-Request-Id\` to correlate). Each operation lists its codes per status. 500 \`INTERNAL\` discloses nothing: quote the \`request_id\`.`;
+
+const TAGS: readonly Tag[] = [
+  { name: "Payouts", description: "Destinations, QR codes, quotes and execution." },
+  { name: "Pricing", description: "Indicative prices, without a transaction." },
+  { name: "Transactions", description: "The transaction record and the balance." },
+  { name: "Customers", description: "Registered senders." },
+  { name: "Webhooks", description: "Your notification receivers and their delivery log." },
+  {
+    name: "Notifications",
+    description: "What the service POSTs to your receivers (the `webhooks` section).",
+  },
+  { name: "Payout rail", description: "Called by the payout provider, not by partners." },
+  { name: "Documentation", description: "This document and its HTML rendering." },
+];
+
+/** The document for `version` (the platform's version, from the root package.json). */
+export function buildOpenApiDocument(version: string): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: {
+      title: "Payouts partner API",
+      version,
+      summary: "Destination lookup, pricing, idempotent payouts and signed webhooks.",
+      description: DESCRIPTION,
+      license: { name: "Apache 2.0", identifier: "Apache-2.0" },
+    },
+    servers: [
+      { url: "/", description: "The gateway serving this document" },
+      { url: "http://localhost:8080", description: "Embedded sandbox (`npm start`)" },
+    ],
+    tags: TAGS,
+    security: [{ basicAuth: [] }],
+    paths: {
+      ...LOOKUP_PATHS,
+      ...PAYOUT_PATHS,
+      ...WEBHOOK_CONFIG_PATHS,
+      ...RAIL_CALLBACK_PATHS,
+      ...DOCS_PATHS,
+    },
+    webhooks: OUTBOUND_WEBHOOKS,
+    components: {
+      schemas: OPENAPI_SCHEMAS,
+      parameters: OPENAPI_PARAMETERS,
+      headers: OPENAPI_HEADERS,
+      responses: {},
+      securitySchemes: OPENAPI_SECURITY_SCHEMES,
+    },
+  };
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The document of this build, built once. */
+export function openApiDocument(): OpenApiDocument {
+  cached ??= buildOpenApiDocument(readAppVersion());
+  return cached;
+}

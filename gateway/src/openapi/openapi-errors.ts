@@ -1,0 +1,136 @@
+/**
+ * Error responses of the document. Every code has one HTTP status (the gateway's `http/error-map.ts` and
+ * the statuses its routes throw); each operation lists the codes it can answer and when, and the builder
+ * groups them by status into responses whose schema pins `code` to exactly those values.
+ */
+import { headerRef } from "./openapi-components.js";
+import { schemaRef } from "./openapi-schemas.js";
+import type { Example, Header, Reference, Response } from "./openapi-types.js";
+
+export const ERROR_STATUS: Readonly<Record<string, number>> = {
+  INVALID_FIELD: 400,
+  MISSING_REQUIRED_FIELD: 400,
+  INVALID_AMOUNT: 400,
+  INVALID_CURRENCY: 400,
+  SENDER_NOT_ACCEPTED: 400,
+  UNSUPPORTED_COUNTRY: 400,
+  INVALID_PAYMENT_METHOD: 400,
+  INVALID_DESTINATION_CODE: 400,
+  INVALID_DESTINATION: 400,
+  UNKNOWN_DESTINATION: 400,
+  USE_DECODE_QR: 400,
+  INVALID_QR: 400,
+  AMOUNT_OUT_OF_RANGE: 400,
+  MISSING_IDEMPOTENCY_KEY: 400,
+  AUTHENTICATION_REQUIRED: 401,
+  INVALID_SIGNATURE: 401,
+  CUSTOMER_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
+  WEBHOOK_CONFIG_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
+  TRANSACTION_NOT_PENDING: 409,
+  TRANSACTION_NOT_PROCESSING: 409,
+  QUOTE_REQUIRED: 409,
+  QUOTE_EXPIRED: 409,
+  INSUFFICIENT_FUNDS: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  DELIVERY_IN_PROGRESS: 409,
+  WEBHOOK_CONFIG_INACTIVE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL: 500,
+};
+
+/** A code an operation may answer, when, and (only where it differs from ERROR_STATUS) its status. */
+export type ErrorCase = readonly [code: string, when: string, status?: number];
+
+export const AUTH_CASE: ErrorCase = [
+  "AUTHENTICATION_REQUIRED",
+  "the Authorization header is missing or malformed, or the credentials are wrong or revoked",
+];
+export const INTERNAL_CASE: ErrorCase = [
+  "INTERNAL",
+  "an unexpected failure; nothing internal is disclosed — quote the request_id",
+];
+/** What the JSON edge answers for any route with a body, before the route's own checks. */
+export const JSON_BODY_CASES: readonly ErrorCase[] = [
+  ["INVALID_FIELD", "the body is not valid JSON, or not a JSON object"],
+  ["INVALID_FIELD", "`Content-Type` is not `application/json`", 415],
+  ["INVALID_FIELD", "the body is larger than 256 KiB", 413],
+];
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  404: "Not found",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable: idempotency key reused",
+  429: "Too many requests",
+  500: "Internal error",
+};
+
+const STATUS_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
+  401: { "WWW-Authenticate": headerRef("wwwAuthenticate") },
+  429: { "Retry-After": headerRef("retryAfter") },
+};
+
+export interface ErrorResponseOptions {
+  /** Extra response headers by status, e.g. `Idempotent-Replayed` on executePayout's 409. */
+  readonly headers?: Readonly<Record<number, Record<string, Header | Reference>>>;
+  /** Examples by status. */
+  readonly examples?: Readonly<Record<number, Record<string, Example>>>;
+}
+
+/** Responses by status for `cases`, each listing its codes with when they happen. */
+export function errorResponses(
+  cases: readonly ErrorCase[],
+  options: ErrorResponseOptions = {},
+): Record<string, Response> {
+  const byStatus = new Map<number, ErrorCase[]>();
+  for (const errorCase of cases) {
+    const status = statusOf(errorCase);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), errorCase]);
+  }
+  const responses: Record<string, Response> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = errorResponse(status, group, options);
+  }
+  return responses;
+}
+
+/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401 and 500. */
+export function partnerErrors(
+  cases: readonly ErrorCase[],
+  options: ErrorResponseOptions & { readonly body?: boolean } = {},
+): Record<string, Response> {
+  const edge = options.body ? JSON_BODY_CASES : [];
+  return errorResponses([...edge, ...cases, AUTH_CASE, INTERNAL_CASE], options);
+}
+
+function statusOf([code, , status]: ErrorCase): number {
+  const found = status ?? ERROR_STATUS[code];
+  if (found === undefined) throw new Error(`error code ${code} has no documented status`);
+  return found;
+}
+
+function errorResponse(status: number, group: readonly ErrorCase[], options: ErrorResponseOptions): Response {
+  const codes = [...new Set(group.map(([code]) => code))];
+  const lines = group.map(([code, when]) => `- \`${code}\`: ${when}`);
+  const examples = options.examples?.[status];
+  return {
+    description: `${STATUS_TEXT[status] ?? "Error"}. Error body with one of these codes:\n\n${lines.join("\n")}`,
+    headers: {
+      "X-Request-Id": headerRef("requestId"),
+      ...STATUS_HEADERS[status],
+      ...options.headers?.[status],
+    },
+    content: {
+      "application/json": {
+        schema: { allOf: [schemaRef("ErrorBody"), { properties: { code: { enum: codes } } }] },
+        ...(examples ? { examples } : {}),
+      },
+    },
+  };
+}
