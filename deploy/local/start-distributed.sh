@@ -18,7 +18,8 @@
 # when a process starts: to change them, stop-distributed.sh first.
 #
 # Ports (PAYOUTS_BASE_PORT = B, default 28080): gateway partner B, admin B+1,
-# lookup B+2, pricing B+3, ledger B+4, webhook-dispatcher B+5, sandbox-rail B+6.
+# lookup B+2, pricing B+3, ledger B+4, webhook-dispatcher B+5, sandbox-rail B+6;
+# Prometheus /metrics (METRICS_PORT) of gateway, lookup, ..., sandbox-rail on B+7..B+12.
 # Two topologies run side by side with different base ports; each has its own
 # state dir, database and webhook consumer group.
 #
@@ -53,8 +54,9 @@ die() {
   exit 1
 }
 
-[[ $base =~ ^[0-9]+$ ]] && ((base >= 1024 && base <= 65528)) ||
-  die "PAYOUTS_BASE_PORT must be a number between 1024 and 65528, got '$base'"
+if ! [[ $base =~ ^[0-9]+$ ]] || ((base < 1024 || base > 65522)); then
+  die "PAYOUTS_BASE_PORT must be a number between 1024 and 65522, got '$base'"
+fi
 
 port_of() {
   case $1 in
@@ -68,6 +70,13 @@ port_of() {
   esac
 }
 addr_of() { echo "http://127.0.0.1:$(port_of "$1")"; }
+metrics_port_of() {
+  local i=7 role
+  for role in gateway "${services[@]}"; do
+    [[ $role == "$1" ]] && echo $((base + i))
+    i=$((i + 1))
+  done
+}
 
 # A zombie (exited, not yet reaped) still answers kill -0: treat it as gone.
 alive() { [[ -e /proc/$1 ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
@@ -141,7 +150,7 @@ wait_ready() {
 launch() {
   local role=$1 port=$2
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
-  PORT=$port setsid node "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
+  PORT=$port METRICS_PORT=$(metrics_port_of "$role") setsid node "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
   echo $! >"$state_dir/pids/$role.pid"
   started+=("$!")
   log "$role started (pid $!, port $port)"
@@ -168,6 +177,7 @@ if [[ -z ${DATABASE_URL:-} ]]; then
   server_url=$(bash "$here/pg-up.sh" 9>&-)
   db_name=payouts_dist_$base
   DATABASE_URL=${server_url%/*}/$db_name
+  # shellcheck disable=SC2016 # JavaScript, not shell, in single quotes
   (cd "$root" && node --input-type=module -e '
     import pg from "pg";
     const [url, name] = process.argv.slice(1);
@@ -200,11 +210,15 @@ fi
 
 export DATABASE_URL KAFKA_BROKERS ADMIN_TOKEN RAIL_CALLBACK_SECRET WEBHOOK_SECRET_KEY
 export PAYOUTS_TOPOLOGY_DIR=$state_dir
-export ADMIN_PORT=$(port_of admin)
+ADMIN_PORT=$(port_of admin)
+LOOKUP_ADDR=$(addr_of lookup)
+PRICING_ADDR=$(addr_of pricing)
+LEDGER_ADDR=$(addr_of ledger)
+WEBHOOKS_ADDR=$(addr_of webhook-dispatcher)
+RAIL_ADDR=$(addr_of sandbox-rail)
+RAIL_CALLBACK_URL="http://127.0.0.1:$(port_of gateway)/callbacks/rail"
+export ADMIN_PORT LOOKUP_ADDR PRICING_ADDR LEDGER_ADDR WEBHOOKS_ADDR RAIL_ADDR RAIL_CALLBACK_URL
 export HOST=${HOST:-127.0.0.1}
-export LOOKUP_ADDR=$(addr_of lookup) PRICING_ADDR=$(addr_of pricing) LEDGER_ADDR=$(addr_of ledger)
-export WEBHOOKS_ADDR=$(addr_of webhook-dispatcher) RAIL_ADDR=$(addr_of sandbox-rail)
-export RAIL_CALLBACK_URL="http://127.0.0.1:$(port_of gateway)/callbacks/rail"
 export WEBHOOK_ALLOW_PRIVATE_URLS=${WEBHOOK_ALLOW_PRIVATE_URLS:-true}
 export WEBHOOK_CONSUMER_GROUP=${WEBHOOK_CONSUMER_GROUP:-payouts-dist-$base-webhooks}
 export LOG_LEVEL=${LOG_LEVEL:-info}

@@ -4,7 +4,7 @@
  * them, PostgreSQL and Kafka shared. Each child leads its own process group, so stopping signals the
  * whole group and nothing outlives the test file.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -60,8 +60,13 @@ export interface DistributedTopology {
 /** Builds the workspaces when `gateway/dist/cli.js` is missing, so `npm test` alone works on a fresh clone. */
 export function ensureBuilt(): void {
   if (existsSync(CLI)) return;
-  execFileSync("npm", ["run", "build"], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  if (!existsSync(CLI)) throw new Error(`npm run build did not produce ${CLI}`);
+  const build = spawnSync("npm", ["run", "build"], { cwd: REPO_ROOT, encoding: "utf8" });
+  if (build.status !== 0 || !existsSync(CLI)) {
+    // tsc reports on stdout: keep both streams, or the reason is lost.
+    throw new Error(
+      `npm run build failed (${build.status ?? build.signal}):\n${build.stdout}${build.stderr}`,
+    );
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -87,6 +92,8 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     KAFKA_BROKERS: options.kafkaBrokers,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "info",
     HOST: "127.0.0.1",
+    // Every process has its own Prometheus listener: on one machine they need distinct ports.
+    METRICS_PORT: "0",
     ADMIN_PORT: String(ports.get("admin")),
     ADMIN_TOKEN: adminToken,
     RAIL_CALLBACK_SECRET: randomBytes(32).toString("base64url"),
