@@ -26,6 +26,8 @@ export interface BenchOptions {
   readonly profile: boolean;
   /** Skip the embedded-mode scenarios. */
   readonly skipEmbedded: boolean;
+  /** Use gateway/dist as it is, even when sources are newer. */
+  readonly skipBuild: boolean;
 }
 
 const FULL: BenchOptions = {
@@ -37,6 +39,7 @@ const FULL: BenchOptions = {
   webhooks: { fanOut: 5, burstEvents: 2000, pacedRate: 200, pacedSeconds: 15 },
   profile: false,
   skipEmbedded: false,
+  skipBuild: false,
 };
 
 const QUICK: BenchOptions = {
@@ -48,10 +51,11 @@ const QUICK: BenchOptions = {
   webhooks: { fanOut: 5, burstEvents: 200, pacedRate: 200, pacedSeconds: 3 },
 };
 
-const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--duration SECONDS] [--connections N]
+const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--no-build] [--duration N] [--connections N]
   --quick         short run for CI (about 1.5 minutes); fails only on errors, never on speed
   --profile       write .cpuprofile files of every service process to test/bench/out/profiles
   --no-embedded   skip the embedded-mode scenarios
+  --no-build      run gateway/dist as it is (default: npm run build when a source is newer)
   --duration N    measured seconds per HTTP scenario (default 15, quick 3)
   --connections N connections per HTTP scenario (default 50)`;
 
@@ -67,6 +71,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         break;
       case "--no-embedded":
         options = { ...options, skipEmbedded: true };
+        break;
+      case "--no-build":
+        options = { ...options, skipBuild: true };
         break;
       case "--duration":
         options = { ...options, durationSeconds: positiveInt(arg, argv[++i]) };

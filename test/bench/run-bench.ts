@@ -201,7 +201,7 @@ async function measureDistributed(
   cleanups.push({ name: "benchmark database", run: () => database.drop() });
   const brokers = infra.kafka.split(",");
   await moveGroupToEnd(brokers, TRANSACTION_EVENTS_TOPIC, WEBHOOK_GROUP);
-  const build = buildIsStale(repoRoot);
+  const build = !options.skipBuild && buildIsStale(repoRoot);
   log(`distributed topology on ports ${BASE_PORT}-${BASE_PORT + 6}${build ? " (building first)" : ""}`);
   const topology = await startDistributed({
     repoRoot,

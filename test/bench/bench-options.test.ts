@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { parseBenchOptions, UsageError } from "./bench-options.js";
+
+describe("parseBenchOptions", () => {
+  it("defaults to the full run and --quick shortens every phase", () => {
+    const full = parseBenchOptions([]);
+    const quick = parseBenchOptions(["--quick"]);
+    expect(full.quick).toBe(false);
+    expect(quick.quick).toBe(true);
+    expect(quick.durationSeconds).toBeLessThan(full.durationSeconds);
+    expect(quick.pgbench.durationSeconds).toBeLessThan(full.pgbench.durationSeconds);
+    expect(quick.webhooks.burstEvents).toBeLessThan(full.webhooks.burstEvents);
+    expect(quick.connections).toBe(full.connections);
+  });
+
+  it("reads the flags in any order", () => {
+    const options = parseBenchOptions([
+      "--duration",
+      "7",
+      "--quick",
+      "--profile",
+      "--no-embedded",
+      "--no-build",
+    ]);
+    expect(options).toMatchObject({
+      quick: true,
+      durationSeconds: 7,
+      profile: true,
+      skipEmbedded: true,
+      skipBuild: true,
+    });
+  });
+
+  it.each([[["--fast"]], [["--duration"]], [["--connections", "0"]], [["--duration", "1.5"]]])(
+    "refuses %j",
+    (argv) => {
+      expect(() => parseBenchOptions(argv)).toThrow(UsageError);
+    },
+  );
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
+import { checkTargets } from "./target-checks.js";
+
+describe("checkTargets", () => {
+  it("checks each stretch target against the measured figures", () => {
+    const checks = checkTargets(
+      [
+        httpScenario("previewQuotations", loadResult(4000, 60), { name: "node:http", ratio: 0.4 }),
+        httpScenario("lookupPaymentCode", loadResult(1000), { name: "pgbench single-insert", ratio: 0.05 }),
+        httpScenario("executePayout", loadResult(500, 20, { unintendedErrors: 2, intendedErrors: 25 }), {
+          name: "pgbench tpcb-like",
+          ratio: 0.41,
+        }),
+      ],
+      [webhookPhase("burst", { deliveriesPerSecond: 900 }), webhookPhase("paced")],
+      { gateway: 150, ledger: 210, embedded: 390 },
+    );
+    const met = Object.fromEntries(checks.map((c) => [c.target, c.met]));
+    expect(met).toEqual({
+      "previewQuotations ≥ 35 % of node:http req/s": true,
+      "previewQuotations p99 ≤ 50 ms at 50 connections": false,
+      "lookupPaymentCode ≥ 50 % of pgbench single-insert tps": false,
+      "executePayout ≥ 40 % of pgbench tpcb-like tps": true,
+      "executePayout: no errors other than the intended ones": false,
+      "webhook fan-out ≥ 1,000 deliveries/s": false,
+      "webhook p99 event-to-2xx ≤ 500 ms at 200 events/s": true,
+      "each service's RSS ≤ 200 MB under load": false,
+      "embedded mode RSS ≤ 400 MB": true,
+    });
+    expect(checks.find((c) => c.target.startsWith("each service"))?.measured).toBe("highest 210 MB (ledger)");
+    expect(checks.find((c) => c.target.startsWith("lookup"))?.measured).toBe("5.0 % (1000 req/s)");
+  });
+
+  it("a paced phase with missing deliveries does not meet the latency target", () => {
+    const [check] = checkTargets([], [webhookPhase("paced", { missing: 3 })], {});
+    expect(check?.met).toBe(false);
+  });
+});
