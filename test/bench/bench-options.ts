@@ -28,7 +28,21 @@ export interface BenchOptions {
   readonly skipEmbedded: boolean;
   /** Use gateway/dist as it is, even when sources are newer. */
   readonly skipBuild: boolean;
+  /** Run only these parts (see PARTS); all when undefined. */
+  readonly only?: ReadonlySet<string>;
 }
+
+/** Parts of a run `--only` can pick. */
+export const PARTS = [
+  "baselines",
+  "previewQuotations",
+  "lookupPaymentCode",
+  "getQuotation",
+  "executePayout",
+  "listTransactions",
+  "webhooks",
+  "embedded",
+] as const;
 
 const FULL: BenchOptions = {
   quick: false,
@@ -56,6 +70,8 @@ const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--
   --profile       write .cpuprofile files of every service process to test/bench/out/profiles
   --no-embedded   skip the embedded-mode scenarios
   --no-build      run gateway/dist as it is (default: npm run build when a source is newer)
+  --only A,B      run only these parts: ${PARTS.join(", ")}
+                  (getQuotation needs lookupPaymentCode, executePayout needs both)
   --duration N    measured seconds per HTTP scenario (default 15, quick 3)
   --connections N connections per HTTP scenario (default 50)`;
 
@@ -75,6 +91,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--no-build":
         options = { ...options, skipBuild: true };
         break;
+      case "--only":
+        options = { ...options, only: parts(argv[++i]) };
+        break;
       case "--duration":
         options = { ...options, durationSeconds: positiveInt(arg, argv[++i]) };
         break;
@@ -92,6 +111,20 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
 }
 
 export class UsageError extends Error {}
+
+/** Whether `part` runs with these options. */
+export function runs(options: BenchOptions, part: (typeof PARTS)[number]): boolean {
+  return options.only === undefined || options.only.has(part);
+}
+
+function parts(raw: string | undefined): ReadonlySet<string> {
+  const names = (raw ?? "").split(",").filter(Boolean);
+  const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--only takes a comma-separated list of ${PARTS.join(", ")}`);
+  }
+  return new Set(names);
+}
 
 function positiveInt(flag: string, raw: string | undefined): number {
   const value = Number(raw);

@@ -8,11 +8,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
-import { type BenchOptions, parseBenchOptions, UsageError } from "./bench-options.js";
+import { type BenchOptions, parseBenchOptions, runs, UsageError } from "./bench-options.js";
 import type { BaselineName, BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
-import { seedDistributed, seedEmbedded } from "./bench-seed.js";
+import { type BenchTenant, seedDistributed, seedEmbedded } from "./bench-seed.js";
 import { startChild } from "./child-process.js";
-import { startDistributed } from "./distributed-target.js";
+import { type DistributedTarget, startDistributed } from "./distributed-target.js";
 import { startEmbedded } from "./embedded-target.js";
 import { type HttpRunSettings, runHttpScenario } from "./http-scenario.js";
 import { moveGroupToEnd } from "./kafka-offsets.js";
@@ -103,22 +103,19 @@ async function main(): Promise<number> {
   if (kafkaPid) monitor.watch({ name: "kafka", pid: kafkaPid });
   const machine = describeMachine(pgInfo.version);
 
-  const httpBaseline = await measureHttpBaseline(options, settings, monitor);
-  http.push(httpBaseline);
-  log("pgbench baselines");
-  const pgbench = await runPgbenchBaselines(
-    { binary: locatePgbench(repoRoot), serverUrl: postgres.url },
-    options.pgbench,
-  );
-  for (const p of pgbench) log(`pgbench ${p.script}: ${p.tps.toFixed(0)} tps, p99 ${p.latencyMs.p99} ms`);
+  const httpBaseline = runs(options, "baselines")
+    ? await measureHttpBaseline(options, settings, monitor)
+    : undefined;
+  if (httpBaseline) http.push(httpBaseline);
+  const pgbench = runs(options, "baselines") ? await measurePgbench(options, postgres.url) : [];
 
-  const distributed = await measureDistributed(options, settings, {
-    runId,
-    postgres: postgres.url,
-    kafka: kafka.url,
-  });
+  const distributed = DISTRIBUTED_PARTS.some((part) => runs(options, part))
+    ? await measureDistributed(options, settings, { runId, postgres: postgres.url, kafka: kafka.url })
+    : { http: [], webhooks: [] };
   http.push(...distributed.http);
-  if (!options.skipEmbedded) http.push(...(await measureEmbedded(settings, monitor, runId)));
+  if (!options.skipEmbedded && runs(options, "embedded")) {
+    http.push(...(await measureEmbedded(settings, monitor, runId)));
+  }
 
   const compared = http.map((s) => withBaseline(s, httpBaseline, pgbench));
   const peakRssMb = monitor.highestPeaks();
@@ -147,7 +144,7 @@ async function main(): Promise<number> {
     problems,
   };
   const markdown = writeResults(outDir, results);
-  if (!options.quick && !options.profile) writeResultsFile(markdown);
+  if (!options.quick && !options.profile && !options.only) writeResultsFile(markdown);
   process.stdout.write(`\n${markdown}`);
   log(`results in ${join(outDir, "results.json")} and results.md`);
   return problems.length === 0 ? 0 : 1;
@@ -191,6 +188,22 @@ async function measureHttpBaseline(
   return result;
 }
 
+async function measurePgbench(options: BenchOptions, serverUrl: string): Promise<PgbenchResult[]> {
+  log("pgbench baselines");
+  const results = await runPgbenchBaselines({ binary: locatePgbench(repoRoot), serverUrl }, options.pgbench);
+  for (const p of results) log(`pgbench ${p.script}: ${p.tps.toFixed(0)} tps, p99 ${p.latencyMs.p99} ms`);
+  return results;
+}
+
+const DISTRIBUTED_PARTS = [
+  "previewQuotations",
+  "lookupPaymentCode",
+  "getQuotation",
+  "executePayout",
+  "listTransactions",
+  "webhooks",
+] as const;
+
 async function measureDistributed(
   options: BenchOptions,
   settings: HttpRunSettings,
@@ -226,13 +239,32 @@ async function measureDistributed(
   const scenario = (name: string, w: ReturnType<PartnerWorkload["preview"]>) =>
     runHttpScenario({ name, mode: "distributed", baseUrl: topology.partnerUrl, workload: w }, settings);
   const http: HttpScenarioResult[] = [];
-  http.push(await scenario("previewQuotations", workload.preview()));
-  http.push(await scenario("lookupPaymentCode", workload.lookup()));
-  http.push(await scenario("getQuotation", workload.quote()));
-  http.push(await scenario("executePayout", workload.execute()));
-  http.push(await scenario("listTransactions", workload.list()));
+  const flow = [
+    ["previewQuotations", () => workload.preview()],
+    ["lookupPaymentCode", () => workload.lookup()],
+    ["getQuotation", () => workload.quote()],
+    ["executePayout", () => workload.execute()],
+    ["listTransactions", () => workload.list()],
+  ] as const;
+  for (const [name, make] of flow) if (runs(options, name)) http.push(await scenario(name, make()));
   checkAlive(topology.pids, problems);
+  const webhooks = runs(options, "webhooks")
+    ? await measureWebhooks(options, topology, tenant, settings, infra)
+    : [];
+  for (const name of Object.keys(topology.pids)) monitor.unwatch(name);
+  log("stopping the distributed topology");
+  await topology.stop();
+  return { http, webhooks };
+}
 
+async function measureWebhooks(
+  options: BenchOptions,
+  topology: DistributedTarget,
+  tenant: BenchTenant,
+  settings: HttpRunSettings,
+  infra: { runId: string; kafka: string },
+): Promise<WebhookPhaseResult[]> {
+  const { monitor, problems } = settings;
   log("webhook fan-out");
   const receiver = new TimingReceiver();
   const receiverPort = await receiver.start();
@@ -244,7 +276,7 @@ async function measureDistributed(
       secret: `bench-webhook-secret-${i}-0123456789`,
     });
   }
-  const bus = createKafkaEventBus({ brokers, clientId: "payouts-bench" });
+  const bus = createKafkaEventBus({ brokers: infra.kafka.split(","), clientId: "payouts-bench" });
   cleanups.push({ name: "Kafka producer", run: () => bus.close() });
   const target = {
     bus,
@@ -269,12 +301,9 @@ async function measureDistributed(
       problems.push(`webhooks ${w.phase}: ${w.missing} deliveries missing after the drain timeout`);
   }
   checkAlive(topology.pids, problems);
-  for (const name of Object.keys(topology.pids)) monitor.unwatch(name);
-  log("stopping the distributed topology");
   await bus.close();
   await receiver.stop();
-  await topology.stop();
-  return { http, webhooks };
+  return webhooks;
 }
 
 async function measureEmbedded(
@@ -311,14 +340,14 @@ const BASELINE_OF: Readonly<Record<string, BaselineName>> = {
 /** Which ceiling each endpoint is compared with, and its requests/s as a fraction of it. */
 function withBaseline(
   s: HttpScenarioResult,
-  httpBaseline: HttpScenarioResult,
+  httpBaseline: HttpScenarioResult | undefined,
   pgbench: readonly PgbenchResult[],
 ): HttpScenarioResult {
   const name = BASELINE_OF[s.name];
   if (!name) return s;
   const ceiling =
     name === "node:http"
-      ? httpBaseline.load.requestsPerSecond
+      ? httpBaseline?.load.requestsPerSecond
       : pgbench.find((p) => `pgbench ${p.script}` === name)?.tps;
   return ceiling ? { ...s, baseline: { name, ratio: s.load.requestsPerSecond / ceiling } } : s;
 }
