@@ -1,5 +1,8 @@
 /** The two public documentation routes themselves (`routes/docs-routes.ts`). */
+import { headerRef } from "./openapi-components.js";
 import type { PathItem } from "./openapi-types.js";
+
+const REQUEST_ID = { "X-Request-Id": headerRef("requestId") };
 
 export const DOCS_PATHS: Readonly<Record<string, PathItem>> = {
   "/openapi.json": {
@@ -12,6 +15,7 @@ export const DOCS_PATHS: Readonly<Record<string, PathItem>> = {
       responses: {
         "200": {
           description: "The document.",
+          headers: REQUEST_ID,
           content: { "application/json": { schema: { type: "object" } } },
         },
       },
@@ -25,7 +29,11 @@ export const DOCS_PATHS: Readonly<Record<string, PathItem>> = {
       description: "Public: no credentials. Self-contained (no external scripts, styles or fonts).",
       security: [],
       responses: {
-        "200": { description: "The page.", content: { "text/html": { schema: { type: "string" } } } },
+        "200": {
+          description: "The page.",
+          headers: REQUEST_ID,
+          content: { "text/html": { schema: { type: "string" } } },
+        },
       },
     },
   },

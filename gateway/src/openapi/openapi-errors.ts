@@ -128,7 +128,17 @@ function errorResponse(status: number, group: readonly ErrorCase[], options: Err
     },
     content: {
       "application/json": {
-        schema: { allOf: [schemaRef("ErrorBody"), { properties: { code: { enum: codes } } }] },
+        // The second part only narrows `code`; ErrorBody itself closes the object.
+        schema: {
+          allOf: [
+            schemaRef("ErrorBody"),
+            {
+              type: "object",
+              properties: { code: { type: "string", enum: codes } },
+              additionalProperties: true,
+            },
+          ],
+        },
         ...(examples ? { examples } : {}),
       },
     },
