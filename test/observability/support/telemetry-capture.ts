@@ -16,7 +16,8 @@ register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
 // One exporter per process, even if several test files share it: telemetry starts once per process.
 const EXPORTER = Symbol.for("payouts.test.span-exporter");
 const holder = globalThis as { [EXPORTER]?: InMemorySpanExporter };
-export const spanExporter: InMemorySpanExporter = (holder[EXPORTER] ??= new InMemorySpanExporter());
+holder[EXPORTER] ??= new InMemorySpanExporter();
+export const spanExporter: InMemorySpanExporter = holder[EXPORTER];
 
 export const telemetry: Telemetry = await startTelemetry({
   env: { OTEL_SERVICE_NAME: "payouts-observability-test", METRICS_PORT: "0" },

@@ -14,7 +14,7 @@ export interface OutboxLagGauge {
 
 export function startOutboxLagGauge(db: Database, logger: Logger): OutboxLagGauge {
   const meter = payoutsMeter();
-  const age = meter.createObservableGauge("payouts.ledger.outbox.lag", {
+  const age = meter.createObservableGauge("payouts.ledger.outbox.lag.seconds", {
     description: "Age of the oldest outbox event not yet published to Kafka (0 when none)",
     unit: "s",
   });

@@ -25,7 +25,7 @@ export interface HttpServerTelemetry {
 export const UNMATCHED_ROUTE = "unmatched";
 
 export function createHttpServerTelemetry(listener: "partner" | "admin"): HttpServerTelemetry {
-  const duration = payoutsMeter().createHistogram("payouts.http.server.duration", {
+  const duration = payoutsMeter().createHistogram("payouts.http.server.duration.seconds", {
     description: "Duration of HTTP requests answered by the gateway, per listener and route",
     unit: "s",
     advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S },

@@ -7,7 +7,7 @@ import { LATENCY_BUCKETS_S, payoutsMeter } from "./payouts-meter.js";
 import { RPC_OK, type RpcOutcome, rpcOutcomeOf } from "./rpc-outcome.js";
 
 export function createRpcMetricsInterceptor(): Interceptor {
-  const duration = payoutsMeter().createHistogram("payouts.rpc.server.duration", {
+  const duration = payoutsMeter().createHistogram("payouts.rpc.server.duration.seconds", {
     description: "Duration of RPCs handled by this process",
     unit: "s",
     advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S },

@@ -36,7 +36,7 @@ export function createDeliveryMetrics(): DeliveryMetrics {
     description: "Attempts a finished delivery took",
     advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 12] },
   });
-  const latency: Histogram = meter.createHistogram("payouts.webhooks.delivery.latency", {
+  const latency: Histogram = meter.createHistogram("payouts.webhooks.delivery.latency.seconds", {
     description: "From the event's occurred_at to the receiver's 2xx",
     unit: "s",
     advice: { explicitBucketBoundaries: DELIVERY_LATENCY_BUCKETS_S },
