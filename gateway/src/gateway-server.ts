@@ -26,6 +26,8 @@ export interface GatewayHandle {
   readonly partnerPort: number;
   readonly adminPort: number;
   readonly deps: GatewayDeps;
+  /** The partner listener's fastify instance, for route introspection (e.g. the OpenAPI test). */
+  readonly partnerApp: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startGateway(options: {
     partnerPort,
     adminPort,
     deps,
+    partnerApp: partner,
     close: async () => {
       await Promise.all([partner.close(), admin.close()]);
     },
