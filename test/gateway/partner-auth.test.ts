@@ -46,8 +46,16 @@ describe("partner authentication at the gateway", () => {
   });
 
   it("refuses a wrong secret and an unknown client id", async () => {
-    expect401(await platform.partner({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` }, "GET", "/balance"));
-    expect401(await platform.partner({ clientId: "ci_unknown", clientSecret: app.clientSecret }, "GET", "/balance"));
+    expect401(
+      await platform.partner(
+        { clientId: app.clientId, clientSecret: `${app.clientSecret}x` },
+        "GET",
+        "/balance",
+      ),
+    );
+    expect401(
+      await platform.partner({ clientId: "ci_unknown", clientSecret: app.clientSecret }, "GET", "/balance"),
+    );
   });
 
   it("refuses a revoked app at once, and revocation is idempotent", async () => {
@@ -57,7 +65,9 @@ describe("partner authentication at the gateway", () => {
     const del = await platform.admin("DELETE", `/admin/partners/${app.partnerId}/apps/${creds.clientId}`);
     expect(del.status).toBe(204);
     expect401(await platform.partner(creds, "GET", "/balance"));
-    expect((await platform.admin("DELETE", `/admin/partners/${app.partnerId}/apps/${creds.clientId}`)).status).toBe(204);
+    expect(
+      (await platform.admin("DELETE", `/admin/partners/${app.partnerId}/apps/${creds.clientId}`)).status,
+    ).toBe(204);
     expect((await platform.partner(app, "GET", "/balance")).status).toBe(200);
   });
 
@@ -82,7 +92,9 @@ describe("admin API", () => {
     const none = await fetch(`${platform.adminUrl}/admin/partners`, { method: "POST", body: "{}" });
     expect(none.status).toBe(401);
     expect(((await none.json()) as { code: string }).code).toBe("AUTHENTICATION_REQUIRED");
-    const wrong = await fetch(`${platform.adminUrl}/admin/partners/ptr_x`, { headers: { authorization: "Bearer nope" } });
+    const wrong = await fetch(`${platform.adminUrl}/admin/partners/ptr_x`, {
+      headers: { authorization: "Bearer nope" },
+    });
     expect(wrong.status).toBe(401);
   });
 
