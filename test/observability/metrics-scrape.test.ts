@@ -3,6 +3,7 @@
  * PostgreSQL and Kafka), the admin listener's /metrics and a distributed process's METRICS_PORT listener
  * expose the documented series with plausible values.
  */
+import { readFileSync } from "node:fs";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { type MetricsServerHandle, startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
@@ -106,6 +107,16 @@ describe("Prometheus metrics after traffic", () => {
     const latency = value("payouts_webhooks_delivery_latency_seconds_sum");
     expect(latency).toBeGreaterThan(0);
     expect(latency).toBeLessThan(30);
+  });
+
+  it("has every series the Grafana dashboard and the alert rules query", () => {
+    const scraped = new Set(samples.map((s) => s.name));
+    for (const file of ["grafana-dashboard.json", "prometheus-rules.yaml"]) {
+      const text = readFileSync(new URL(`../../deploy/observability/${file}`, import.meta.url), "utf8");
+      const queried = new Set(text.match(/payouts_[a-z_]+/g) ?? []);
+      expect(queried.size, file).toBeGreaterThan(5);
+      for (const name of queried) expect(scraped, `${name} (${file})`).toContain(name);
+    }
   });
 
   it("serves the same registry on a distributed process's metrics listener", async () => {
