@@ -1,0 +1,394 @@
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
+import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
+import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiResponse,
+  type Credentials,
+  freePort,
+  startTestPlatform,
+  type TestPlatform,
+} from "../support/test-platform.js";
+
+/**
+ * Keeps `GET /openapi.json` honest against the running gateway: it is public and valid, it documents
+ * exactly the routes the partner listener has, and real answers (successes and errors) match the schemas
+ * it documents for their status — in closed mode, so a field the gateway sends but the document forgets
+ * fails too.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: the test walks the served JSON document
+type Json = Record<string, any>;
+
+let platform: TestPlatform;
+let partner: Credentials & { partnerId: string };
+let customerId: string;
+let doc: Json;
+let validator: ReturnType<typeof createOpenApiValidator>;
+
+const RATES = { BRL: "5.4", KES: "129.25", VND: "26300" } as const;
+const CORRIDORS = [
+  ["BR", "BRL", "1", "50000"],
+  ["KE", "KES", "10", "250000"],
+  ["VN", "VND", "10000", "500000000"],
+] as const;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  for (const [currency, rate_per_usd] of Object.entries(RATES)) {
+    expect((await platform.admin("PUT", `/admin/fx-rates/${currency}`, { rate_per_usd })).status).toBe(200);
+  }
+  for (const [country, currency, min_amount, max_amount] of CORRIDORS) {
+    const body = { currency, min_amount, max_amount, enabled: true };
+    expect((await platform.admin("PUT", `/admin/corridors/${country}`, body)).status).toBe(200);
+  }
+  partner = await platform.createPartner({
+    supported_currencies: ["USD", "BRL", "KES", "VND"],
+    fees: { percent: "1.5", fixed_usd: "0.30" },
+  });
+  const credit = { amount_usd: "1000", reference: "openapi test" };
+  expect(
+    (await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, credit)).status,
+  ).toBe(201);
+  const res = await platform.partner(undefined, "GET", "/openapi.json");
+  doc = res.json;
+  validator = createOpenApiValidator(doc, { closed: true });
+  const customer = await call("POST", "/customers", "/customers", {
+    name_first: "Ana",
+    name_last: "Souza",
+    country: "BR",
+    ic_type: "CPF",
+    ic_number: "529.982.247-25",
+  });
+  customerId = customer.json.customer_id;
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+/** A partner call whose answer must match what the document says for `template` and the answer's status. */
+async function call(
+  method: string,
+  path: string,
+  template: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  creds: Credentials | null = partner,
+): Promise<ApiResponse> {
+  const res = await platform.partner(creds ?? undefined, method, path, body, headers);
+  expectDocumented(method, template, res);
+  return res;
+}
+
+function expectDocumented(method: string, template: string, res: ApiResponse): void {
+  const where = `${method} ${template} → ${res.status} ${res.text.slice(0, 300)}`;
+  const responses = doc.paths[template]?.[method.toLowerCase()]?.responses;
+  expect(responses, where).toBeDefined();
+  expect(Object.keys(responses), where).toContain(String(res.status));
+  expect(res.headers.get("x-request-id"), where).toBeTruthy();
+  if (res.status === 204) return;
+  const schema = documentedSchema(doc, "paths", template, method.toLowerCase(), String(res.status));
+  expect(validator.validate(schema, res.json), where).toEqual([]);
+}
+
+/** `METHOD /path/{param}` for every route the fastify instance has (HEAD is fastify's own twin of GET). */
+function registeredRoutes(app: FastifyInstance): string[] {
+  const prefixes: string[] = [];
+  const routes: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
+    const match = /^([│ ]*)[└├]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] ?? "").length / 4;
+    prefixes.length = depth;
+    const path = (prefixes[depth - 1] ?? "") + (match[2] ?? "");
+    prefixes[depth] = path;
+    for (const method of (match[3] ?? "").split(", ")) {
+      if (method !== "" && method !== "HEAD") routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+    }
+  }
+  return routes.sort();
+}
+
+function documentedRoutes(): string[] {
+  return Object.entries(doc.paths as Json)
+    .flatMap(([path, item]) => HTTP_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
+}
+
+const signed = (body: string) => ({
+  "content-type": "application/json",
+  "x-rail-signature": createHmac("sha256", "test-rail-callback-secret").update(body).digest("base64"),
+});
+
+describe("the public documentation routes", () => {
+  it("serves a valid OpenAPI 3.1 document without credentials", async () => {
+    const res = await platform.partner(undefined, "GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(res.json.openapi).toBe("3.1.0");
+    expect(checkOpenApiStructure(res.json)).toEqual([]);
+    const root = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(res.json.info.version).toBe(root.version);
+    expect(res.text).toContain('"fixed_fee":0.30');
+  });
+
+  it("serves the same document whatever credentials are sent", async () => {
+    const wrong = { clientId: "ci_nobody", clientSecret: "nope" };
+    const res = await platform.partner(wrong, "GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(doc);
+  });
+
+  it("serves a self-contained HTML reference without credentials", async () => {
+    const res = await platform.partner(undefined, "GET", "/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.text).toContain(`<title>Payouts partner API ${doc.info.version}</title>`);
+    expect(res.text).toContain('id="op-lookuppaymentcode"');
+    expect(res.text).not.toMatch(/<script|<link|(src|href)="(https?:)?\/\//i);
+  });
+});
+
+describe("routes", () => {
+  it("documents exactly the routes of the partner listener", () => {
+    const app = platform.runtime.gateway.partnerApp;
+    const registered = registeredRoutes(app);
+    expect(registered).toContain("POST /lookupPaymentCode");
+    expect(registered).toContain("GET /customers/{customer_id}");
+    expect(registered).toEqual(documentedRoutes());
+  });
+
+  it("finds every documented route on the listener", () => {
+    const app = platform.runtime.gateway.partnerApp;
+    for (const route of documentedRoutes()) {
+      const [method = "", path = ""] = route.split(" ");
+      const url = path.replace(/\{(\w+)\}/g, ":$1");
+      expect(app.hasRoute({ method: method as "GET", url }), route).toBe(true);
+    }
+  });
+
+  it("marks only the documentation and the rail's callback public", () => {
+    const publicRoutes = documentedRoutes().filter((route) => {
+      const [method = "", path = ""] = route.split(" ");
+      return doc.paths[path][method.toLowerCase()].security?.length === 0;
+    });
+    expect(publicRoutes).toEqual(["GET /docs", "GET /openapi.json", "POST /callbacks/rail"]);
+  });
+});
+
+describe("real answers match the documented schemas", () => {
+  it("previewQuotations: quotations at dp 2 and 4, and its errors", async () => {
+    const ok = await call("POST", "/previewQuotations", "/previewQuotations", {
+      amount: 100,
+      currency: "USD",
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.quotations.map((q: Json) => q.currency)).toEqual(["USD", "BRL", "KES", "VND"]);
+    expect(
+      (
+        await call("POST", "/previewQuotations?dp=4", "/previewQuotations", {
+          amount: "1000",
+          currency: "kes",
+        })
+      ).status,
+    ).toBe(200);
+    const bad = await call("POST", "/previewQuotations", "/previewQuotations", {
+      amount: 0,
+      currency: "USD",
+    });
+    expect([bad.status, bad.json.code]).toEqual([400, "INVALID_AMOUNT"]);
+    const noCurrency = await call("POST", "/previewQuotations", "/previewQuotations", { amount: 5 });
+    expect(noCurrency.json.code).toBe("MISSING_REQUIRED_FIELD");
+    const anonymous = await call(
+      "POST",
+      "/previewQuotations",
+      "/previewQuotations",
+      { amount: 5, currency: "USD" },
+      {},
+      null,
+    );
+    expect([anonymous.status, anonymous.json.code]).toEqual([401, "AUTHENTICATION_REQUIRED"]);
+    const noRate = await call("POST", "/previewQuotations", "/previewQuotations", {
+      amount: 5,
+      currency: "EUR",
+    });
+    expect([noRate.status, noRate.json.code]).toEqual([400, "INVALID_CURRENCY"]);
+    const dp = await call("POST", "/previewQuotations?dp=11", "/previewQuotations", {
+      amount: 5,
+      currency: "USD",
+    });
+    expect([dp.status, dp.json.field]).toEqual([400, "dp"]);
+  });
+
+  it("lookupPaymentCode: the documented request examples succeed, and refusals are documented", async () => {
+    const examples = doc.paths["/lookupPaymentCode"].post.requestBody.content["application/json"]
+      .examples as Json;
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(3);
+    for (const [name, example] of Object.entries(examples)) {
+      const res = await call("POST", "/lookupPaymentCode", "/lookupPaymentCode", {
+        ...example.value,
+        customer_id: customerId,
+      });
+      expect(res.status, `${name}: ${res.text}`).toBe(200);
+    }
+    const refusals: [unknown, number, string][] = [
+      [
+        {
+          customer_id: customerId,
+          country_code: "AR",
+          payment_method: "payment_key",
+          payment_destination: "0110012920000091344978",
+        },
+        400,
+        "INVALID_DESTINATION",
+      ],
+      [
+        {
+          customer_id: customerId,
+          country_code: "AR",
+          payment_method: "payment_key",
+          payment_destination: "2850590900000000000000",
+        },
+        400,
+        "UNKNOWN_DESTINATION",
+      ],
+      [
+        { customer_id: customerId, country_code: "BR", sender: { name_first: "X" } },
+        400,
+        "SENDER_NOT_ACCEPTED",
+      ],
+      [{ customer_id: customerId, country_code: "XX" }, 400, "UNSUPPORTED_COUNTRY"],
+      [{ customer_id: customerId, country_code: "BR", partner_app_id: "no spaces" }, 400, "INVALID_FIELD"],
+      [{ customer_id: "cus_unknown", country_code: "KE", merchant_id: "123456" }, 404, "CUSTOMER_NOT_FOUND"],
+      [
+        { customer_id: customerId, country_code: "KE", merchant_id: "123456", amount: 1 },
+        400,
+        "AMOUNT_OUT_OF_RANGE",
+      ],
+    ];
+    for (const [body, status, code] of refusals) {
+      const res = await call("POST", "/lookupPaymentCode", "/lookupPaymentCode", body);
+      expect([res.status, res.json.code], res.text).toEqual([status, code]);
+    }
+    const notJson = await call("POST", "/lookupPaymentCode", "/lookupPaymentCode", "{oops", {
+      "content-type": "application/json",
+    });
+    expect([notJson.status, notJson.json.code]).toEqual([400, "INVALID_FIELD"]);
+  });
+
+  it("decodeQr, listBanks and customers", async () => {
+    const pix =
+      "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D";
+    expect(
+      (await call("POST", "/decodeQr", "/decodeQr", { customer_id: customerId, qr_string: pix, amount: 250 }))
+        .status,
+    ).toBe(200);
+    const badQr = await call("POST", "/decodeQr", "/decodeQr", {
+      customer_id: customerId,
+      qr_string: `${pix.slice(0, -1)}0`,
+    });
+    expect(badQr.json.code).toBe("INVALID_QR");
+    expect((await call("GET", "/listBanks?country_code=NG", "/listBanks")).status).toBe(200);
+    expect((await call("GET", "/listBanks?country_code=FR", "/listBanks")).json.code).toBe(
+      "UNSUPPORTED_COUNTRY",
+    );
+    expect((await call("GET", `/customers/${customerId}`, "/customers/{customer_id}")).status).toBe(200);
+    expect((await call("GET", "/customers/cus_nope", "/customers/{customer_id}")).status).toBe(404);
+    expect((await call("POST", "/customers", "/customers", { name_first: "A" })).json.code).toBe(
+      "MISSING_REQUIRED_FIELD",
+    );
+  });
+
+  it("the payout flow: quote, execute, replay, the rail's callback, the record and the balance", async () => {
+    const lookup = await call("POST", "/lookupPaymentCode", "/lookupPaymentCode", {
+      customer_id: customerId,
+      country_code: "BR",
+      payment_method: "payment_key",
+      payment_destination: "52998224725",
+      payment_destination_code: "PIX",
+      partner_transaction_id: "openapi-1",
+    });
+    const txId: string = lookup.json.tx_id;
+    const execute = (key: string | undefined) =>
+      call(
+        "POST",
+        "/executePayout",
+        "/executePayout",
+        { tx_id: txId },
+        key ? { "x-idempotency-key": key } : {},
+      );
+    expect((await execute("key-1")).json.code).toBe("QUOTE_REQUIRED");
+    expect((await call("POST", "/getQuotation", "/getQuotation", { tx_id: txId, amount: 540 })).status).toBe(
+      200,
+    );
+    expect(
+      (await call("POST", "/getQuotation", "/getQuotation", { tx_id: "tx_nope", amount: 1 })).status,
+    ).toBe(404);
+    expect((await execute(undefined)).json.code).toBe("MISSING_IDEMPOTENCY_KEY");
+    const first = await execute("key-2");
+    expect([first.status, first.json.status]).toEqual([200, "PROCESSING"]);
+    const replay = await execute("key-2");
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await execute("key-3")).json.code).toBe("TRANSACTION_NOT_PENDING");
+
+    const verdict = JSON.stringify({ tx_id: txId, outcome: "SUCCESS", provider_reference: "sbx_1" });
+    const bad = await platform.partner(undefined, "POST", "/callbacks/rail", verdict, {
+      ...signed(verdict),
+      "x-rail-signature": "AAAA",
+    });
+    expectDocumented("POST", "/callbacks/rail", bad);
+    expect(bad.json.code).toBe("INVALID_SIGNATURE");
+    const settled = await platform.partner(undefined, "POST", "/callbacks/rail", verdict, signed(verdict));
+    expectDocumented("POST", "/callbacks/rail", settled);
+    expect(settled.json).toEqual({ tx_id: txId, status: "SUCCESS", changed: true });
+
+    const tx = await call("GET", `/transactions/${txId}?dp=3`, "/transactions/{tx_id}");
+    expect(tx.json.status_history.map((c: Json) => c.to)).toEqual(["PENDING", "PROCESSING", "SUCCESS"]);
+    expect((await call("GET", "/transactions/tx_nope", "/transactions/{tx_id}")).status).toBe(404);
+    const list = await call("GET", "/listTransactions?limit=2&status=success", "/listTransactions");
+    expect(list.json.transactions.map((t: Json) => t.tx_id)).toEqual([txId]);
+    expect((await call("GET", "/listTransactions?limit=500", "/listTransactions")).json.field).toBe("limit");
+    expect((await call("GET", "/balance", "/balance")).status).toBe(200);
+  });
+
+  it("webhook configs and the delivery log", async () => {
+    const receiver = `http://127.0.0.1:${await freePort()}`;
+    const created = await call("POST", "/webhookConfigs", "/webhookConfigs", {
+      url: receiver,
+      events: ["transaction.success"],
+      secret: "partner-webhook-secret",
+      basic_auth: { username: "payouts", password: "s3cret-pass" },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.json.config_id;
+    expect((await call("POST", "/webhookConfigs", "/webhookConfigs", { url: "ftp://x" })).status).toBe(400);
+    expect((await call("GET", "/webhookConfigs", "/webhookConfigs")).json.webhook_configs).toHaveLength(1);
+    const test = await call("POST", `/webhookConfigs/${id}/test`, "/webhookConfigs/{id}/test");
+    expect(test.json.delivered).toBe(false);
+    const patched = await call("PATCH", `/webhookConfigs/${id}`, "/webhookConfigs/{id}", {
+      active: false,
+      basic_auth: null,
+    });
+    expect([patched.json.active, patched.json.basic_auth]).toEqual([false, null]);
+    expect(
+      (await call("GET", "/webhookDeliveries?status=dead&limit=5", "/webhookDeliveries")).json.deliveries,
+    ).toEqual([]);
+    expect((await call("GET", "/webhookDeliveries?status=lost", "/webhookDeliveries")).json.field).toBe(
+      "status",
+    );
+    expect(
+      (await call("POST", "/webhookDeliveries/whd_nope/redeliver", "/webhookDeliveries/{id}/redeliver"))
+        .status,
+    ).toBe(404);
+    expect((await call("DELETE", `/webhookConfigs/${id}`, "/webhookConfigs/{id}")).status).toBe(204);
+    expect((await call("DELETE", `/webhookConfigs/${id}`, "/webhookConfigs/{id}")).json.code).toBe(
+      "WEBHOOK_CONFIG_NOT_FOUND",
+    );
+  });
+});
