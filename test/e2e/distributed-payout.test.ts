@@ -14,7 +14,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/h
 import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, kafkaBrokers } from "../support/infra.js";
 import {
   type DistributedTopology,
@@ -61,6 +61,14 @@ beforeAll(async () => {
     },
   });
 }, 300_000);
+
+// A failure in one process shows up as a wrong answer elsewhere: print what every process logged.
+afterEach(({ task }) => {
+  if (task.result?.state !== "fail" || !topology) return;
+  for (const role of [...SERVICE_ROLES, "gateway"] as const) {
+    console.error(`--- ${role} (last lines)\n${topology.logsOf(role).split("\n").slice(-40).join("\n")}`);
+  }
+});
 
 afterAll(async () => {
   await topology?.stop();
