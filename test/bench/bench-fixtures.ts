@@ -33,10 +33,10 @@ export function httpScenario(
     connections: 50,
     load,
     processes: [
-      { name: "gateway", peakRssMb: 120.4, cpuPercent: 95.2 },
-      { name: "pricing", peakRssMb: 90, cpuPercent: 40 },
-      { name: "postgres", peakRssMb: undefined, cpuPercent: 12 },
-      { name: "bench", peakRssMb: 150, cpuPercent: 60 },
+      { name: "gateway", peakRssMb: 120.4, cpuPercent: 95.2, cpuSeconds: 9.52 },
+      { name: "pricing", peakRssMb: 90, cpuPercent: 40, cpuSeconds: 4 },
+      { name: "postgres", peakRssMb: undefined, cpuPercent: 12, cpuSeconds: 1.2 },
+      { name: "bench", peakRssMb: 150, cpuPercent: 60, cpuSeconds: 6 },
     ],
     ...(baseline ? { baseline } : {}),
   };

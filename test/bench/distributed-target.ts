@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { once } from "./once.js";
@@ -45,7 +45,9 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   };
   if (options.profileDir) {
     mkdirSync(options.profileDir, { recursive: true });
-    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${options.profileDir}`.trim();
+    const preload = join(options.repoRoot, "test", "bench", "cpu-profile-preload.mjs");
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --import ${preload}`.trim();
+    env.BENCH_PROFILE_DIR = options.profileDir;
   }
   await run("bash", [join(scripts, "stop-distributed.sh"), "--purge"], { env });
   const args = [join(scripts, "start-distributed.sh"), ...(options.build ? ["--build"] : [])];
@@ -66,7 +68,6 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       await run("bash", [join(scripts, "stop-distributed.sh")], { env }).catch(() => {});
       if (existsSync(join(stateDir, "logs")))
         cpSync(join(stateDir, "logs"), options.logDir, { recursive: true });
-      if (options.profileDir) nameProfiles(options.profileDir, pids);
       await run("bash", [join(scripts, "stop-distributed.sh"), "--purge"], { env }).catch(() => {});
     }),
   };
@@ -96,19 +97,4 @@ function readPids(stateDir: string): Record<string, number> {
     pids[role] = pid;
   }
   return pids;
-}
-
-/**
- * Node names profiles CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: keep the services' as
- * <role>.cpuprofile and drop those of the start script's helper processes.
- */
-function nameProfiles(dir: string, pids: Readonly<Record<string, number>>): void {
-  const roleOf = new Map(Object.entries(pids).map(([role, pid]) => [pid, role]));
-  for (const file of readdirSync(dir)) {
-    const match = /^CPU\.\d+\.\d+\.(\d+)\.\d+\.\d+\.cpuprofile$/.exec(file);
-    if (!match) continue;
-    const role = roleOf.get(Number(match[1]));
-    if (role) renameSync(join(dir, file), join(dir, `${role}.cpuprofile`));
-    else rmSync(join(dir, file));
-  }
 }

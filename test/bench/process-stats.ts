@@ -7,6 +7,8 @@ export interface WatchedProcess {
   readonly pid: number;
   /** Count the CPU of the children instead (PostgreSQL: the postmaster's backends). */
   readonly children?: boolean;
+  /** Only children whose command line contains this (a backend's title names its database). */
+  readonly match?: string;
 }
 
 export interface ProcessUsage {
@@ -15,6 +17,7 @@ export interface ProcessUsage {
   readonly peakRssMb: number | undefined;
   /** CPU time used in the window, as a percentage of one core. */
   readonly cpuPercent: number;
+  readonly cpuSeconds: number;
 }
 
 let clockTicks: number | undefined;
@@ -62,14 +65,17 @@ export function readCpuSeconds(pid: number): number | undefined {
   }
 }
 
-export function childPids(pid: number): number[] {
+export function childPids(pid: number, match?: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) pids.push(Number(entry));
+      if (ppid !== pid) continue;
+      if (match === undefined || readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(match)) {
+        pids.push(Number(entry));
+      }
     } catch {
       // exited while listing
     }
@@ -79,7 +85,7 @@ export function childPids(pid: number): number[] {
 
 /** CPU seconds per pid of a watched process (its own pid, or each child). */
 function cpuByPid(watched: WatchedProcess): Map<number, number> {
-  const pids = watched.children ? childPids(watched.pid) : [watched.pid];
+  const pids = watched.children ? childPids(watched.pid, watched.match) : [watched.pid];
   const cpu = new Map<number, number>();
   for (const pid of pids) {
     const seconds = readCpuSeconds(pid);
@@ -137,6 +143,7 @@ export class ProcessMonitor {
         name: w.name,
         peakRssMb: peakKb === undefined ? undefined : round1(peakKb / 1024),
         cpuPercent: round1((100 * used) / wallSeconds),
+        cpuSeconds: Math.round(used * 1000) / 1000,
       };
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { benchResults, httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
-import { busiest, renderMarkdown, rss } from "./results-report.js";
+import { busiest, cpuPerRequest, renderMarkdown, rss } from "./results-report.js";
 
 describe("renderMarkdown", () => {
   const results = benchResults({
@@ -17,7 +17,7 @@ describe("renderMarkdown", () => {
 
   it("writes one row per scenario with throughput, latencies, ratio, CPU and RSS", () => {
     expect(markdown).toContain(
-      "| previewQuotations | distributed | 4321 | 21 | 42 | 43210 | 0 | 0 | 12.3 % of node:http | gateway 95, bench 60, pricing 40 | gateway 120, pricing 90 |",
+      "| previewQuotations | distributed | 4321 | 21 | 42 | 43210 | 0 | 0 | 12.3 % of node:http | 0.34 | gateway 95, bench 60, pricing 40 | gateway 120, pricing 90 |",
     );
   });
 
@@ -43,6 +43,11 @@ describe("renderMarkdown", () => {
 });
 
 describe("busiest and rss", () => {
+  it("CPU per request counts the platform and PostgreSQL, not the load generator", () => {
+    // (9.52 + 4 + 1.2) s over 43210 requests
+    expect(cpuPerRequest(httpScenario("x", loadResult(4321)))).toBe("0.34");
+  });
+
   it("names the three busiest processes and the platform's peaks only", () => {
     const processes = httpScenario("x", loadResult(1)).processes;
     expect(busiest(processes)).toBe("gateway 95, bench 60, pricing 40");

@@ -29,8 +29,8 @@ export function renderMarkdown(results: BenchResults): string {
     "",
     "### HTTP endpoints and baselines",
     "",
-    "| scenario | mode | req/s | p50 ms | p99 ms | ok | intended errors | unintended errors | vs baseline | CPU % (busiest) | peak RSS MB |",
-    "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|",
+    "| scenario | mode | req/s | p50 ms | p99 ms | ok | intended errors | unintended errors | vs baseline | CPU ms/req | CPU % (busiest) | peak RSS MB |",
+    "|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|---|",
   );
   for (const s of results.http) lines.push(httpRow(s));
   for (const p of results.pgbench) lines.push(pgbenchRow(p));
@@ -60,16 +60,27 @@ function httpRow(s: HttpScenarioResult): string {
   const l = s.load;
   const vs = s.baseline ? `${(s.baseline.ratio * 100).toFixed(1)} % of ${s.baseline.name}` : "—";
   const exhausted = l.exhausted ? " (inputs ran out)" : "";
-  return `| ${s.name}${exhausted} | ${s.mode} | ${l.requestsPerSecond.toFixed(0)} | ${num(l.latencyMs.p50)} | ${num(l.latencyMs.p99)} | ${l.ok} | ${l.intendedErrors} | ${l.unintendedErrors} | ${vs} | ${busiest(s.processes)} | ${rss(s.processes)} |`;
+  return `| ${s.name}${exhausted} | ${s.mode} | ${l.requestsPerSecond.toFixed(0)} | ${num(l.latencyMs.p50)} | ${num(l.latencyMs.p99)} | ${l.ok} | ${l.intendedErrors} | ${l.unintendedErrors} | ${vs} | ${cpuPerRequest(s)} | ${busiest(s.processes)} | ${rss(s.processes)} |`;
 }
 
 function pgbenchRow(p: PgbenchResult): string {
-  return `| pgbench ${p.script} (${p.clients} clients) | baseline | ${p.tps.toFixed(0)} tps | ${num(p.latencyMs.p50)} | ${num(p.latencyMs.p99)} | ${p.transactions} | 0 | ${p.failed} | — | — | — |`;
+  return `| pgbench ${p.script} (${p.clients} clients) | baseline | ${p.tps.toFixed(0)} tps | ${num(p.latencyMs.p50)} | ${num(p.latencyMs.p99)} | ${p.transactions} | 0 | ${p.failed} | — | — | — | — |`;
 }
 
 function webhookRow(w: WebhookPhaseResult): string {
   const offered = w.offeredRate > 0 ? String(w.offeredRate) : "all at once";
   return `| ${w.phase} | ${w.events} | ${offered} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${w.missing} | ${w.duplicates} | ${busiest(w.processes)} |`;
+}
+
+/**
+ * CPU milliseconds the system under test spent per request: every process but the load generator
+ * and Kafka (PostgreSQL included). Less sensitive to other load on the machine than requests/s.
+ */
+export function cpuPerRequest(s: HttpScenarioResult): string {
+  const seconds = s.processes
+    .filter((p) => p.name !== "bench" && p.name !== "kafka")
+    .reduce((sum, p) => sum + p.cpuSeconds, 0);
+  return s.load.requests > 0 ? ((1000 * seconds) / s.load.requests).toFixed(2) : "—";
 }
 
 /** The three processes that used the most CPU, e.g. "gateway 98, ledger 45, postgres 40". */

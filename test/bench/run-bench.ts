@@ -98,7 +98,6 @@ async function main(): Promise<number> {
   const kafka = await ensureKafka(repoRoot);
   cleanups.push({ name: "Kafka", run: () => kafka.stop() });
   const pgInfo = await describePostgres(postgres.url);
-  if (pgInfo.postmasterPid) monitor.watch({ name: "postgres", pid: pgInfo.postmasterPid, children: true });
   const kafkaPid = findKafkaPid(Number(kafka.url.split(",")[0]?.split(":")[1]));
   if (kafkaPid) monitor.watch({ name: "kafka", pid: kafkaPid });
   const machine = describeMachine(pgInfo.version);
@@ -110,7 +109,12 @@ async function main(): Promise<number> {
   const pgbench = runs(options, "baselines") ? await measurePgbench(options, postgres.url) : [];
 
   const distributed = DISTRIBUTED_PARTS.some((part) => runs(options, part))
-    ? await measureDistributed(options, settings, { runId, postgres: postgres.url, kafka: kafka.url })
+    ? await measureDistributed(options, settings, {
+        runId,
+        postgres: postgres.url,
+        kafka: kafka.url,
+        ...(pgInfo.postmasterPid ? { postmasterPid: pgInfo.postmasterPid } : {}),
+      })
     : { http: [], webhooks: [] };
   http.push(...distributed.http);
   if (!options.skipEmbedded && runs(options, "embedded")) {
@@ -207,11 +211,16 @@ const DISTRIBUTED_PARTS = [
 async function measureDistributed(
   options: BenchOptions,
   settings: HttpRunSettings,
-  infra: { runId: string; postgres: string; kafka: string },
+  infra: { runId: string; postgres: string; kafka: string; postmasterPid?: number },
 ): Promise<{ http: HttpScenarioResult[]; webhooks: WebhookPhaseResult[] }> {
   const { monitor, problems } = settings;
-  const database = await createDatabase(infra.postgres, `bench_${infra.runId}`);
+  const databaseName = `bench_${infra.runId}`;
+  const database = await createDatabase(infra.postgres, databaseName);
   cleanups.push({ name: "benchmark database", run: () => database.drop() });
+  if (infra.postmasterPid) {
+    // The backends serving this run's database (process title "postgres: user db host(port) state").
+    monitor.watch({ name: "postgres", pid: infra.postmasterPid, children: true, match: ` ${databaseName} ` });
+  }
   const brokers = infra.kafka.split(",");
   await moveGroupToEnd(brokers, TRANSACTION_EVENTS_TOPIC, WEBHOOK_GROUP);
   const build = !options.skipBuild && buildIsStale(repoRoot);
@@ -251,7 +260,7 @@ async function measureDistributed(
   const webhooks = runs(options, "webhooks")
     ? await measureWebhooks(options, topology, tenant, settings, infra)
     : [];
-  for (const name of Object.keys(topology.pids)) monitor.unwatch(name);
+  for (const name of [...Object.keys(topology.pids), "postgres"]) monitor.unwatch(name);
   log("stopping the distributed topology");
   await topology.stop();
   return { http, webhooks };
