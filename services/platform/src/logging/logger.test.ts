@@ -1,0 +1,72 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger, maskAccount } from "./logger.js";
+
+function capture(): { lines: Array<Record<string, unknown>>; text: string[]; stream: Writable } {
+  const lines: Array<Record<string, unknown>> = [];
+  const text: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text.push(chunk.toString());
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, text, stream };
+}
+
+describe("maskAccount", () => {
+  it.each([
+    ["0000000018", "******0018"],
+    ["52998224725", "*******4725"],
+    ["ana@example.com", "***********.com"],
+    ["12345678", "********"],
+    ["", "*"],
+  ])("%s → %s", (input, masked) => {
+    expect(maskAccount(input)).toBe(masked);
+  });
+
+  it("redacts whatever is not a string", () => {
+    expect(maskAccount({ account_no: "0000000018" })).toBe("[redacted]");
+    expect(maskAccount(1234567890)).toBe("[redacted]");
+  });
+});
+
+describe("createLogger", () => {
+  it("redacts secrets and personal data and masks account numbers at any depth", () => {
+    const { lines, text, stream } = capture();
+    createLogger({ service: "test", destination: stream }).info(
+      {
+        authorization: "Basic c2VjcmV0",
+        req: { headers: { authorization: "Bearer admin-token", "x-rail-signature": "c2ln" } },
+        body: {
+          client_secret: "s3cret",
+          payment_destination: "0000000018",
+          recipient: { account_no: "0000000018", name_first: "Ada" },
+          sender: { phone: "+2348012345678" },
+        },
+        nested: { deeper: { password: "pw", account_no: "123456789012" } },
+        tx_id: "tx_1",
+      },
+      "lookup",
+    );
+    const all = text.join("");
+    for (const secret of ["c2VjcmV0", "admin-token", "c2ln", "s3cret", "0000000018", "Ada", "+234", 'pw"']) {
+      expect(all).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      authorization: "[redacted]",
+      body: { payment_destination: "******0018", recipient: "[redacted]", sender: "[redacted]" },
+      nested: { deeper: { password: "[redacted]", account_no: "********9012" } },
+      tx_id: "tx_1",
+      service: "test",
+      message: "lookup",
+    });
+  });
+
+  it("adds no trace fields outside a span", () => {
+    const { lines, stream } = capture();
+    createLogger({ service: "test", destination: stream }).info("no span");
+    expect(lines[0]).not.toHaveProperty("trace_id");
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { loadTelemetryConfig } from "./telemetry-config.js";
+
+describe("loadTelemetryConfig", () => {
+  it.each([
+    [
+      "nothing configured: traced in process, nothing exported",
+      {},
+      { tracing: true, traceExporters: [], exportMetrics: false },
+    ],
+    [
+      "an OTLP endpoint exports traces and metrics",
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" },
+      { tracing: true, traceExporters: ["otlp"], exportMetrics: true },
+    ],
+    [
+      "a traces-only endpoint",
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" },
+      { traceExporters: ["otlp"], exportMetrics: false },
+    ],
+    [
+      "explicit exporters win over the endpoint rule",
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318",
+        OTEL_TRACES_EXPORTER: "console",
+        OTEL_METRICS_EXPORTER: "none",
+      },
+      { traceExporters: ["console"], exportMetrics: false },
+    ],
+    ["none exports nothing", { OTEL_TRACES_EXPORTER: "none" }, { traceExporters: [] }],
+    [
+      "a disabled SDK traces and exports nothing",
+      { OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" },
+      { tracing: false, traceExporters: [], exportMetrics: false },
+    ],
+  ])("%s", (_name, env, expected) => {
+    expect(loadTelemetryConfig(env, "payouts-ledger")).toMatchObject(expected);
+  });
+
+  it("names the service after the role unless OTEL_SERVICE_NAME says otherwise", () => {
+    expect(loadTelemetryConfig({}, "payouts-ledger").serviceName).toBe("payouts-ledger");
+    expect(loadTelemetryConfig({ OTEL_SERVICE_NAME: "ledger-eu" }, "payouts-ledger").serviceName).toBe(
+      "ledger-eu",
+    );
+  });
+
+  it("serves metrics on 9464 unless METRICS_PORT says otherwise, and refuses a bad port", () => {
+    expect(loadTelemetryConfig({}, "x").metricsPort).toBe(9464);
+    expect(loadTelemetryConfig({ METRICS_PORT: "9500" }, "x").metricsPort).toBe(9500);
+    expect(() => loadTelemetryConfig({ METRICS_PORT: "http" }, "x")).toThrow(/METRICS_PORT/);
+  });
+});
