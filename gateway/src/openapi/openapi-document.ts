@@ -24,7 +24,7 @@ const DESCRIPTION = `Pay out to a typed destination (account number, instant-pay
 
 **Idempotency.** \`executePayout\` needs \`X-Idempotency-Key\` (1–255 printable ASCII characters; a UUID per payout). A retry with the same key and body returns the first outcome with \`Idempotent-Replayed: true\`; the same key with another body → 422 \`IDEMPOTENCY_KEY_REUSED\`; a retry while the first request runs → 409 \`IDEMPOTENCY_KEY_IN_USE\` with \`Retry-After\`. Each transaction is debited at most once whatever the keys.
 
-**Errors.** One body on every route: \`{"code": "INVALID_AMOUNT", "message": "human readable", "field": "amount", "request_id": "req_…"}\`. \`code\` is stable; \`field\` is present only when one field, header or query parameter is at fault; \`request_id\` equals the \`X-Request-Id\` response header that every response carries (send your own \`X-Request-Id\` to correlate). Each operation lists its codes per status. 500 \`INTERNAL\` discloses nothing: quote the \`request_id\`.`;
+**Errors.** One body on every route: \`{"code": "INVALID_AMOUNT", "message": "human readable", "field": "amount", "request_id": "req_…"}\`. \`code\` is stable; \`field\` is present only when one field, header or query parameter is at fault; \`request_id\` equals the \`X-Request-Id\` response header that every response carries (send your own \`X-Request-Id\` to correlate). Each operation lists its codes per status; an unknown route is 404 \`NOT_FOUND\`. 500 \`INTERNAL\` discloses nothing: quote the \`request_id\`.`;
 
 const TAGS: readonly Tag[] = [
   { name: "Payouts", description: "Destinations, QR codes, quotes and execution." },

@@ -491,7 +491,7 @@ const transactionSchemas = {
       country: str("ISO alpha-2 of the destination."),
       currency: str("ISO 4217 of the corridor."),
       amount: LOCAL("The payout amount; 0 while none was given"),
-      exchange_rate: RATE,
+      exchange_rate: { ...RATE, description: `Only when quoted. ${RATE.description}` },
       amount_usd: USD("Only when quoted: the amount"),
       fee: USD("Only when quoted: `percentage_fee + fixed_fee`"),
       percentage_fee: USD("Only when quoted: the percentage part of the fee"),
