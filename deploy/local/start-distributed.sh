@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the distributed topology on this machine: one process per service, each
-# `node gateway/dist/cli.js <role>` from the built output, talking gRPC to each
-# other and publishing/consuming through Kafka, exactly as production runs them.
+# `node gateway/dist/cli.js <role>` from the built output with the OpenTelemetry
+# preload of the image, talking gRPC to each other and publishing/consuming
+# through Kafka, exactly as production runs them.
 #
 #   1. PostgreSQL: $DATABASE_URL, else pg-up.sh plus a database of this topology
 #      (payouts_dist_<base port>, created when missing).
@@ -46,6 +47,10 @@ local_dir=${PAYOUTS_LOCAL_DIR:-/tmp/payouts-local}
 state_dir=$local_dir/distributed/$base
 timeout=${PAYOUTS_START_TIMEOUT:-60}
 cli=$root/gateway/dist/cli.js
+instrumentation=$root/services/platform/dist/telemetry/instrumentation.js
+# As the image runs every process (Dockerfile NODE_OPTIONS): OpenTelemetry loads first. The loader
+# specifier resolves from the working directory, hence the cd to the repository root below.
+node_flags=(--experimental-loader=@opentelemetry/instrumentation/hook.mjs "--import=$instrumentation")
 services=(lookup pricing ledger webhook-dispatcher sandbox-rail)
 
 log() { echo "start-distributed: $*" >&2; }
@@ -150,7 +155,7 @@ wait_ready() {
 launch() {
   local role=$1 port=$2
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
-  PORT=$port METRICS_PORT=$(metrics_port_of "$role") setsid node "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
+  PORT=$port METRICS_PORT=$(metrics_port_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
   echo $! >"$state_dir/pids/$role.pid"
   started+=("$!")
   log "$role started (pid $!, port $port)"
@@ -164,11 +169,12 @@ secret() {
   echo "$value"
 }
 
+cd "$root"
 mkdir -p "$state_dir/pids" "$state_dir/logs"
 exec 9>"$state_dir/.lock"
 flock -w 120 9 || die "another start/stop of $state_dir holds its lock; gave up after 120 s"
 
-if [[ ${1:-} == --build || ! -f $cli ]]; then
+if [[ ${1:-} == --build || ! -f $cli || ! -f $instrumentation ]]; then
   log "building (npm run build)"
   (cd "$root" && npm run build >&2)
 fi
@@ -234,7 +240,7 @@ on_exit() {
 trap on_exit EXIT
 
 log "migrating $DATABASE_URL"
-node "$cli" migrate </dev/null >>"$state_dir/logs/migrate.log" 2>&1 9>&- || {
+node "${node_flags[@]}" "$cli" migrate </dev/null >>"$state_dir/logs/migrate.log" 2>&1 9>&- || {
   tail -n 30 "$state_dir/logs/migrate.log" >&2
   die "migrate failed"
 }

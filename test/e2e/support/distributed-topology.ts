@@ -15,6 +15,13 @@ import { grpcJsUnary } from "./grpc-js-unary.js";
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const CLI = join(REPO_ROOT, "gateway", "dist", "cli.js");
+const INSTRUMENTATION = join(REPO_ROOT, "services", "platform", "dist", "telemetry", "instrumentation.js");
+/** What the image puts in NODE_OPTIONS: OpenTelemetry loads before the application (the loader
+ * specifier resolves from the working directory, the repository root). */
+const NODE_FLAGS = [
+  "--experimental-loader=@opentelemetry/instrumentation/hook.mjs",
+  `--import=${INSTRUMENTATION}`,
+];
 
 export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
@@ -57,11 +64,11 @@ export interface DistributedTopology {
   stop(): Promise<Record<Role, ProcessExit>>;
 }
 
-/** Builds the workspaces when `gateway/dist/cli.js` is missing, so `npm test` alone works on a fresh clone. */
+/** Builds the workspaces when `gateway/dist/cli.js` (or the telemetry preload) is missing, so `npm test` alone works on a fresh clone. */
 export function ensureBuilt(): void {
-  if (existsSync(CLI)) return;
+  if (existsSync(CLI) && existsSync(INSTRUMENTATION)) return;
   const build = spawnSync("npm", ["run", "build"], { cwd: REPO_ROOT, encoding: "utf8" });
-  if (build.status !== 0 || !existsSync(CLI)) {
+  if (build.status !== 0 || !existsSync(CLI) || !existsSync(INSTRUMENTATION)) {
     // tsc reports on stdout: keep both streams, or the reason is lost.
     throw new Error(
       `npm run build failed (${build.status ?? build.signal}):\n${build.stdout}${build.stderr}`,
@@ -143,7 +150,7 @@ process.once("exit", () => {
 });
 
 function launch(role: Role | "migrate", env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, [CLI, role], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, role], {
     cwd: REPO_ROOT,
     env,
     detached: true,
