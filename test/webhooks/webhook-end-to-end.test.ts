@@ -100,7 +100,16 @@ describe("notifications of a real payout", () => {
       refund_reason: "customer request",
     });
 
-    const log = await platform.partner(partner, "GET", `/webhookDeliveries?tx_id=${txId}`);
+    // The receiver has answered; the dispatcher records the outcome just after, so wait for the log.
+    let log = await platform.partner(partner, "GET", `/webhookDeliveries?tx_id=${txId}`);
+    for (
+      let i = 0;
+      i < 100 && log.json.deliveries.some((d: { status: string }) => d.status !== "delivered");
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = await platform.partner(partner, "GET", `/webhookDeliveries?tx_id=${txId}`);
+    }
     expect(
       log.json.deliveries.map((d: { event_type: string; status: string }) => [d.event_type, d.status]),
     ).toEqual([
