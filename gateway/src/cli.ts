@@ -43,6 +43,12 @@ async function main(): Promise<void> {
     await db.close();
     return;
   }
+  if (role !== "gateway" && !(role in SERVICE_ROLES)) {
+    logger.fatal(
+      `unknown role "${role}"; expected gateway, migrate or one of ${Object.keys(SERVICE_ROLES).join(", ")}`,
+    );
+    process.exit(2);
+  }
   // Already started by the preloaded instrumentation module when the process runs as documented.
   const telemetry = await startTelemetry({ env, serviceName: `payouts-${role}` });
   const metrics = await startMetricsServer({ telemetry, logger });

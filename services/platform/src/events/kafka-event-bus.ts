@@ -33,10 +33,19 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     const admin = kafka.admin();
     await admin.connect();
     try {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [{ topic, numPartitions: options.numPartitions ?? 3, replicationFactor: -1 }],
-      });
+      // Create only when absent: kafkajs logs an ERROR for TOPIC_ALREADY_EXISTS even though it is harmless.
+      const existing = await admin.listTopics();
+      if (!existing.includes(topic)) {
+        await admin
+          .createTopics({
+            waitForLeaders: true,
+            topics: [{ topic, numPartitions: options.numPartitions ?? 3, replicationFactor: -1 }],
+          })
+          .catch((error: unknown) => {
+            // Another process created it between the listing and the creation.
+            if ((error as { type?: string }).type !== "TOPIC_ALREADY_EXISTS") throw error;
+          });
+      }
     } finally {
       await admin.disconnect();
     }
