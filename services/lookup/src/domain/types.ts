@@ -3,12 +3,7 @@
  * Plain data only; the handlers map these to and from proto.
  */
 
-/** A rule violation with a stable partner-facing code (see DESIGN.md §4) and the field at fault. */
-export interface DomainError {
-  readonly code: string;
-  readonly message: string;
-  readonly field?: string;
-}
+export { type DomainError, fail, ok, type Result } from "@payouts/platform/domain-result";
 
 /**
  * Something the partner should know that does not block the payout, e.g. a Ghana mobile-money number
@@ -19,16 +14,6 @@ export interface DomainWarning {
   readonly message: string;
   readonly field?: string;
 }
-
-export type Result<T, E = DomainError> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E };
-
-export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
-export const fail = (code: string, message: string, field?: string): Result<never> => ({
-  ok: false,
-  error: field === undefined ? { code, message } : { code, message, field },
-});
 
 export type PaymentMethod = "payment_key" | "ewallet" | "bank_transfer";
 export type PaymentType = "till" | "paybill";

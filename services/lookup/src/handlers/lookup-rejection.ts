@@ -1,5 +1,8 @@
-import { Code, type ConnectError, serviceError } from "@payouts/platform/rpc/service-error";
+import { rejection as reject } from "@payouts/platform/rpc/rejection";
+import { Code, type ConnectError } from "@payouts/platform/rpc/service-error";
 import type { DomainError, Result } from "../domain/types.js";
+
+export { requirePartnerId } from "@payouts/platform/rpc/rejection";
 
 /**
  * A domain rule violation as the ConnectError the gateway maps by reason. Every lookup rejection is about
@@ -7,8 +10,7 @@ import type { DomainError, Result } from "../domain/types.js";
  * this partner, which is NotFound (404).
  */
 export function rejection(error: DomainError): ConnectError {
-  const code = error.code === "CUSTOMER_NOT_FOUND" ? Code.NotFound : Code.InvalidArgument;
-  return serviceError(error.code, error.message, { field: error.field, code });
+  return reject(error, error.code === "CUSTOMER_NOT_FOUND" ? Code.NotFound : Code.InvalidArgument);
 }
 
 /** The value of a domain result, or its error thrown as a rejection. */
@@ -23,16 +25,6 @@ export const customerNotFound = (customerId: string): ConnectError =>
     message: `No customer ${customerId}: register the sender with POST /customers first`,
     field: "customer_id",
   });
-
-const PARTNER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Partner ids come from the gateway; a malformed one is a caller bug worth a clear answer. */
-export function requirePartnerId(partnerId: string): string {
-  if (!PARTNER_ID.test(partnerId)) {
-    throw rejection({ code: "INVALID_FIELD", message: "partner_id is required", field: "partner_id" });
-  }
-  return partnerId;
-}
 
 /** A required string of the request, trimmed; MISSING_REQUIRED_FIELD when blank. */
 export function requireText(value: string, field: string): string {

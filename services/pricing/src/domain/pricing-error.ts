@@ -2,15 +2,11 @@
  * Rule violations of the pricing domain, with the stable partner-facing codes of DESIGN.md §4. Handlers map
  * `code` to a ConnectError reason; the gateway maps the reason to the HTTP status.
  */
-export interface PricingError {
-  readonly code: string;
-  readonly message: string;
-  readonly field?: string;
-}
+import type { DomainError, Result as DomainResult } from "@payouts/platform/domain-result";
 
-export type Result<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: PricingError };
+export type PricingError = DomainError;
+
+export type Result<T> = DomainResult<T>;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
