@@ -5,7 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
-import { installEdge, requestIdFor } from "./http/install-edge.js";
+import { answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 
 /**
  * The internal admin listener: operators' routes behind `Authorization: Bearer $ADMIN_TOKEN`, plus
@@ -21,6 +21,7 @@ export async function buildAdminApp(
     disableRequestLogging: true,
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("admin");

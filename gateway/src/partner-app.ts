@@ -2,7 +2,7 @@ import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-serv
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
 import type { GatewayDeps } from "./gateway-deps.js";
-import { installEdge, requestIdFor } from "./http/install-edge.js";
+import { answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 
 /** The public partner listener: Basic-authenticated JSON routes of the seed and DESIGN.md §4. */
@@ -12,6 +12,7 @@ export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstanc
     disableRequestLogging: true,
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
+    frameworkErrors: answerFrameworkError,
     return503OnClosing: true,
   });
   installEdge(app, deps.logger);

@@ -17,7 +17,7 @@ export function requestIdFor(header: string | string[] | undefined): string {
 /**
  * Wires the conventions every listener shares: `X-Request-Id` on every response, the error body
  * `{code, message, field?, request_id}`, JSON-only bodies, one access-log line per request, and no
- * internals in 500s.
+ * internals in 500s. Pass `answerFrameworkError` as the listener's `frameworkErrors` option too.
  */
 export function installEdge(app: FastifyInstance, logger: Logger): void {
   app.addHook("onRequest", async (request, reply) => {
@@ -44,6 +44,24 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
     );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, request, error));
+}
+
+/**
+ * Fastify's own refusals before routing (a malformed percent-encoding, an over-long path parameter), given
+ * the same error body and X-Request-Id as every other answer (DESIGN.md §4) instead of Fastify's default.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header("X-Request-Id", request.id);
+  const status = error.statusCode ?? 500;
+  const refusal =
+    status >= 400 && status < 500
+      ? new ApiError(status, "INVALID_FIELD", "the request URL is malformed")
+      : error;
+  void sendError(reply, request, refusal);
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): FastifyReply {
