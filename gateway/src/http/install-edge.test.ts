@@ -37,4 +37,48 @@ describe("installEdge", () => {
       request_id: "rq-1",
     });
   });
+
+  it.each([
+    ["text/plain", '{"amount":1}'],
+    ["application/x-www-form-urlencoded", "amount=1"],
+  ])("refuses a %s body with 415 (seed: all bodies are JSON)", async (contentType, payload) => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { "content-type": contentType },
+      payload,
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().code).toBe("INVALID_FIELD");
+    expect(res.headers["x-request-id"]).toBe(res.json().request_id);
+  });
+
+  it.each([
+    ["an empty JSON body as no body", "", 200, { body: "absent" }],
+    ["a JSON object", '{"a":1}', 200, { body: { a: 1 } }],
+  ])("reads %s", async (_name, payload, status, expected) => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { "content-type": "application/json" },
+      payload,
+    });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual(expected);
+  });
+
+  it.each([
+    ["malformed JSON", "{bad"],
+    ["a prototype-poisoning body", '{"__proto__":{"x":1}}'],
+    ["a blank body", "  "],
+  ])("refuses %s with 400 INVALID_FIELD", async (_name, payload) => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { "content-type": "application/json" },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "INVALID_FIELD", message: "request body is not valid JSON" });
+  });
 });

@@ -20,6 +20,7 @@ export function requestIdFor(header: string | string[] | undefined): string {
  * internals in 500s. Pass `answerFrameworkError` as the listener's `frameworkErrors` option too.
  */
 export function installEdge(app: FastifyInstance, logger: Logger): void {
+  acceptJsonOnly(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
   });
@@ -44,6 +45,21 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
     );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, request, error));
+}
+
+/**
+ * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
+ * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
+ * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
+ */
+function acceptJsonOnly(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body.toString();
+    if (text === "") done(null, undefined);
+    else void parseJson(request, text, done);
+  });
 }
 
 /**
