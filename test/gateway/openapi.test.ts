@@ -265,7 +265,7 @@ describe("real answers match the documented schemas", () => {
       ],
       [{ customer_id: customerId, country_code: "XX" }, 400, "UNSUPPORTED_COUNTRY"],
       [{ customer_id: customerId, country_code: "BR", partner_app_id: "no spaces" }, 400, "INVALID_FIELD"],
-      [{ customer_id: "cus_unknown", country_code: "KE", merchant_id: "123456" }, 404, "CUSTOMER_NOT_FOUND"],
+      [{ customer_id: "cus_unknown", country_code: "KE", merchant_id: "123456" }, 400, "CUSTOMER_NOT_FOUND"],
       [
         { customer_id: customerId, country_code: "KE", merchant_id: "123456", amount: 1 },
         400,

@@ -235,7 +235,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Record<string, unknown>, number,
   ["no qr_string", { qr_string: undefined }, 400, "MISSING_REQUIRED_FIELD", "qr_string"],
   ["a qr_string that is not a string", { qr_string: 42 }, 400, "INVALID_FIELD", "qr_string"],
   ["no customer_id", { customer_id: undefined }, 400, "MISSING_REQUIRED_FIELD", "customer_id"],
-  ["an unknown customer", { customer_id: "cus_nobody" }, 404, "CUSTOMER_NOT_FOUND", "customer_id"],
+  ["an unknown customer", { customer_id: "cus_nobody" }, 400, "CUSTOMER_NOT_FOUND", "customer_id"],
   ["a sender", { sender: { name_first: "Eve" } }, 400, "SENDER_NOT_ACCEPTED", "sender"],
   [
     "an amount other than the QR's",

@@ -514,7 +514,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Record<string, unknown>, number,
     "sender",
   ],
   ["no customer_id", { ...BR_CPF, customer_id: undefined }, 400, "MISSING_REQUIRED_FIELD", "customer_id"],
-  ["an unknown customer", { ...BR_CPF, customer_id: "cus_nobody" }, 404, "CUSTOMER_NOT_FOUND", "customer_id"],
+  ["an unknown customer", { ...BR_CPF, customer_id: "cus_nobody" }, 400, "CUSTOMER_NOT_FOUND", "customer_id"],
   ["no country_code", { ...BR_CPF, country_code: undefined }, 400, "MISSING_REQUIRED_FIELD", "country_code"],
   ["a three-letter country_code", { ...BR_CPF, country_code: "BRA" }, 400, "INVALID_FIELD", "country_code"],
   [
@@ -908,12 +908,12 @@ describe("refused requests", () => {
     expect(res.json.request_id).toEqual(expect.any(String));
   });
 
-  it("refuses another partner's customer as not found", async () => {
+  it("refuses another partner's customer as not found, with the seed's 400 of a bad lookup", async () => {
     const res = await platform.partner(refusedOnly, "POST", "/lookupPaymentCode", {
       ...BR_CPF,
       customer_id: partner.customerId,
     });
-    expect(errorOf(res)).toEqual({ status: 404, code: "CUSTOMER_NOT_FOUND", field: "customer_id" });
+    expect(errorOf(res)).toEqual({ status: 400, code: "CUSTOMER_NOT_FOUND", field: "customer_id" });
   });
 
   it("refuses a dp out of range before anything else", async () => {

@@ -219,7 +219,11 @@ describe("ResolveDestination", () => {
       const rejected = await rejectionOf(
         lookup.resolveDestination({ ...request, partnerId, customerId: id }),
       );
-      expect(rejected).toEqual({ reason: "CUSTOMER_NOT_FOUND", field: "customer_id", code: Code.NotFound });
+      expect(rejected).toEqual({
+        reason: "CUSTOMER_NOT_FOUND",
+        field: "customer_id",
+        code: Code.InvalidArgument,
+      });
     }
   });
 

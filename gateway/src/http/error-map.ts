@@ -2,12 +2,13 @@ import { Code } from "@connectrpc/connect";
 
 /**
  * The one table from a service's ErrorDetail.reason to the partner-facing HTTP status. The reason
- * itself is the partner-facing `code`. Reasons not listed fall back on the gRPC code below.
+ * itself is the partner-facing `code`. Reasons not listed fall back on the gRPC code below:
+ * CUSTOMER_NOT_FOUND is 400 when a request body names the customer (lookup, decodeQr) and 404 for
+ * GET /customers/{customer_id}, as the lookup service says with InvalidArgument or NotFound.
  */
 const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   AUTHENTICATION_REQUIRED: 401,
   TRANSACTION_NOT_FOUND: 404,
-  CUSTOMER_NOT_FOUND: 404,
   PARTNER_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
   WEBHOOK_CONFIG_NOT_FOUND: 404,

@@ -181,7 +181,7 @@ export const LOOKUP_PATHS: Readonly<Record<string, PathItem>> = {
       responses: {
         "200": jsonResponse("The customer.", "Customer", { registered: CUSTOMER_EXAMPLE }),
         ...partnerErrors([
-          ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)"],
+          ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
         ]),
       },
     },

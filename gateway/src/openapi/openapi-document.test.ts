@@ -119,6 +119,13 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  // Statuses overridden on purpose: the JSON edge's 413 and 415, and CUSTOMER_NOT_FOUND on the customer
+  // route, where the customer is the resource asked for (404; a customer named in a body is a 400).
+  const overridesStatus = (where: string, status: string, code: string) =>
+    status === "413" ||
+    status === "415" ||
+    (code === "CUSTOMER_NOT_FOUND" && status === "404" && where === "paths GET /customers/{customer_id}");
+
   it("pins each error response's codes to the ones its description lists, at the right status", () => {
     for (const { where, operation } of operations("paths")) {
       for (const [status, response] of Object.entries(operation.responses as Json)) {
@@ -127,7 +134,7 @@ describe("the OpenAPI document", () => {
         expect(codes.length, `${where} ${status}`).toBeGreaterThan(0);
         for (const code of codes) {
           expect(response.description, `${where} ${status}`).toContain(`\`${code}\``);
-          if (status !== "413" && status !== "415")
+          if (!overridesStatus(where, status, code))
             expect(ERROR_STATUS[code], `${where} ${code}`).toBe(Number(status));
         }
       }

@@ -1,4 +1,5 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import { Code } from "@payouts/platform/rpc/service-error";
 import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { validateCustomer } from "../domain/customers/customer.js";
 import { findCustomer, insertCustomer, type StoredCustomer } from "../store/customer-store.js";
@@ -23,21 +24,25 @@ export function createCustomerHandlers(deps: LookupHandlerDeps): CustomerHandler
     },
 
     async getCustomer(request) {
-      const stored = await requireCustomer(deps, request.partnerId, request.customerId);
+      const stored = await requireCustomer(deps, request.partnerId, request.customerId, Code.NotFound);
       return { customer: customerMessage(stored) };
     },
   };
 }
 
-/** The partner's customer, or CUSTOMER_NOT_FOUND (also for another partner's customer). */
+/**
+ * The partner's customer, or CUSTOMER_NOT_FOUND (also for another partner's customer): InvalidArgument
+ * when a request names it, `missingCode` NotFound when it is the resource asked for.
+ */
 export async function requireCustomer(
   deps: LookupHandlerDeps,
   partnerId: string,
   customerId: string,
+  missingCode: Code = Code.InvalidArgument,
 ): Promise<StoredCustomer> {
   const partner = requirePartnerId(partnerId);
   const id = requireText(customerId, "customer_id");
   const customer = await findCustomer(deps.db, partner, id);
-  if (customer === undefined) throw customerNotFound(id);
+  if (customer === undefined) throw customerNotFound(id, missingCode);
   return customer;
 }

@@ -6,11 +6,10 @@ export { requirePartnerId } from "@payouts/platform/rpc/rejection";
 
 /**
  * A domain rule violation as the ConnectError the gateway maps by reason. Every lookup rejection is about
- * the request itself (DESIGN.md §4: 400), hence InvalidArgument, except a customer that does not exist for
- * this partner, which is NotFound (404).
+ * the request itself (DESIGN.md §4: 400), hence InvalidArgument unless the caller says otherwise.
  */
-export function rejection(error: DomainError): ConnectError {
-  return reject(error, error.code === "CUSTOMER_NOT_FOUND" ? Code.NotFound : Code.InvalidArgument);
+export function rejection(error: DomainError, code: Code = Code.InvalidArgument): ConnectError {
+  return reject(error, code);
 }
 
 /** The value of a domain result, or its error thrown as a rejection. */
@@ -19,12 +18,20 @@ export function valueOrReject<T>(result: Result<T>): T {
   return result.value;
 }
 
-export const customerNotFound = (customerId: string): ConnectError =>
-  rejection({
-    code: "CUSTOMER_NOT_FOUND",
-    message: `No customer ${customerId}: register the sender with POST /customers first`,
-    field: "customer_id",
-  });
+/**
+ * InvalidArgument (400) when the customer is named in a lookup or decodeQr body: the seed answers a bad
+ * lookupPaymentCode request 400, and DESIGN.md §4 lists CUSTOMER_NOT_FOUND among the 400 codes. NotFound
+ * (404) only where the customer is the resource asked for (GET /customers/{customer_id}).
+ */
+export const customerNotFound = (customerId: string, code: Code = Code.InvalidArgument): ConnectError =>
+  rejection(
+    {
+      code: "CUSTOMER_NOT_FOUND",
+      message: `No customer ${customerId}: register the sender with POST /customers first`,
+      field: "customer_id",
+    },
+    code,
+  );
 
 /** A required string of the request, trimmed; MISSING_REQUIRED_FIELD when blank. */
 export function requireText(value: string, field: string): string {
