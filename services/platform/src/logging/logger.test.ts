@@ -70,3 +70,42 @@ describe("createLogger", () => {
     expect(lines[0]).not.toHaveProperty("trace_id");
   });
 });
+
+describe("createLogger redaction beyond plain objects", () => {
+  it("serialises an err with its type and redacts inside it, in arrays and in child bindings", () => {
+    const { lines, text, stream } = capture();
+    class RailError extends Error {
+      metadata = { authorization: "Bearer rail-token", account_no: "123456789012" };
+    }
+    const logger = createLogger({ service: "test", destination: stream });
+    logger.error({ err: new RailError("rail down") }, "submit failed");
+    logger
+      .child({ password: "child-pw" })
+      .info({ items: [{ email: "a@example.com" }], at: new Date(0) }, "x");
+    const all = text.join("");
+    for (const secret of ["rail-token", "123456789012", "child-pw", "a@example.com"]) {
+      expect(all).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      err: {
+        type: "RailError",
+        message: "rail down",
+        metadata: { authorization: "[redacted]", account_no: "********9012" },
+      },
+    });
+    expect(lines[0]?.err).toHaveProperty("stack");
+    expect(lines[1]).toMatchObject({
+      password: "[redacted]",
+      items: [{ email: "[redacted]" }],
+      at: "1970-01-01T00:00:00.000Z",
+    });
+  });
+
+  it("survives an object that refers to itself", () => {
+    const { lines, stream } = capture();
+    const loop: Record<string, unknown> = { name: "loop" };
+    loop.self = loop;
+    createLogger({ service: "test", destination: stream }).info({ loop }, "cycle");
+    expect(lines[0]).toHaveProperty("loop.name", "loop");
+  });
+});
