@@ -432,7 +432,7 @@ describe("seed: Endpoints — dp", () => {
       const item = (await preview(partner, { amount: 10, currency: "USD" }, `?dp=${dp}`)).text;
       expect(item).toMatch(dp === 0 ? /"fee":0,/ : /"fee":0\.4500000000,/);
     }
-    for (const dp of ["11", "-1", "2.5", "abc"]) {
+    for (const dp of ["11", "-1", "2.5", "abc", "2&dp=3"]) {
       expect(errorOf(await lookup(partner, BR_CPF, `?dp=${dp}`))).toEqual({
         status: 400,
         code: "INVALID_FIELD",

@@ -12,7 +12,7 @@ describe("readDp", () => {
     expect(readDp(query)).toBe(dp);
   });
 
-  it.each([{ dp: "11" }, { dp: "-1" }, { dp: "2.5" }, { dp: "abc" }, { dp: "100" }])(
+  it.each([{ dp: "11" }, { dp: "-1" }, { dp: "2.5" }, { dp: "abc" }, { dp: "100" }, { dp: ["3", "4"] }])(
     "refuses %o",
     (query) => {
       expect(() => readDp(query)).toThrowError(
