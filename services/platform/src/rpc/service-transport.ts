@@ -15,6 +15,9 @@ export function createServiceTransport(
     interceptors: [...clientInterceptors(), ...interceptors],
     defaultTimeoutMs: 15_000,
     pingIntervalMs: 30_000,
+    // Service-to-service traffic stays inside the cluster: gzip would cost CPU on both ends (responses of
+    // 1 KiB and more, e.g. listTransactions, were compressed) to save bandwidth nobody is short of.
+    acceptCompression: [],
   });
 }
 

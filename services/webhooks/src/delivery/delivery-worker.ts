@@ -59,6 +59,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let loop: Promise<void> | undefined;
   let woken = false;
   let interruptSleep: (() => void) | undefined;
+  let releasedAt = Number.NEGATIVE_INFINITY;
 
   const wake = () => {
     woken = true;
@@ -89,7 +90,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const free = options.concurrency - inFlight.size;
     if (free <= 0) return 0;
     const now = options.now();
-    await releaseExpiredClaims(options.db, now);
+    // Claims expire only when a worker died mid-attempt (leases last timeoutMs + 50 s), so looking for
+    // them once per poll interval is enough; every finished attempt wakes this loop, hundreds a second.
+    if (performance.now() - releasedAt >= options.pollIntervalMs) {
+      releasedAt = performance.now();
+      await releaseExpiredClaims(options.db, now);
+    }
     const claimed = await claimDueDeliveries(options.db, {
       now,
       leaseUntil: new Date(now.getTime() + options.leaseMs),
