@@ -50,7 +50,7 @@ const FULL: BenchOptions = {
   durationSeconds: 15,
   warmupSeconds: 3,
   pgbench: { clients: 10, threads: 2, durationSeconds: 15, scale: 10 },
-  webhooks: { fanOut: 5, burstEvents: 2000, pacedRate: 200, pacedSeconds: 15 },
+  webhooks: { fanOut: 5, burstEvents: 1000, pacedRate: 200, pacedSeconds: 15 },
   profile: false,
   skipEmbedded: false,
   skipBuild: false,
