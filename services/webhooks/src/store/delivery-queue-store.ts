@@ -43,22 +43,30 @@ export interface ClaimOptions {
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const res = await db.query<ClaimedDelivery>(
-    `WITH ranked AS (
-       SELECT c.delivery_id, c.config_id, c.next_attempt_at, c.sequence,
-              row_number() OVER (PARTITION BY c.config_id ORDER BY c.next_attempt_at, c.sequence) AS rank
-         FROM webhooks.deliveries c
-         JOIN webhooks.configs cfg ON cfg.config_id = c.config_id AND cfg.active
-        WHERE c.status = 'pending' AND c.next_attempt_at <= $1
-          AND NOT EXISTS (
-            SELECT 1 FROM webhooks.deliveries e
-             WHERE e.config_id = c.config_id AND e.tx_id = c.tx_id
-               AND e.sequence < c.sequence
-               AND e.status NOT IN ('delivered', 'dead'))
-     ), eligible AS (
-       SELECT r.delivery_id, r.next_attempt_at, r.sequence FROM ranked r
-        WHERE r.rank + (SELECT count(*) FROM webhooks.deliveries f
-                         WHERE f.config_id = r.config_id AND f.status = 'delivering') <= $3
-        ORDER BY r.next_attempt_at, r.sequence
+    // Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
+    // due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
+    // 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
+    // and almost no backlog this form costs ~2 ms more (a probe per config).
+    `WITH eligible AS (
+       SELECT c.delivery_id, c.next_attempt_at, c.sequence
+         FROM webhooks.configs cfg
+        CROSS JOIN LATERAL (
+          SELECT d.delivery_id, d.next_attempt_at, d.sequence
+            FROM webhooks.deliveries d
+           WHERE d.config_id = cfg.config_id AND d.status = 'pending' AND d.next_attempt_at <= $1
+             AND NOT EXISTS (
+               SELECT 1 FROM webhooks.deliveries e
+                WHERE e.config_id = d.config_id AND e.tx_id = d.tx_id
+                  AND e.sequence < d.sequence
+                  AND e.status NOT IN ('delivered', 'dead'))
+           ORDER BY d.next_attempt_at, d.sequence
+           LIMIT greatest($3 - (SELECT count(*) FROM webhooks.deliveries f
+                                 WHERE f.config_id = cfg.config_id AND f.status = 'delivering'), 0)
+        ) c
+        WHERE cfg.active
+          AND EXISTS (SELECT 1 FROM webhooks.deliveries p
+                       WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
+        ORDER BY c.next_attempt_at, c.sequence
         LIMIT $4
      ), locked AS (
        SELECT d.delivery_id FROM webhooks.deliveries d
