@@ -387,6 +387,7 @@ function writeResultsFile(markdown: string): void {
     "Every figure comes from one run on one machine: the platform, PostgreSQL, Kafka and the load generator",
     "share its cores, and the baselines were measured in the same run.",
     "",
+    "",
   ];
   writeFileSync(join(benchDir, "RESULTS.md"), `${header.join("\n")}${markdown}`);
 }
