@@ -14,7 +14,14 @@ export async function moveGroupToEnd(
   await admin.connect();
   try {
     await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3 }] });
-    await admin.resetOffsets({ groupId, topic, earliest: false });
+    // Explicit offsets: resetOffsets commits -1 ("latest"), which a consumer with fromBeginning reads as
+    // "no offset" and starts from the beginning after all.
+    const ends = await admin.fetchTopicOffsets(topic);
+    await admin.setOffsets({
+      groupId,
+      topic,
+      partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
+    });
   } finally {
     await admin.disconnect();
   }
