@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts"],
+          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts", "test/bench/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },
