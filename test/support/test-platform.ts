@@ -1,21 +1,11 @@
-import { createServer } from "node:net";
 import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
+import { freePort } from "./free-port.js";
 import { createTestDatabase, kafkaBrokers } from "./infra.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "./free-port.js";
 
 export interface TestPlatform {
   readonly runtime: EmbeddedHandle;

@@ -23,17 +23,22 @@ export interface OwnKafkaBroker {
 }
 
 export async function startOwnKafkaBroker(): Promise<OwnKafkaBroker> {
+  const brokerPort = await freePort();
+  let controllerPort = await freePort();
+  // Two probes can hand back the same just-released port; the broker needs two distinct ones.
+  while (controllerPort === brokerPort) controllerPort = await freePort();
   const env = {
     ...process.env,
     PAYOUTS_LOCAL_DIR: join(tmpdir(), `ledger-kafka-${randomBytes(4).toString("hex")}`),
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_PORT: String(brokerPort),
+    KAFKA_CONTROLLER_PORT: String(controllerPort),
   };
   const up = () =>
     execFileSync("bash", [join(SCRIPTS, "kafka-up.sh")], {
       env,
       encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
+      // stderr is kept so a failed start explains itself in the thrown error.
+      stdio: ["ignore", "pipe", "pipe"],
       timeout: 180_000,
     })
       .trim()
