@@ -10,6 +10,9 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    // CI also writes a JSON report so .ci/run can close with a plain "N passed, N failed" line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: { json: ".cache/vitest-report.json" },
     projects: [
       {
         extends: true,
