@@ -1,41 +1,18 @@
 /** Minimal clients of the partner and admin APIs for seeding and checks (not for measured load). */
+import { type ApiResponse, callJson } from "../support/call-json.js";
 
 export interface Credentials {
   readonly clientId: string;
   readonly clientSecret: string;
 }
 
-export interface ApiAnswer {
-  readonly status: number;
-  readonly text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: the benchmark reads arbitrary JSON answers
-  readonly json: any;
-}
+export type ApiAnswer = ApiResponse;
 
 export function basicAuth(creds: Credentials): string {
   return `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
 }
 
-export async function callJson(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<ApiAnswer> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
-}
+export { callJson };
 
 /** Calls an API and insists on the expected status. */
 export async function expectJson(

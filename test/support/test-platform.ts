@@ -1,5 +1,6 @@
 import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
+import { type ApiResponse, callJson } from "./call-json.js";
 import { freePort } from "./free-port.js";
 import { createTestDatabase, kafkaBrokers } from "./infra.js";
 
@@ -32,13 +33,7 @@ export interface Credentials {
   readonly clientSecret: string;
 }
 
-export interface ApiResponse {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
-  readonly json: any;
-}
+export type { ApiResponse };
 
 /**
  * The whole platform on real PostgreSQL (a fresh database per call): every service module behind the
@@ -70,36 +65,15 @@ export async function startTestPlatform(
   const baseUrl = `http://127.0.0.1:${runtime.gateway.partnerPort}`;
   const adminUrl = `http://127.0.0.1:${runtime.gateway.adminPort}`;
 
-  const call = async (
-    url: string,
-    method: string,
-    headers: Record<string, string>,
-    body?: unknown,
-  ): Promise<ApiResponse> => {
-    const res = await fetch(url, {
-      method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  };
-
   const platform: TestPlatform = {
     runtime,
     baseUrl,
     adminUrl,
     databaseUrl: database.url,
     admin: (method, path, body) =>
-      call(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
     partner: (creds, method, path, body, headers = {}) =>
-      call(
+      callJson(
         `${baseUrl}${path}`,
         method,
         {

@@ -19,6 +19,7 @@ import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/gr
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
+import { callJson } from "../../support/call-json.js";
 import { createTestDatabase, kafkaBrokers } from "../../support/infra.js";
 import { ADMIN_TOKEN, type ApiResponse, type Credentials, freePort } from "../../support/test-platform.js";
 
@@ -114,9 +115,9 @@ export async function startTracedTopology(options: {
     baseUrl,
     adminUrl,
     admin: (method, path, body) =>
-      call(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
     partner: (creds, method, path, body, headers = {}) =>
-      call(
+      callJson(
         `${baseUrl}${path}`,
         method,
         {
@@ -137,25 +138,4 @@ export async function startTracedTopology(options: {
       await database.drop();
     },
   };
-}
-
-async function call(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<ApiResponse> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
 }
