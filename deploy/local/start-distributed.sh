@@ -83,21 +83,10 @@ metrics_port_of() {
   done
 }
 
-# A zombie (exited, not yet reaped) still answers kill -0: treat it as gone.
-alive() { [[ -e /proc/$1 ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
-
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# Pid of this topology's process of a role if it is alive: pids get reused, so the
-# process must run cli.js with that role and carry this state dir in its environment.
-running_pid() {
-  local pid
-  pid=$(cat "$state_dir/pids/$1.pid" 2>/dev/null) || return 0
-  [[ $pid =~ ^[0-9]+$ ]] && alive "$pid" || return 0
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "cli.js $1 " || return 0
-  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "PAYOUTS_TOPOLOGY_DIR=$state_dir" || return 0
-  echo "$pid"
-}
+# shellcheck source=deploy/local/topology-pids.sh
+source "$(dirname "${BASH_SOURCE[0]}")/topology-pids.sh"
 
 # grpc.health.v1.Health/Check over h2c with node:http2 (no client library needed):
 # an empty request (the whole server) must answer grpc-status 0 and status SERVING (1).

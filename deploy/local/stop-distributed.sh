@@ -45,18 +45,8 @@ state_dir=$local_dir/distributed/$base
 
 log() { echo "stop-distributed: $*" >&2; }
 
-# A zombie (exited, not yet reaped) still answers kill -0: treat it as gone.
-alive() { [[ -e /proc/$1 ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
-
-# Same identity check as start-distributed.sh: only signal a pid that still is ours.
-running_pid() {
-  local pid
-  pid=$(cat "$state_dir/pids/$1.pid" 2>/dev/null) || return 0
-  [[ $pid =~ ^[0-9]+$ ]] && alive "$pid" || return 0
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "cli.js $1 " || return 0
-  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "PAYOUTS_TOPOLOGY_DIR=$state_dir" || return 0
-  echo "$pid"
-}
+# shellcheck source=deploy/local/topology-pids.sh
+source "$(dirname "${BASH_SOURCE[0]}")/topology-pids.sh"
 
 # SIGTERM to each role's process group, then wait for all of them together.
 stop_roles() {
