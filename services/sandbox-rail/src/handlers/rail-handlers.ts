@@ -69,8 +69,22 @@ export function createRailHandlers(deps: {
       } else {
         await forceOutcome(db, req.txId, req.outcome, reason, now());
       }
-      const delivered = (await dispatcher.deliverDue(req.txId)) > 0;
-      return { delivered };
+      return { delivered: await deliverNow(req.txId) };
     },
   };
+
+  /**
+   * Delivers the callback of `txId` now. The background poller may have claimed the same row a moment
+   * earlier (then this call finds nothing to claim): wait for that delivery instead of answering "not
+   * delivered" while it is in flight, and take the row over if the poller's attempt failed.
+   */
+  async function deliverNow(txId: string): Promise<boolean> {
+    const deadline = Date.now() + config.callbackTimeoutMs + 2_000;
+    for (;;) {
+      if ((await dispatcher.deliverDue(txId)) > 0) return true;
+      if ((await findSubmission(db, txId))?.deliveredAt) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
