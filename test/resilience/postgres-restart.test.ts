@@ -67,8 +67,11 @@ beforeAll(async () => {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (c: Buffer) => void (output += c.toString()));
-  child.stderr?.on("data", (c: Buffer) => void (output += c.toString()));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
   child.once("exit", (code, signal) => {
     exited = { code, signal };
   });
