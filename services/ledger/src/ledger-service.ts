@@ -11,6 +11,7 @@ import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
+import { createLedgerRetention } from "./retention/ledger-retention.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
 export const LEDGER_MIGRATIONS: MigrationSet = {
@@ -19,8 +20,8 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and three background
- * loops — the outbox relay, the rail resubmission loop and the PENDING expiry sweeper.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, and four background
+ * loops — the outbox relay, the rail resubmission loop, the PENDING expiry sweeper and the retention job.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -69,7 +70,8 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
         );
       }),
   });
-  const tasks = [relay, railRetry, sweeper];
+  const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
+  const tasks = [relay, railRetry, sweeper, retention];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",

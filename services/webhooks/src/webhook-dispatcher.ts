@@ -12,6 +12,7 @@ import { createNotificationSender } from "./delivery/notification-sender.js";
 import { createReceiverClient } from "./delivery/receiver-client.js";
 import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
+import { createWebhookRetention } from "./retention/webhook-retention.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
 
 export const WEBHOOK_MIGRATIONS: MigrationSet = {
@@ -68,6 +69,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     retryScheduleMs: config.retryScheduleMs,
     onStored: worker.wake,
   });
+  const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
   let subscription: Subscription | undefined;
 
   return {
@@ -78,6 +80,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     async start() {
       await secretBox();
       worker.start();
+      retention.start();
       subscription = await ctx.bus.subscribe({
         topic: config.eventsTopic,
         groupId: config.consumerGroup,
@@ -98,6 +101,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();
+      await retention.stop();
     },
   };
 }
