@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
@@ -36,6 +37,7 @@ function requireEnv(name: string): string {
 async function main(): Promise<void> {
   if (role === "migrate") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
+    await waitForDatabase(db, logger);
     for (const set of ALL_MIGRATIONS) {
       const applied = await migrate(db, set);
       logger.info({ schema: set.schema, applied }, "migrated");
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   };
   if (role === "gateway") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
+    await waitForDatabase(db, logger);
     const gateway = await startGateway({ config: loadGatewayConfig(env), db, transports, logger });
     onShutdown(logger, async () => {
       await gateway.close();
@@ -78,6 +81,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
+  // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
+  await waitForDatabase(db, logger);
   const bus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
