@@ -9,6 +9,7 @@ import {
   INTERNAL_CASE,
   JSON_BODY_CASES,
   partnerErrors,
+  UNAVAILABLE_CASE,
 } from "./openapi-errors.js";
 import {
   BALANCE_EXAMPLE,
@@ -67,6 +68,7 @@ const PREVIEW_ERRORS = errorResponses(
     ],
     ["INVALID_CURRENCY", "no exchange rate is available for `currency`"],
     INTERNAL_CASE,
+    UNAVAILABLE_CASE,
   ],
   { examples: { 401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired } } },
 );
