@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -9,7 +10,12 @@ const spec = {
     parse: parse.port,
     default: 8081,
   },
-  host: { env: "HOST", doc: "listen address", parse: parse.string, default: "0.0.0.0" },
+  host: {
+    env: "HOST",
+    doc: "listen address of every listener (loopback by default; the chart and the image set 0.0.0.0)",
+    parse: parse.string,
+    default: DEFAULT_HOST,
+  },
   adminToken: {
     env: "ADMIN_TOKEN",
     doc: "bearer token of the admin API (at least 16 characters)",
