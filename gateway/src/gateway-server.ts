@@ -10,6 +10,7 @@ import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin-app.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import type { SecretHasher } from "./auth/secret-hash.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
 import { buildPartnerApp } from "./partner-app.js";
@@ -47,12 +48,22 @@ export async function startGateway(options: {
   db: Database;
   transports: GatewayTransports;
   logger: Logger;
+  /** Checks client secrets; scrypt unless a test counts or pauses the work. */
+  secretHasher?: SecretHasher;
 }): Promise<GatewayHandle> {
   const { config, db, logger } = options;
   const deps: GatewayDeps = {
     db,
     clients: createServiceClients(options.transports),
-    verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
+    verifier: createCredentialVerifier(db, {
+      cacheTtlMs: config.authCacheTtlMs,
+      knownGoodTtlMs: config.authKnownGoodTtlMs,
+      negativeTtlMs: config.authNegativeCacheTtlMs,
+      failuresPerAddress: config.authFailuresPerAddress,
+      failuresPerClient: config.authFailuresPerClient,
+      failureWindowMs: config.authFailureWindowMs,
+      ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
+    }),
     logger,
     config,
   };
