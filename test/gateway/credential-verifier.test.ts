@@ -5,7 +5,7 @@ import {
   type CredentialVerifierOptions,
   createCredentialVerifier,
 } from "@payouts/gateway/auth/credential-verifier";
-import { hashSecret, type SecretHasher, scryptHasher, verifySecret } from "@payouts/gateway/auth/secret-hash";
+import { hashSecret, verifySecret } from "@payouts/gateway/auth/secret-hash";
 import { GATEWAY_MIGRATIONS } from "@payouts/gateway/service-roles";
 import {
   addAppSecret,
@@ -18,50 +18,8 @@ import {
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { countingHasher } from "../support/counting-hasher.js";
 import { createTestDatabase } from "../support/infra.js";
-
-/** The real scrypt hasher, counting its verifications and able to hold them until released. */
-function countingHasher() {
-  let verifications = 0;
-  let gate: Promise<void> | undefined;
-  let release: (() => void) | undefined;
-  let entered: (() => void) | undefined;
-  const hasher: SecretHasher = {
-    hash: scryptHasher.hash,
-    async verify(secret, stored) {
-      verifications++;
-      entered?.();
-      if (gate) await gate;
-      return scryptHasher.verify(secret, stored);
-    },
-  };
-  return {
-    hasher,
-    /** Verifications since the last call. */
-    take() {
-      const n = verifications;
-      verifications = 0;
-      return n;
-    },
-    /** Holds every verification; resolves `started` when the first one is held. */
-    hold() {
-      gate = new Promise((r) => {
-        release = r;
-      });
-      const started = new Promise<void>((r) => {
-        entered = r;
-      });
-      return {
-        started,
-        release() {
-          gate = undefined;
-          entered = undefined;
-          release?.();
-        },
-      };
-    },
-  };
-}
 
 describe("credential verifier on real PostgreSQL", () => {
   let testDb: Awaited<ReturnType<typeof createTestDatabase>>;
