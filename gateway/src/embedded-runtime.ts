@@ -18,6 +18,7 @@ import { clientInterceptors } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
+import type { SecretHasher } from "./auth/secret-hash.js";
 import { loadGatewayConfig } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
@@ -27,6 +28,8 @@ export interface EmbeddedOptions {
   readonly logger: Logger;
   /** PGlite data directory when DATABASE_URL is unset; in memory when undefined. */
   readonly dataDir?: string;
+  /** The gateway's client secret checks; scrypt unless a test counts them. */
+  readonly secretHasher?: SecretHasher;
 }
 
 export interface EmbeddedHandle {
@@ -103,12 +106,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     config,
     db,
     transports: ctxTransports,
+<<<<<<< HEAD
     serviceTokens: {
       gateway: credentials.tokens.gateway,
       "gateway-admin": credentials.tokens["gateway-admin"],
       "gateway-rail": credentials.tokens["gateway-rail"],
     },
     logger,
+=======
+    logger,
+    ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
+>>>>>>> wt/authhard
   });
   for (const module of modules) await module.start();
   return {

@@ -68,6 +68,42 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 30_000,
   },
+  authKnownGoodTtlMs: {
+    env: "AUTH_KNOWN_GOOD_TTL_MS",
+    doc: "how long a secret this gateway verified still passes the failed-login throttles (never below AUTH_CACHE_TTL_MS)",
+    parse: parse.nonNegativeInt,
+    default: 86_400_000,
+  },
+  authNegativeCacheTtlMs: {
+    env: "AUTH_NEGATIVE_CACHE_TTL_MS",
+    doc: "how long a refused (client id, secret) pair is refused again without running scrypt",
+    parse: parse.nonNegativeInt,
+    default: 30_000,
+  },
+  authFailuresPerAddress: {
+    env: "AUTH_FAILURES_PER_ADDRESS",
+    doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 10,
+  },
+  authFailuresPerClient: {
+    env: "AUTH_FAILURES_PER_CLIENT",
+    doc: "failed logins per client_id in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
+  authFailureWindowMs: {
+    env: "AUTH_FAILURE_WINDOW_MS",
+    doc: "window of the failed-login limits, opened by a key's first failure",
+    parse: parse.nonNegativeInt,
+    default: 60_000,
+  },
+  trustProxyHops: {
+    env: "TRUST_PROXY_HOPS",
+    doc: "proxies in front of the partner listener whose X-Forwarded-For is trusted for the client address (0 = none)",
+    parse: parse.nonNegativeInt,
+    default: 0,
+  },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
 

@@ -12,6 +12,7 @@ import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin-app.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import type { SecretHasher } from "./auth/secret-hash.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
 import { buildPartnerApp } from "./partner-app.js";
@@ -60,17 +61,32 @@ export async function startGateway(options: {
   transports: GatewayTransports;
   serviceTokens?: GatewayServiceTokens;
   logger: Logger;
+  /** Checks client secrets; scrypt unless a test counts or pauses the work. */
+  secretHasher?: SecretHasher;
 }): Promise<GatewayHandle> {
   const { config, db, logger } = options;
   const tokens = options.serviceTokens ?? {};
   const deps: GatewayDeps = {
     db,
+<<<<<<< HEAD
     clients: createServiceClients(transportsWithToken(options.transports, tokens.gateway)),
     railCallbackLedger: createClient(
       LedgerService,
       transportsWithToken(options.transports, tokens["gateway-rail"]).ledger,
     ),
     verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
+=======
+    clients: createServiceClients(options.transports),
+    verifier: createCredentialVerifier(db, {
+      cacheTtlMs: config.authCacheTtlMs,
+      knownGoodTtlMs: config.authKnownGoodTtlMs,
+      negativeTtlMs: config.authNegativeCacheTtlMs,
+      failuresPerAddress: config.authFailuresPerAddress,
+      failuresPerClient: config.authFailuresPerClient,
+      failureWindowMs: config.authFailureWindowMs,
+      ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
+    }),
+>>>>>>> wt/authhard
     logger,
     config,
   };

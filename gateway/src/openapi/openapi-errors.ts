@@ -49,6 +49,11 @@ export const AUTH_CASE: ErrorCase = [
   "AUTHENTICATION_REQUIRED",
   "the Authorization header is missing or malformed, or the credentials are wrong or revoked",
 ];
+/** Failed-login throttling (gateway/src/auth/credential-verifier.ts), before any secret is checked. */
+export const AUTH_THROTTLE_CASE: ErrorCase = [
+  "RATE_LIMIT_EXCEEDED",
+  "too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
+];
 export const INTERNAL_CASE: ErrorCase = [
   "INTERNAL",
   "an unexpected failure; nothing internal is disclosed — quote the request_id",
@@ -107,13 +112,13 @@ export function errorResponses(
   return responses;
 }
 
-/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401, 500 and 503. */
+/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401, 429, 500 and 503. */
 export function partnerErrors(
   cases: readonly ErrorCase[],
   options: ErrorResponseOptions & { readonly body?: boolean } = {},
 ): Record<string, Response> {
   const edge = options.body ? JSON_BODY_CASES : [];
-  return errorResponses([...edge, ...cases, AUTH_CASE, INTERNAL_CASE, UNAVAILABLE_CASE], options);
+  return errorResponses([...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE], options);
 }
 
 function statusOf([code, , status]: ErrorCase): number {
