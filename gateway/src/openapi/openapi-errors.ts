@@ -131,7 +131,10 @@ export function partnerErrors(
   options: ErrorResponseOptions & { readonly body?: boolean } = {},
 ): Record<string, Response> {
   const edge = [URL_TEXT_CASE, ...(options.body ? JSON_BODY_CASES : [])];
-  return errorResponses([...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE], options);
+  return errorResponses(
+    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE],
+    options,
+  );
 }
 
 function statusOf([code, , status]: ErrorCase): number {
