@@ -106,17 +106,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     config,
     db,
     transports: ctxTransports,
-<<<<<<< HEAD
     serviceTokens: {
       gateway: credentials.tokens.gateway,
       "gateway-admin": credentials.tokens["gateway-admin"],
       "gateway-rail": credentials.tokens["gateway-rail"],
     },
     logger,
-=======
-    logger,
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
->>>>>>> wt/authhard
   });
   for (const module of modules) await module.start();
   return {

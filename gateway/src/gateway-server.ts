@@ -68,15 +68,11 @@ export async function startGateway(options: {
   const tokens = options.serviceTokens ?? {};
   const deps: GatewayDeps = {
     db,
-<<<<<<< HEAD
     clients: createServiceClients(transportsWithToken(options.transports, tokens.gateway)),
     railCallbackLedger: createClient(
       LedgerService,
       transportsWithToken(options.transports, tokens["gateway-rail"]).ledger,
     ),
-    verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
-=======
-    clients: createServiceClients(options.transports),
     verifier: createCredentialVerifier(db, {
       cacheTtlMs: config.authCacheTtlMs,
       knownGoodTtlMs: config.authKnownGoodTtlMs,
@@ -86,7 +82,6 @@ export async function startGateway(options: {
       failureWindowMs: config.authFailureWindowMs,
       ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
     }),
->>>>>>> wt/authhard
     logger,
     config,
   };
