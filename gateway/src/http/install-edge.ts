@@ -5,6 +5,7 @@ import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
 import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
+import { recordNumberTexts } from "./json-number-text.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -51,6 +52,7 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
  * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
+ * The exact text of every number is kept beside the parsed body (json-number-text.ts) for money fields.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -58,7 +60,11 @@ function acceptJsonOnly(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text === "") done(null, undefined);
-    else void parseJson(request, text, done);
+    else
+      void parseJson(request, text, (error, value) => {
+        if (!error) recordNumberTexts(text, value);
+        done(error, value);
+      });
   });
 }
 
