@@ -19,7 +19,7 @@ import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import type { SecretHasher } from "./auth/secret-hash.js";
-import { loadGatewayConfig } from "./gateway-config.js";
+import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
 
@@ -63,7 +63,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
 
   const serviceEnv = {
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}/callbacks/rail`,
+    RAIL_CALLBACK_URL: `${localBaseUrl(config.host, config.port)}/callbacks/rail`,
     ...env,
     RAIL_CALLBACK_SECRET: config.railCallbackSecret,
   };
