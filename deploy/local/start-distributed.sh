@@ -156,6 +156,9 @@ launch() {
   log "$role started (pid $!, port $port)"
 }
 
+# A value kept in the state dir by an earlier run, or nothing.
+kept() { sed -n "s/^$1=//p" "$state_dir/secrets.env" 2>/dev/null || true; }
+
 # A secret from the environment, else the one kept from an earlier run, else a new one.
 secret() {
   local name=$1 generator=$2 value=${!1:-}
@@ -207,9 +210,9 @@ WEBHOOK_SECRET_KEY=$(secret WEBHOOK_SECRET_KEY 'console.log(require("crypto").ra
 # Service credentials: generated together (tokens and the digests the servers check), from the environment
 # only when all three are given.
 if [[ -z ${SERVICE_CALLER_DIGESTS:-} || -z ${GATEWAY_SERVICE_TOKENS:-} || -z ${LEDGER_SERVICE_TOKENS:-} ]]; then
-  SERVICE_CALLER_DIGESTS=$(sed -n "s/^SERVICE_CALLER_DIGESTS=//p" "$state_dir/secrets.env" 2>/dev/null)
-  GATEWAY_SERVICE_TOKENS=$(sed -n "s/^GATEWAY_SERVICE_TOKENS=//p" "$state_dir/secrets.env" 2>/dev/null)
-  LEDGER_SERVICE_TOKENS=$(sed -n "s/^LEDGER_SERVICE_TOKENS=//p" "$state_dir/secrets.env" 2>/dev/null)
+  SERVICE_CALLER_DIGESTS=$(kept SERVICE_CALLER_DIGESTS)
+  GATEWAY_SERVICE_TOKENS=$(kept GATEWAY_SERVICE_TOKENS)
+  LEDGER_SERVICE_TOKENS=$(kept LEDGER_SERVICE_TOKENS)
 fi
 if [[ -z $SERVICE_CALLER_DIGESTS || -z $GATEWAY_SERVICE_TOKENS || -z $LEDGER_SERVICE_TOKENS ]]; then
   credentials=$(node "$cli" service-credentials </dev/null 9>&-) || die "could not generate service credentials"
