@@ -39,7 +39,11 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({ allowPrivate: config.allowPrivateUrls, timeoutMs: config.timeoutMs }),
+    client: createReceiverClient({
+      allowPrivate: config.allowPrivateUrls,
+      allowedPorts: config.allowedPorts,
+      timeoutMs: config.timeoutMs,
+    }),
     secretBox,
     now,
   });
@@ -62,6 +66,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     secretBox,
     send,
     allowPrivateUrls: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
     now,
     newConfigId: () => newId("whc", now().getTime()),
     wakeWorkers: worker.wake,
@@ -94,6 +99,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
           topic: config.eventsTopic,
           group: config.consumerGroup,
           allow_private_urls: config.allowPrivateUrls,
+          allowed_ports: config.allowedPorts ?? "any",
           retry_schedule_ms: config.retryScheduleMs,
           concurrency: config.concurrency,
         },

@@ -8,6 +8,8 @@ export interface WebhookHandlerDeps {
   readonly send: NotificationSender;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http and internal receivers accepted. */
   readonly allowPrivateUrls: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: the ports receiver URLs may use; undefined = any. */
+  readonly allowedPorts?: readonly number[] | undefined;
   readonly now: () => Date;
   readonly newConfigId: () => string;
   /** Wakes this process's delivery workers (a redelivery is due now). */
