@@ -119,7 +119,7 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
       tags: ["Webhooks"],
       summary: "Send a test notification now",
       description:
-        'Sends a synthetic `transaction.success` notification marked `"test": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver\'s answer. It is queued like any delivery and shares the config\'s limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).',
+        "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
       parameters: [...COMMON_PARAMETERS, CONFIG_ID],
       responses: {
         "200": jsonResponse("What the receiver answered.", "WebhookTestResult", {
