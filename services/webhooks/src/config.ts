@@ -39,6 +39,24 @@ const spec = {
     parse: positiveInt,
     default: 4,
   },
+  maxConfigsPerPartner: {
+    env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",
+    doc: "most webhook configs one partner may have (each receives its own copy of every event)",
+    parse: positiveInt,
+    default: 10,
+  },
+  testRateLimitPerMinute: {
+    env: "WEBHOOK_TEST_RATE_LIMIT_PER_MINUTE",
+    doc: "test notifications (POST /webhookConfigs/{id}/test) per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 10,
+  },
+  redeliverRateLimitPerMinute: {
+    env: "WEBHOOK_REDELIVER_RATE_LIMIT_PER_MINUTE",
+    doc: "manual redeliveries per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 120,
+  },
   timeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",
     doc: "whole-request timeout of one delivery attempt",
@@ -89,6 +107,9 @@ export interface WebhookConfig {
   readonly headerBrand: string;
   readonly concurrency: number;
   readonly receiverConcurrency: number;
+  readonly maxConfigsPerPartner: number;
+  readonly testRateLimitPerMinute: number;
+  readonly redeliverRateLimitPerMinute: number;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
   readonly workerTtlMs: number;
