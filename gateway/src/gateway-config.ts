@@ -78,7 +78,7 @@ const spec = {
     env: "AUTH_FAILURES_PER_ADDRESS",
     doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
     parse: parse.nonNegativeInt,
-    default: 10,
+    default: 20,
   },
   authFailuresPerClient: {
     env: "AUTH_FAILURES_PER_CLIENT",

@@ -65,7 +65,7 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
 
   const throttle = (limit: number) =>
     createFailureThrottle({ limit, windowMs, maxEntries: AUTH_MEMORY_MAX_ENTRIES, now });
-  const byAddress = throttle(options.failuresPerAddress ?? 10);
+  const byAddress = throttle(options.failuresPerAddress ?? 20);
   const byClient = throttle(options.failuresPerClient ?? 100);
   /** (client id, digest) → the client's generation when the refusal was cached. */
   const refused = createBoundedExpiringMap<string, number>(AUTH_MEMORY_MAX_ENTRIES, now);
