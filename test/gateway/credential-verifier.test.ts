@@ -15,6 +15,7 @@ import {
   MAX_ACTIVE_SECRETS_PER_APP,
   revokeApp,
 } from "@payouts/gateway/store/partner-store";
+import type { Queryable } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -195,6 +196,43 @@ describe("credential verifier on real PostgreSQL", () => {
     expect((await racing).kind).toBe("ok");
     // ...but cached nothing: the next request goes to the database and is refused.
     expect((await v.verify(app.clientId, app.secret, "192.0.2.70")).kind).toBe("refused");
+  });
+
+  it("runs at most maxConcurrentChecks checks, queues maxQueuedChecks with known-good secrets first, refuses the rest unchecked", async () => {
+    // Counts finished database reads, to know when the queued checks have reached the gate.
+    let reads = 0;
+    const countedDb: Queryable = {
+      query: async (sql, params) => {
+        const res = await db.query(sql, params);
+        reads++;
+        return res as never;
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    const v = createCredentialVerifier(countedDb, {
+      hasher: counter.hasher,
+      now,
+      cacheTtlMs: 0,
+      maxConcurrentChecks: 1,
+      maxQueuedChecks: 2,
+    });
+    const partner = await newApp();
+    expect((await v.verify(partner.clientId, partner.secret, "198.51.100.90")).kind).toBe("ok");
+    counter.order.length = 0;
+    const held = counter.hold();
+    const flood1 = v.verify("ci_flood_1", "cs_flood_1", "203.0.113.91");
+    await held.started;
+    const readsBefore = reads;
+    const flood2 = v.verify("ci_flood_2", "cs_flood_2", "203.0.113.92");
+    const known = v.verify(partner.clientId, partner.secret, "198.51.100.90");
+    while (reads < readsBefore + 2) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(await v.verify("ci_flood_3", "cs_flood_3", "203.0.113.93")).toEqual({ kind: "busy" });
+    held.release();
+    expect((await flood1).kind).toBe("refused");
+    expect((await known).kind).toBe("ok");
+    expect((await flood2).kind).toBe("refused");
+    expect(counter.order).toEqual(["cs_flood_1", "cs_flood_1", partner.secret, "cs_flood_2", "cs_flood_2"]);
   });
 
   it("does not let a refusal cached across forget() outlive a secret change", async () => {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Queryable } from "@payouts/platform/database/database";
 import { findAppCredentials, MAX_ACTIVE_SECRETS_PER_APP } from "../store/partner-store.js";
 import { createBoundedExpiringMap } from "./bounded-expiring-map.js";
+import { createCheckGate } from "./check-gate.js";
 import { createFailureThrottle } from "./failure-throttle.js";
 import { type SecretHasher, scryptHasher } from "./secret-hash.js";
 import { throttleAddressKey } from "./throttle-address.js";
@@ -15,7 +16,9 @@ export interface AuthenticatedApp {
 export type VerifyOutcome =
   | { readonly kind: "ok"; readonly app: AuthenticatedApp }
   | { readonly kind: "refused" }
-  | { readonly kind: "throttled"; readonly retryAfterSeconds: number };
+  | { readonly kind: "throttled"; readonly retryAfterSeconds: number }
+  /** Too many checks are already running or waiting in this process; nothing was checked. */
+  | { readonly kind: "busy" };
 
 export interface CredentialVerifierOptions {
   /** How long a verified secret is accepted without the database and scrypt (AUTH_CACHE_TTL_MS). */
@@ -30,6 +33,10 @@ export interface CredentialVerifierOptions {
   readonly failuresPerClient?: number;
   /** The window of both failure limits (AUTH_FAILURE_WINDOW_MS). */
   readonly failureWindowMs?: number;
+  /** Checks (scrypt work) running at once in this process (AUTH_MAX_CONCURRENT_CHECKS). */
+  readonly maxConcurrentChecks?: number;
+  /** Checks waiting for a slot before new ones are answered busy (AUTH_MAX_QUEUED_CHECKS). */
+  readonly maxQueuedChecks?: number;
   readonly hasher?: SecretHasher;
   readonly now?: () => number;
 }
@@ -49,6 +56,8 @@ export const AUTH_MEMORY_MAX_ENTRIES = 10_000;
  * - A refused (client id, secret) pair is refused again without scrypt for `negativeTtlMs`.
  * - A failed check always runs MAX_ACTIVE_SECRETS_PER_APP scrypt derivations, against dummy hashes where
  *   the app has fewer secrets, is revoked or does not exist, so time does not tell which ids exist.
+ * - At most `maxConcurrentChecks` checks run scrypt at once and `maxQueuedChecks` wait (known-good secrets
+ *   first), so a flood from many addresses cannot take libuv's whole thread pool; past that, `busy`.
  * - `forget` (revocation, secret changes) drops the app's entries and bumps its generation; a check that
  *   was under way meanwhile answers as of its database read but caches nothing, so a revoked app is never
  *   cached again. Other gateway replicas stop accepting a revoked secret within `cacheTtlMs`.
@@ -60,6 +69,10 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
   const windowMs = options.failureWindowMs ?? 60_000;
   const hasher = options.hasher ?? scryptHasher;
   const now = options.now ?? Date.now;
+  const gate = createCheckGate({
+    maxConcurrent: Math.max(1, options.maxConcurrentChecks ?? 2),
+    maxQueued: options.maxQueuedChecks ?? 100,
+  });
   const digestKey = randomBytes(32);
   const digest = (secret: string) => createHmac("sha256", digestKey).update(secret).digest("base64");
 
@@ -124,7 +137,9 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
       const generation = generationOf(clientId);
       const row = await findAppCredentials(db, clientId);
       const hashes = row && row.revoked_at === null ? row.secret_hashes : [];
-      const matched = await matchesAny(secret, hashes);
+      const checked = await gate.run(() => matchesAny(secret, hashes), knownGood);
+      if (checked.busy) return { kind: "busy" };
+      const matched = checked.value;
       const current = generationOf(clientId) === generation;
       if (!matched || !row) {
         byAddress.recordFailure(addressKey);

@@ -39,6 +39,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** A code an operation may answer, when, and (only where it differs from ERROR_STATUS) its status. */
@@ -52,6 +53,11 @@ export const AUTH_CASE: ErrorCase = [
 export const AUTH_THROTTLE_CASE: ErrorCase = [
   "RATE_LIMIT_EXCEEDED",
   "too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
+];
+/** The gateway's cap on credential checks running and waiting at once (AUTH_MAX_CONCURRENT_CHECKS). */
+export const AUTH_BUSY_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds",
 ];
 export const INTERNAL_CASE: ErrorCase = [
   "INTERNAL",
@@ -74,11 +80,13 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   422: "Unprocessable: idempotency key reused",
   429: "Too many requests",
   500: "Internal error",
+  503: "Service unavailable",
 };
 
 const STATUS_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
   401: { "WWW-Authenticate": headerRef("wwwAuthenticate") },
   429: { "Retry-After": headerRef("retryAfter") },
+  503: { "Retry-After": headerRef("retryAfter") },
 };
 
 export interface ErrorResponseOptions {
@@ -105,13 +113,16 @@ export function errorResponses(
   return responses;
 }
 
-/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401, 429 and 500. */
+/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401, 429, 500, 503. */
 export function partnerErrors(
   cases: readonly ErrorCase[],
   options: ErrorResponseOptions & { readonly body?: boolean } = {},
 ): Record<string, Response> {
   const edge = options.body ? JSON_BODY_CASES : [];
-  return errorResponses([...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE], options);
+  return errorResponses(
+    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, AUTH_BUSY_CASE],
+    options,
+  );
 }
 
 function statusOf([code, , status]: ErrorCase): number {
