@@ -171,6 +171,18 @@ describe("credential verifier on real PostgreSQL", () => {
     expect((await v.verify(app.clientId, app.secret, "192.0.2.50")).kind).toBe("throttled");
   });
 
+  it("stops treating a secret as known good once the database refuses it (revoked elsewhere)", async () => {
+    const v = verifier({ cacheTtlMs: 0, failuresPerAddress: 1, failuresPerClient: 0 });
+    const app = await newApp();
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("ok");
+    // Revoked by another gateway replica: this one is not told.
+    await revokeApp(db, "ptr_v", app.clientId);
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("refused");
+    counter.take();
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("throttled");
+    expect(counter.take()).toBe(0);
+  });
+
   it("caches both active secrets of a rotating app", async () => {
     const v = verifier();
     const app = await newApp();

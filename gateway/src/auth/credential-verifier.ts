@@ -145,6 +145,8 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
         byAddress.recordFailure(addressKey);
         byClient.recordFailure(clientId);
         if (current) refused.set(refusedKey, generation, now() + negativeTtl);
+        // A secret revoked on another replica is no longer known good here either.
+        entry?.digests.delete(secretDigest);
         return { kind: "refused" };
       }
       const app: AuthenticatedApp = {
