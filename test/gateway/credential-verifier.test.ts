@@ -183,6 +183,32 @@ describe("credential verifier on real PostgreSQL", () => {
     expect(counter.take()).toBe(0);
   });
 
+  it("counts attempts sent at once against the limit before their checks end", async () => {
+    const v = verifier({ failuresPerAddress: 2, failuresPerClient: 0 });
+    const held = counter.hold();
+    const attempts = [0, 1, 2, 3, 4].map((i) => v.verify(`ci_burst_${i}`, `cs_burst_${i}`, "203.0.113.120"));
+    await held.started;
+    held.release();
+    const kinds = (await Promise.all(attempts)).map((o) => o.kind).sort();
+    expect(kinds).toEqual(["refused", "refused", "throttled", "throttled", "throttled"]);
+    expect(counter.take()).toBe(2 * MAX_ACTIVE_SECRETS_PER_APP);
+  });
+
+  it("shares one check among identical logins sent at once, and does not count them as failures", async () => {
+    const v = verifier({ failuresPerAddress: 2, failuresPerClient: 2 });
+    const app = await newApp();
+    const held = counter.hold();
+    const burst = Array.from({ length: 20 }, () => v.verify(app.clientId, app.secret, "198.51.100.130"));
+    await held.started;
+    held.release();
+    expect((await Promise.all(burst)).every((o) => o.kind === "ok")).toBe(true);
+    expect(counter.take()).toBe(1);
+    // Nothing was counted against the address or the client: two failures are still allowed.
+    expect((await v.verify(app.clientId, "cs_wrong_1", "198.51.100.130")).kind).toBe("refused");
+    expect((await v.verify(app.clientId, "cs_wrong_2", "198.51.100.130")).kind).toBe("refused");
+    expect((await v.verify(app.clientId, "cs_wrong_3", "198.51.100.130")).kind).toBe("throttled");
+  });
+
   it("caches both active secrets of a rotating app", async () => {
     const v = verifier();
     const app = await newApp();
