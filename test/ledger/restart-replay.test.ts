@@ -56,8 +56,8 @@ function over(runtime: EmbeddedHandle, creds = { clientId: "", clientSecret: "" 
   const basic = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
   return {
     runtime,
-    admin: (method: string, path: string, body?: unknown) =>
-      call(runtime.gateway.adminPort, `Bearer ${ADMIN_TOKEN}`, method, path, body),
+    admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+      call(runtime.gateway.adminPort, `Bearer ${ADMIN_TOKEN}`, method, path, body, headers),
     partner: (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
       call(runtime.gateway.partnerPort, basic, method, path, body, headers),
   };
@@ -78,10 +78,12 @@ describe("replay after a restart", () => {
     const partnerId: string = partner.json.partner_id;
     const app = await admin.admin("POST", `/admin/partners/${partnerId}/apps`, {});
     const creds = { clientId: app.json.client_id, clientSecret: app.json.client_secret };
-    await admin.admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "r",
-    });
+    await admin.admin(
+      "POST",
+      `/admin/partners/${partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "r" },
+      { "X-Idempotency-Key": "restart-credit" },
+    );
     const txId = await pendingTransaction(admin as unknown as TestPlatform, partnerId);
     const before = over(first, creds);
     expect((await before.partner("POST", "/getQuotation", { tx_id: txId, amount: 15000 })).status).toBe(200);
