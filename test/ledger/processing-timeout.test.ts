@@ -158,13 +158,18 @@ describe("PROCESSING_TIMEOUT_MS", () => {
     const p = partner();
     try {
       const txId = await executed(h, p);
+      await new Promise((r) => setTimeout(r, 20));
+      const younger = await executed(h, partner());
       await waitFor("three unanswered cancellations", () =>
         h.cancellations.filter((id) => id === txId).length >= 3 ? true : undefined,
       );
       expect((await statusOf(h.client, txId)).status).toBe(TransactionStatus.PROCESSING);
       expect(await balanceOf(h.db, p)).toBe("89.55");
+      // A pass stops at the first unanswered question: the younger payout waits its turn, oldest first.
+      expect(h.cancellations).not.toContain(younger);
       h.failNextCancellations(0);
       await untilStatus(h.client, txId, TransactionStatus.FAILED);
+      await untilStatus(h.client, younger, TransactionStatus.FAILED);
       expect(await balanceOf(h.db, p)).toBe("100");
       expect(await movementsOf(h, txId)).toEqual(["payout", "reversal"]);
     } finally {

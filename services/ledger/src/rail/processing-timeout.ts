@@ -31,9 +31,11 @@ export async function failOverdueSubmissions(
       deps.logger.warn({ tx_id: txId }, "payout failed and reversed: the rail never accepted it in time");
     } catch (error) {
       if (!(error instanceof LedgerFailure)) throw error;
-      // PAYOUT_ACCEPTED_BY_RAIL (now marked submitted), TRANSACTION_NOT_PROCESSING (settled meanwhile) or
-      // SERVICE_UNAVAILABLE (asked again next pass): none of them is this job's to resolve.
+      // PAYOUT_ACCEPTED_BY_RAIL (now marked submitted) or TRANSACTION_NOT_PROCESSING (settled meanwhile):
+      // not this job's to resolve. SERVICE_UNAVAILABLE: the rail is not answering, so the others would
+      // only wait for the same deadline; the next pass asks again, oldest first.
       deps.logger.info({ tx_id: txId, reason: error.reason }, "overdue payout not failed");
+      if (error.reason === "SERVICE_UNAVAILABLE") break;
     }
   }
   return failed;

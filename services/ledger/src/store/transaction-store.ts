@@ -362,7 +362,7 @@ export async function overdueRailSubmissions(
   const res = await q.query<{ tx_id: string }>(
     `SELECT tx_id FROM ledger.transactions
       WHERE status = 'PROCESSING' AND rail_submitted_at IS NULL AND updated_at <= $1
-      ORDER BY updated_at LIMIT $2`,
+      ORDER BY updated_at, tx_id LIMIT $2`,
     [enteredBefore, limit],
   );
   return res.rows.map((r) => r.tx_id);
