@@ -28,6 +28,8 @@ export interface GatewayHandle {
   readonly deps: GatewayDeps;
   /** The partner listener's fastify instance, for route introspection (e.g. the OpenAPI test). */
   readonly partnerApp: FastifyInstance;
+  /** The admin listener's fastify instance, for route introspection (e.g. the fuzz suite). */
+  readonly adminApp: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startGateway(options: {
     adminPort,
     deps,
     partnerApp: partner,
+    adminApp: admin,
     close: async () => {
       await Promise.all([partner.close(), admin.close()]);
     },

@@ -5,6 +5,7 @@ import {
   startTestPlatform,
   type TestPlatform,
 } from "../support/test-platform.js";
+import { rawExchange } from "./support/raw-http.js";
 
 /**
  * Issue 12 item 10, on real PostgreSQL (which refuses 0x00 in text): input that used to answer 500 is a
@@ -111,5 +112,29 @@ describe("deeply nested JSON", () => {
     expectError(res, 400, "INVALID_FIELD");
     expect(res.json.message).toContain("nested deeper than 64 levels");
     expect(await count("ledger.idempotency_keys")).toBe(keys);
+  });
+});
+
+describe("requests Node's HTTP parser refuses", () => {
+  it.each([
+    ["a NUL in a header", "GET /balance HTTP/1.1\r\nHost: x\r\nX-Idempotency-Key: a\u0000b\r\n\r\n", 400],
+    ["a bare CR in a header", "GET /balance HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n", 400],
+    ["a malformed request line", "GET /balance HTTP/9\r\nHost: x\r\n\r\n", 400],
+    ["headers over 16 KiB", `GET /balance HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`, 431],
+  ])("%s: the error body and X-Request-Id, on both listeners", async (_name, request, status) => {
+    for (const port of [platform.runtime.gateway.partnerPort, platform.runtime.gateway.adminPort]) {
+      const res = await rawExchange(port, Buffer.from(request, "latin1"));
+      expect(res.status, res.text).toBe(status);
+      expect(res.headers["x-request-id"]).toMatch(/^req_/);
+      expect(res.json).toMatchObject({ code: "INVALID_FIELD", request_id: res.headers["x-request-id"] });
+    }
+  });
+});
+
+describe("X-Request-Id on every answer", () => {
+  it("includes the admin listener's /metrics, which writes its own response", async () => {
+    const res = await fetch(`${platform.adminUrl}/metrics`, { headers: { "x-request-id": "scrape-1" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("scrape-1");
   });
 });
