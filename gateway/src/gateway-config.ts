@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -9,7 +10,12 @@ const spec = {
     parse: parse.port,
     default: 8081,
   },
-  host: { env: "HOST", doc: "listen address", parse: parse.string, default: "0.0.0.0" },
+  host: {
+    env: "HOST",
+    doc: "listen address of every listener (loopback by default; the chart and the image set 0.0.0.0)",
+    parse: parse.string,
+    default: DEFAULT_HOST,
+  },
   adminToken: {
     env: "ADMIN_TOKEN",
     doc: "bearer token of the admin API (at least 16 characters)",
@@ -61,6 +67,42 @@ const spec = {
     doc: "how long a verified credential is remembered (also the revocation delay across replicas)",
     parse: parse.nonNegativeInt,
     default: 30_000,
+  },
+  authKnownGoodTtlMs: {
+    env: "AUTH_KNOWN_GOOD_TTL_MS",
+    doc: "how long a secret this gateway verified still passes the failed-login throttles (never below AUTH_CACHE_TTL_MS)",
+    parse: parse.nonNegativeInt,
+    default: 86_400_000,
+  },
+  authNegativeCacheTtlMs: {
+    env: "AUTH_NEGATIVE_CACHE_TTL_MS",
+    doc: "how long a refused (client id, secret) pair is refused again without running scrypt",
+    parse: parse.nonNegativeInt,
+    default: 30_000,
+  },
+  authFailuresPerAddress: {
+    env: "AUTH_FAILURES_PER_ADDRESS",
+    doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 10,
+  },
+  authFailuresPerClient: {
+    env: "AUTH_FAILURES_PER_CLIENT",
+    doc: "failed logins per client_id in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
+  authFailureWindowMs: {
+    env: "AUTH_FAILURE_WINDOW_MS",
+    doc: "window of the failed-login limits, opened by a key's first failure",
+    parse: parse.nonNegativeInt,
+    default: 60_000,
+  },
+  trustProxyHops: {
+    env: "TRUST_PROXY_HOPS",
+    doc: "proxies in front of the partner listener whose X-Forwarded-For is trusted for the client address (0 = none)",
+    parse: parse.nonNegativeInt,
+    default: 0,
   },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;

@@ -6,7 +6,7 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
-import { httpStatusFor } from "./error-map.js";
+import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
 import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -133,10 +133,18 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     const detail = errorDetailOf(error);
     if (detail) {
       const status = httpStatusFor(detail.reason, error.code);
-      const retryAfter = detail.metadata.retry_after_seconds;
+      const retryAfter =
+        detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
       return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
     }
+  }
+  if (isDependencyUnavailable(error)) {
+    request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
+    reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return reply
+      .code(503)
+      .send(body("SERVICE_UNAVAILABLE", "a service this request needs is unavailable; retry later"));
   }
   const fe = error as Partial<FastifyError>;
   if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {

@@ -5,10 +5,12 @@
 import { COMMON_PARAMETERS, headerRef, jsonBody, jsonResponse, parameterRef } from "./openapi-components.js";
 import {
   AUTH_CASE,
+  AUTH_THROTTLE_CASE,
   errorResponses,
   INTERNAL_CASE,
   JSON_BODY_CASES,
   partnerErrors,
+  UNAVAILABLE_CASE,
 } from "./openapi-errors.js";
 import {
   BALANCE_EXAMPLE,
@@ -61,12 +63,14 @@ const PREVIEW_ERRORS = errorResponses(
     ["MISSING_REQUIRED_FIELD", "`currency` is missing or not an ISO 4217 code"],
     DP_CASE,
     AUTH_CASE,
+    AUTH_THROTTLE_CASE,
     [
       "RATE_LIMIT_EXCEEDED",
       "the app's per-minute previewQuotations limit is used up; retry after `Retry-After` seconds",
     ],
     ["INVALID_CURRENCY", "no exchange rate is available for `currency`"],
     INTERNAL_CASE,
+    UNAVAILABLE_CASE,
   ],
   { examples: { 401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired } } },
 );

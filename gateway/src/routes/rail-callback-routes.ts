@@ -27,7 +27,7 @@ export async function registerRailCallbackRoutes(app: FastifyInstance, deps: Gat
       const raw = rawBody(request);
       verifySignature(deps.config.railCallbackSecret, raw, request.headers["x-rail-signature"]);
       const body = new BodyReader(parseJson(raw));
-      const res = await deps.clients.ledger.recordRailResult({
+      const res = await deps.railCallbackLedger.recordRailResult({
         txId: body.string("tx_id", { required: true, max: 100 }),
         outcome: body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ }),
         reason: body.string("reason", { max: 500 }) ?? "",

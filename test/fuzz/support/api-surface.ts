@@ -5,6 +5,7 @@
  * route table; the admin API has no document, so ADMIN_BODIES gives the bodies of the routes that read
  * one, and a route missing there is still fuzzed with bodies built from every known field name.
  */
+import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/admin/admin-access";
 import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
 import type { FastifyInstance } from "fastify";
 import { registeredRoutes } from "../../support/registered-routes.js";
@@ -65,12 +66,12 @@ export function partnerOperations(doc: Json): Operation[] {
   return operations;
 }
 
-/** The admin listener's routes; /healthz, /readyz and /metrics are the public probes. */
+/** The admin listener's routes; only PUBLIC_ADMIN_PATHS (the probes and /metrics) answer without the token. */
 export function adminOperations(app: FastifyInstance): Operation[] {
   return registeredRoutes(app).map((route) => {
     const [method = "", template = ""] = route.split(" ");
     const body = ADMIN_BODIES[route];
-    const isPublic = ADMIN_PUBLIC.includes(template);
+    const isPublic = PUBLIC_ADMIN_PATHS.has(template);
     return {
       listener: "admin",
       method,
@@ -88,8 +89,6 @@ export function adminOperations(app: FastifyInstance): Operation[] {
     };
   });
 }
-
-export const ADMIN_PUBLIC: readonly string[] = ["/healthz", "/readyz", "/metrics"];
 
 const decimal: JsonSchema = { type: ["string", "number"], pattern: "^-?\\d+(\\.\\d+)?$" };
 const text = (maxLength: number): JsonSchema => ({ type: "string", maxLength });
