@@ -1,11 +1,12 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawExchange } from "../support/raw-http.js";
 import {
   type ApiResponse,
   type Credentials,
   startTestPlatform,
   type TestPlatform,
 } from "../support/test-platform.js";
-import { rawExchange } from "./support/raw-http.js";
 
 /**
  * Issue 12 item 10, on real PostgreSQL (which refuses 0x00 in text): input that used to answer 500 is a
@@ -127,6 +128,29 @@ describe("requests Node's HTTP parser refuses", () => {
       expect(res.status, res.text).toBe(status);
       expect(res.headers["x-request-id"]).toMatch(/^req_/);
       expect(res.json).toMatchObject({ code: "INVALID_FIELD", request_id: res.headers["x-request-id"] });
+    }
+  });
+});
+
+describe("one answer per request", () => {
+  /** Every byte the listener sent back before closing. */
+  const exchange = (port: number, request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(request, "latin1"));
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    });
+
+  it("when the HTTP parser fails after the request was answered (an invalid Transfer-Encoding)", async () => {
+    for (const port of [platform.runtime.gateway.partnerPort, platform.runtime.gateway.adminPort]) {
+      const sent = await exchange(
+        port,
+        "DELETE /nothing%ED HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+      );
+      expect(sent.match(/HTTP\/1\.1 \d{3} /g), sent).toHaveLength(1);
+      expect(sent).toMatch(/^HTTP\/1\.1 400 /);
     }
   });
 });

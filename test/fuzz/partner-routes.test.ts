@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Operation, partnerOperations, schemaResolver } from "./support/api-surface.js";
 import { createFuzzer, type Fuzzer, fuzzOptions, printStats } from "./support/fuzz-checks.js";
+import { send } from "./support/fuzz-http.js";
 import { type FuzzWorld, startFuzzWorld } from "./support/fuzz-world.js";
-import { send } from "./support/raw-http.js";
 import { requestFor } from "./support/request-arbitrary.js";
 
 /**

@@ -101,6 +101,9 @@ export function answerFrameworkError(
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // As Node's own default: never write a second response after one was already started on this socket
+  // (a parse error can come after a request was answered, e.g. in its body).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   const [status, code, message] =
     error.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ? [408, "REQUEST_TIMEOUT", "the request was not received in time"]
@@ -109,7 +112,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
         : [400, "INVALID_FIELD", "the HTTP request is malformed"];
   const requestId = newId("req");
   const body = JSON.stringify({ code, message, request_id: requestId });
-  if (socket.writable) {
+  if (socket.writable && !inFlight?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

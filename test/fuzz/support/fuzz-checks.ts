@@ -4,9 +4,9 @@
  */
 import type fc from "fast-check";
 import type { Operation } from "./api-surface.js";
+import { type RawRequest, type RawResponse, send } from "./fuzz-http.js";
 import type { FuzzWorld } from "./fuzz-world.js";
 import { rowCounter } from "./fuzz-world.js";
-import { type RawRequest, type RawResponse, send } from "./raw-http.js";
 import type { SchemaContext } from "./request-arbitrary.js";
 
 export class PropertyViolation extends Error {

@@ -393,3 +393,33 @@ export function badAuthorization(validToken: string): fc.Arbitrary<string | unde
     "Bearer é",
   );
 }
+
+/** One more header: a second spelling of one the gateway reads, or bytes HTTP forbids in a header. */
+export const hostileHeader: fc.Arbitrary<readonly [string, string]> = fc.tuple(
+  fc.constantFrom(
+    "X-Idempotency-Key",
+    "Idempotency-Key",
+    "X-Request-Id",
+    "Content-Type",
+    "X-Forwarded-For",
+    "Transfer-Encoding",
+    "Content-Encoding",
+    "X-HTTP-Method-Override",
+    "X-Fuzz",
+  ),
+  fc.constantFrom(
+    "\u0000",
+    "a\u0000b",
+    "a\rb",
+    "é",
+    "",
+    " ",
+    "\t",
+    "chunked",
+    "gzip",
+    "DELETE",
+    "1.2.3.4, 127.0.0.1",
+    "text/plain",
+    "x".repeat(20_000),
+  ),
+);

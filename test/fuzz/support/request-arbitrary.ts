@@ -8,11 +8,13 @@ import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
 import fc from "fast-check";
 import { ADMIN_TOKEN } from "../../support/test-platform.js";
 import type { Operation } from "./api-surface.js";
+import type { RawRequest } from "./fuzz-http.js";
 import type { FuzzWorld } from "./fuzz-world.js";
 import {
   applyMutation,
   contentTypeVariant,
   hostileBodyText,
+  hostileHeader,
   hostileIdempotencyKey,
   hostileIdSegment,
   hostileQueryName,
@@ -23,7 +25,6 @@ import {
   spelling,
 } from "./hostile-values.js";
 import { fromValue, type JsonNode, JsonObject, jsonText } from "./json-text.js";
-import type { RawRequest } from "./raw-http.js";
 
 export const RAIL_CALLBACK_SECRET = "test-rail-callback-secret";
 
@@ -253,14 +254,16 @@ function headersFor(
     fc.constantFrom("fuzz-1", "x".repeat(129), "bad id", "é", "%00", "req_".repeat(40)),
     { nil: undefined, freq: 4 },
   );
+  const extra = fc.option(hostileHeader, { nil: undefined, freq: 6 });
   return fc
-    .record({ auth, contentType, idempotency, requestId })
-    .map(({ auth, contentType, idempotency, requestId }) => {
+    .record({ auth, contentType, idempotency, requestId, extra })
+    .map(({ auth, contentType, idempotency, requestId, extra }) => {
       const headers: Record<string, string> = {};
       if (auth !== undefined) headers.authorization = auth;
       if (contentType !== undefined) headers["content-type"] = contentType;
       if (idempotency !== undefined) headers["x-idempotency-key"] = idempotency;
       if (requestId !== undefined) headers["x-request-id"] = requestId;
+      if (extra) headers[extra[0]] = extra[1];
       if (op.auth === "rail-signature" && body !== undefined) {
         headers["x-rail-signature"] = createHmac("sha256", RAIL_CALLBACK_SECRET)
           .update(body)
