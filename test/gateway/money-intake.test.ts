@@ -147,20 +147,26 @@ describe("an amount finer than its currency's minor unit is INVALID_AMOUNT", () 
   });
 
   it("admin credits are whole cents: 10.001 USD is refused and the balance is unchanged", async () => {
+    const key = (k: string) => ({ "X-Idempotency-Key": k });
     const path = `/admin/partners/${partner.partnerId}/balance/credits`;
     const before = (await platform.admin("GET", `/admin/partners/${partner.partnerId}/balance`)).json;
     expectInvalidAmount(
-      await platform.admin("POST", path, '{"amount_usd":10.001,"reference":"r"}'),
+      await platform.admin("POST", path, '{"amount_usd":10.001,"reference":"r"}', key("cents-1")),
       "amount_usd",
     );
     expectInvalidAmount(
-      await platform.admin("POST", path, { amount_usd: "0.000000000000000001", reference: "r" }),
+      await platform.admin(
+        "POST",
+        path,
+        { amount_usd: "0.000000000000000001", reference: "r" },
+        key("cents-2"),
+      ),
       "amount_usd",
     );
     expect((await platform.admin("GET", `/admin/partners/${partner.partnerId}/balance`)).json).toEqual(
       before,
     );
-    const ok = await platform.admin("POST", path, '{"amount_usd":10.01,"reference":"r"}');
+    const ok = await platform.admin("POST", path, '{"amount_usd":10.01,"reference":"r"}', key("cents-3"));
     expect(ok.status, ok.text).toBe(201);
   });
 
