@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   };
   const logger = createLogger({ service: "payouts", level: process.env.LOG_LEVEL ?? "warn" });
   const runtime = await startEmbedded({ env, logger, dataDir: join(dataRoot, "pg") });
-  await seedSandbox(runtime.gateway.deps, state);
+  await seedSandbox(runtime.gateway.adminDeps, state);
   onShutdown(logger, () => runtime.close());
   const { host } = runtime.gateway.deps.config;
   printWelcome(

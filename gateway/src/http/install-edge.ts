@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError } from "./api-error.js";
 import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
 import { recordNumberTexts } from "./json-number-text.js";
+import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,6 +26,7 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
   });
+  app.addHook("preValidation", async (request) => checkUrlParameters(request));
   app.addHook("onResponse", async (request, reply) => {
     logger.info(
       {
@@ -52,7 +54,8 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
  * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
- * The exact text of every number is kept beside the parsed body (json-number-text.ts) for money fields.
+ * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it,
+ * and the exact text of every number is kept beside it (json-number-text.ts) for money fields.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -62,10 +65,20 @@ function acceptJsonOnly(app: FastifyInstance): void {
     if (text === "") done(null, undefined);
     else
       void parseJson(request, text, (error, value) => {
-        if (!error) recordNumberTexts(text, value);
-        done(error, value);
+        const refusal = error ?? safeJsonBody(value);
+        if (!refusal) recordNumberTexts(text, value);
+        done(refusal, value);
       });
   });
+}
+
+function safeJsonBody(value: unknown): Error | null {
+  try {
+    checkJsonBody(value);
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 /**
@@ -104,6 +117,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
       const retryAfter =
         detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
+      if (status === 503) request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
       return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
     }
   }

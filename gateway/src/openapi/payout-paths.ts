@@ -5,6 +5,7 @@
 import { COMMON_PARAMETERS, headerRef, jsonBody, jsonResponse, parameterRef } from "./openapi-components.js";
 import {
   AUTH_CASE,
+  AUTH_THROTTLE_CASE,
   errorResponses,
   INTERNAL_CASE,
   JSON_BODY_CASES,
@@ -66,6 +67,7 @@ const PREVIEW_ERRORS = errorResponses(
     ["MISSING_REQUIRED_FIELD", "`currency` is missing or not an ISO 4217 code"],
     DP_CASE,
     AUTH_CASE,
+    AUTH_THROTTLE_CASE,
     [
       "RATE_LIMIT_EXCEEDED",
       "the app's per-minute previewQuotations limit is used up; retry after `Retry-After` seconds",

@@ -32,7 +32,7 @@ export const RAIL_CALLBACK_PATHS: Readonly<Record<string, PathItem>> = {
           [
             [
               "INVALID_FIELD",
-              "the body is not valid JSON, or a field is malformed (`outcome` not SUCCESS or FAILED)",
+              "the body is not valid JSON, a field is malformed (`outcome` not SUCCESS or FAILED), a string has a NUL character or an unpaired surrogate, or the body nests deeper than 64 levels",
             ],
             ["MISSING_REQUIRED_FIELD", "`tx_id` or `outcome` is absent"],
             ["INVALID_FIELD", "the body is larger than 64 KiB", 413],
