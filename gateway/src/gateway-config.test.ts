@@ -4,7 +4,7 @@ import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 const SECRETS = { ADMIN_TOKEN: "0123456789abcdef", RAIL_CALLBACK_SECRET: "s" };
 
 describe("HOST", () => {
-  it("defaults to loopback in both modes (the image and the chart set 0.0.0.0)", () => {
+  it("defaults to loopback, in the embedded sandbox as in the distributed gateway", () => {
     expect(loadGatewayConfig({}, { embedded: true }).host).toBe("127.0.0.1");
     expect(loadGatewayConfig(SECRETS).host).toBe("127.0.0.1");
   });

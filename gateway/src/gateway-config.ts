@@ -141,7 +141,7 @@ function adminToken(raw: string): string {
  * (0.0.0.0, ::) through loopback, any other address as itself.
  */
 export function localBaseUrl(host: string, port: number): string {
-  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? DEFAULT_HOST : host;
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host;
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }
 
