@@ -12,6 +12,7 @@ import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin-app.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import type { SecretHasher } from "./auth/secret-hash.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
 import { buildPartnerApp } from "./partner-app.js";
@@ -38,6 +39,8 @@ export interface GatewayHandle {
   readonly adminDeps: GatewayDeps;
   /** The partner listener's fastify instance, for route introspection (e.g. the OpenAPI test). */
   readonly partnerApp: FastifyInstance;
+  /** The admin listener's fastify instance, for route introspection (e.g. the admin access test). */
+  readonly adminApp: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,8 @@ export async function startGateway(options: {
   transports: GatewayTransports;
   serviceTokens?: GatewayServiceTokens;
   logger: Logger;
+  /** Checks client secrets; scrypt unless a test counts or pauses the work. */
+  secretHasher?: SecretHasher;
 }): Promise<GatewayHandle> {
   const { config, db, logger } = options;
   const tokens = options.serviceTokens ?? {};
@@ -68,7 +73,17 @@ export async function startGateway(options: {
       LedgerService,
       transportsWithToken(options.transports, tokens["gateway-rail"]).ledger,
     ),
-    verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
+    verifier: createCredentialVerifier(db, {
+      cacheTtlMs: config.authCacheTtlMs,
+      knownGoodTtlMs: config.authKnownGoodTtlMs,
+      negativeTtlMs: config.authNegativeCacheTtlMs,
+      failuresPerAddress: config.authFailuresPerAddress,
+      failuresPerClient: config.authFailuresPerClient,
+      failureWindowMs: config.authFailureWindowMs,
+      maxConcurrentChecks: config.authMaxConcurrentChecks,
+      maxQueuedChecks: config.authMaxQueuedChecks,
+      ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
+    }),
     logger,
     config,
   };
@@ -90,6 +105,7 @@ export async function startGateway(options: {
     deps,
     adminDeps,
     partnerApp: partner,
+    adminApp: admin,
     close: async () => {
       await Promise.all([partner.close(), admin.close()]);
     },

@@ -10,6 +10,7 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import { transactionStatusName } from "../http/render-transaction.js";
+import { checkJsonBody } from "../http/text-safety.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
 
@@ -57,9 +58,12 @@ export function verifySignature(secret: string, raw: Buffer, header: string | st
 }
 
 function parseJson(raw: Buffer): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ApiError(400, "INVALID_FIELD", "request body is not valid JSON");
   }
+  checkJsonBody(body);
+  return body;
 }

@@ -39,6 +39,24 @@ const spec = {
     parse: positiveInt,
     default: 4,
   },
+  maxConfigsPerPartner: {
+    env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",
+    doc: "most webhook configs one partner may have (each receives its own copy of every event)",
+    parse: positiveInt,
+    default: 10,
+  },
+  testRateLimitPerMinute: {
+    env: "WEBHOOK_TEST_RATE_LIMIT_PER_MINUTE",
+    doc: "test notifications (POST /webhookConfigs/{id}/test) per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 10,
+  },
+  redeliverRateLimitPerMinute: {
+    env: "WEBHOOK_REDELIVER_RATE_LIMIT_PER_MINUTE",
+    doc: "manual redeliveries per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 120,
+  },
   timeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",
     doc: "whole-request timeout of one delivery attempt",
@@ -50,6 +68,12 @@ const spec = {
     doc: "how often workers look for due deliveries when nothing woke them",
     parse: positiveInt,
     default: 250,
+  },
+  workerTtlMs: {
+    env: "WEBHOOK_WORKER_TTL_MS",
+    doc: "how long one liveness renewal of a dispatcher process holds (renewed every quarter of it); a dead process's claims are retried after at most this",
+    parse: atLeast(1_000),
+    default: 4_000,
   },
   sealingKey: {
     env: "WEBHOOK_SECRET_KEY",
@@ -83,8 +107,12 @@ export interface WebhookConfig {
   readonly headerBrand: string;
   readonly concurrency: number;
   readonly receiverConcurrency: number;
+  readonly maxConfigsPerPartner: number;
+  readonly testRateLimitPerMinute: number;
+  readonly redeliverRateLimitPerMinute: number;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
+  readonly workerTtlMs: number;
   readonly sealingKey: Buffer | undefined;
   readonly eventsTopic: string;
   readonly consumerGroup: string;
@@ -120,6 +148,14 @@ function positiveInt(raw: string): number {
   const value = parse.nonNegativeInt(raw);
   if (value === 0) throw new Error("expected an integer greater than 0");
   return value;
+}
+
+function atLeast(min: number): (raw: string) => number {
+  return (raw) => {
+    const value = parse.nonNegativeInt(raw);
+    if (value < min) throw new Error(`expected an integer of at least ${min}`);
+    return value;
+  };
 }
 
 function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
