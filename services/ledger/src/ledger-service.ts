@@ -9,6 +9,7 @@ import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
+import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
 import { createLedgerRetention } from "./retention/ledger-retention.js";
@@ -20,8 +21,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and four background
- * loops — the outbox relay, the rail resubmission loop, the PENDING expiry sweeper and the retention job.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, and five background
+ * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING expiry
+ * sweeper and the retention job.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -53,6 +55,14 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       await submitter.retryDue();
     },
   });
+  const processingTimeout = createPeriodicTask({
+    name: "processing-timeout",
+    intervalMs: config.expirySweepMs,
+    logger,
+    run: async () => {
+      await failOverdueSubmissions(deps, rail);
+    },
+  });
   const sweeper = createPeriodicTask({
     name: "pending-expiry",
     intervalMs: config.expirySweepMs,
@@ -62,6 +72,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     },
   });
   const handlers = createLedgerHandlers(deps, {
+    rail,
     afterExecute: (txId) =>
       submitter.submit(txId).catch((error: unknown) => {
         logger.error(
@@ -71,7 +82,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       }),
   });
   const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
-  const tasks = [relay, railRetry, sweeper, retention];
+  const tasks = [relay, railRetry, processingTimeout, sweeper, retention];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",
