@@ -37,6 +37,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = createPgDatabase({ connectionString: database.url, maxConnections: 4, reconnectBudgetMs: 3_000 });
   admin = new pg.Client({ connectionString: database.url });
+  // Other test files may end sessions on the shared server: a lost test connection fails a query, not the process.
+  admin.on("error", () => {});
   await admin.connect();
   await db.exec(`
     CREATE TABLE notes (id int PRIMARY KEY, note text NOT NULL);

@@ -48,6 +48,8 @@ async function start(ports: { port: number; adminPort: number }): Promise<Embedd
 beforeAll(async () => {
   database = await createTestDatabase();
   sql = new pg.Client({ connectionString: database.url });
+  // Other test files may end sessions on the shared server: a lost test connection fails a query, not the process.
+  sql.on("error", () => {});
   await sql.connect();
   receiver = await startTestReceiver();
 });
@@ -92,11 +94,11 @@ describe("the embedded runtime's events", () => {
     const ports = { port: await freePort(), adminPort: await freePort() };
     runtime = await start(ports);
     api = {
-      admin: (method, path, body) =>
+      admin: (method, path, body, headers = {}) =>
         callJson(
           `http://127.0.0.1:${ports.adminPort}${path}`,
           method,
-          { authorization: `Bearer ${ADMIN_TOKEN}` },
+          { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
           body,
         ),
       partner: (app, method, path, body, headers = {}) =>
