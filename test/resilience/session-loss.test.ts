@@ -121,5 +121,5 @@ describe.each([
     await auditPayouts(platform.runtime.db, partner, tally);
     await assertLedgerInvariants(platform.runtime.db);
     expect(faults.take()).toEqual([]);
-  });
+  }, 150_000);
 });

@@ -50,6 +50,13 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // And no client is ever without an 'error' listener, whatever state it is in: node-postgres emits
+  // 'error' on a client whose server ends the session, and the pool takes its own listener off a client
+  // it hands out before the new owner can add one. (Seen under load: a FATAL 57P01 reaching a client in
+  // that gap ended the process.) The per-checkout listener below is what notices the loss.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const budgetMs = options.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS;
 
   /** Runs `work` on a checked-out client with an error listener; a client that failed is discarded. */
