@@ -118,6 +118,8 @@ describe("a caller the allowlist does not name for the method", () => {
       partnerId: "ptr_funded",
       amountUsd: "25",
       reference: "top-up",
+      idempotencyKey: "service-auth-top-up",
+      requestFingerprint: "a".repeat(64),
     });
     expect(credited.balanceUsd).toMatch(/^25(\.0*)?$/);
     const read = await ledgerAs(credentials.tokens.gateway).getBalance({ partnerId: "ptr_funded" });

@@ -92,11 +92,11 @@ describe("the embedded runtime's events", () => {
     const ports = { port: await freePort(), adminPort: await freePort() };
     runtime = await start(ports);
     api = {
-      admin: (method, path, body) =>
+      admin: (method, path, body, headers = {}) =>
         callJson(
           `http://127.0.0.1:${ports.adminPort}${path}`,
           method,
-          { authorization: `Bearer ${ADMIN_TOKEN}` },
+          { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
           body,
         ),
       partner: (app, method, path, body, headers = {}) =>

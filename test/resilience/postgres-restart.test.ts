@@ -84,8 +84,8 @@ beforeAll(async () => {
   const partnerUrl = `http://127.0.0.1:${port}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   api = {
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${token}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${token}`, ...headers }, body),
     partner: (app, method, path, body, headers = {}) =>
       callJson(
         `${partnerUrl}${path}`,

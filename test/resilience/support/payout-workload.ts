@@ -15,7 +15,7 @@ export interface App {
 }
 
 export interface PlatformApi {
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   partner(
     app: App,
     method: string,
@@ -103,10 +103,12 @@ export async function fundedPartner(
   const partnerId: string = created.json.partner_id;
   const app = await api.admin("POST", `/admin/partners/${partnerId}/apps`, {});
   expect(app.status, app.text).toBe(201);
-  const credit = await api.admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
-    amount_usd: creditUsd,
-    reference: "restart test funding",
-  });
+  const credit = await api.admin(
+    "POST",
+    `/admin/partners/${partnerId}/balance/credits`,
+    { amount_usd: creditUsd, reference: "restart test funding" },
+    { "X-Idempotency-Key": `funding-${partnerId}` },
+  );
   expect(credit.status, credit.text).toBe(201);
   const creds = { clientId: app.json.client_id, clientSecret: app.json.client_secret };
   if (receiverUrl) {
