@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -9,7 +10,12 @@ const spec = {
     parse: parse.port,
     default: 8081,
   },
-  host: { env: "HOST", doc: "listen address", parse: parse.string, default: "0.0.0.0" },
+  host: {
+    env: "HOST",
+    doc: "listen address of every listener (loopback by default; the chart and the image set 0.0.0.0)",
+    parse: parse.string,
+    default: DEFAULT_HOST,
+  },
   adminToken: {
     env: "ADMIN_TOKEN",
     doc: "bearer token of the admin API (at least 16 characters)",
@@ -124,6 +130,18 @@ function adminToken(raw: string): string {
   return raw;
 }
 
+/** Where the embedded sandbox listens unless HOST says otherwise. */
+export const EMBEDDED_HOST = "127.0.0.1";
+
+/**
+ * The base URL a process on this machine reaches a listener bound to `host` at: a wildcard address
+ * (0.0.0.0, ::) through loopback, any other address as itself.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? EMBEDDED_HOST : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 export function loadGatewayConfig(
@@ -141,6 +159,9 @@ export function loadGatewayConfig(
   }
   return {
     ...cfg,
+    // The sandbox runs on a developer's machine with generated secrets: reachable from elsewhere only when
+    // HOST says so. The distributed gateway keeps 0.0.0.0 (a container's port is its only way in).
+    host: opts.embedded && !env.HOST ? EMBEDDED_HOST : cfg.host,
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
 import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
 import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registeredRoutes } from "../support/registered-routes.js";
 import {
   type ApiResponse,
   type Credentials,
@@ -93,24 +93,6 @@ function expectDocumented(method: string, template: string, res: ApiResponse): v
   if (res.status === 204) return;
   const schema = documentedSchema(doc, "paths", template, method.toLowerCase(), String(res.status));
   expect(validator.validate(schema, res.json), where).toEqual([]);
-}
-
-/** `METHOD /path/{param}` for every route the fastify instance has (HEAD is fastify's own twin of GET). */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const prefixes: string[] = [];
-  const routes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const match = /^([│ ]*)[└├]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? "").length / 4;
-    prefixes.length = depth;
-    const path = (prefixes[depth - 1] ?? "") + (match[2] ?? "");
-    prefixes[depth] = path;
-    for (const method of (match[3] ?? "").split(", ")) {
-      if (method !== "" && method !== "HEAD") routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
-    }
-  }
-  return routes.sort();
 }
 
 function documentedRoutes(): string[] {

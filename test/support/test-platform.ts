@@ -68,8 +68,8 @@ export async function startTestPlatform(
     logger: createLogger({ service: "test", level: env.LOG_LEVEL ?? "silent" }),
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
   });
-  const baseUrl = `http://127.0.0.1:${runtime.gateway.partnerPort}`;
-  const adminUrl = `http://127.0.0.1:${runtime.gateway.adminPort}`;
+  const baseUrl = `http://${env.HOST}:${runtime.gateway.partnerPort}`;
+  const adminUrl = `http://${env.HOST}:${runtime.gateway.adminPort}`;
 
   const platform: TestPlatform = {
     runtime,

@@ -63,9 +63,17 @@ export const INTERNAL_CASE: ErrorCase = [
   "INTERNAL",
   "an unexpected failure; nothing internal is disclosed — quote the request_id",
 ];
+export const UNAVAILABLE_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds",
+];
 /** What the JSON edge answers for any route with a body, before the route's own checks. */
 export const JSON_BODY_CASES: readonly ErrorCase[] = [
   ["INVALID_FIELD", "the body is not valid JSON, or not a JSON object"],
+  [
+    "INVALID_FIELD",
+    "a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels",
+  ],
   ["INVALID_FIELD", "`Content-Type` is not `application/json`", 415],
   ["INVALID_FIELD", "the body is larger than 256 KiB", 413],
 ];
@@ -113,14 +121,23 @@ export function errorResponses(
   return responses;
 }
 
-/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401, 429, 500, 503. */
+/** What the edge answers for any route, before the route's own checks. */
+export const URL_TEXT_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "a path or query parameter contains a NUL character (`field` names it)",
+];
+
+/**
+ * The cases of an authenticated route: its own, the edge's (URL, and JSON when it reads a body), 401, 429,
+ * 500 and 503.
+ */
 export function partnerErrors(
   cases: readonly ErrorCase[],
   options: ErrorResponseOptions & { readonly body?: boolean } = {},
 ): Record<string, Response> {
-  const edge = options.body ? JSON_BODY_CASES : [];
+  const edge = [URL_TEXT_CASE, ...(options.body ? JSON_BODY_CASES : [])];
   return errorResponses(
-    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, AUTH_BUSY_CASE],
+    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE, AUTH_BUSY_CASE],
     options,
   );
 }
