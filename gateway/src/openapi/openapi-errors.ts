@@ -36,6 +36,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   DELIVERY_IN_PROGRESS: 409,
   WEBHOOK_CONFIG_INACTIVE: 409,
+  WEBHOOK_CONFIG_LIMIT_REACHED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL: 500,
@@ -129,7 +130,7 @@ export const URL_TEXT_CASE: ErrorCase = [
 
 /**
  * The cases of an authenticated route: its own, the edge's (URL, and JSON when it reads a body), 401, 429,
- * 500 and 503.
+ * 500 and 503 (a dependency down, or too many credential checks in progress).
  */
 export function partnerErrors(
   cases: readonly ErrorCase[],
