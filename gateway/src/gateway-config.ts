@@ -26,6 +26,12 @@ const spec = {
     doc: "HMAC key the payout rail signs its callbacks with",
     parse: parse.string,
   },
+  railCallbackToleranceMs: {
+    env: "RAIL_CALLBACK_TOLERANCE_MS",
+    doc: "rail callbacks whose X-Rail-Timestamp is further than this from now, either way, are refused as stale",
+    parse: parse.nonNegativeInt,
+    default: 300_000,
+  },
   lookupAddr: {
     env: "LOOKUP_ADDR",
     doc: "lookup service base URL",

@@ -59,10 +59,12 @@ beforeAll(async () => {
   });
   plain = await createLookupPartner(platform);
   for (const p of [partner, subCent]) {
-    const credit = await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "conformance funding",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${p.partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "conformance funding" },
+      { "X-Idempotency-Key": `fund-${p.partnerId}` },
+    );
     expect(credit.status, credit.text).toBe(201);
   }
 });
@@ -981,15 +983,19 @@ describe("DESIGN §5: admin API", () => {
     });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.json.fees.percent).toBe("1.25");
-    const credit = await platform.admin("POST", `/admin/partners/${plain.partnerId}/balance/credits`, {
-      amount_usd: 0.1,
-      reference: "number",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${plain.partnerId}/balance/credits`,
+      { amount_usd: 0.1, reference: "number" },
+      { "X-Idempotency-Key": "credit-number" },
+    );
     expect(credit.status).toBe(201);
-    const credit2 = await platform.admin("POST", `/admin/partners/${plain.partnerId}/balance/credits`, {
-      amount_usd: "0.01",
-      reference: "string",
-    });
+    const credit2 = await platform.admin(
+      "POST",
+      `/admin/partners/${plain.partnerId}/balance/credits`,
+      { amount_usd: "0.01", reference: "string" },
+      { "X-Idempotency-Key": "credit-string" },
+    );
     expect(credit2.status).toBe(201);
     expect(credit2.json.balance_usd).toBe("0.11");
     const rate = await platform.admin("PUT", "/admin/fx-rates/PEN", { rate_per_usd: 3.75 });

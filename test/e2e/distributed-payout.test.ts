@@ -83,8 +83,8 @@ afterAll(async () => {
 const running = () => topology!;
 /** gRPC metadata carrying a caller identity's service credential. */
 const as = (caller: ServiceCaller) => ({ authorization: `Bearer ${running().serviceToken(caller)}` });
-const admin = (method: string, path: string, body?: unknown) =>
-  callJson(`${running().adminUrl}${path}`, method, bearer(running().adminToken), body);
+const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callJson(`${running().adminUrl}${path}`, method, { ...bearer(running().adminToken), ...headers }, body);
 const partner = (app: Credentials, method: string, path: string, body?: unknown, headers = {}) =>
   callJson(`${running().partnerUrl}${path}`, method, { ...basic(app), ...headers }, body);
 
@@ -132,10 +132,12 @@ describe("a payout through the distributed topology", () => {
     const appAnswer = await admin("POST", `/admin/partners/${partnerId}/apps`, {});
     expectStatus(appAnswer, 201);
     const app = { clientId: appAnswer.json.client_id, clientSecret: appAnswer.json.client_secret };
-    const credit = await admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "e2e funding",
-    });
+    const credit = await admin(
+      "POST",
+      `/admin/partners/${partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "e2e funding" },
+      { "X-Idempotency-Key": `fund-${partnerId}` },
+    );
     expectStatus(credit, 201);
     expect(await balanceOf(partnerId)).toBe("100");
 

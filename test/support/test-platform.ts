@@ -15,7 +15,7 @@ export interface TestPlatform {
   readonly adminUrl: string;
   readonly databaseUrl: string;
   /** Admin API call with the bearer token; returns status, headers and parsed JSON (or text). */
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   /** Partner API call with Basic credentials. */
   partner(
     creds: Credentials | undefined,
@@ -76,8 +76,8 @@ export async function startTestPlatform(
     baseUrl,
     adminUrl,
     databaseUrl: database.url,
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, body),
     partner: (creds, method, path, body, headers = {}) =>
       callJson(
         `${baseUrl}${path}`,
