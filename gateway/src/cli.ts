@@ -3,6 +3,7 @@ import { ConfigError } from "@payouts/platform/config/env-config";
 import { listenHost } from "@payouts/platform/config/listen-host";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   }
   if (role === "migrate") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
+    await waitForDatabase(db, logger);
     for (const set of ALL_MIGRATIONS) {
       const applied = await migrate(db, set);
       logger.info({ schema: set.schema, applied }, "migrated");
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
   };
   if (role === "gateway") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
+    await waitForDatabase(db, logger);
     const gateway = await startGateway({
       config: loadGatewayConfig(env),
       db,
@@ -131,6 +134,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
+  // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
+  await waitForDatabase(db, logger);
   const bus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })

@@ -122,6 +122,30 @@ describe("node-postgres adapter when the server ends a session", () => {
     expect(attempts).toBe(1);
   });
 
+  it("retries a unit declared idempotent even when COMMIT's answer was lost", async () => {
+    let attempts = 0;
+    let pid = 0;
+    const outcome = db.transaction(
+      async (tx) => {
+        attempts++;
+        pid = await backendPid(tx);
+        await tx.query("INSERT INTO notes (id, note) VALUES (9, 'once') ON CONFLICT (id) DO NOTHING");
+        await tx.query("INSERT INTO slow_commit (id) VALUES (2)");
+        return attempts;
+      },
+      { idempotent: true },
+    );
+    await waitUntil(async () => {
+      const res = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query = 'COMMIT'", [
+        pid,
+      ]);
+      return res.rowCount === 1;
+    });
+    await terminate(pid);
+    expect(await outcome).toBe(2);
+    expect((await db.query("SELECT note FROM notes WHERE id = 9")).rows).toEqual([{ note: "once" }]);
+  });
+
   it("fails a statement in flight as unavailable (it may have run), and the next one succeeds", async () => {
     const slow = db.query("SELECT pg_sleep(5), pg_backend_pid()").then(
       () => "finished",

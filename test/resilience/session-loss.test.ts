@@ -21,31 +21,25 @@ import {
   setUpBrazil,
 } from "./support/payout-workload.js";
 
-let platform: TestPlatform;
-let receiver: TestReceiver;
 let faults: ProcessFaults;
 
-beforeAll(async () => {
+beforeAll(() => {
   faults = watchProcessFaults();
-  receiver = await startTestReceiver();
-  platform = await startTestPlatform({
-    env: {
-      SANDBOX_AUTO_SETTLE_MS: "300",
-      RAIL_CALLBACK_POLL_MS: "100",
-      OUTBOX_POLL_MS: "50",
-      RAIL_RETRY_INTERVAL_MS: "200",
-      LEDGER_EXPIRY_SWEEP_MS: "200",
-      WEBHOOK_POLL_INTERVAL_MS: "100",
-      WEBHOOK_RETRY_SCHEDULE_MS: "0,200,500",
-    },
-  });
 });
 
-afterAll(async () => {
-  await platform?.close();
-  await receiver?.close();
+afterAll(() => {
   faults?.stop();
 });
+
+const FAST = {
+  SANDBOX_AUTO_SETTLE_MS: "300",
+  RAIL_CALLBACK_POLL_MS: "100",
+  OUTBOX_POLL_MS: "50",
+  RAIL_RETRY_INTERVAL_MS: "200",
+  LEDGER_EXPIRY_SWEEP_MS: "200",
+  WEBHOOK_POLL_INTERVAL_MS: "100",
+  WEBHOOK_RETRY_SCHEDULE_MS: "0,200,500",
+};
 
 /** Terminates every other session of the platform's database; returns how many it ended. */
 async function terminateAllSessions(databaseUrl: string): Promise<number> {
@@ -62,7 +56,27 @@ async function terminateAllSessions(databaseUrl: string): Promise<number> {
   }
 }
 
-describe("every service when the database ends all its sessions, repeatedly", () => {
+describe.each([
+  { bus: "the in-process bus", kafka: false },
+  // The dispatcher's Kafka consumer sees its intake fail and must keep consuming afterwards.
+  { bus: "Kafka", kafka: true },
+])("every service, with $bus, when the database ends all its sessions repeatedly", ({ kafka }) => {
+  let platform: TestPlatform;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    receiver = await startTestReceiver();
+    platform = await startTestPlatform({
+      kafka,
+      env: { ...FAST, WEBHOOK_CONSUMER_GROUP: `session-loss-${Date.now()}-${kafka}` },
+    });
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+    await receiver?.close();
+  });
+
   it("stays up, answers 503 or success, resumes every loop and keeps the money exact", async () => {
     const api: PlatformApi = platform;
     await setUpBrazil(api);

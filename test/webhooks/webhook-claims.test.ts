@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database, Queryable } from "@payouts/platform/database/database";
+import { DatabaseUnavailableError } from "@payouts/platform/database/database-unavailable";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -279,7 +280,12 @@ function failingFirstAttemptRecord(db: Database): Database {
     query(sql, params) {
       if (!failed && sql.includes("INSERT INTO webhooks.delivery_attempts")) {
         failed = true;
-        return Promise.reject(new Error("Connection terminated unexpectedly"));
+        // The connection lost while COMMIT's answer was awaited: the adapter cannot retry that (the
+        // outcome is unknown), so the record of this attempt is lost. (A plain lost connection before
+        // COMMIT would be retried by the adapter and the record made after all.)
+        return Promise.reject(
+          new DatabaseUnavailableError("unknown", new Error("Connection terminated unexpectedly")),
+        );
       }
       return target.query(sql, params);
     },

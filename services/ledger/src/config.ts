@@ -11,7 +11,7 @@ const spec = {
   },
   expirySweepMs: {
     env: "LEDGER_EXPIRY_SWEEP_MS",
-    doc: "interval of the sweeper that expires PENDING transactions and prunes idempotency keys",
+    doc: "interval of the sweeper that expires PENDING transactions",
     parse: positiveInt,
     default: 30_000,
   },

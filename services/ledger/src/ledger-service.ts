@@ -12,6 +12,7 @@ import { createOutboxRelay } from "./outbox/outbox-relay.js";
 import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
+import { createLedgerRetention } from "./retention/ledger-retention.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
 export const LEDGER_MIGRATIONS: MigrationSet = {
@@ -20,9 +21,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and four background
- * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout and the PENDING expiry
- * sweeper.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, and five background
+ * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING expiry
+ * sweeper and the retention job.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -80,7 +81,8 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
         );
       }),
   });
-  const tasks = [relay, railRetry, processingTimeout, sweeper];
+  const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
+  const tasks = [relay, railRetry, processingTimeout, sweeper, retention];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",

@@ -13,6 +13,7 @@ import { createReceiverClient } from "./delivery/receiver-client.js";
 import { createManualSendLimits } from "./handlers/manual-send-limits.js";
 import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
+import { createWebhookRetention } from "./retention/webhook-retention.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
 
 export const WEBHOOK_MIGRATIONS: MigrationSet = {
@@ -91,6 +92,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     retryScheduleMs: config.retryScheduleMs,
     onStored: worker.wake,
   });
+  const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
   let subscription: Subscription | undefined;
 
   return {
@@ -101,6 +103,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     async start() {
       await secretBox();
       worker.start();
+      retention.start();
       subscription = await ctx.bus.subscribe({
         topic: config.eventsTopic,
         groupId: config.consumerGroup,
@@ -122,6 +125,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();
+      await retention.stop();
     },
   };
 }

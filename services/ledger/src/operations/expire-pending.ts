@@ -1,8 +1,7 @@
 /**
  * The sweeper's work: PENDING transactions never executed within PENDING_TTL_MS become EXPIRED (no money
- * moved, so no movement), and idempotency keys past their retention are pruned.
+ * moved, so no movement). Expired idempotency keys are deleted by the retention job.
  */
-import { deleteExpiredKeys } from "../store/idempotency-store.js";
 import { duePendingExpiries, findTransaction } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { transition } from "./transition.js";
@@ -25,6 +24,5 @@ export async function expirePending(deps: LedgerDeps): Promise<number> {
     if (changed) expired++;
   }
   if (expired > 0) deps.committed();
-  await deleteExpiredKeys(deps.db, now, 1000);
   return expired;
 }

@@ -106,12 +106,3 @@ export async function storeKey(
     ],
   );
 }
-
-export async function deleteExpiredKeys(q: Queryable, now: Date, limit: number): Promise<number> {
-  const res = await q.query(
-    `DELETE FROM ledger.idempotency_keys WHERE ctid IN (
-       SELECT ctid FROM ledger.idempotency_keys WHERE expires_at <= $1 LIMIT $2)`,
-    [now, limit],
-  );
-  return res.rowCount;
-}

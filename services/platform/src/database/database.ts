@@ -15,10 +15,18 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+export interface TransactionOptions {
+  readonly idempotent?: boolean;
+}
+
 export interface Database extends Queryable {
   readonly kind: "postgres" | "pglite";
-  /** Runs `fn` inside BEGIN/COMMIT; any throw rolls back. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside BEGIN/COMMIT; any throw rolls back. `idempotent`: running the whole unit again after
+   * it committed changes nothing (e.g. it first records an id and does nothing if the id is known), so
+   * a connection lost while COMMIT's answer was awaited may be retried too (see pg-database.ts).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -31,7 +31,8 @@ const DEFAULT_RECONNECT_BUDGET_MS = 5_000;
  *   therefore keep its side effects in the database (or be safe to repeat). Once COMMIT has been sent, a
  *   lost connection leaves the outcome unknown; that is never retried here and fails with
  *   DatabaseUnavailableError("unknown") — the caller's idempotency (keys, unique constraints, conditional
- *   updates) makes its own retry safe.
+ *   updates) makes its own retry safe. A unit declared `idempotent` (running it again after it committed
+ *   changes nothing) is retried in that case too.
  * - A statement outside a transaction is retried only when it never reached the server (no connection
  *   could be had, or the client was already dead); one that was sent may have run, so it fails with
  *   DatabaseUnavailableError("unknown").
@@ -123,7 +124,7 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
     exec: async (sql) => {
       await statement(sql);
     },
-    transaction: (fn) =>
+    transaction: (fn, transactionOptions) =>
       withReconnects(
         () =>
           withClient(async (client) => {
@@ -145,8 +146,13 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
             try {
               await client.query("COMMIT");
             } catch (error) {
-              // Refused before sending (the connection was already gone): nothing was committed.
-              if (isConnectionFailure(error) && !neverSent(error)) {
+              // Refused before sending (the connection was already gone): nothing was committed. Sent and
+              // unanswered: the outcome is unknown, and only an idempotent unit may simply run again.
+              if (
+                isConnectionFailure(error) &&
+                !neverSent(error) &&
+                transactionOptions?.idempotent !== true
+              ) {
                 throw new DatabaseUnavailableError("unknown", error);
               }
               throw error;

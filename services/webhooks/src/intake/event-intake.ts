@@ -91,26 +91,31 @@ async function storeDeliveries(
   const traceparent = currentTraceparent();
   const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
   const firstDelay = withJitter(options.retryScheduleMs[0] ?? 0, options.random());
-  return options.db.transaction(async (tx) => {
-    const fresh = await markEventProcessed(tx, event, now);
-    if (!fresh) return 0;
-    const configs = (await activeConfigsOf(tx, event.partnerId)).filter((c) =>
-      matchesFilter(c.events, event.eventType),
-    );
-    const deliveries: NewDelivery[] = configs.map((config) => ({
-      deliveryId: newId("whd", now.getTime()),
-      eventId: event.eventId,
-      configId: config.config_id,
-      partnerId: event.partnerId,
-      txId: event.txId,
-      sequence: event.sequence,
-      eventType: event.eventType,
-      body,
-      nextAttemptAt: new Date(now.getTime() + firstDelay),
-      traceparent,
-      occurredAt,
-    }));
-    await insertDeliveries(tx, deliveries, now);
-    return deliveries.length;
-  });
+  // Idempotent: run again after it committed, it finds the event processed and stores nothing, so a
+  // connection lost while COMMIT's answer was awaited is retried at once rather than by the bus.
+  return options.db.transaction(
+    async (tx) => {
+      const fresh = await markEventProcessed(tx, event, now);
+      if (!fresh) return 0;
+      const configs = (await activeConfigsOf(tx, event.partnerId)).filter((c) =>
+        matchesFilter(c.events, event.eventType),
+      );
+      const deliveries: NewDelivery[] = configs.map((config) => ({
+        deliveryId: newId("whd", now.getTime()),
+        eventId: event.eventId,
+        configId: config.config_id,
+        partnerId: event.partnerId,
+        txId: event.txId,
+        sequence: event.sequence,
+        eventType: event.eventType,
+        body,
+        nextAttemptAt: new Date(now.getTime() + firstDelay),
+        traceparent,
+        occurredAt,
+      }));
+      await insertDeliveries(tx, deliveries, now);
+      return deliveries.length;
+    },
+    { idempotent: true },
+  );
 }

@@ -1,0 +1,79 @@
+/**
+ * The ledger's retention job: published outbox rows after OUTBOX_RETENTION_DAYS, and idempotency keys once
+ * they expired (IDEMPOTENCY_KEY_TTL_MS after they were stored; an expired key is already ignored by
+ * executePayout). Never touched: unpublished outbox rows (the relay's work), live keys, and the book itself
+ * (transactions, history, movements, entries are kept for good).
+ */
+import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import type { Queryable } from "@payouts/platform/database/database";
+import type { Logger } from "@payouts/platform/logging/logger";
+import {
+  createRetentionJob,
+  daysBefore,
+  type RetentionJob,
+  type RetentionRule,
+} from "@payouts/platform/retention/retention-job";
+
+const spec = {
+  outboxDays: {
+    env: "OUTBOX_RETENTION_DAYS",
+    doc: "days a published outbox row is kept after publication (0 = forever)",
+    parse: parse.nonNegativeInt,
+    default: 7,
+  },
+  intervalMs: {
+    env: "LEDGER_RETENTION_INTERVAL_MS",
+    doc: "interval of the retention job",
+    parse: positiveInt,
+    default: 60 * 60 * 1000,
+  },
+  batchSize: {
+    env: "LEDGER_RETENTION_BATCH_SIZE",
+    doc: "rows deleted per statement by the retention job",
+    parse: positiveInt,
+    default: 1000,
+  },
+} as const;
+
+export function ledgerRetentionRules(outboxDays: number): RetentionRule[] {
+  return [
+    {
+      table: "ledger.outbox",
+      cutoff: daysBefore(outboxDays),
+      deleteBatch: `DELETE FROM ledger.outbox WHERE ctid IN (
+          SELECT ctid FROM ledger.outbox WHERE published_at < $1 ORDER BY published_at LIMIT $2)
+        AND published_at < $1`,
+    },
+    {
+      table: "ledger.idempotency_keys",
+      cutoff: (now) => now,
+      deleteBatch: `DELETE FROM ledger.idempotency_keys WHERE ctid IN (
+          SELECT ctid FROM ledger.idempotency_keys WHERE expires_at <= $1 LIMIT $2)
+        AND expires_at <= $1`,
+    },
+  ];
+}
+
+export function createLedgerRetention(options: {
+  readonly db: Queryable;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  readonly now: () => Date;
+}): RetentionJob {
+  const config = loadConfig(spec, options.env);
+  return createRetentionJob({
+    name: "ledger-retention",
+    db: options.db,
+    rules: ledgerRetentionRules(config.outboxDays),
+    batchSize: config.batchSize,
+    intervalMs: config.intervalMs,
+    logger: options.logger,
+    now: options.now,
+  });
+}
+
+function positiveInt(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n === 0) throw new Error("expected a positive integer");
+  return n;
+}
