@@ -30,7 +30,7 @@ import {
 } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
-import { disableConfig } from "../store/config-store.js";
+import { disableConfig, dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
   type AttemptResult,
   type ClaimedDelivery,
@@ -131,6 +131,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         prunedAt = performance.now();
         await pruneDeadWorkers(options.db);
         await pruneTestDeliveries(options.db);
+        await dropExpiredPreviousSecrets(options.db, now);
       }
     }
     const free = options.concurrency - inFlight.size;
