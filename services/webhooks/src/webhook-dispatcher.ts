@@ -46,7 +46,11 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({ allowPrivate: config.allowPrivateUrls, timeoutMs: config.timeoutMs }),
+    client: createReceiverClient({
+      allowPrivate: config.allowPrivateUrls,
+      allowedPorts: config.allowedPorts,
+      timeoutMs: config.timeoutMs,
+    }),
     secretBox,
     now,
   });
@@ -68,6 +72,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     db: ctx.db,
     secretBox,
     allowPrivateUrls: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
     maxConfigsPerPartner: config.maxConfigsPerPartner,
     limits: createManualSendLimits(ctx.db, now, {
       test: config.testRateLimitPerMinute,
@@ -106,6 +111,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
           topic: config.eventsTopic,
           group: config.consumerGroup,
           allow_private_urls: config.allowPrivateUrls,
+          allowed_ports: config.allowedPorts ?? "any",
           retry_schedule_ms: config.retryScheduleMs,
           concurrency: config.concurrency,
         },

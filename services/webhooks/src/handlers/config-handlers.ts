@@ -50,7 +50,9 @@ type ConfigHandlers = Pick<
 /** Receiver configurations, always scoped to the calling partner: another partner's id is not found. */
 export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
   const url = (raw: string) =>
-    valueOrReject(validateReceiverUrl(raw, { allowPrivate: deps.allowPrivateUrls }));
+    valueOrReject(
+      validateReceiverUrl(raw, { allowPrivate: deps.allowPrivateUrls, allowedPorts: deps.allowedPorts }),
+    );
 
   return {
     async createConfig(request) {

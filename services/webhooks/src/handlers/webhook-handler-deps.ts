@@ -7,6 +7,8 @@ export interface WebhookHandlerDeps {
   readonly secretBox: () => Promise<SecretBox>;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http and internal receivers accepted. */
   readonly allowPrivateUrls: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: the ports receiver URLs may use; undefined = any. */
+  readonly allowedPorts?: readonly number[] | undefined;
   readonly now: () => Date;
   /** Per-partner rate limits of test notifications and redeliveries. */
   readonly limits: ManualSendLimits;
