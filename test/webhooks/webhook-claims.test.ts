@@ -236,7 +236,7 @@ interface DeliveryState {
   readonly claimedBy?: string;
 }
 
-/** A delivery row written behind the API's back, due now; `delivering` rows have made attempt 1. */
+/** A delivery row written behind the API's back, due a second ago; `delivering` rows have made attempt 1. */
 async function insertDelivery(
   db: Queryable,
   partner: Partner,
@@ -247,7 +247,8 @@ async function insertDelivery(
   await db.query(
     `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body,
        status, attempts, next_attempt_at, lease_expires_at, claimed_by)
-     VALUES ($1, $2, $3, $4, $5, 2, 'transaction.success', $6, $7, $8, now(), ${state.leaseSql ?? "NULL"}, $9)`,
+     VALUES ($1, $2, $3, $4, $5, 2, 'transaction.success', $6, $7, $8, now() - interval '1 second',
+             ${state.leaseSql ?? "NULL"}, $9)`,
     [
       deliveryId,
       newId("evt"),
@@ -280,7 +281,7 @@ function failingFirstAttemptRecord(db: Database): Database {
     query(sql, params) {
       if (!failed && sql.includes("INSERT INTO webhooks.delivery_attempts")) {
         failed = true;
-        return Promise.reject(new Error("Connection terminated unexpectedly"));
+        return Promise.reject(new Error("injected: recording the attempt failed"));
       }
       return target.query(sql, params);
     },
