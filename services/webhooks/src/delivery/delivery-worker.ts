@@ -126,7 +126,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // hundreds of times a second under load.
     if (performance.now() - releasedAt >= options.pollIntervalMs) {
       releasedAt = performance.now();
-      await releaseAbandonedClaims(options.db, now);
+      const released = await releaseAbandonedClaims(options.db, now);
+      if (released > 0) {
+        options.logger.warn(
+          { released },
+          "released abandoned delivery claims (a worker stopped, or a lease ran out); they are due again",
+        );
+      }
       if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = performance.now();
         await pruneDeadWorkers(options.db);
