@@ -10,7 +10,7 @@ import { claimDueDeliveries } from "@payouts/webhooks/store/delivery-queue-store
 import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
-import { createConfig, newTxId, settledDeliveries } from "./support/webhook-fixtures.js";
+import { createConfig, newTxId, settledDeliveries, sleep } from "./support/webhook-fixtures.js";
 import {
   eventually,
   type Partner,
@@ -171,6 +171,8 @@ describe("abandoned claims", () => {
       child.kill("SIGKILL");
       await new Promise((resolve) => child!.once("exit", resolve));
 
+      // A real restart takes at least a second (node, migrations) before the new process is ready.
+      await sleep(1_000);
       await harness.restartDispatcher();
       const startedAt = await eventually(async () => {
         const { rows } = await harness.db.query<{ started_at: Date }>(
