@@ -155,6 +155,61 @@ describe("abandoned claims", () => {
     }
   });
 
+  it("aborts its attempts and claims nothing while it cannot renew its liveness", async () => {
+    const partner = await harness.createPartner();
+    const hanging = await startTestReceiver((_request, index) =>
+      index === 0 ? { status: 200, body: "{}", delayMs: 60_000 } : { status: 200, body: "{}" },
+    );
+    const renewals = { cut: false };
+    await harness.dispatcher.stop();
+    try {
+      const config = await createConfig(harness, partner, { url: `${hanging.url}/cut-off` });
+      const cutOff = createWebhookDispatcher({
+        db: failingRenewals(harness.db, renewals),
+        bus: createInProcessEventBus(),
+        logger: createLogger({ service: "webhook-tests", level: "silent" }),
+        transports: {},
+        // A 30 s attempt timeout: only the lapsed liveness can stop the hanging attempt in time.
+        env: { ...harness.env, WEBHOOK_WORKER_TTL_MS: "2000", WEBHOOK_TIMEOUT_MS: "30000" },
+        mode: "distributed",
+      });
+      extra.push(cutOff);
+      await cutOff.start();
+      const deliveryId = await insertDelivery(harness.db, partner, config.config_id, { status: "pending" });
+      await hanging.waitFor(1);
+      renewals.cut = true;
+
+      const [attempt] = await eventually(async () => {
+        const { rows } = await harness.db.query<{ attempt: number; error: string | null }>(
+          "SELECT attempt, error FROM webhooks.delivery_attempts WHERE delivery_id = $1",
+          [deliveryId],
+        );
+        return rows.length > 0 ? rows : undefined;
+      }, 5_000);
+      expect(attempt).toEqual({
+        attempt: 1,
+        error: "attempt abandoned: this dispatcher could not renew its liveness in time",
+      });
+      // Due again at once (schedule 0, 200, 200 ms), yet not claimed while the liveness cannot be renewed.
+      await sleep(1_000);
+      expect(hanging.requests).toHaveLength(1);
+
+      renewals.cut = false;
+      const [row] = await settledDeliveries(
+        harness,
+        partner,
+        `config_id=${config.config_id}`,
+        1,
+        "delivered",
+        10_000,
+      );
+      expect(row).toMatchObject({ delivery_id: deliveryId, attempts: 2, last_status_code: 200 });
+    } finally {
+      await hanging.close();
+      await harness.restartDispatcher();
+    }
+  });
+
   it("sends a delivery again within seconds after its dispatcher is killed mid-attempt and restarted", async () => {
     const partner = await harness.createPartner();
     const hanging = await startTestReceiver((_request, index) =>
@@ -293,6 +348,22 @@ function failingFirstAttemptRecord(db: Database): Database {
     kind: db.kind,
     ...guard(db),
     transaction: (fn) => db.transaction((tx) => fn(guard(tx))),
+    close: () => db.close(),
+  };
+}
+
+/** The real database, except that liveness renewals fail while `renewals.cut` (a dispatcher cut off). */
+function failingRenewals(db: Database, renewals: { cut: boolean }): Database {
+  return {
+    kind: db.kind,
+    query(sql, params) {
+      if (renewals.cut && sql.includes("INSERT INTO webhooks.workers")) {
+        return Promise.reject(new Error("injected: renewal refused"));
+      }
+      return db.query(sql, params);
+    },
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => db.transaction(fn),
     close: () => db.close(),
   };
 }
