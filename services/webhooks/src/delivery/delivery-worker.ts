@@ -30,7 +30,7 @@ import {
 } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
-import { disableConfig } from "../store/config-store.js";
+import { disableConfig, dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
   type AttemptResult,
   type ClaimedDelivery,
@@ -126,11 +126,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // hundreds of times a second under load.
     if (performance.now() - releasedAt >= options.pollIntervalMs) {
       releasedAt = performance.now();
-      await releaseAbandonedClaims(options.db, now);
+      const released = await releaseAbandonedClaims(options.db, now);
+      if (released > 0) {
+        options.logger.warn(
+          { released },
+          "released abandoned delivery claims (a worker stopped, or a lease ran out); they are due again",
+        );
+      }
       if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = performance.now();
         await pruneDeadWorkers(options.db);
         await pruneTestDeliveries(options.db);
+        await dropExpiredPreviousSecrets(options.db, now);
       }
     }
     const free = options.concurrency - inFlight.size;
