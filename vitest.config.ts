@@ -18,7 +18,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts", "test/bench/**/*.test.ts"],
+          include: [
+            "services/*/src/**/*.test.ts",
+            "gateway/src/**/*.test.ts",
+            "test/bench/**/*.test.ts",
+            "test/chaos/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },
@@ -27,7 +32,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
-          exclude: ["test/bench/**", "test/deploy/**", "**/node_modules/**"],
+          exclude: ["test/bench/**", "test/chaos/**", "test/deploy/**", "**/node_modules/**"],
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

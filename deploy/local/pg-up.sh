@@ -6,7 +6,8 @@
 # Everything else goes to stderr, so `URL=$(deploy/local/pg-up.sh)` works.
 #
 # Durability is switched off (fsync, full_page_writes, synchronous_commit):
-# data may be lost on a crash, which is fine for test data only. Auth is trust
+# data may be lost on a crash, which is fine for test data only, unless
+# PG_DURABLE=1 (see below). Auth is trust
 # for the "postgres" superuser on loopback and the private unix socket.
 #
 # Idempotent: if the server of this state dir already runs, only the URL is
@@ -20,6 +21,11 @@
 #   PGPORT             TCP port (default: 55433)
 #   PGBIN              PostgreSQL 15 bin dir (default: auto, see pg-bin.sh)
 #   PG_START_TIMEOUT   seconds to wait for readiness (default: 60)
+#   PG_DURABLE         1 = start with fsync, synchronous_commit and
+#                      full_page_writes on (a committed transaction survives
+#                      pg_ctl restart -m immediate); applies to this start and,
+#                      through postmaster.opts, to every pg_ctl restart (see
+#                      pg-restart.sh). Default 0: the fast throwaway settings.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,9 +35,15 @@ data_dir=$state_dir/data
 sock_dir=$state_dir/sock
 port=${PGPORT:-55433}
 timeout=${PG_START_TIMEOUT:-60}
+durable=${PG_DURABLE:-0}
 url="postgres://postgres@127.0.0.1:$port/postgres"
 
 log() { echo "pg-up: $*" >&2; }
+
+if [[ $durable != 0 && $durable != 1 ]]; then
+  log "PG_DURABLE must be 0 or 1, not '$durable'"
+  exit 1
+fi
 
 if ! pg_bin=$("$here/pg-bin.sh"); then
   log "cannot start: run $here/install-postgres.sh first"
@@ -125,8 +137,13 @@ checkpoint_timeout = 30min
 CONF
 fi
 
-log "starting PostgreSQL on 127.0.0.1:$port ($pg_bin)"
+# Command-line settings override postgresql.conf and are kept in postmaster.opts, which pg_ctl restart
+# reuses: a durable server stays durable across restarts, whatever its data dir was created with.
+server_opts="-p $port"
+[[ $durable == 1 ]] && server_opts+=" -c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+
+log "starting PostgreSQL on 127.0.0.1:$port ($pg_bin)$([[ $durable == 1 ]] && echo ', durable')"
 "${run_as_owner[@]}" "$pg_bin/pg_ctl" -D "$data_dir" -l "$state_dir/server.log" \
-  -w -t "$timeout" -o "-p $port" start >&2 9>&-
+  -w -t "$timeout" -o "$server_opts" start >&2 9>&-
 "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -t "$timeout"
 echo "$url"

@@ -14,6 +14,9 @@ export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstanc
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
     return503OnClosing: true,
+    // The client address (request.ip) keys the failed-login throttle; behind a proxy it comes from
+    // X-Forwarded-For, trusted for exactly TRUST_PROXY_HOPS hops.
+    trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxyHops,
   });
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("partner");

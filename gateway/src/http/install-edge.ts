@@ -4,7 +4,9 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
-import { httpStatusFor } from "./error-map.js";
+import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
+import { recordNumberTexts } from "./json-number-text.js";
+import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -24,6 +26,7 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
   });
+  app.addHook("preValidation", async (request) => checkUrlParameters(request));
   app.addHook("onResponse", async (request, reply) => {
     logger.info(
       {
@@ -51,6 +54,8 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
  * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
+ * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it,
+ * and the exact text of every number is kept beside it (json-number-text.ts) for money fields.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -58,8 +63,22 @@ function acceptJsonOnly(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text === "") done(null, undefined);
-    else void parseJson(request, text, done);
+    else
+      void parseJson(request, text, (error, value) => {
+        const refusal = error ?? safeJsonBody(value);
+        if (!refusal) recordNumberTexts(text, value);
+        done(refusal, value);
+      });
   });
+}
+
+function safeJsonBody(value: unknown): Error | null {
+  try {
+    checkJsonBody(value);
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 /**
@@ -95,10 +114,18 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     const detail = errorDetailOf(error);
     if (detail) {
       const status = httpStatusFor(detail.reason, error.code);
-      const retryAfter = detail.metadata.retry_after_seconds;
+      const retryAfter =
+        detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
       return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
     }
+  }
+  if (isDependencyUnavailable(error)) {
+    request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
+    reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return reply
+      .code(503)
+      .send(body("SERVICE_UNAVAILABLE", "a service this request needs is unavailable; retry later"));
   }
   const fe = error as Partial<FastifyError>;
   if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {

@@ -102,12 +102,14 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("documents 401 AUTHENTICATION_REQUIRED and 500 on every authenticated route", () => {
+  it("documents 401 AUTHENTICATION_REQUIRED, the failed-login 429 and 500 on every authenticated route", () => {
     for (const { where, operation } of operations("paths")) {
       if (operation.security?.length === 0) continue;
       expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(["401", "500"]));
       expect(operation.responses["401"].headers, where).toHaveProperty("WWW-Authenticate");
       expect(operation.responses["401"].description, where).toContain("AUTHENTICATION_REQUIRED");
+      expect(operation.responses["429"]?.description, where).toContain("failed authentications");
+      expect(operation.responses["429"].headers, where).toHaveProperty("Retry-After");
     }
   });
 

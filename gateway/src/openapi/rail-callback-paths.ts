@@ -1,6 +1,6 @@
 /** The payout rail's signed callback (`routes/rail-callback-routes.ts`): called by the rail, not by partners. */
 import { COMMON_PARAMETERS, jsonBody, jsonResponse } from "./openapi-components.js";
-import { errorResponses, INTERNAL_CASE } from "./openapi-errors.js";
+import { errorResponses, INTERNAL_CASE, UNAVAILABLE_CASE } from "./openapi-errors.js";
 import { ERROR_EXAMPLES, RAIL_CALLBACK_EXAMPLE } from "./openapi-examples.js";
 import type { PathItem } from "./openapi-types.js";
 
@@ -40,7 +40,7 @@ export const RAIL_CALLBACK_PATHS: Readonly<Record<string, PathItem>> = {
           [
             [
               "INVALID_FIELD",
-              "the body is not valid JSON, or a field is malformed (`outcome` not SUCCESS or FAILED)",
+              "the body is not valid JSON, a field is malformed (`outcome` not SUCCESS or FAILED), a string has a NUL character or an unpaired surrogate, or the body nests deeper than 64 levels",
             ],
             ["MISSING_REQUIRED_FIELD", "`tx_id` or `outcome` is absent"],
             ["INVALID_FIELD", "the body is larger than 64 KiB", 413],
@@ -55,6 +55,7 @@ export const RAIL_CALLBACK_PATHS: Readonly<Record<string, PathItem>> = {
             ["TRANSACTION_NOT_FOUND", "no such transaction"],
             ["TRANSACTION_NOT_PROCESSING", "the transaction was never executed (still PENDING, or EXPIRED)"],
             INTERNAL_CASE,
+            UNAVAILABLE_CASE,
           ],
           {
             examples: {

@@ -17,6 +17,7 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import { transactionStatusName } from "../http/render-transaction.js";
+import { checkJsonBody } from "../http/text-safety.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
 
@@ -33,7 +34,7 @@ export async function registerRailCallbackRoutes(app: FastifyInstance, deps: Gat
       const raw = rawBody(request);
       verifySignature(deps.config.railCallbackSecret, deps.config.railCallbackToleranceMs, raw, request);
       const body = new BodyReader(parseJson(raw));
-      const res = await deps.clients.ledger.recordRailResult({
+      const res = await deps.railCallbackLedger.recordRailResult({
         txId: body.string("tx_id", { required: true, max: 100 }),
         outcome: body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ }),
         reason: body.string("reason", { max: 500 }) ?? "",
@@ -85,9 +86,12 @@ export function verifySignature(
 }
 
 function parseJson(raw: Buffer): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ApiError(400, "INVALID_FIELD", "request body is not valid JSON");
   }
+  checkJsonBody(body);
+  return body;
 }

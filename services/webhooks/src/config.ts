@@ -46,6 +46,12 @@ const spec = {
     parse: positiveInt,
     default: 250,
   },
+  workerTtlMs: {
+    env: "WEBHOOK_WORKER_TTL_MS",
+    doc: "how long one liveness renewal of a dispatcher process holds (renewed every quarter of it); a dead process's claims are retried after at most this",
+    parse: atLeast(1_000),
+    default: 4_000,
+  },
   sealingKey: {
     env: "WEBHOOK_SECRET_KEY",
     doc: "32-byte AES-256-GCM key (hex or base64) sealing receiver secrets at rest",
@@ -78,6 +84,7 @@ export interface WebhookConfig {
   readonly receiverConcurrency: number;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
+  readonly workerTtlMs: number;
   readonly sealingKey: Buffer | undefined;
   readonly eventsTopic: string;
   readonly consumerGroup: string;
@@ -96,6 +103,14 @@ function positiveInt(raw: string): number {
   const value = parse.nonNegativeInt(raw);
   if (value === 0) throw new Error("expected an integer greater than 0");
   return value;
+}
+
+function atLeast(min: number): (raw: string) => number {
+  return (raw) => {
+    const value = parse.nonNegativeInt(raw);
+    if (value < min) throw new Error(`expected an integer of at least ${min}`);
+    return value;
+  };
 }
 
 function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {

@@ -19,8 +19,12 @@ export const WEBHOOK_MIGRATIONS: MigrationSet = {
   dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
 };
 
-/** A claim outlives the longest attempt by this much before another worker may take the row over. */
-const LEASE_MARGIN_MS = 50_000;
+/**
+ * A claim outlives the longest attempt by this much before another worker may take the row over (the
+ * attempt itself is aborted a second before). A dead process's claims go back sooner, when its liveness
+ * lapses (WEBHOOK_WORKER_TTL_MS).
+ */
+const LEASE_MARGIN_MS = 2_000;
 
 /**
  * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
@@ -50,6 +54,8 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     receiverConcurrency: config.receiverConcurrency,
     pollIntervalMs: config.pollIntervalMs,
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
+    workerId: newId("whw", now().getTime()),
+    workerTtlMs: config.workerTtlMs,
   });
   const handlers = createWebhookHandlers({
     db: ctx.db,

@@ -44,6 +44,18 @@ export interface ProcessExit {
   readonly signal: NodeJS.Signals | null;
 }
 
+/** One process exit as it happened, with who caused it. */
+export interface ExitRecord extends ProcessExit {
+  readonly role: Role;
+  /** 0 for the process the topology starts with, 1… for replicas added with `addReplica`. */
+  readonly replica: number;
+  readonly pid: number | undefined;
+  /** `Date.now()` when the exit was seen. */
+  readonly at: number;
+  /** True when the exit followed `kill`, `stopReplica` or `stop`; false when the process died by itself. */
+  readonly requested: boolean;
+}
+
 export interface TopologyOptions {
   readonly databaseUrl: string;
   readonly kafkaBrokers: string;
@@ -55,12 +67,33 @@ export interface DistributedTopology {
   readonly partnerUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
-  /** `127.0.0.1:<port>` of a service's gRPC listener. */
-  grpcAddress(role: ServiceRole): string;
+  /** `127.0.0.1:<port>` of a service's gRPC listener (of a replica when `replica` > 0). */
+  grpcAddress(role: ServiceRole, replica?: number): string;
   /** The last lines a process wrote (stdout and stderr). */
-  logsOf(role: Role): string;
+  logsOf(role: Role, replica?: number): string;
   /** SIGTERM to every process group (the gateway first), SIGKILL after 25 s; how each one exited. */
   stop(): Promise<Record<Role, ProcessExit>>;
+  /** Partner and admin URLs of every gateway process started (replica 0 first), running or not. */
+  gateways(): ReadonlyArray<{
+    readonly replica: number;
+    readonly partnerUrl: string;
+    readonly adminUrl: string;
+  }>;
+  /** The pid of a process, undefined once it exited. */
+  pidOf(role: Role, replica?: number): number | undefined;
+  /** SIGKILL to the process group (kill -9, no shutdown); resolves with the exit. */
+  kill(role: Role, replica?: number): Promise<ProcessExit>;
+  /** Starts an exited process again with the same settings and ports; resolves once it is ready. */
+  restart(role: Role, replica?: number): Promise<void>;
+  /**
+   * Starts one more process of a role on ports of its own (`env` overrides its settings, e.g. which
+   * ledger a second gateway calls); resolves with its replica number once it is ready.
+   */
+  addReplica(role: Role, env?: Readonly<Record<string, string>>): Promise<number>;
+  /** SIGTERM to a process group (a clean stop, SIGKILL after 25 s); resolves with the exit. */
+  stopReplica(role: Role, replica: number): Promise<ProcessExit>;
+  /** Every exit so far, in order. */
+  exits(): readonly ExitRecord[];
 }
 
 /** Builds the workspaces when `gateway/dist/cli.js` (or the telemetry preload) is missing, so `npm test` alone works on a fresh clone. */
@@ -102,25 +135,34 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
   };
 
   const children = new Map<Role, RunningProcess>();
+  const replicas = new Replicas(env, ports, children);
   const topology: DistributedTopology = {
     partnerUrl: `http://127.0.0.1:${ports.get("gateway")}`,
     adminUrl: `http://127.0.0.1:${ports.get("admin")}`,
     adminToken,
-    grpcAddress: (role) => `127.0.0.1:${ports.get(role)}`,
-    logsOf: (role) => children.get(role)?.output.join("") ?? "",
-    stop: () => stopAll(children),
+    grpcAddress: (role, replica = 0) => replicas.grpcAddress(role, replica),
+    logsOf: (role, replica = 0) => replicas.get(role, replica)?.output.join("") ?? "",
+    stop: () => stopAll(children, replicas),
+    gateways: () => replicas.gateways(),
+    pidOf: (role, replica = 0) => replicas.pidOf(role, replica),
+    kill: (role, replica = 0) => replicas.kill(role, replica),
+    restart: (role, replica = 0) => replicas.restart(role, replica),
+    addReplica: (role, extraEnv = {}) => replicas.add(role, extraEnv),
+    stopReplica: (role, replica) => replicas.stop(role, replica),
+    exits: () => replicas.exitLog,
   };
   try {
     await runMigrations(env);
     for (const role of SERVICE_ROLES)
-      children.set(role, launch(role, { ...env, PORT: String(ports.get(role)) }));
-    await Promise.all(
-      SERVICE_ROLES.map((role) => waitReady(children.get(role)!, () => serving(topology.grpcAddress(role)))),
+      children.set(role, replicas.track(launch(role, { ...env, PORT: String(ports.get(role)) })));
+    await Promise.all(SERVICE_ROLES.map((role) => replicas.waitReady(role, 0)));
+    children.set(
+      "gateway",
+      replicas.track(launch("gateway", { ...env, PORT: String(ports.get("gateway")) })),
     );
-    children.set("gateway", launch("gateway", { ...env, PORT: String(ports.get("gateway")) }));
-    await waitReady(children.get("gateway")!, () => gatewayReady(topology.adminUrl));
+    await replicas.waitReady("gateway", 0);
   } catch (error) {
-    await stopAll(children);
+    await stopAll(children, replicas);
     throw error;
   }
   return topology;
@@ -132,6 +174,10 @@ interface RunningProcess {
   readonly output: string[];
   readonly exited: Promise<ProcessExit>;
   exit: ProcessExit | undefined;
+  /** The settings it was started with (a restart reuses them). */
+  readonly env: Record<string, string>;
+  /** Set before the suite signals it, so its exit counts as requested. */
+  stopRequested: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -159,6 +205,8 @@ function launch(role: Role | "migrate", env: Record<string, string>): RunningPro
     role: role as Role,
     child,
     output,
+    env,
+    stopRequested: false,
     exit: undefined,
     exited: new Promise((resolve) => {
       child.once("exit", (code, signal) => {
@@ -222,6 +270,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 async function stopGroup(proc: RunningProcess): Promise<ProcessExit> {
   if (proc.exit) return proc.exit;
+  proc.stopRequested = true;
   killGroup(proc.child, "SIGTERM");
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<undefined>((resolve) => {
@@ -234,14 +283,143 @@ async function stopGroup(proc: RunningProcess): Promise<ProcessExit> {
   return proc.exited;
 }
 
-async function stopAll(children: Map<Role, RunningProcess>): Promise<Record<Role, ProcessExit>> {
+async function stopAll(
+  children: Map<Role, RunningProcess>,
+  replicas: Replicas,
+): Promise<Record<Role, ProcessExit>> {
   const exits: Partial<Record<Role, ProcessExit>> = {};
+  await Promise.all(replicas.added("gateway").map(stopGroup));
   const gateway = children.get("gateway");
   if (gateway) exits.gateway = await stopGroup(gateway);
+  await Promise.all(SERVICE_ROLES.flatMap((role) => replicas.added(role)).map(stopGroup));
   await Promise.all(
     SERVICE_ROLES.filter((role) => children.has(role)).map(async (role) => {
       exits[role] = await stopGroup(children.get(role)!);
     }),
   );
   return exits as Record<Role, ProcessExit>;
+}
+
+/**
+ * Every process of the topology by (role, replica): replica 0 lives in the topology's `children`, the
+ * replicas added later here. It kills, restarts and adds processes, and logs every exit with whether the
+ * suite asked for it.
+ */
+class Replicas {
+  readonly exitLog: ExitRecord[] = [];
+  private readonly extra = new Map<string, RunningProcess>();
+  /** Ports of added replicas: `PORT` (and `ADMIN_PORT` for a gateway). */
+  private readonly extraPorts = new Map<string, { port: number; adminPort?: number }>();
+
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly ports: ReadonlyMap<Role | "admin", number>,
+    private readonly children: Map<Role, RunningProcess>,
+  ) {}
+
+  get(role: Role, replica: number): RunningProcess | undefined {
+    return replica === 0 ? this.children.get(role) : this.extra.get(key(role, replica));
+  }
+
+  added(role: Role): RunningProcess[] {
+    return [...this.extra.entries()].filter(([k]) => k.startsWith(`${role}#`)).map(([, proc]) => proc);
+  }
+
+  /** Logs the exit of a process when it comes. */
+  track(proc: RunningProcess, replica = 0): RunningProcess {
+    void proc.exited.then((exit) => {
+      this.exitLog.push({
+        ...exit,
+        role: proc.role,
+        replica,
+        pid: proc.child.pid,
+        at: Date.now(),
+        requested: proc.stopRequested,
+      });
+    });
+    return proc;
+  }
+
+  grpcAddress(role: ServiceRole, replica: number): string {
+    const port = replica === 0 ? this.ports.get(role) : this.extraPorts.get(key(role, replica))?.port;
+    if (port === undefined) throw new Error(`no ${role} replica ${replica}`);
+    return `127.0.0.1:${port}`;
+  }
+
+  gateways(): Array<{ replica: number; partnerUrl: string; adminUrl: string }> {
+    const url = (port: number | undefined) => `http://127.0.0.1:${port}`;
+    const all = [
+      { replica: 0, partnerUrl: url(this.ports.get("gateway")), adminUrl: url(this.ports.get("admin")) },
+    ];
+    for (const [k, { port, adminPort }] of this.extraPorts) {
+      if (k.startsWith("gateway#"))
+        all.push({ replica: Number(k.split("#")[1]), partnerUrl: url(port), adminUrl: url(adminPort) });
+    }
+    return all;
+  }
+
+  pidOf(role: Role, replica: number): number | undefined {
+    const proc = this.get(role, replica);
+    return proc && !proc.exit ? proc.child.pid : undefined;
+  }
+
+  async kill(role: Role, replica: number): Promise<ProcessExit> {
+    const proc = this.mustGet(role, replica);
+    if (proc.exit) return proc.exit;
+    proc.stopRequested = true;
+    killGroup(proc.child, "SIGKILL");
+    return proc.exited;
+  }
+
+  async stop(role: Role, replica: number): Promise<ProcessExit> {
+    return stopGroup(this.mustGet(role, replica));
+  }
+
+  async restart(role: Role, replica: number): Promise<void> {
+    const old = this.mustGet(role, replica);
+    if (!old.exit) throw new Error(`${key(role, replica)} still runs (pid ${old.child.pid})`);
+    this.set(role, replica, this.track(launch(role, old.env), replica));
+    await this.waitReady(role, replica);
+  }
+
+  async add(role: Role, extraEnv: Readonly<Record<string, string>>): Promise<number> {
+    let replica = 1;
+    while (this.extraPorts.has(key(role, replica))) replica++;
+    const port = await freePort();
+    const adminPort = role === "gateway" ? await freePort() : undefined;
+    this.extraPorts.set(key(role, replica), { port, ...(adminPort ? { adminPort } : {}) });
+    const env = {
+      ...this.env,
+      ...extraEnv,
+      PORT: String(port),
+      ...(adminPort ? { ADMIN_PORT: String(adminPort) } : {}),
+    };
+    this.set(role, replica, this.track(launch(role, env), replica));
+    await this.waitReady(role, replica);
+    return replica;
+  }
+
+  waitReady(role: Role, replica: number): Promise<void> {
+    const proc = this.mustGet(role, replica);
+    if (role === "gateway") {
+      const { adminUrl } = this.gateways().find((g) => g.replica === replica)!;
+      return waitReady(proc, () => gatewayReady(adminUrl));
+    }
+    return waitReady(proc, () => serving(this.grpcAddress(role, replica)));
+  }
+
+  private set(role: Role, replica: number, proc: RunningProcess): void {
+    if (replica === 0) this.children.set(role, proc);
+    else this.extra.set(key(role, replica), proc);
+  }
+
+  private mustGet(role: Role, replica: number): RunningProcess {
+    const proc = this.get(role, replica);
+    if (!proc) throw new Error(`no ${role} replica ${replica}`);
+    return proc;
+  }
+}
+
+function key(role: Role, replica: number): string {
+  return `${role}#${replica}`;
 }

@@ -4,6 +4,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
+import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
@@ -54,7 +55,9 @@ export function createLedgerHandlers(
       return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
     },
 
-    async getTransaction(req) {
+    async getTransaction(req, ctx) {
+      // Partner scope is required; only an operator caller (the admin API) reads across partners.
+      if (!req.partnerId && !isOperatorCall(ctx)) throw missingField("partner_id");
       const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
       if (!tx) throw notFound(req.txId);
       const history = req.includeHistory ? await listHistory(deps.db, tx.txId) : [];
@@ -85,6 +88,7 @@ export function createLedgerHandlers(
     },
 
     async attachQuote(req) {
+      if (!req.partnerId) throw missingField("partner_id");
       if (!req.quote) throw missingField("quote");
       const tx = await attachQuote(deps, req.partnerId, req.txId, quoteInput(req.quote));
       return { transaction: toTransactionMessage(tx) };

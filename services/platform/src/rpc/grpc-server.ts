@@ -2,15 +2,20 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { DEFAULT_HOST } from "../config/listen-host.js";
 import type { Logger } from "../logging/logger.js";
 import { createRpcMetricsInterceptor } from "../telemetry/rpc-metrics-interceptor.js";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import { HealthState } from "./health-service.js";
+import { createServiceAuthInterceptor, type ServiceAuthOptions } from "./service-auth.js";
 
 export interface GrpcServerOptions {
   readonly name: string;
   readonly port: number;
+  /** Defaults to DEFAULT_HOST (loopback). */
   readonly host?: string;
+  /** Who may call what: every RPC but grpc.health.v1 needs a caller credential the allowlist names. */
+  readonly auth: ServiceAuthOptions;
   /** Fully-qualified names reported by the health service, e.g. "payouts.ledger.v1.LedgerService". */
   readonly serviceNames: readonly string[];
   readonly routes: (router: ConnectRouter) => void;
@@ -20,6 +25,8 @@ export interface GrpcServerOptions {
 }
 
 export interface GrpcServerHandle {
+  /** The address the listener is bound to, as the socket reports it. */
+  readonly host: string;
   readonly port: number;
   readonly health: HealthState;
   close(): Promise<void>;
@@ -32,7 +39,7 @@ export interface GrpcServerHandle {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
   const health = new HealthState(options.serviceNames);
   const handler = connectNodeAdapter({
-    interceptors: [...serverInterceptors(), ...(options.interceptors ?? [])],
+    interceptors: [...serverInterceptors(options.auth), ...(options.interceptors ?? [])],
     routes: (router) => {
       health.register(router);
       options.routes(router);
@@ -46,11 +53,15 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+    server.listen(options.port, options.host ?? DEFAULT_HOST, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
-  options.logger.info({ port, services: options.serviceNames }, `${options.name} gRPC server listening`);
+  const { address: host, port } = server.address() as AddressInfo;
+  options.logger.info(
+    { host, port, services: options.serviceNames },
+    `${options.name} gRPC server listening`,
+  );
   return {
+    host,
     port,
     health,
     close: async () => {
@@ -66,7 +77,14 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   };
 }
 
-/** What every service answers with, in every mode: a server span per call and the RPC histogram. */
-export function serverInterceptors(): Interceptor[] {
-  return [createTracingInterceptor("server"), createRpcMetricsInterceptor()];
+/**
+ * What every service answers with, in every mode: a server span per call, the RPC histogram, then the
+ * caller check (inside both, so refused calls are traced and counted).
+ */
+export function serverInterceptors(auth: ServiceAuthOptions): Interceptor[] {
+  return [
+    createTracingInterceptor("server"),
+    createRpcMetricsInterceptor(),
+    createServiceAuthInterceptor(auth),
+  ];
 }

@@ -146,7 +146,7 @@ export async function attemptsOf(db: Queryable, deliveryIds: readonly string[]):
 export async function scheduleNow(db: Queryable, deliveryId: string, now: Date): Promise<DeliveryRow> {
   const res = await db.query<DeliveryRow>(
     `UPDATE webhooks.deliveries SET status = 'pending', next_attempt_at = $2, delivered_at = NULL,
-       lease_expires_at = NULL, updated_at = $2
+       lease_expires_at = NULL, claimed_by = NULL, updated_at = $2
      WHERE delivery_id = $1
      RETURNING ${COLUMNS}`,
     [deliveryId, now],
