@@ -90,7 +90,7 @@ const spec = {
     env: "AUTH_FAILURES_PER_ADDRESS",
     doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
     parse: parse.nonNegativeInt,
-    default: 10,
+    default: 20,
   },
   authFailuresPerClient: {
     env: "AUTH_FAILURES_PER_CLIENT",
@@ -104,6 +104,18 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 60_000,
   },
+  authMaxConcurrentChecks: {
+    env: "AUTH_MAX_CONCURRENT_CHECKS",
+    doc: "credential checks (scrypt) running at once per gateway process; keep it below UV_THREADPOOL_SIZE (4)",
+    parse: positiveInt,
+    default: 2,
+  },
+  authMaxQueuedChecks: {
+    env: "AUTH_MAX_QUEUED_CHECKS",
+    doc: "credential checks waiting for a slot before new ones are answered 503 with Retry-After",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
   trustProxyHops: {
     env: "TRUST_PROXY_HOPS",
     doc: "proxies in front of the partner listener whose X-Forwarded-For is trusted for the client address (0 = none)",
@@ -112,6 +124,12 @@ const spec = {
   },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
+
+function positiveInt(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n < 1) throw new Error("expected a positive integer");
+  return n;
+}
 
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");

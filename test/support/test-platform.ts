@@ -56,6 +56,10 @@ export async function startTestPlatform(
     SANDBOX_AUTO_SETTLE_MS: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "silent",
+    // Every test client calls from 127.0.0.1, and many tests send wrong credentials on purpose: the
+    // failed-login throttles are off here and switched on by the tests about them (options.env).
+    AUTH_FAILURES_PER_ADDRESS: "0",
+    AUTH_FAILURES_PER_CLIENT: "0",
     ...(options.kafka ? { KAFKA_BROKERS: kafkaBrokers().join(",") } : {}),
     ...options.env,
   };

@@ -4,6 +4,7 @@
  */
 import { COMMON_PARAMETERS, headerRef, jsonBody, jsonResponse, parameterRef } from "./openapi-components.js";
 import {
+  AUTH_BUSY_CASE,
   AUTH_CASE,
   AUTH_THROTTLE_CASE,
   errorResponses,
@@ -75,6 +76,7 @@ const PREVIEW_ERRORS = errorResponses(
     ["INVALID_CURRENCY", "no exchange rate is available for `currency`"],
     INTERNAL_CASE,
     UNAVAILABLE_CASE,
+    AUTH_BUSY_CASE,
   ],
   { examples: { 401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired } } },
 );

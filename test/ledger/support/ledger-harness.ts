@@ -53,7 +53,7 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
   const database = await createTestDatabase();
   const db = createPgDatabase({ connectionString: database.url, maxConnections: 20 });
   await migrate(db, LEDGER_MIGRATIONS);
-  const bus = createInProcessEventBus({ retryDelayMs: 50 });
+  const bus = createInProcessEventBus();
   const published: EventMessage[] = [];
   await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
