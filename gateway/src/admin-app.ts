@@ -5,7 +5,7 @@ import { installAdminAccess } from "./admin/admin-access.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
-import { answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
@@ -22,6 +22,7 @@ export async function buildAdminApp(
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("admin");
@@ -47,6 +48,8 @@ export async function buildAdminApp(
     if (!running) throw new ApiError(404, "NOT_FOUND", "telemetry is not running in this process");
     const source = await running;
     reply.hijack();
+    // A hijacked reply skips Fastify's headers; every answer still carries X-Request-Id.
+    reply.raw.setHeader("X-Request-Id", request.id);
     source.serveMetrics(request.raw, reply.raw);
   });
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);

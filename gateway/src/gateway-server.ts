@@ -39,7 +39,7 @@ export interface GatewayHandle {
   readonly adminDeps: GatewayDeps;
   /** The partner listener's fastify instance, for route introspection (e.g. the OpenAPI test). */
   readonly partnerApp: FastifyInstance;
-  /** The admin listener's fastify instance, for route introspection (e.g. the admin access test). */
+  /** The admin listener's fastify instance, for route introspection (the admin access test, the fuzz suite). */
   readonly adminApp: FastifyInstance;
   close(): Promise<void>;
 }

@@ -1,4 +1,6 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawExchange } from "../support/raw-http.js";
 import {
   type ApiResponse,
   type Credentials,
@@ -111,5 +113,52 @@ describe("deeply nested JSON", () => {
     expectError(res, 400, "INVALID_FIELD");
     expect(res.json.message).toContain("nested deeper than 64 levels");
     expect(await count("ledger.idempotency_keys")).toBe(keys);
+  });
+});
+
+describe("requests Node's HTTP parser refuses", () => {
+  it.each([
+    ["a NUL in a header", "GET /balance HTTP/1.1\r\nHost: x\r\nX-Idempotency-Key: a\u0000b\r\n\r\n", 400],
+    ["a bare CR in a header", "GET /balance HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n", 400],
+    ["a malformed request line", "GET /balance HTTP/9\r\nHost: x\r\n\r\n", 400],
+    ["headers over 16 KiB", `GET /balance HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`, 431],
+  ])("%s: the error body and X-Request-Id, on both listeners", async (_name, request, status) => {
+    for (const port of [platform.runtime.gateway.partnerPort, platform.runtime.gateway.adminPort]) {
+      const res = await rawExchange(port, Buffer.from(request, "latin1"));
+      expect(res.status, res.text).toBe(status);
+      expect(res.headers["x-request-id"]).toMatch(/^req_/);
+      expect(res.json).toMatchObject({ code: "INVALID_FIELD", request_id: res.headers["x-request-id"] });
+    }
+  });
+});
+
+describe("one answer per request", () => {
+  /** Every byte the listener sent back before closing. */
+  const exchange = (port: number, request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(request, "latin1"));
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    });
+
+  it("when the HTTP parser fails after the request was answered (an invalid Transfer-Encoding)", async () => {
+    for (const port of [platform.runtime.gateway.partnerPort, platform.runtime.gateway.adminPort]) {
+      const sent = await exchange(
+        port,
+        "DELETE /nothing%ED HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+      );
+      expect(sent.match(/HTTP\/1\.1 \d{3} /g), sent).toHaveLength(1);
+      expect(sent).toMatch(/^HTTP\/1\.1 400 /);
+    }
+  });
+});
+
+describe("X-Request-Id on every answer", () => {
+  it("includes the admin listener's /metrics, which writes its own response", async () => {
+    const res = await fetch(`${platform.adminUrl}/metrics`, { headers: { "x-request-id": "scrape-1" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("scrape-1");
   });
 });

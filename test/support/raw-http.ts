@@ -25,19 +25,28 @@ export function rawRequest(
   if (body !== undefined) {
     lines.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`);
   }
-  const request = `${lines.join("\r\n")}\r\n\r\n${body ?? ""}`;
+  return rawExchange(port, Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body ?? ""}`));
+}
+
+/**
+ * Writes `bytes` on a fresh connection and parses the one response. For what `rawRequest` cannot write:
+ * a NUL or a bare CR in a header, a malformed request line, a Content-Type left out. A server may answer
+ * and close before reading a large body, which resets the connection: an answer already received counts.
+ */
+export function rawExchange(port: number, bytes: Buffer): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
     const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
+    const settle = (error?: Error) => {
       try {
         resolve(parseResponse(Buffer.concat(chunks)));
-      } catch (err) {
-        reject(err);
+      } catch (parseError) {
+        reject(error ?? parseError);
       }
-    });
+    };
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", (error) => settle(error));
+    socket.on("close", () => settle());
   });
 }
 
@@ -54,6 +63,7 @@ function parseResponse(raw: Buffer): RawResponse {
   }
   let payload = raw.subarray(end + 4);
   if (headers["transfer-encoding"]?.toLowerCase() === "chunked") payload = dechunk(payload);
+  else if (headers["content-length"]) payload = payload.subarray(0, Number(headers["content-length"]));
   const text = payload.toString("utf8");
   let json: unknown;
   try {

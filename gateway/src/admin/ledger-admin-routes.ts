@@ -1,8 +1,8 @@
 /**
  * Operators' ledger routes: credit (idempotently, by X-Idempotency-Key) and read a partner's balance,
  * refund a successful payout, fail a payout stuck before the rail, and (sandbox rail only) force a
- * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of
- * cents (INVALID_AMOUNT otherwise, issue 12 item 11).
+ * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
+ * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
 import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import { ConnectError } from "@connectrpc/connect";
 import { newId } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
@@ -97,6 +99,33 @@ export function answerFrameworkError(
       ? new ApiError(status, "INVALID_FIELD", "the request URL is malformed")
       : error;
   void sendError(reply, request, refusal);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a NUL or a bare CR in a
+ * header, a malformed request line), answered with the error body and X-Request-Id rather than Fastify's
+ * default `{"error","message","statusCode"}`. Pass it as the listener's `clientErrorHandler` option.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // As Node's own default: never write a second response after one was already started on this socket
+  // (a parse error can come after a request was answered, e.g. in its body).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const [status, code, message] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "REQUEST_TIMEOUT", "the request was not received in time"]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "INVALID_FIELD", "the request headers are too large"]
+        : [400, "INVALID_FIELD", "the HTTP request is malformed"];
+  const requestId = newId("req");
+  const body = JSON.stringify({ code, message, request_id: requestId });
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): FastifyReply {
