@@ -88,7 +88,8 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
     add("partner_id", p.partnerId);
     add("client_id", p.clientId);
     const credit = { amount_usd: "100000", reference: "fuzz world" };
-    ok(await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, credit), "credit");
+    const key = { "X-Idempotency-Key": `fuzz-world-${p.partnerId}` };
+    ok(await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, credit, key), "credit");
   }
   // An app of the second partner that the admin fuzz may revoke; the first partner's app stays usable.
   ok(await platform.admin("POST", `/admin/partners/${other.partnerId}/apps`, {}), "spare app");
