@@ -63,7 +63,7 @@ function partnerCall(gateway: GatewayHandle, method: string, path: string, body?
 }
 
 function adminCall(gateway: GatewayHandle, method: string, path: string, body?: unknown) {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "x-idempotency-key": "dependency-unavailable" };
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "X-Idempotency-Key": `unavailable-${path}` };
   return callJson(`http://127.0.0.1:${gateway.adminPort}${path}`, method, headers, body);
 }
 
