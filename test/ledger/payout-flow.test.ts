@@ -313,7 +313,7 @@ describe("rail callbacks", () => {
   const now = () => railCallbackTimestamp(new Date());
   const sign = (body: string, timestamp = now(), secret = SECRET) =>
     railCallbackSignature(secret, timestamp, body);
-  // `null` sends no timestamp header; leaving it out sends the current time.
+  /** `timestamp: null` sends no X-Rail-Timestamp header. */
   const callback = (body: string, signature: string | undefined, timestamp: string | null = now()) =>
     fetch(`${platform.baseUrl}/callbacks/rail`, {
       method: "POST",

@@ -79,7 +79,7 @@ export function adminOperations(app: FastifyInstance): Operation[] {
       auth: isPublic ? "none" : "bearer",
       pathParams: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
       query: [],
-      headers: [],
+      headers: ADMIN_HEADERS[route] ?? [],
       ...(body
         ? { body }
         : method === "POST" || method === "PUT" || method === "PATCH"
@@ -129,6 +129,11 @@ export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
     { outcome: { type: "string", enum: ["SUCCESS", "FAILED"] }, reason: text(500) },
     ["outcome"],
   ),
+};
+
+/** Header parameters of the admin routes: balance credits take an idempotency key, like executePayout. */
+const ADMIN_HEADERS: Readonly<Record<string, readonly string[]>> = {
+  "POST /admin/partners/{partner_id}/balance/credits": ["X-Idempotency-Key"],
 };
 
 /** For an admin route not in ADMIN_BODIES: any of the fields the admin routes know, any of their shapes. */

@@ -107,7 +107,7 @@ export async function fundedPartner(
     "POST",
     `/admin/partners/${partnerId}/balance/credits`,
     { amount_usd: creditUsd, reference: "restart test funding" },
-    { "X-Idempotency-Key": `funding-${partnerId}` },
+    { "X-Idempotency-Key": `fund-${partnerId}` },
   );
   expect(credit.status, credit.text).toBe(201);
   const creds = { clientId: app.json.client_id, clientSecret: app.json.client_secret };
