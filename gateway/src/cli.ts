@@ -10,6 +10,7 @@ import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { isServiceCaller, PROCESS_CALLERS } from "@payouts/platform/rpc/caller-allowlist";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import { loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
 import { loadServiceAuthConfig, type ServiceAuthConfig } from "@payouts/platform/rpc/service-auth-config";
 import { generateServiceCredentials, transportsWithToken } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
@@ -40,19 +41,24 @@ function requireEnv(name: string): string {
   return value;
 }
 
-/** The process's service credentials; a production process without the ones it needs does not start. */
-function serviceAuth(needs: Parameters<typeof loadServiceAuthConfig>[1]): ServiceAuthConfig {
+/** A piece of configuration, or exit 2 with every problem it has. */
+function configured<T>(load: () => T): T {
   try {
-    const auth = loadServiceAuthConfig(env, needs);
-    if (needs.server && auth.digests === undefined) {
-      logger.warn("SERVICE_CALLER_DIGESTS is not set: every RPC except grpc.health.v1 will be refused");
-    }
-    return auth;
+    return load();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     logger.fatal(error.message);
     process.exit(2);
   }
+}
+
+/** The process's service credentials; a production process without the ones it needs does not start. */
+function serviceAuth(needs: Parameters<typeof loadServiceAuthConfig>[1]): ServiceAuthConfig {
+  const auth = configured(() => loadServiceAuthConfig(env, needs));
+  if (needs.server && auth.digests === undefined) {
+    logger.warn("SERVICE_CALLER_DIGESTS is not set: every RPC except grpc.health.v1 will be refused");
+  }
+  return auth;
 }
 
 async function main(): Promise<void> {
@@ -87,13 +93,14 @@ async function main(): Promise<void> {
     server: role !== "gateway",
     callers: role === "gateway" ? PROCESS_CALLERS.gateway : role === "ledger" ? PROCESS_CALLERS.ledger : [],
   });
+  const tls = configured(() => loadGrpcTls(env));
   const metrics = await startMetricsServer({ telemetry, host, logger });
   const transports = {
-    lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051"),
-    pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052"),
-    ledger: createServiceTransport(env.LEDGER_ADDR ?? "http://127.0.0.1:50053"),
-    webhooks: createServiceTransport(env.WEBHOOKS_ADDR ?? "http://127.0.0.1:50054"),
-    rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055"),
+    lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051", [], tls),
+    pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052", [], tls),
+    ledger: createServiceTransport(env.LEDGER_ADDR ?? "http://127.0.0.1:50053", [], tls),
+    webhooks: createServiceTransport(env.WEBHOOKS_ADDR ?? "http://127.0.0.1:50054", [], tls),
+    rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055", [], tls),
   };
   if (role === "gateway") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
@@ -138,6 +145,8 @@ async function main(): Promise<void> {
     port: Number(env.PORT ?? spec.defaultPort),
     host,
     auth: { digests: auth.digests, logger },
+    tls,
+    healthPort: env.GRPC_HEALTH_PORT ? Number(env.GRPC_HEALTH_PORT) : undefined,
     serviceNames: module.serviceNames,
     routes: (router) => module.routes(router),
     logger,

@@ -19,7 +19,7 @@ import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import type { SecretHasher } from "./auth/secret-hash.js";
-import { loadGatewayConfig } from "./gateway-config.js";
+import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
 
@@ -63,7 +63,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
 
   const serviceEnv = {
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}/callbacks/rail`,
+    RAIL_CALLBACK_URL: `${localBaseUrl(config.host, config.port)}/callbacks/rail`,
     ...env,
     RAIL_CALLBACK_SECRET: config.railCallbackSecret,
   };
@@ -114,7 +114,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     logger,
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
   });
-  for (const module of modules) await module.start();
+  for (const module of inStartOrder(modules)) await module.start();
   return {
     gateway,
     db,
@@ -122,9 +122,25 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     transports,
     close: async () => {
       await gateway.close();
-      for (const module of [...modules].reverse()) await module.stop();
+      for (const module of inStartOrder(modules).reverse()) await module.stop();
       await bus.close();
       await db.close();
     },
   };
+}
+
+/**
+ * Consumers start before producers and stop after them, so the in-process bus always has the dispatcher
+ * subscribed while the ledger's relay publishes: closing stops the gateway's listeners, then the sandbox
+ * rail's poller, then the ledger (relay and loops), then the dispatcher (consumer, then workers), and
+ * the database last.
+ */
+const STOP_ORDER = ["sandbox-rail", "ledger", "webhook-dispatcher"];
+
+function inStartOrder(modules: readonly ServiceModule[]): ServiceModule[] {
+  const rank = (m: ServiceModule) => {
+    const i = STOP_ORDER.indexOf(m.name);
+    return i === -1 ? STOP_ORDER.length : i;
+  };
+  return [...modules].sort((a, b) => rank(b) - rank(a));
 }

@@ -26,6 +26,12 @@ const spec = {
     doc: "HMAC key the payout rail signs its callbacks with",
     parse: parse.string,
   },
+  railCallbackToleranceMs: {
+    env: "RAIL_CALLBACK_TOLERANCE_MS",
+    doc: "rail callbacks whose X-Rail-Timestamp is further than this from now, either way, are refused as stale",
+    parse: parse.nonNegativeInt,
+    default: 300_000,
+  },
   lookupAddr: {
     env: "LOOKUP_ADDR",
     doc: "lookup service base URL",
@@ -84,7 +90,7 @@ const spec = {
     env: "AUTH_FAILURES_PER_ADDRESS",
     doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
     parse: parse.nonNegativeInt,
-    default: 10,
+    default: 20,
   },
   authFailuresPerClient: {
     env: "AUTH_FAILURES_PER_CLIENT",
@@ -98,6 +104,18 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 60_000,
   },
+  authMaxConcurrentChecks: {
+    env: "AUTH_MAX_CONCURRENT_CHECKS",
+    doc: "credential checks (scrypt) running at once per gateway process; keep it below UV_THREADPOOL_SIZE (4)",
+    parse: positiveInt,
+    default: 2,
+  },
+  authMaxQueuedChecks: {
+    env: "AUTH_MAX_QUEUED_CHECKS",
+    doc: "credential checks waiting for a slot before new ones are answered 503 with Retry-After",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
   trustProxyHops: {
     env: "TRUST_PROXY_HOPS",
     doc: "proxies in front of the partner listener whose X-Forwarded-For is trusted for the client address (0 = none)",
@@ -107,9 +125,27 @@ const spec = {
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
 
+function positiveInt(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n < 1) throw new Error("expected a positive integer");
+  return n;
+}
+
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");
   return raw;
+}
+
+/** Where the embedded sandbox listens unless HOST says otherwise. */
+export const EMBEDDED_HOST = "127.0.0.1";
+
+/**
+ * The base URL a process on this machine reaches a listener bound to `host` at: a wildcard address
+ * (0.0.0.0, ::) through loopback, any other address as itself.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? EMBEDDED_HOST : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
@@ -129,6 +165,9 @@ export function loadGatewayConfig(
   }
   return {
     ...cfg,
+    // The sandbox runs on a developer's machine with generated secrets: reachable from elsewhere only when
+    // HOST says so. The distributed gateway keeps 0.0.0.0 (a container's port is its only way in).
+    host: opts.embedded && !env.HOST ? EMBEDDED_HOST : cfg.host,
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };

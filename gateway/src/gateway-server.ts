@@ -80,6 +80,8 @@ export async function startGateway(options: {
       failuresPerAddress: config.authFailuresPerAddress,
       failuresPerClient: config.authFailuresPerClient,
       failureWindowMs: config.authFailureWindowMs,
+      maxConcurrentChecks: config.authMaxConcurrentChecks,
+      maxQueuedChecks: config.authMaxQueuedChecks,
       ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
     }),
     logger,

@@ -15,6 +15,7 @@ import {
   MAX_ACTIVE_SECRETS_PER_APP,
   revokeApp,
 } from "@payouts/gateway/store/partner-store";
+import type { Queryable } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -170,6 +171,44 @@ describe("credential verifier on real PostgreSQL", () => {
     expect((await v.verify(app.clientId, app.secret, "192.0.2.50")).kind).toBe("throttled");
   });
 
+  it("stops treating a secret as known good once the database refuses it (revoked elsewhere)", async () => {
+    const v = verifier({ cacheTtlMs: 0, failuresPerAddress: 1, failuresPerClient: 0 });
+    const app = await newApp();
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("ok");
+    // Revoked by another gateway replica: this one is not told.
+    await revokeApp(db, "ptr_v", app.clientId);
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("refused");
+    counter.take();
+    expect((await v.verify(app.clientId, app.secret, "192.0.2.55")).kind).toBe("throttled");
+    expect(counter.take()).toBe(0);
+  });
+
+  it("counts attempts sent at once against the limit before their checks end", async () => {
+    const v = verifier({ failuresPerAddress: 2, failuresPerClient: 0 });
+    const held = counter.hold();
+    const attempts = [0, 1, 2, 3, 4].map((i) => v.verify(`ci_burst_${i}`, `cs_burst_${i}`, "203.0.113.120"));
+    await held.started;
+    held.release();
+    const kinds = (await Promise.all(attempts)).map((o) => o.kind).sort();
+    expect(kinds).toEqual(["refused", "refused", "throttled", "throttled", "throttled"]);
+    expect(counter.take()).toBe(2 * MAX_ACTIVE_SECRETS_PER_APP);
+  });
+
+  it("shares one check among identical logins sent at once, and does not count them as failures", async () => {
+    const v = verifier({ failuresPerAddress: 2, failuresPerClient: 2 });
+    const app = await newApp();
+    const held = counter.hold();
+    const burst = Array.from({ length: 20 }, () => v.verify(app.clientId, app.secret, "198.51.100.130"));
+    await held.started;
+    held.release();
+    expect((await Promise.all(burst)).every((o) => o.kind === "ok")).toBe(true);
+    expect(counter.take()).toBe(1);
+    // Nothing was counted against the address or the client: two failures are still allowed.
+    expect((await v.verify(app.clientId, "cs_wrong_1", "198.51.100.130")).kind).toBe("refused");
+    expect((await v.verify(app.clientId, "cs_wrong_2", "198.51.100.130")).kind).toBe("refused");
+    expect((await v.verify(app.clientId, "cs_wrong_3", "198.51.100.130")).kind).toBe("throttled");
+  });
+
   it("caches both active secrets of a rotating app", async () => {
     const v = verifier();
     const app = await newApp();
@@ -195,6 +234,43 @@ describe("credential verifier on real PostgreSQL", () => {
     expect((await racing).kind).toBe("ok");
     // ...but cached nothing: the next request goes to the database and is refused.
     expect((await v.verify(app.clientId, app.secret, "192.0.2.70")).kind).toBe("refused");
+  });
+
+  it("runs at most maxConcurrentChecks checks, queues maxQueuedChecks with known-good secrets first, refuses the rest unchecked", async () => {
+    // Counts finished database reads, to know when the queued checks have reached the gate.
+    let reads = 0;
+    const countedDb: Queryable = {
+      query: async (sql, params) => {
+        const res = await db.query(sql, params);
+        reads++;
+        return res as never;
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    const v = createCredentialVerifier(countedDb, {
+      hasher: counter.hasher,
+      now,
+      cacheTtlMs: 0,
+      maxConcurrentChecks: 1,
+      maxQueuedChecks: 2,
+    });
+    const partner = await newApp();
+    expect((await v.verify(partner.clientId, partner.secret, "198.51.100.90")).kind).toBe("ok");
+    counter.order.length = 0;
+    const held = counter.hold();
+    const flood1 = v.verify("ci_flood_1", "cs_flood_1", "203.0.113.91");
+    await held.started;
+    const readsBefore = reads;
+    const flood2 = v.verify("ci_flood_2", "cs_flood_2", "203.0.113.92");
+    const known = v.verify(partner.clientId, partner.secret, "198.51.100.90");
+    while (reads < readsBefore + 2) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(await v.verify("ci_flood_3", "cs_flood_3", "203.0.113.93")).toEqual({ kind: "busy" });
+    held.release();
+    expect((await flood1).kind).toBe("refused");
+    expect((await known).kind).toBe("ok");
+    expect((await flood2).kind).toBe("refused");
+    expect(counter.order).toEqual(["cs_flood_1", "cs_flood_1", partner.secret, "cs_flood_2", "cs_flood_2"]);
   });
 
   it("does not let a refusal cached across forget() outlive a secret change", async () => {

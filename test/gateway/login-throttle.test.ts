@@ -151,3 +151,35 @@ describe("failed-login throttling without a trusted proxy", () => {
     );
   });
 });
+
+describe("the cap on credential checks in progress", () => {
+  let platform: TestPlatform;
+  const counter = countingHasher();
+  beforeAll(async () => {
+    platform = await startTestPlatform({
+      env: { AUTH_MAX_CONCURRENT_CHECKS: "1", AUTH_MAX_QUEUED_CHECKS: "0" },
+      secretHasher: counter.hasher,
+    });
+  });
+  afterAll(() => platform.close());
+
+  it("answers 503 with Retry-After, unchecked, while the only slot is taken", async () => {
+    const app = await platform.createPartner();
+    const held = counter.hold();
+    const first = platform.partner(app, "GET", "/balance");
+    await held.started;
+    counter.take();
+    const busy = await platform.partner(
+      { clientId: app.clientId, clientSecret: "cs_other" },
+      "GET",
+      "/balance",
+    );
+    expect(busy.status).toBe(503);
+    expect(busy.json.code).toBe("SERVICE_UNAVAILABLE");
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect(counter.take()).toBe(0);
+    held.release();
+    expect((await first).status).toBe(200);
+    expect((await platform.partner(app, "GET", "/balance")).status).toBe(200);
+  });
+});

@@ -1,8 +1,11 @@
-import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
 import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
 import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
+import {
+  railCallbackSignature,
+  railCallbackTimestamp,
+} from "@payouts/platform/signing/rail-callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registeredRoutes } from "../support/registered-routes.js";
 import {
@@ -51,7 +54,11 @@ beforeAll(async () => {
   });
   const credit = { amount_usd: "1000", reference: "openapi test" };
   expect(
-    (await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, credit)).status,
+    (
+      await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, credit, {
+        "X-Idempotency-Key": "openapi-funding",
+      })
+    ).status,
   ).toBe(201);
   const res = await platform.partner(undefined, "GET", "/openapi.json");
   doc = res.json;
@@ -101,10 +108,14 @@ function documentedRoutes(): string[] {
     .sort();
 }
 
-const signed = (body: string) => ({
-  "content-type": "application/json",
-  "x-rail-signature": createHmac("sha256", "test-rail-callback-secret").update(body).digest("base64"),
-});
+const signed = (body: string, at = new Date()) => {
+  const timestamp = railCallbackTimestamp(at);
+  return {
+    "content-type": "application/json",
+    "x-rail-timestamp": timestamp,
+    "x-rail-signature": railCallbackSignature("test-rail-callback-secret", timestamp, body),
+  };
+};
 
 describe("the public documentation routes", () => {
   it("serves a valid OpenAPI 3.1 document without credentials", async () => {
@@ -326,6 +337,15 @@ describe("real answers match the documented schemas", () => {
     });
     expectDocumented("POST", "/callbacks/rail", bad);
     expect(bad.json.code).toBe("INVALID_SIGNATURE");
+    const stale = await platform.partner(
+      undefined,
+      "POST",
+      "/callbacks/rail",
+      verdict,
+      signed(verdict, new Date(Date.now() - 10 * 60_000)),
+    );
+    expectDocumented("POST", "/callbacks/rail", stale);
+    expect([stale.status, stale.json.code]).toEqual([401, "STALE_CALLBACK"]);
     const settled = await platform.partner(undefined, "POST", "/callbacks/rail", verdict, signed(verdict));
     expectDocumented("POST", "/callbacks/rail", settled);
     expect(settled.json).toEqual({ tx_id: txId, status: "SUCCESS", changed: true });

@@ -40,7 +40,7 @@ describe("embedded mode service authentication", () => {
       pricing.putFxRate({ currency: "NGN", ratePerUsd: "1" }),
       rail.settlePayout({ txId: "tx_any", outcome: "SUCCESS" }),
     ];
-    for (const call of calls) expect(await codeOf(call)).toBe(Code.Unauthenticated);
+    expect(await Promise.all(calls.map(codeOf))).toEqual(calls.map(() => Code.Unauthenticated));
     const balance = await platform.admin("GET", `/admin/partners/${partner.partnerId}/balance`);
     expect(balance.json.balance_usd).toMatch(/^0(\.0*)?$/);
   });

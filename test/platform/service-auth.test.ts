@@ -87,7 +87,7 @@ describe("calls without a valid service credential", () => {
       anonymous.listTransactions({ partnerId }),
       anonymous.getBalance({ partnerId }),
     ];
-    for (const call of calls) expect(await codeOf(call)).toBe(Code.Unauthenticated);
+    expect(await Promise.all(calls.map(codeOf))).toEqual(calls.map(() => Code.Unauthenticated));
   });
 });
 
@@ -109,7 +109,7 @@ describe("a caller the allowlist does not name for the method", () => {
         reference: "r",
       }),
     ];
-    for (const call of refused) expect(await codeOf(call)).toBe(Code.PermissionDenied);
+    expect(await Promise.all(refused.map(codeOf))).toEqual(refused.map(() => Code.PermissionDenied));
   });
 
   it("while the allowed caller gets through", async () => {
@@ -142,7 +142,7 @@ describe("partner scope", () => {
       partnerSide.createTransaction({ partnerId: "", customerId: "cus_1", destination: destination() }),
       partnerSide.executePayout({ partnerId: "", txId, idempotencyKey: "k1", requestFingerprint: "f" }),
     ];
-    for (const call of calls) expect(await codeOf(call)).toBe(Code.InvalidArgument);
+    expect(await Promise.all(calls.map(codeOf))).toEqual(calls.map(() => Code.InvalidArgument));
     // Nothing was attached to the owner's transaction.
     const owner = await partnerSide.getTransaction({ partnerId: "ptr_owner", txId });
     expect(owner.transaction?.quote).toBeUndefined();

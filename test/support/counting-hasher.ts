@@ -3,6 +3,7 @@ import { type SecretHasher, scryptHasher } from "@payouts/gateway/auth/secret-ha
 /** The real scrypt hasher, counting its verifications and able to hold them until released. */
 export function countingHasher() {
   let verifications = 0;
+  const order: string[] = [];
   let gate: Promise<void> | undefined;
   let release: (() => void) | undefined;
   let entered: (() => void) | undefined;
@@ -10,6 +11,7 @@ export function countingHasher() {
     hash: scryptHasher.hash,
     async verify(secret, stored) {
       verifications++;
+      order.push(secret);
       entered?.();
       if (gate) await gate;
       return scryptHasher.verify(secret, stored);
@@ -17,6 +19,8 @@ export function countingHasher() {
   };
   return {
     hasher,
+    /** The secrets checked so far, in the order their checks started. */
+    order,
     /** Verifications since the last call. */
     take() {
       const n = verifications;

@@ -15,7 +15,7 @@ export interface TestPlatform {
   readonly adminUrl: string;
   readonly databaseUrl: string;
   /** Admin API call with the bearer token; returns status, headers and parsed JSON (or text). */
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   /** Partner API call with Basic credentials. */
   partner(
     creds: Credentials | undefined,
@@ -56,6 +56,10 @@ export async function startTestPlatform(
     SANDBOX_AUTO_SETTLE_MS: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "silent",
+    // Every test client calls from 127.0.0.1, and many tests send wrong credentials on purpose: the
+    // failed-login throttles are off here and switched on by the tests about them (options.env).
+    AUTH_FAILURES_PER_ADDRESS: "0",
+    AUTH_FAILURES_PER_CLIENT: "0",
     ...(options.kafka ? { KAFKA_BROKERS: kafkaBrokers().join(",") } : {}),
     ...options.env,
   };
@@ -64,16 +68,16 @@ export async function startTestPlatform(
     logger: createLogger({ service: "test", level: env.LOG_LEVEL ?? "silent" }),
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
   });
-  const baseUrl = `http://127.0.0.1:${runtime.gateway.partnerPort}`;
-  const adminUrl = `http://127.0.0.1:${runtime.gateway.adminPort}`;
+  const baseUrl = `http://${env.HOST}:${runtime.gateway.partnerPort}`;
+  const adminUrl = `http://${env.HOST}:${runtime.gateway.adminPort}`;
 
   const platform: TestPlatform = {
     runtime,
     baseUrl,
     adminUrl,
     databaseUrl: database.url,
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, body),
     partner: (creds, method, path, body, headers = {}) =>
       callJson(
         `${baseUrl}${path}`,

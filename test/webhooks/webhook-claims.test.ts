@@ -126,7 +126,7 @@ describe("abandoned claims", () => {
       // A 58 s attempt timeout: the lease is 60 s, so only the release can bring the row back in time.
       const faulty = createWebhookDispatcher({
         db: failingFirstAttemptRecord(harness.db),
-        bus: createInProcessEventBus({ retryDelayMs: 100 }),
+        bus: createInProcessEventBus(),
         logger: createLogger({ service: "webhook-tests", level: "silent" }),
         transports: {},
         env: { ...harness.env, WEBHOOK_TIMEOUT_MS: "58000" },

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Queryable } from "@payouts/platform/database/database";
 import { findAppCredentials, MAX_ACTIVE_SECRETS_PER_APP } from "../store/partner-store.js";
 import { createBoundedExpiringMap } from "./bounded-expiring-map.js";
+import { createCheckGate } from "./check-gate.js";
 import { createFailureThrottle } from "./failure-throttle.js";
 import { type SecretHasher, scryptHasher } from "./secret-hash.js";
 import { throttleAddressKey } from "./throttle-address.js";
@@ -15,7 +16,9 @@ export interface AuthenticatedApp {
 export type VerifyOutcome =
   | { readonly kind: "ok"; readonly app: AuthenticatedApp }
   | { readonly kind: "refused" }
-  | { readonly kind: "throttled"; readonly retryAfterSeconds: number };
+  | { readonly kind: "throttled"; readonly retryAfterSeconds: number }
+  /** Too many checks are already running or waiting in this process; nothing was checked. */
+  | { readonly kind: "busy" };
 
 export interface CredentialVerifierOptions {
   /** How long a verified secret is accepted without the database and scrypt (AUTH_CACHE_TTL_MS). */
@@ -30,6 +33,10 @@ export interface CredentialVerifierOptions {
   readonly failuresPerClient?: number;
   /** The window of both failure limits (AUTH_FAILURE_WINDOW_MS). */
   readonly failureWindowMs?: number;
+  /** Checks (scrypt work) running at once in this process (AUTH_MAX_CONCURRENT_CHECKS). */
+  readonly maxConcurrentChecks?: number;
+  /** Checks waiting for a slot before new ones are answered busy (AUTH_MAX_QUEUED_CHECKS). */
+  readonly maxQueuedChecks?: number;
   readonly hasher?: SecretHasher;
   readonly now?: () => number;
 }
@@ -46,13 +53,20 @@ export const AUTH_MEMORY_MAX_ENTRIES = 10_000;
  *   limit the caller gets `throttled` with the seconds to wait. A secret this gateway verified within
  *   `knownGoodTtlMs` passes both throttles (and is still checked against the database), so an attacker
  *   who floods a victim's client id, or shares its address, cannot lock out the real partner.
+ * - Each check is counted as a failure when it starts and taken back when it succeeds, so attempts sent
+ *   at once cannot overrun the limits; identical logins (same client id, secret and generation) sent at
+ *   once share one check, so a partner's cold-start burst costs one scrypt and counts nothing.
  * - A refused (client id, secret) pair is refused again without scrypt for `negativeTtlMs`.
  * - A failed check always runs MAX_ACTIVE_SECRETS_PER_APP scrypt derivations, against dummy hashes where
  *   the app has fewer secrets, is revoked or does not exist, so time does not tell which ids exist.
+ * - At most `maxConcurrentChecks` checks run scrypt at once and `maxQueuedChecks` wait (known-good secrets
+ *   first), so a flood from many addresses cannot take libuv's whole thread pool; past that, `busy`.
  * - `forget` (revocation, secret changes) drops the app's entries and bumps its generation; a check that
  *   was under way meanwhile answers as of its database read but caches nothing, so a revoked app is never
  *   cached again. Other gateway replicas stop accepting a revoked secret within `cacheTtlMs`.
  */
+const refusedKeyOf = (clientId: string, secretDigest: string) => `${clientId}\u0000${secretDigest}`;
+
 export function createCredentialVerifier(db: Queryable, options: CredentialVerifierOptions = {}) {
   const ttl = options.cacheTtlMs ?? 30_000;
   const knownGoodTtl = Math.max(options.knownGoodTtlMs ?? 24 * 3_600_000, ttl);
@@ -60,14 +74,18 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
   const windowMs = options.failureWindowMs ?? 60_000;
   const hasher = options.hasher ?? scryptHasher;
   const now = options.now ?? Date.now;
+  const gate = createCheckGate({
+    maxConcurrent: Math.max(1, options.maxConcurrentChecks ?? 2),
+    maxQueued: options.maxQueuedChecks ?? 100,
+  });
   const digestKey = randomBytes(32);
   const digest = (secret: string) => createHmac("sha256", digestKey).update(secret).digest("base64");
 
   const throttle = (limit: number) =>
     createFailureThrottle({ limit, windowMs, maxEntries: AUTH_MEMORY_MAX_ENTRIES, now });
-  const byAddress = throttle(options.failuresPerAddress ?? 10);
+  const byAddress = throttle(options.failuresPerAddress ?? 20);
   const byClient = throttle(options.failuresPerClient ?? 100);
-  /** (client id, digest) → the client's generation when the refusal was cached. */
+  /** refusedKeyOf(client id, digest) → the client's generation when the refusal was cached. */
   const refused = createBoundedExpiringMap<string, number>(AUTH_MEMORY_MAX_ENTRIES, now);
   /**
    * Verified secrets per client id: digest → when scrypt last confirmed it. Only successful checks add
@@ -102,43 +120,77 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
     verified.set(clientId, { app, digests });
   }
 
+  type CheckResult = Exclude<VerifyOutcome, { kind: "throttled" }>;
+
+  /** Reads the app and runs scrypt; caches the result unless `forget` ran meanwhile. */
+  async function check(clientId: string, secret: string, secretDigest: string, knownGood: boolean) {
+    const generation = generationOf(clientId);
+    const row = await findAppCredentials(db, clientId);
+    const hashes = row && row.revoked_at === null ? row.secret_hashes : [];
+    const checked = await gate.run(() => matchesAny(secret, hashes), knownGood);
+    if (checked.busy) return { kind: "busy" } satisfies CheckResult;
+    const current = generationOf(clientId) === generation;
+    if (!checked.value || !row) {
+      if (current) refused.set(refusedKeyOf(clientId, secretDigest), generation, now() + negativeTtl);
+      // A secret revoked on another replica is no longer known good here either.
+      verified.get(clientId)?.digests.delete(secretDigest);
+      return { kind: "refused" } satisfies CheckResult;
+    }
+    const app: AuthenticatedApp = {
+      clientId: row.client_id,
+      partnerId: row.partner_id,
+      previewRateLimitPerMinute: row.preview_rate_limit_per_minute,
+    };
+    if (current) remember(clientId, app, secretDigest, now());
+    return { kind: "ok", app } satisfies CheckResult;
+  }
+
+  /** Checks under way per (client id, digest, generation): concurrent identical logins share one. */
+  const inflight = new Map<string, Promise<CheckResult>>();
+
   return {
     async verify(clientId: string, secret: string, address: string): Promise<VerifyOutcome> {
       const secretDigest = digest(secret);
       const addressKey = throttleAddressKey(address);
-      const entry = verified.get(clientId);
-      const verifiedAt = entry?.digests.get(secretDigest);
-      if (entry && verifiedAt !== undefined && verifiedAt + ttl > now())
-        return { kind: "ok", app: entry.app };
+      const verifiedAt = verified.get(clientId)?.digests.get(secretDigest);
+      if (verifiedAt !== undefined && verifiedAt + ttl > now())
+        return { kind: "ok", app: verified.get(clientId)!.app };
       const knownGood = verifiedAt !== undefined && verifiedAt + knownGoodTtl > now();
-      const refusedKey = `${clientId}\u0000${secretDigest}`;
+      const generation = generationOf(clientId);
+      const failed = () => {
+        byAddress.recordFailure(addressKey);
+        byClient.recordFailure(clientId);
+      };
       if (!knownGood) {
         const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byClient.retryAfterSeconds(clientId));
         if (wait > 0) return { kind: "throttled", retryAfterSeconds: wait };
-        if (refused.get(refusedKey) === generationOf(clientId)) {
-          byAddress.recordFailure(addressKey);
-          byClient.recordFailure(clientId);
+        if (refused.get(refusedKeyOf(clientId, secretDigest)) === generation) {
+          failed();
           return { kind: "refused" };
         }
       }
-      const generation = generationOf(clientId);
-      const row = await findAppCredentials(db, clientId);
-      const hashes = row && row.revoked_at === null ? row.secret_hashes : [];
-      const matched = await matchesAny(secret, hashes);
-      const current = generationOf(clientId) === generation;
-      if (!matched || !row) {
-        byAddress.recordFailure(addressKey);
-        byClient.recordFailure(clientId);
-        if (current) refused.set(refusedKey, generation, now() + negativeTtl);
-        return { kind: "refused" };
+      const flightKey = `${refusedKeyOf(clientId, secretDigest)}\u0000${generation}`;
+      const joined = inflight.get(flightKey);
+      if (joined) {
+        const result = await joined;
+        if (result.kind === "refused") failed();
+        return result;
       }
-      const app: AuthenticatedApp = {
-        clientId: row.client_id,
-        partnerId: row.partner_id,
-        previewRateLimitPerMinute: row.preview_rate_limit_per_minute,
-      };
-      if (current) remember(clientId, app, secretDigest, now());
-      return { kind: "ok", app };
+      // Counted up front, so that attempts sent at once cannot overrun the limits; taken back on success.
+      failed();
+      const flight = check(clientId, secret, secretDigest, knownGood);
+      inflight.set(flightKey, flight);
+      let result: CheckResult | undefined;
+      try {
+        result = await flight;
+        return result;
+      } finally {
+        inflight.delete(flightKey);
+        if (result?.kind !== "refused") {
+          byAddress.forgive(addressKey);
+          byClient.forgive(clientId);
+        }
+      }
     },
     /** Drops what this gateway remembers of the app: call after revoking it or changing its secrets. */
     forget(clientId: string): void {

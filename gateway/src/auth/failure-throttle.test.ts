@@ -26,6 +26,23 @@ describe("failure throttle", () => {
     expect(throttle.retryAfterSeconds("a")).toBe(0);
   });
 
+  it("takes back a failure counted up front, never below zero", () => {
+    const c = clock();
+    const throttle = createFailureThrottle({ limit: 2, windowMs: 60_000, maxEntries: 100, now: c.now });
+    throttle.forgive("a");
+    throttle.recordFailure("a");
+    throttle.recordFailure("a");
+    expect(throttle.retryAfterSeconds("a")).toBe(60);
+    throttle.forgive("a");
+    expect(throttle.retryAfterSeconds("a")).toBe(0);
+    throttle.forgive("a");
+    throttle.forgive("a");
+    throttle.recordFailure("a");
+    expect(throttle.retryAfterSeconds("a")).toBe(0);
+    throttle.recordFailure("a");
+    expect(throttle.retryAfterSeconds("a")).toBe(60);
+  });
+
   it("is off with a limit of 0", () => {
     const c = clock();
     const throttle = createFailureThrottle({ limit: 0, windowMs: 60_000, maxEntries: 100, now: c.now });

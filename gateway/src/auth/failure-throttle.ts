@@ -10,6 +10,8 @@ export interface FailureThrottle {
   /** 0 when the key may try; otherwise the whole seconds until its window closes (at least 1). */
   retryAfterSeconds(key: string): number;
   recordFailure(key: string): void;
+  /** Takes back one failure of the key's current window (an attempt counted up front that succeeded). */
+  forgive(key: string): void;
 }
 
 export function createFailureThrottle(options: {
@@ -35,6 +37,11 @@ export function createFailureThrottle(options: {
       if (!enabled) return;
       const window = windows.get(key) ?? { failures: 0, closesAt: now() + windowMs };
       windows.set(key, { failures: window.failures + 1, closesAt: window.closesAt }, window.closesAt);
+    },
+    forgive(key) {
+      const window = windows.get(key);
+      if (!window || window.failures === 0) return;
+      windows.set(key, { failures: window.failures - 1, closesAt: window.closesAt }, window.closesAt);
     },
   };
 }

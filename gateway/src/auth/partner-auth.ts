@@ -30,10 +30,22 @@ export const tooManyFailedLogins = (retryAfterSeconds: number) =>
     { "Retry-After": String(retryAfterSeconds) },
   );
 
+export const authenticationBusy = () =>
+  new ApiError(
+    503,
+    "SERVICE_UNAVAILABLE",
+    "too many credential checks in progress; retry shortly",
+    undefined,
+    {
+      "Retry-After": "1",
+    },
+  );
+
 /**
  * Authenticates the request's Basic credentials: 401 AUTHENTICATION_REQUIRED when they are missing,
  * malformed, wrong or revoked; 429 RATE_LIMIT_EXCEEDED with Retry-After when this address or this
- * client_id has failed too often (see createCredentialVerifier).
+ * client_id has failed too often; 503 SERVICE_UNAVAILABLE with Retry-After when this process already has
+ * as many credential checks running and waiting as it allows (see createCredentialVerifier).
  */
 export async function authenticate(
   request: FastifyRequest,
@@ -44,6 +56,7 @@ export async function authenticate(
   if (!creds) throw authenticationRequired();
   const outcome = await verifier.verify(creds.clientId, creds.secret, request.ip);
   if (outcome.kind === "throttled") throw tooManyFailedLogins(outcome.retryAfterSeconds);
+  if (outcome.kind === "busy") throw authenticationBusy();
   if (outcome.kind === "refused") throw authenticationRequired();
   request.partnerApp = outcome.app;
   return outcome.app;

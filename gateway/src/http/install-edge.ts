@@ -7,6 +7,7 @@ import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
 import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
+import { recordNumberTexts } from "./json-number-text.js";
 import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -55,7 +56,8 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
  * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
- * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it.
+ * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it,
+ * and the exact text of every number is kept beside it (json-number-text.ts) for money fields.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -63,7 +65,12 @@ function acceptJsonOnly(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text === "") done(null, undefined);
-    else void parseJson(request, text, (error, value) => done(error ?? safeJsonBody(value), value));
+    else
+      void parseJson(request, text, (error, value) => {
+        const refusal = error ?? safeJsonBody(value);
+        if (!refusal) recordNumberTexts(text, value);
+        done(refusal, value);
+      });
   });
 }
 

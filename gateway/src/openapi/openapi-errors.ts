@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   CUSTOMER_NOT_FOUND: 400,
   AUTHENTICATION_REQUIRED: 401,
   INVALID_SIGNATURE: 401,
+  STALE_CALLBACK: 401,
   TRANSACTION_NOT_FOUND: 404,
   WEBHOOK_CONFIG_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
@@ -36,6 +37,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   DELIVERY_IN_PROGRESS: 409,
   WEBHOOK_CONFIG_INACTIVE: 409,
+  WEBHOOK_CONFIG_LIMIT_REACHED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL: 500,
@@ -53,6 +55,11 @@ export const AUTH_CASE: ErrorCase = [
 export const AUTH_THROTTLE_CASE: ErrorCase = [
   "RATE_LIMIT_EXCEEDED",
   "too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
+];
+/** The gateway's cap on credential checks running and waiting at once (AUTH_MAX_CONCURRENT_CHECKS). */
+export const AUTH_BUSY_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds",
 ];
 export const INTERNAL_CASE: ErrorCase = [
   "INTERNAL",
@@ -124,7 +131,7 @@ export const URL_TEXT_CASE: ErrorCase = [
 
 /**
  * The cases of an authenticated route: its own, the edge's (URL, and JSON when it reads a body), 401, 429,
- * 500 and 503.
+ * 500 and 503 (a dependency down, or too many credential checks in progress).
  */
 export function partnerErrors(
   cases: readonly ErrorCase[],
@@ -132,7 +139,7 @@ export function partnerErrors(
 ): Record<string, Response> {
   const edge = [URL_TEXT_CASE, ...(options.body ? JSON_BODY_CASES : [])];
   return errorResponses(
-    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE],
+    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE, AUTH_BUSY_CASE],
     options,
   );
 }

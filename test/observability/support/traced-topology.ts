@@ -31,7 +31,7 @@ import { ADMIN_TOKEN, type ApiResponse, type Credentials, freePort } from "../..
 export interface TracedTopology {
   readonly baseUrl: string;
   readonly adminUrl: string;
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   partner(
     creds: Credentials,
     method: string,
@@ -129,8 +129,8 @@ export async function startTracedTopology(options: {
   return {
     baseUrl,
     adminUrl,
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, body),
     partner: (creds, method, path, body, headers = {}) =>
       callJson(
         `${baseUrl}${path}`,

@@ -13,7 +13,7 @@ const db = createPgDatabase({
 });
 const dispatcher = createWebhookDispatcher({
   db,
-  bus: createInProcessEventBus({ retryDelayMs: 100 }),
+  bus: createInProcessEventBus(),
   logger: createLogger({ service: "webhook-child", level: process.env.TEST_LOG_LEVEL ?? "silent" }),
   transports: {},
   env: process.env,

@@ -71,7 +71,7 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
   const newBus = (): EventBus =>
     options.kafka
       ? createKafkaEventBus({ brokers: kafkaBrokers(), clientId: `webhook-tests-${topic}` })
-      : createInProcessEventBus({ retryDelayMs: 100 });
+      : createInProcessEventBus();
   const bus = newBus();
   const logger = createLogger({ service: "webhook-tests", level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const env: Readonly<Record<string, string>> = {

@@ -60,6 +60,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/RefundTransaction": ADMIN,
   "payouts.ledger.v1.LedgerService/CreditBalance": ADMIN,
   "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
   "payouts.webhooks.v1.WebhookService/CreateConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
@@ -71,6 +72,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
 
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,
+  "payouts.rail.v1.RailService/CancelPayout": ["ledger"],
 };
 
 /** RPCs anyone may call, without a credential. */

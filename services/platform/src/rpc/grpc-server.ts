@@ -6,6 +6,7 @@ import { DEFAULT_HOST } from "../config/listen-host.js";
 import type { Logger } from "../logging/logger.js";
 import { createRpcMetricsInterceptor } from "../telemetry/rpc-metrics-interceptor.js";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
+import type { GrpcTls } from "./grpc-tls.js";
 import { HealthState } from "./health-service.js";
 import { createServiceAuthInterceptor, type ServiceAuthOptions } from "./service-auth.js";
 
@@ -16,6 +17,10 @@ export interface GrpcServerOptions {
   readonly host?: string;
   /** Who may call what: every RPC but grpc.health.v1 needs a caller credential the allowlist names. */
   readonly auth: ServiceAuthOptions;
+  /** Mutual TLS: the listener requires a client certificate signed by `tls.ca`. */
+  readonly tls?: GrpcTls | undefined;
+  /** With TLS, a plaintext port answering grpc.health.v1 only (kubelet probes cannot speak TLS). */
+  readonly healthPort?: number | undefined;
   /** Fully-qualified names reported by the health service, e.g. "payouts.ledger.v1.LedgerService". */
   readonly serviceNames: readonly string[];
   readonly routes: (router: ConnectRouter) => void;
@@ -28,6 +33,8 @@ export interface GrpcServerHandle {
   /** The address the listener is bound to, as the socket reports it. */
   readonly host: string;
   readonly port: number;
+  /** The plaintext health-only port, when one was asked for. */
+  readonly healthPort: number | undefined;
   readonly health: HealthState;
   close(): Promise<void>;
 }
@@ -45,7 +52,57 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       options.routes(router);
     },
   });
-  const server = http2.createServer(handler);
+  const tls = options.tls;
+  const server = tls
+    ? http2.createSecureServer(
+        { ca: tls.ca, cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: true },
+        handler,
+      )
+    : http2.createServer(handler);
+  const main = await listen(server, options.port, options.host ?? DEFAULT_HOST);
+  // The probe port serves health and nothing else: no interceptor is needed, nothing else is routed.
+  const probe =
+    tls && options.healthPort !== undefined && options.healthPort > 0
+      ? await listen(
+          http2.createServer(connectNodeAdapter({ routes: (router) => health.register(router) })),
+          options.healthPort,
+          options.host ?? DEFAULT_HOST,
+        )
+      : undefined;
+  options.logger.info(
+    {
+      host: main.host,
+      port: main.port,
+      tls: tls !== undefined,
+      health_port: probe?.port,
+      services: options.serviceNames,
+    },
+    `${options.name} gRPC server listening`,
+  );
+  return {
+    host: main.host,
+    port: main.port,
+    healthPort: probe?.port,
+    health,
+    close: async () => {
+      health.setServing(false);
+      await Promise.all([main.close(), probe?.close()]);
+    },
+  };
+}
+
+interface Listening {
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Listens; closing refuses new sessions, asks open ones to finish and destroys them after 5 s. */
+async function listen(
+  server: http2.Http2Server | http2.Http2SecureServer,
+  port: number,
+  host: string,
+): Promise<Listening> {
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (s) => {
     sessions.add(s);
@@ -53,27 +110,20 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host ?? DEFAULT_HOST, () => resolve());
+    server.listen(port, host, () => resolve());
   });
-  const { address: host, port } = server.address() as AddressInfo;
-  options.logger.info(
-    { host, port, services: options.serviceNames },
-    `${options.name} gRPC server listening`,
-  );
+  const address = server.address() as AddressInfo;
   return {
-    host,
-    port,
-    health,
-    close: async () => {
-      health.setServing(false);
-      await new Promise<void>((resolve) => {
+    host: address.address,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sessions) s.close();
         setTimeout(() => {
           for (const s of sessions) s.destroy();
         }, 5_000).unref();
-      });
-    },
+      }),
   };
 }
 

@@ -6,7 +6,7 @@
  * without the ones it needs. Elsewhere a missing value is allowed and fails closed: a server without
  * digests refuses every RPC but health, a caller without a token is refused by the server it calls.
  */
-import { ConfigError, loadConfig } from "../config/env-config.js";
+import { ConfigError, isProductionMode, loadConfig } from "../config/env-config.js";
 import type { ServiceCaller } from "./caller-allowlist.js";
 import { type CallerDigests, parseCallerDigests, parseServiceTokens } from "./service-credentials.js";
 
@@ -15,10 +15,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface ServiceAuthConfig {
   readonly digests: CallerDigests | undefined;
   readonly tokens: ReadonlyMap<ServiceCaller, string>;
-}
-
-export function isProductionMode(env: Env): boolean {
-  return env.NODE_ENV === "production";
 }
 
 export function loadServiceAuthConfig(

@@ -22,7 +22,12 @@ import {
   SpanKind,
   untraced,
 } from "@payouts/platform/telemetry/trace-context";
-import { decideAfterAttempt, describeFailure, storedResponseBody } from "../domain/delivery-outcome.js";
+import {
+  decideAfterAttempt,
+  decideAfterTestAttempt,
+  describeFailure,
+  storedResponseBody,
+} from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
 import { disableConfig } from "../store/config-store.js";
@@ -34,6 +39,7 @@ import {
   releaseAbandonedClaims,
   releaseClaim,
 } from "../store/delivery-queue-store.js";
+import { pruneTestDeliveries } from "../store/test-delivery-store.js";
 import { pruneDeadWorkers } from "../store/worker-store.js";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../telemetry/delivery-metrics.js";
 import type { NotificationSender } from "./notification-sender.js";
@@ -124,6 +130,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = performance.now();
         await pruneDeadWorkers(options.db);
+        await pruneTestDeliveries(options.db);
       }
     }
     const free = options.concurrency - inFlight.size;
@@ -207,6 +214,7 @@ async function attempt(
         const answer = await untraced(() => sendClaimed(delivery, signal, options));
         const recorded = await record(delivery, answer, options);
         span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
+        if (delivery.kind === "test") return;
         metrics.attempted({
           eventType: delivery.event_type,
           status: recorded.status,
@@ -284,14 +292,17 @@ async function record(
 ): Promise<{ status: AttemptResult["status"]; statusCode: number; at: Date }> {
   const at = options.now();
   const outcome: AttemptOutcome = "error" in answer ? { error: answer.error } : { status: answer.status };
-  const decision = decideAfterAttempt({
-    outcome,
-    attemptsMade: delivery.attempts,
-    schedule: options.retryScheduleMs,
-    nowMs: at.getTime(),
-    random: options.random,
-    retryAfterHeader: "error" in answer ? undefined : answer.retryAfter,
-  });
+  const decision =
+    delivery.kind === "test"
+      ? decideAfterTestAttempt(outcome)
+      : decideAfterAttempt({
+          outcome,
+          attemptsMade: delivery.attempts,
+          schedule: options.retryScheduleMs,
+          nowMs: at.getTime(),
+          random: options.random,
+          retryAfterHeader: "error" in answer ? undefined : answer.retryAfter,
+        });
   const result: AttemptResult =
     decision.kind === "retry"
       ? { status: "pending", nextAttemptAt: new Date(decision.atMs) }
@@ -320,6 +331,7 @@ async function record(
       status_code: attemptRecord.statusCode,
       latency_ms: answer.latencyMs,
       outcome: result.status,
+      ...(delivery.kind === "test" ? { test: true } : {}),
       ...(attemptRecord.error === undefined ? {} : { error: attemptRecord.error }),
     },
     "webhook attempt",

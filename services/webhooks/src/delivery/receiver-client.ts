@@ -13,7 +13,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
-import { isForbiddenAddress } from "../domain/address-policy.js";
+import { isForbiddenAddress, portProblem } from "../domain/address-policy.js";
 import { MAX_RESPONSE_BODY_BYTES } from "../domain/delivery-outcome.js";
 
 export interface ReceiverRequest {
@@ -35,6 +35,8 @@ export type ReceiverAnswer =
 
 export interface ReceiverClientOptions {
   readonly allowPrivate: boolean;
+  /** Ports a receiver may be reached on (a config saved before the setting changed is refused here). */
+  readonly allowedPorts?: readonly number[] | undefined;
   readonly timeoutMs: number;
   /** Resolver used instead of the system's (tests). Must return every address of the host. */
   readonly resolve?: (hostname: string) => Promise<readonly LookupAddress[]>;
@@ -58,6 +60,8 @@ async function post(
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const url = new URL(request.url);
+  const refusedPort = portProblem(url, options.allowedPorts);
+  if (refusedPort !== undefined) return { error: refusedPort, latencyMs: elapsed() };
   const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (isIP(literal) !== 0 && !options.allowPrivate && isForbiddenAddress(literal)) {
     return { error: refusedMessage(literal), latencyMs: elapsed() };

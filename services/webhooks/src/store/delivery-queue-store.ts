@@ -25,6 +25,8 @@ export interface ClaimedDelivery {
   readonly partner_id: string;
   readonly traceparent: string | null;
   readonly event_occurred_at: Date | null;
+  /** `test`: a test notification (one attempt, never disables the config). */
+  readonly kind: "event" | "test";
 }
 
 export interface ClaimOptions {
@@ -103,7 +105,7 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
       WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
                cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed,
-               d.partner_id, d.traceparent, d.event_occurred_at`,
+               d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
     [options.now, options.leaseMs, options.perConfigLimit, options.limit, options.workerId],
   );
   return res.rows;

@@ -107,7 +107,7 @@ export interface DeliveryFilter {
 export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Promise<DeliveryRow[]> {
   const res = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhooks.deliveries
-     WHERE partner_id = $1
+     WHERE partner_id = $1 AND kind = 'event'
        AND ($2::text IS NULL OR tx_id = $2)
        AND ($3::text IS NULL OR config_id = $3)
        AND ($4::text IS NULL OR status = $4)
@@ -125,7 +125,7 @@ export async function findDelivery(
   options: { lock?: boolean } = {},
 ): Promise<DeliveryRow | undefined> {
   const res = await db.query<DeliveryRow>(
-    `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE partner_id = $1 AND delivery_id = $2
+    `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE partner_id = $1 AND delivery_id = $2 AND kind = 'event'
      ${options.lock ? "FOR UPDATE" : ""}`,
     [partnerId, deliveryId],
   );
