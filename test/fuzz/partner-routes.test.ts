@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertLedgerInvariants } from "../ledger/support/ledger-invariants.js";
 import { type Operation, partnerOperations, schemaResolver } from "./support/api-surface.js";
 import { createFuzzer, type Fuzzer, fuzzOptions, printStats } from "./support/fuzz-checks.js";
 import { send } from "./support/fuzz-http.js";
@@ -78,4 +79,8 @@ describe("fuzzing the partner API", () => {
       );
     }
   }, 300_000);
+
+  it("leaves books that balance: the ledger's invariants hold after everything the fuzzing did", async () => {
+    await assertLedgerInvariants(world.platform.runtime.db);
+  });
 });
