@@ -65,7 +65,7 @@ describe("fuzzing the admin API", () => {
         fc.asyncProperty(requestFor(op, world, fuzzer.ctx), async (req) => {
           await fuzzer.exchange(op, req);
         }),
-        fuzzOptions(op.body ? 50 : 25),
+        fuzzOptions(op.body ? 70 : 35),
       );
     }
   }, 300_000);

@@ -41,7 +41,7 @@ describe("fuzzing the partner API", () => {
         fc.asyncProperty(requestFor(op, world, fuzzer.ctx), async (req) => {
           await fuzzer.exchange(op, req);
         }),
-        fuzzOptions(op.body ? 60 : 30),
+        fuzzOptions(op.body ? 80 : 40),
       );
     }
   }, 300_000);
