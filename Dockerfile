@@ -45,7 +45,11 @@ RUN set -eu; \
 
 # ---- runtime: production dependencies only, non-root ---------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# Production mode: a process without a credential it needs (service tokens, WEBHOOK_SECRET_KEY) stops.
+# Listeners bind to HOST, loopback when unset; inside a container that would be unreachable, and the
+# container's network namespace is the boundary, so the image binds every interface.
 ENV NODE_ENV=production
+ENV HOST=0.0.0.0
 WORKDIR /app
 
 COPY --from=build /out/ ./

@@ -4,9 +4,9 @@ import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 const SECRETS = { ADMIN_TOKEN: "0123456789abcdef", RAIL_CALLBACK_SECRET: "s" };
 
 describe("HOST", () => {
-  it("defaults to loopback in the embedded sandbox and to every interface in the distributed gateway", () => {
+  it("defaults to loopback, in the embedded sandbox as in the distributed gateway", () => {
     expect(loadGatewayConfig({}, { embedded: true }).host).toBe("127.0.0.1");
-    expect(loadGatewayConfig(SECRETS).host).toBe("0.0.0.0");
+    expect(loadGatewayConfig(SECRETS).host).toBe("127.0.0.1");
   });
 
   it("is honoured when set, in both modes", () => {

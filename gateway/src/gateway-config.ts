@@ -136,15 +136,12 @@ function adminToken(raw: string): string {
   return raw;
 }
 
-/** Where the embedded sandbox listens unless HOST says otherwise. */
-export const EMBEDDED_HOST = "127.0.0.1";
-
 /**
  * The base URL a process on this machine reaches a listener bound to `host` at: a wildcard address
  * (0.0.0.0, ::) through loopback, any other address as itself.
  */
 export function localBaseUrl(host: string, port: number): string {
-  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? EMBEDDED_HOST : host;
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host;
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }
 
@@ -165,9 +162,6 @@ export function loadGatewayConfig(
   }
   return {
     ...cfg,
-    // The sandbox runs on a developer's machine with generated secrets: reachable from elsewhere only when
-    // HOST says so. The distributed gateway keeps 0.0.0.0 (a container's port is its only way in).
-    host: opts.embedded && !env.HOST ? EMBEDDED_HOST : cfg.host,
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };

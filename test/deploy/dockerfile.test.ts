@@ -55,6 +55,10 @@ describe("Dockerfile", () => {
     expect(runtime.some((l) => /^COPY (?!--from)/.test(l))).toBe(false);
   });
 
+  it("binds every listener of a container to all its interfaces (processes default to loopback)", () => {
+    expect(runtime).toContain("ENV HOST=0.0.0.0");
+  });
+
   it("installs the gateway's production tree, which reaches every service workspace", () => {
     expect(runtime.some((l) => l.includes("npm install --omit=dev --workspace gateway"))).toBe(true);
     const manifest = (workspace: string) =>

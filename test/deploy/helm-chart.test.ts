@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type {
   ConfigMap,
@@ -203,7 +204,11 @@ describe("secrets", () => {
     expect(Object.keys(main?.stringData ?? {}).sort()).toEqual([
       "ADMIN_TOKEN",
       "DATABASE_URL",
+      "GATEWAY_SERVICE_TOKENS",
+      "LEDGER_SERVICE_TOKENS",
       "RAIL_CALLBACK_SECRET",
+      "SERVICE_CALLER_DIGESTS",
+      "WEBHOOK_SECRET_KEY",
     ]);
     const hook = secrets.find((s) => s.metadata.annotations?.["helm.sh/hook"]);
     expect(Object.keys(hook?.stringData ?? {})).toEqual(["DATABASE_URL"]);
@@ -223,10 +228,58 @@ describe("secrets", () => {
       (deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env ?? [])
         .flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.key] : []))
         .sort();
-    expect(keysOf("gateway")).toEqual(["ADMIN_TOKEN", "DATABASE_URL", "RAIL_CALLBACK_SECRET"]);
-    expect(keysOf("sandbox-rail")).toEqual(["DATABASE_URL", "RAIL_CALLBACK_SECRET"]);
-    for (const name of ["lookup", "pricing", "ledger", "webhook-dispatcher"]) {
-      expect(keysOf(name), name).toEqual(["DATABASE_URL"]);
+    expect(keysOf("gateway")).toEqual([
+      "ADMIN_TOKEN",
+      "DATABASE_URL",
+      "GATEWAY_SERVICE_TOKENS",
+      "RAIL_CALLBACK_SECRET",
+    ]);
+    expect(keysOf("sandbox-rail")).toEqual([
+      "DATABASE_URL",
+      "RAIL_CALLBACK_SECRET",
+      "SERVICE_CALLER_DIGESTS",
+    ]);
+    expect(keysOf("ledger")).toEqual(["DATABASE_URL", "LEDGER_SERVICE_TOKENS", "SERVICE_CALLER_DIGESTS"]);
+    expect(keysOf("webhook-dispatcher")).toEqual([
+      "DATABASE_URL",
+      "SERVICE_CALLER_DIGESTS",
+      "WEBHOOK_SECRET_KEY",
+    ]);
+    for (const name of ["lookup", "pricing"]) {
+      expect(keysOf(name), name).toEqual(["DATABASE_URL", "SERVICE_CALLER_DIGESTS"]);
+    }
+  });
+
+  it("gives the webhook-dispatcher WEBHOOK_SECRET_KEY from the Secret, in both install styles", () => {
+    for (const manifests of [renders.ci, renders.production]) {
+      const env = deploymentOf(manifests, "webhook-dispatcher").spec.template.spec.containers[0]?.env ?? [];
+      const key = env.find((e) => e.name === "WEBHOOK_SECRET_KEY");
+      expect(key?.valueFrom?.secretKeyRef?.key).toBe("WEBHOOK_SECRET_KEY");
+    }
+    const main = ofKind<Secret>(renders.ci, "Secret").find((s) => s.metadata.name === releaseName);
+    expect(main?.stringData?.WEBHOOK_SECRET_KEY).toBe("Y2ktb25seS13ZWJob29rLXNlYWxpbmcta2V5LTMyYnk=");
+  });
+
+  it("derives the service credentials: each caller process its own tokens, every server their digests", () => {
+    const data = ofKind<Secret>(renders.ci, "Secret").find(
+      (s) => s.metadata.name === releaseName,
+    )?.stringData;
+    const gatewayTokens = (data?.GATEWAY_SERVICE_TOKENS ?? "").split(",");
+    const ledgerTokens = (data?.LEDGER_SERVICE_TOKENS ?? "").split(",");
+    expect(gatewayTokens.map((t) => t.split(".")[0])).toEqual(["gateway", "gateway-admin", "gateway-rail"]);
+    expect(ledgerTokens).toEqual(["ledger.ci-only-ledger-token-0123456789abcdefghij"]);
+    const digests = [...gatewayTokens, ...ledgerTokens].map(
+      (token) => `${token.split(".")[0]}:${createHash("sha256").update(token).digest("hex")}`,
+    );
+    expect(data?.SERVICE_CALLER_DIGESTS).toBe(digests.join(","));
+    const tokenVar = (name: string) =>
+      deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env?.find(
+        (e) => e.name === "SERVICE_TOKENS",
+      );
+    expect(tokenVar("gateway")?.valueFrom?.secretKeyRef?.key).toBe("GATEWAY_SERVICE_TOKENS");
+    expect(tokenVar("ledger")?.valueFrom?.secretKeyRef?.key).toBe("LEDGER_SERVICE_TOKENS");
+    for (const name of ["lookup", "pricing", "webhook-dispatcher", "sandbox-rail"]) {
+      expect(tokenVar(name), name).toBeUndefined();
     }
   });
 });
@@ -250,6 +303,76 @@ describe("configuration", () => {
 
   it("refuses private webhook receivers", () => {
     expect(config?.data.WEBHOOK_ALLOW_PRIVATE_URLS).toBe("false");
+  });
+
+  it("runs every process in production mode, listening on every pod interface", () => {
+    expect(config?.data.NODE_ENV).toBe("production");
+    expect(config?.data.HOST).toBe("0.0.0.0");
+  });
+
+  it.each([
+    { sets: [], ports: [443] },
+    { sets: ["networkPolicy.webhookEgress.ports={443,8443}"], ports: [443, 8443] },
+  ])(
+    "allows webhook receivers on exactly the ports the NetworkPolicy lets out ($ports)",
+    ({ sets, ports }) => {
+      const manifests = renderChart(["ci-values.yaml"], sets);
+      const [configMap] = ofKind<ConfigMap>(manifests, "ConfigMap");
+      expect(configMap?.data.WEBHOOK_ALLOWED_PORTS).toBe(ports.join(","));
+      const policy = ofKind<NetworkPolicy>(manifests, "NetworkPolicy").find(
+        (p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === "webhook-dispatcher",
+      );
+      const internetRule = (policy?.spec.egress ?? []).find((r) =>
+        (r.to ?? []).some((peer) => peer.ipBlock?.cidr === "0.0.0.0/0"),
+      );
+      expect(internetRule?.ports?.map((p) => p.port)).toEqual(ports);
+    },
+  );
+});
+
+describe("mutual TLS between the services (tls.enabled)", () => {
+  const manifests = renderChart(
+    ["ci-values.yaml"],
+    ["tls.enabled=true", "tls.existingSecret=payouts-grpc-tls"],
+  );
+  const [configMap] = ofKind<ConfigMap>(manifests, "ConfigMap");
+
+  it("makes every *_ADDR https and names the mounted certificate files", () => {
+    for (const name of ["LOOKUP_ADDR", "PRICING_ADDR", "LEDGER_ADDR", "WEBHOOKS_ADDR", "RAIL_ADDR"]) {
+      expect(configMap?.data[name]).toMatch(/^https:\/\//);
+    }
+    expect(configMap?.data).toMatchObject({
+      GRPC_TLS_CA_FILE: "/etc/payouts/grpc-tls/ca.crt",
+      GRPC_TLS_CERT_FILE: "/etc/payouts/grpc-tls/tls.crt",
+      GRPC_TLS_KEY_FILE: "/etc/payouts/grpc-tls/tls.key",
+      GRPC_HEALTH_PORT: "8086",
+    });
+  });
+
+  it("mounts the Secret read-only in every process, callers and servers alike", () => {
+    for (const d of ofKind<Deployment>(manifests, "Deployment")) {
+      const volume = d.spec.template.spec.volumes?.find((v) => v.name === "grpc-tls");
+      expect(volume?.secret?.secretName, d.metadata.name).toBe("payouts-grpc-tls");
+      const mount = d.spec.template.spec.containers[0]?.volumeMounts?.find((m) => m.name === "grpc-tls");
+      expect(mount, d.metadata.name).toMatchObject({ mountPath: "/etc/payouts/grpc-tls", readOnly: true });
+    }
+  });
+
+  it.each(Object.keys(grpcPorts))("probes %s on the plaintext health port", (name) => {
+    const [container] = deploymentOf(manifests, name).spec.template.spec.containers;
+    expect(containerPort(container!, "health")).toBe(8086);
+    for (const probe of [container!.readinessProbe, container!.livenessProbe, container!.startupProbe]) {
+      expect(probe).toEqual(expect.objectContaining({ grpc: { port: 8086 } }));
+    }
+  });
+
+  it("is off by default: plaintext addresses, no certificate volume", () => {
+    const [plain] = ofKind<ConfigMap>(renders.ci, "ConfigMap");
+    expect(plain?.data.LEDGER_ADDR).toMatch(/^http:\/\//);
+    expect(plain?.data.GRPC_TLS_CA_FILE).toBeUndefined();
+    for (const d of ofKind<Deployment>(renders.ci, "Deployment")) {
+      expect(d.spec.template.spec.volumes?.map((v) => v.name)).not.toContain("grpc-tls");
+    }
   });
 });
 
@@ -382,10 +505,52 @@ describe("values validation", () => {
     },
     { problem: "a latest tag", files: ci, sets: ["image.tag=latest"], message: "not latest" },
     {
+      problem: "no webhook sealing key",
+      files: ci,
+      sets: ["secrets.webhookSecretKey="],
+      message: "secrets.webhookSecretKey is required",
+    },
+    {
+      problem: "a webhook sealing key that is not 32 bytes",
+      files: ci,
+      sets: ["secrets.webhookSecretKey=0123456789abcdef"],
+      message: "secrets.webhookSecretKey must be 32 bytes",
+    },
+    {
+      problem: "an inline webhook sealing key beside existingSecret",
+      files: ["production-values.yaml"],
+      sets: ["secrets.webhookSecretKey=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"],
+      message: "secrets.webhookSecretKey is set together with secrets.existingSecret",
+    },
+    {
+      problem: "a missing service token",
+      files: ci,
+      sets: ["secrets.serviceTokens.ledger="],
+      message: "secrets.serviceTokens.ledger is required",
+    },
+    {
+      problem: "a short service token (schema)",
+      files: ci,
+      sets: ["secrets.serviceTokens.gateway=short"],
+      message: "serviceTokens",
+    },
+    {
+      problem: "extra env replacing a credential",
+      files: ci,
+      sets: ["config.extraEnv.SERVICE_CALLER_DIGESTS=x"],
+      message: "SERVICE_CALLER_DIGESTS is set by the chart",
+    },
+    {
       problem: "the admin port on the partner port",
       files: ci,
       sets: ["gateway.adminPort=8080"],
       message: "must differ",
+    },
+    {
+      problem: "mutual TLS without a certificate Secret",
+      files: ci,
+      sets: ["tls.enabled=true"],
+      message: "tls.existingSecret is required",
     },
     { problem: "an unknown key (schema)", files: ci, sets: ["gatway.port=1"], message: "gatway" },
     {
@@ -406,6 +571,8 @@ describe("values validation", () => {
       "postgresql.url",
       "secrets.adminToken",
       "secrets.railCallbackSecret",
+      "secrets.webhookSecretKey",
+      "secrets.serviceTokens.gatewayAdmin",
       "kafka.brokers",
     ]) {
       expect(result.stderr).toContain(key);

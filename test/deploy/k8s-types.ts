@@ -50,7 +50,7 @@ export interface Container {
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   startupProbe?: Probe;
-  volumeMounts?: { name: string; mountPath: string }[];
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 
 export interface PodTemplate {
@@ -59,7 +59,7 @@ export interface PodTemplate {
     containers: Container[];
     securityContext?: SecurityContext;
     automountServiceAccountToken?: boolean;
-    volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
+    volumes?: { name: string; emptyDir?: Record<string, unknown>; secret?: { secretName: string } }[];
   };
 }
 

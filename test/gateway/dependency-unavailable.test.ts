@@ -63,8 +63,8 @@ function partnerCall(gateway: GatewayHandle, method: string, path: string, body?
 }
 
 function adminCall(gateway: GatewayHandle, method: string, path: string, body?: unknown) {
-  const auth = `Bearer ${ADMIN_TOKEN}`;
-  return callJson(`http://127.0.0.1:${gateway.adminPort}${path}`, method, { authorization: auth }, body);
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "X-Idempotency-Key": `unavailable-${path}` };
+  return callJson(`http://127.0.0.1:${gateway.adminPort}${path}`, method, headers, body);
 }
 
 function expectUnavailable(res: ApiResponse, lines: LogLine[], where: string) {

@@ -20,6 +20,9 @@ const BR_PIX = {
 const rawPartner = (path: string, json: string, query = "") =>
   platform.partner(partner, "POST", `${path}${query}`, json);
 
+/** Admin balance credits carry an idempotency key (issue 12 item 12). */
+const key = (k: string) => ({ "X-Idempotency-Key": `money-intake-${k}` });
+
 /** The exact text of a JSON member, so 100.10 is not read as 100.1. */
 const memberText = (text: string, name: string) => new RegExp(`"${name}":(-?[0-9.]+)`).exec(text)?.[1];
 
@@ -150,17 +153,17 @@ describe("an amount finer than its currency's minor unit is INVALID_AMOUNT", () 
     const path = `/admin/partners/${partner.partnerId}/balance/credits`;
     const before = (await platform.admin("GET", `/admin/partners/${partner.partnerId}/balance`)).json;
     expectInvalidAmount(
-      await platform.admin("POST", path, '{"amount_usd":10.001,"reference":"r"}'),
+      await platform.admin("POST", path, '{"amount_usd":10.001,"reference":"r"}', key("c1")),
       "amount_usd",
     );
     expectInvalidAmount(
-      await platform.admin("POST", path, { amount_usd: "0.000000000000000001", reference: "r" }),
+      await platform.admin("POST", path, { amount_usd: "0.000000000000000001", reference: "r" }, key("c2")),
       "amount_usd",
     );
     expect((await platform.admin("GET", `/admin/partners/${partner.partnerId}/balance`)).json).toEqual(
       before,
     );
-    const ok = await platform.admin("POST", path, '{"amount_usd":10.01,"reference":"r"}');
+    const ok = await platform.admin("POST", path, '{"amount_usd":10.01,"reference":"r"}', key("c3"));
     expect(ok.status, ok.text).toBe(201);
   });
 

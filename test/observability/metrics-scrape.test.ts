@@ -48,7 +48,7 @@ describe("Prometheus metrics after traffic", () => {
     listener = await startMetricsServer({
       telemetry: await activeTelemetry()!,
       port: 0,
-      host: "127.0.0.1",
+      // No host: the listener must bind to loopback by default (issue 12 item 16).
       logger: createLogger({ service: "metrics-test", level: "silent" }),
     });
   });
@@ -56,6 +56,10 @@ describe("Prometheus metrics after traffic", () => {
     await listener?.close();
     await platform?.close();
     await receiver?.close();
+  });
+
+  it("binds the metrics listener to loopback unless HOST says otherwise", () => {
+    expect(listener.host).toBe("127.0.0.1");
   });
 
   it("counts gateway requests per route with their latency", () => {

@@ -49,6 +49,17 @@ describe("receiver client", () => {
     expect(answer).toMatchObject({ status: 201 });
   });
 
+  it("refuses a receiver on a port outside WEBHOOK_ALLOWED_PORTS, before connecting", async () => {
+    const seen = receiver.requests.length;
+    const port = Number(new URL(receiver.url).port);
+    const refusing = createReceiverClient({ allowPrivate: true, allowedPorts: [443], timeoutMs: 2000 });
+    const answer = await refusing({ url: `${receiver.url}/ok`, headers: {}, body });
+    expect(answer).toMatchObject({ error: expect.stringContaining("url port must be one of 443") });
+    expect(receiver.requests.length).toBe(seen);
+    const allowing = createReceiverClient({ allowPrivate: true, allowedPorts: [443, port], timeoutMs: 2000 });
+    expect(await allowing({ url: `${receiver.url}/ok`, headers: {}, body })).toMatchObject({ status: 201 });
+  });
+
   it("refuses a name that resolves to a forbidden address, before connecting", async () => {
     const seen = receiver.requests.length;
     const client = createReceiverClient({

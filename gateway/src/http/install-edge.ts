@@ -146,6 +146,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
       const retryAfter =
         detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
+      if (status === 503) request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
       return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
     }
   }

@@ -65,10 +65,16 @@ spec:
             - name: metrics
               containerPort: {{ $ctx.Values.metrics.port }}
               protocol: TCP
+            {{- if $ctx.Values.tls.enabled }}
+            # Plaintext grpc.health.v1 only, for the probes (the gRPC port requires a client certificate).
+            - name: health
+              containerPort: {{ $ctx.Values.tls.healthPort }}
+              protocol: TCP
+            {{- end }}
           env:
             {{- include "payouts.secretEnv" (dict "ctx" $ctx "keys" .secretKeys) | nindent 12 }}
             {{- include "payouts.processEnv" (dict "component" .component "port" $values.port "values" $values) | nindent 12 }}
-          {{- include "payouts.grpcProbes" (dict "ctx" $ctx "port" $values.port) | nindent 10 }}
+          {{- include "payouts.grpcProbes" (dict "ctx" $ctx "port" (ternary $ctx.Values.tls.healthPort $values.port $ctx.Values.tls.enabled)) | nindent 10 }}
           resources:
             {{- toYaml $values.resources | nindent 12 }}
 {{- end }}
@@ -91,8 +97,10 @@ spec:
       port: {{ $values.port }}
       targetPort: grpc
       protocol: TCP
+      {{- if not .ctx.Values.tls.enabled }}
       # Plain-text HTTP/2, so meshes and L7 load balancers treat the port as gRPC, not HTTP/1.1.
       appProtocol: kubernetes.io/h2c
+      {{- end }}
     - name: metrics
       port: {{ .ctx.Values.metrics.port }}
       targetPort: metrics

@@ -95,17 +95,38 @@ app.kubernetes.io/part-of: {{ include "payouts.name" . }}
 {{/* Base URL of a gRPC component inside the namespace, as the *_ADDR variables expect. */}}
 {{- define "payouts.grpcAddr" -}}
 {{- $values := index .ctx.Values (include "payouts.valuesKey" .) }}
-{{- printf "http://%s:%d" (include "payouts.componentName" .) (int $values.port) }}
+{{- printf "%s://%s:%d" (ternary "https" "http" .ctx.Values.tls.enabled) (include "payouts.componentName" .) (int $values.port) }}
 {{- end }}
 
-{{/* env entries read from the Secret; (dict "ctx" $ "keys" (list "DATABASE_URL" ...)). */}}
+{{/*
+env entries read from the Secret; (dict "ctx" $ "keys" (list "DATABASE_URL" "SERVICE_TOKENS:LEDGER_SERVICE_TOKENS" ...)).
+"NAME:KEY" reads Secret key KEY into variable NAME (a process's own service tokens).
+*/}}
 {{- define "payouts.secretEnv" -}}
 {{- $secret := include "payouts.secretName" .ctx }}
 {{- $env := list }}
 {{- range .keys }}
-{{- $env = append $env (dict "name" . "valueFrom" (dict "secretKeyRef" (dict "name" $secret "key" .))) }}
+{{- $name := first (splitList ":" .) }}
+{{- $key := last (splitList ":" .) }}
+{{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" (dict "name" $secret "key" $key))) }}
 {{- end }}
 {{- toYaml $env }}
+{{- end }}
+
+{{/*
+The service credentials of the chart's Secret, from secrets.serviceTokens: each caller's token is
+"<caller>.<secret>"; servers get "<caller>:<sha256 hex of the token>" (services/platform/README.md).
+*/}}
+{{- define "payouts.serviceCredentials" -}}
+{{- $secrets := .Values.secrets.serviceTokens }}
+{{- $tokens := dict "gateway" (printf "gateway.%s" $secrets.gateway) "gateway-admin" (printf "gateway-admin.%s" $secrets.gatewayAdmin) "gateway-rail" (printf "gateway-rail.%s" $secrets.gatewayRail) "ledger" (printf "ledger.%s" $secrets.ledger) }}
+{{- $digests := list }}
+{{- range $caller := list "gateway" "gateway-admin" "gateway-rail" "ledger" }}
+{{- $digests = append $digests (printf "%s:%s" $caller (get $tokens $caller | sha256sum)) }}
+{{- end }}
+SERVICE_CALLER_DIGESTS: {{ join "," $digests | quote }}
+GATEWAY_SERVICE_TOKENS: {{ printf "%s,%s,%s" (get $tokens "gateway") (get $tokens "gateway-admin") (get $tokens "gateway-rail") | quote }}
+LEDGER_SERVICE_TOKENS: {{ get $tokens "ledger" | quote }}
 {{- end }}
 
 {{/*
@@ -169,6 +190,13 @@ volumes:
   - name: tmp
     emptyDir:
       sizeLimit: {{ .Values.tmpVolume.sizeLimit }}
+  {{- if .Values.tls.enabled }}
+  # Mutual TLS between the services: CA, certificate and key (GRPC_TLS_*_FILE).
+  - name: grpc-tls
+    secret:
+      secretName: {{ .Values.tls.existingSecret }}
+      defaultMode: 0440
+  {{- end }}
 {{- end }}
 
 {{/* Pod spec fields of a long-running component's Deployment, before its containers. */}}
@@ -202,6 +230,11 @@ envFrom:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
+  {{- if .ctx.Values.tls.enabled }}
+  - name: grpc-tls
+    mountPath: /etc/payouts/grpc-tls
+    readOnly: true
+  {{- end }}
 {{- end }}
 
 {{/* Per-process env: listen port, service name for telemetry, operator extras. */}}

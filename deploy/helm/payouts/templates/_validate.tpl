@@ -16,7 +16,9 @@ fails once, so an operator fixes them in one pass.
 {{/* Either the chart's Secret (every credential given) or an existing one (none inlined). */}}
 {{- define "payouts.validate.secrets" -}}
 {{- $secrets := .Values.secrets }}
-{{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret }}
+{{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret "secrets.webhookSecretKey" $secrets.webhookSecretKey }}
+{{- $serviceTokens := dict "secrets.serviceTokens.gateway" $secrets.serviceTokens.gateway "secrets.serviceTokens.gatewayAdmin" $secrets.serviceTokens.gatewayAdmin "secrets.serviceTokens.gatewayRail" $secrets.serviceTokens.gatewayRail "secrets.serviceTokens.ledger" $secrets.serviceTokens.ledger }}
+{{- $inline = merge $inline $serviceTokens }}
 {{- if $secrets.existingSecret }}
 {{- range $key, $value := $inline }}
 {{- if $value }}
@@ -24,9 +26,19 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 {{- else }}
-{{- range $key := list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" }}
+{{- range $key := concat (list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" "secrets.webhookSecretKey") (keys $serviceTokens | sortAlpha) }}
 {{- if not (get $inline $key) }}
 - {{ printf "%s is required (or set secrets.existingSecret)" $key | quote }}
+{{- end }}
+{{- end }}
+{{- range $key, $value := $serviceTokens }}
+{{- if and $value (not (regexMatch "^[A-Za-z0-9_-]{32,256}$" $value)) }}
+- {{ printf "%s must be 32 to 256 base64url characters (A-Z a-z 0-9 - _)" $key | quote }}
+{{- end }}
+{{- end }}
+{{- with $secrets.webhookSecretKey }}
+{{- if not (or (regexMatch "^[0-9a-fA-F]{64}$" .) (regexMatch "^[A-Za-z0-9+/]{43}=?$" .)) }}
+- "secrets.webhookSecretKey must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)"
 {{- end }}
 {{- end }}
 {{- if and $secrets.adminToken (lt (len $secrets.adminToken) 16) }}
@@ -40,7 +52,7 @@ fails once, so an operator fixes them in one pass.
 
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
-{{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
+{{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
 {{- range $component, $key := include "payouts.components" . | fromYaml }}
 {{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}
@@ -73,6 +85,9 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 
 {{- define "payouts.validate.network" -}}
+{{- if and .Values.tls.enabled (not .Values.tls.existingSecret) }}
+- "tls.existingSecret is required when tls.enabled (a Secret with ca.crt, tls.crt and tls.key)"
+{{- end }}
 {{- $ingress := .Values.ingress }}
 {{- if and $ingress.enabled (not $ingress.hosts) }}
 - "ingress.hosts needs at least one host when ingress.enabled"

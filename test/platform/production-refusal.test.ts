@@ -1,0 +1,69 @@
+/**
+ * Production mode (NODE_ENV=production, as the image and the chart run every process): a process missing
+ * a credential it needs does not start (issue 12 items 2 and 7). Runs the built CLI as production does.
+ */
+import { spawnSync } from "node:child_process";
+import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, ensureBuilt, REPO_ROOT } from "../e2e/support/distributed-topology.js";
+
+const credentials = generateServiceCredentials();
+const base = {
+  PATH: process.env.PATH ?? "",
+  NODE_ENV: "production",
+  // Never contacted: every refusal below happens before the first query.
+  DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+  OTEL_SDK_DISABLED: "true",
+  METRICS_PORT: "0",
+  PORT: "0",
+  LOG_LEVEL: "info",
+};
+
+function run(role: string, env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [CLI, role], {
+    cwd: REPO_ROOT,
+    env: { ...base, ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+describe("production mode refuses to start without its credentials", () => {
+  it.each(["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"])(
+    "%s without SERVICE_CALLER_DIGESTS",
+    (role) => {
+      const result = run(role, {
+        WEBHOOK_SECRET_KEY: "a".repeat(64),
+        SERVICE_TOKENS: credentials.processTokens.ledger,
+      });
+      expect(result.status).toBe(2);
+      expect(result.output).toContain("SERVICE_CALLER_DIGESTS is required in production");
+    },
+  );
+
+  it("the ledger without its own token", () => {
+    const result = run("ledger", { SERVICE_CALLER_DIGESTS: credentials.callerDigests });
+    expect(result.status).toBe(2);
+    expect(result.output).toContain("SERVICE_TOKENS is required in production with a token for ledger");
+  });
+
+  it("the gateway without its three tokens, and never prints a token it was given", () => {
+    const result = run("gateway", {
+      ADMIN_TOKEN: "production-admin-token-0123456789",
+      RAIL_CALLBACK_SECRET: "rail-secret",
+      SERVICE_TOKENS: credentials.tokens.gateway,
+    });
+    expect(result.status).toBe(2);
+    expect(result.output).toContain("with a token for gateway-admin, gateway-rail");
+    expect(result.output).not.toContain(credentials.tokens.gateway.split(".")[1]);
+  });
+
+  it("the webhook-dispatcher without WEBHOOK_SECRET_KEY (no sealing key generated into the database)", () => {
+    const result = run("webhook-dispatcher", { SERVICE_CALLER_DIGESTS: credentials.callerDigests });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("WEBHOOK_SECRET_KEY is required in production");
+  });
+});
