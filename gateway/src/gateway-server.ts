@@ -12,6 +12,7 @@ import { buildAdminApp } from "./admin-app.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
+import { drainOnClose } from "./http/drain-on-close.js";
 import { buildPartnerApp } from "./partner-app.js";
 
 export interface GatewayTransports {
@@ -61,6 +62,8 @@ export async function startGateway(options: {
     await db.query("SELECT 1");
     return true;
   });
+  drainOnClose(partner);
+  drainOnClose(admin);
   const partnerPort = await listen(partner, config.port, config.host);
   const adminPort = await listen(admin, config.adminPort, config.host);
   logger.info({ partnerPort, adminPort }, "gateway listening");
