@@ -59,7 +59,7 @@ describe("faultPlan", () => {
     expect(names).toEqual([
       "baseline (no fault)",
       ...KILLED_ROLES.map((role) => `kill -9 ${role}`),
-      "kafka outage 65 s",
+      "kafka outage 60 s",
       "postgres restart -m fast",
       "postgres restart -m immediate",
       "receiver 500s 8 s",

@@ -99,14 +99,14 @@ const SHORT: ChaosOptions = {
   ...FULL,
   mode: "short",
   workers: 3,
-  baselineSeconds: 8,
+  baselineSeconds: 6,
   leadSeconds: 1.5,
   killDownSeconds: 2,
-  recoverySeconds: 3,
+  recoverySeconds: 2,
   // Past the nominal retry budget (51 s): calls that began as the broker went away have given up.
-  kafkaOutageSeconds: 65,
+  kafkaOutageSeconds: 60,
   receiverFailingSeconds: 8,
-  replicaSeconds: 12,
+  replicaSeconds: 10,
   quiescenceSeconds: 120,
   runLimitSeconds: 420,
 };

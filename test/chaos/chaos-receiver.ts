@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { NotificationKind, ReceivedNotification } from "./audit.js";
+import { isAccepted, type NotificationKind, type ReceivedNotification } from "./audit.js";
 import { verifySignatures } from "./webhook-signatures.js";
 
 const PATH = /^\/p\/([\w-]+)\/webhooks\/transactions\/(success|failed|refunded)$/;
@@ -52,6 +52,17 @@ export class ChaosReceiver {
     this.listeners.push(listener);
   }
 
+  /** Resolves once a notification arrives that the receiver accepts (false after `timeoutMs`). */
+  async nextAccepted(timeoutMs: number): Promise<boolean> {
+    const from = this.notifications.length;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.notifications.slice(from).some(isAccepted)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server.closeAllConnections();
@@ -91,10 +102,10 @@ export class ChaosReceiver {
       bodyDigest: createHash("sha256").update(rawBody).digest("hex"),
       serviceSignatureValid: verdict.service,
       standardSignatureValid: verdict.standard,
-      accepted: status === 200,
+      answer: status,
     };
     this.notifications.push(notification);
-    if (notification.accepted) for (const listener of this.listeners) listener(notification);
+    if (isAccepted(notification)) for (const listener of this.listeners) listener(notification);
     return status;
   }
 }

@@ -16,7 +16,7 @@ import {
   type Role,
   startDistributedTopology,
 } from "../e2e/support/distributed-topology.js";
-import { type AuditReport, auditRun, type FaultPhase, requiredNotifications } from "./audit.js";
+import { type AuditReport, auditRun, type FaultPhase, isAccepted, requiredNotifications } from "./audit.js";
 import { findingLines, markdownReport, type RunSummary, textTable } from "./audit-report.js";
 import { type ChaosInfra, durabilitySettings, startChaosInfra, withClient } from "./chaos-infra.js";
 import {
@@ -214,7 +214,8 @@ async function main(): Promise<number> {
     load: {
       ...Object.fromEntries([...driver.stats.entries()].sort(([a], [b]) => a.localeCompare(b))),
       "notifications received": receiver.notifications.length,
-      "notifications accepted": receiver.notifications.filter((n) => n.accepted).length,
+      "notifications accepted": receiver.notifications.filter(isAccepted).length,
+      "notifications refused with 500": receiver.notifications.filter((n) => n.answer === 500).length,
     },
     timeline,
   };
@@ -268,6 +269,8 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
     }
     case "receiver-failing": {
       await seconds(options.leadSeconds);
+      // Fail while notifications flow, or the fault proves nothing.
+      if (!(await receiver.nextAccepted(30_000))) note("no notification arrived within 30 s");
       receiver.failing = true;
       note(`receiver answers 500 for ${fault.seconds} s`);
       await seconds(fault.seconds);
@@ -458,9 +461,7 @@ async function waitForQuiescence(
     let state = "database unreachable";
     try {
       const work = await withClient(infra.databaseUrl, backlog);
-      const accepted = new Set(
-        receiver.notifications.filter((n) => n.accepted).map((n) => `${n.txId}/${n.kind}`),
-      );
+      const accepted = new Set(receiver.notifications.filter(isAccepted).map((n) => `${n.txId}/${n.kind}`));
       const missing = work.settled.filter((tx) =>
         requiredNotifications(tx.status).some((kind) => !accepted.has(`${tx.txId}/${kind}`)),
       ).length;
