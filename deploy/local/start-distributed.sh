@@ -31,6 +31,12 @@
 #   DATABASE_URL, KAFKA_BROKERS  use these instead of the local servers
 #   ADMIN_TOKEN, RAIL_CALLBACK_SECRET, WEBHOOK_SECRET_KEY
 #                             secrets; generated once and kept in the state dir
+#   SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS
+#                             service-to-service credentials (all three or none; see
+#                             services/platform/README.md); generated with
+#                             `cli.js service-credentials` once and kept in the state dir.
+#                             Each process gets only its own tokens (SERVICE_TOKENS).
+#   HOST                      listen address of every process (default 127.0.0.1)
 #   SANDBOX_AUTO_SETTLE_MS    sandbox rail settlement delay (default 3000; 0 = admin route)
 #   WEBHOOK_ALLOW_PRIVATE_URLS  default true here: local receivers are on loopback
 #   WEBHOOK_CONSUMER_GROUP    default payouts-dist-<base port>-webhooks
@@ -144,11 +150,14 @@ wait_ready() {
 launch() {
   local role=$1 port=$2
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
-  PORT=$port METRICS_PORT=$(metrics_port_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
+  PORT=$port METRICS_PORT=$(metrics_port_of "$role") SERVICE_TOKENS=$(service_tokens_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
   echo $! >"$state_dir/pids/$role.pid"
   started+=("$!")
   log "$role started (pid $!, port $port)"
 }
+
+# A value kept in the state dir by an earlier run, or nothing.
+kept() { sed -n "s/^$1=//p" "$state_dir/secrets.env" 2>/dev/null || true; }
 
 # A secret from the environment, else the one kept from an earlier run, else a new one.
 secret() {
@@ -156,6 +165,15 @@ secret() {
   [[ -n $value ]] || value=$(sed -n "s/^$name=//p" "$state_dir/secrets.env" 2>/dev/null)
   [[ -n $value ]] || value=$(node -e "$generator")
   echo "$value"
+}
+
+# The service credentials a role calls others with: only the gateway and the ledger call services.
+service_tokens_of() {
+  case $1 in
+  gateway) echo "$GATEWAY_SERVICE_TOKENS" ;;
+  ledger) echo "$LEDGER_SERVICE_TOKENS" ;;
+  *) echo "" ;;
+  esac
 }
 
 cd "$root"
@@ -189,13 +207,29 @@ ADMIN_TOKEN=$(secret ADMIN_TOKEN 'console.log(require("crypto").randomBytes(24).
 RAIL_CALLBACK_SECRET=$(secret RAIL_CALLBACK_SECRET 'console.log(require("crypto").randomBytes(32).toString("base64url"))')
 WEBHOOK_SECRET_KEY=$(secret WEBHOOK_SECRET_KEY 'console.log(require("crypto").randomBytes(32).toString("hex"))')
 ((${#ADMIN_TOKEN} >= 16)) || die "ADMIN_TOKEN must be at least 16 characters"
+# Service credentials: generated together (tokens and the digests the servers check), from the environment
+# only when all three are given.
+if [[ -z ${SERVICE_CALLER_DIGESTS:-} || -z ${GATEWAY_SERVICE_TOKENS:-} || -z ${LEDGER_SERVICE_TOKENS:-} ]]; then
+  SERVICE_CALLER_DIGESTS=$(kept SERVICE_CALLER_DIGESTS)
+  GATEWAY_SERVICE_TOKENS=$(kept GATEWAY_SERVICE_TOKENS)
+  LEDGER_SERVICE_TOKENS=$(kept LEDGER_SERVICE_TOKENS)
+fi
+if [[ -z $SERVICE_CALLER_DIGESTS || -z $GATEWAY_SERVICE_TOKENS || -z $LEDGER_SERVICE_TOKENS ]]; then
+  credentials=$(node "$cli" service-credentials </dev/null 9>&-) || die "could not generate service credentials"
+  SERVICE_CALLER_DIGESTS=$(sed -n "s/^SERVICE_CALLER_DIGESTS=//p" <<<"$credentials")
+  GATEWAY_SERVICE_TOKENS=$(sed -n "s/^GATEWAY_SERVICE_TOKENS=//p" <<<"$credentials")
+  LEDGER_SERVICE_TOKENS=$(sed -n "s/^LEDGER_SERVICE_TOKENS=//p" <<<"$credentials")
+fi
 
 # What the running processes were started with; a second start must not silently mix settings.
 settings="DATABASE_URL=$DATABASE_URL
 KAFKA_BROKERS=$KAFKA_BROKERS
 ADMIN_TOKEN=$ADMIN_TOKEN
 RAIL_CALLBACK_SECRET=$RAIL_CALLBACK_SECRET
-WEBHOOK_SECRET_KEY=$WEBHOOK_SECRET_KEY"
+WEBHOOK_SECRET_KEY=$WEBHOOK_SECRET_KEY
+SERVICE_CALLER_DIGESTS=$SERVICE_CALLER_DIGESTS
+GATEWAY_SERVICE_TOKENS=$GATEWAY_SERVICE_TOKENS
+LEDGER_SERVICE_TOKENS=$LEDGER_SERVICE_TOKENS"
 any_running=false
 for role in "${services[@]}" gateway; do [[ -n $(running_pid "$role") ]] && any_running=true; done
 if [[ $any_running == true && -f $state_dir/secrets.env && $(cat "$state_dir/secrets.env") != "$settings" ]]; then
@@ -203,7 +237,9 @@ if [[ $any_running == true && -f $state_dir/secrets.env && $(cat "$state_dir/sec
 fi
 (umask 077 && echo "$settings" >"$state_dir/secrets.env")
 
-export DATABASE_URL KAFKA_BROKERS ADMIN_TOKEN RAIL_CALLBACK_SECRET WEBHOOK_SECRET_KEY
+export DATABASE_URL KAFKA_BROKERS ADMIN_TOKEN RAIL_CALLBACK_SECRET WEBHOOK_SECRET_KEY SERVICE_CALLER_DIGESTS
+# Tokens go to their own process only (launch); never exported to every process.
+export -n GATEWAY_SERVICE_TOKENS LEDGER_SERVICE_TOKENS SERVICE_TOKENS 2>/dev/null || true
 export PAYOUTS_TOPOLOGY_DIR=$state_dir
 ADMIN_PORT=$(port_of admin)
 LOOKUP_ADDR=$(addr_of lookup)

@@ -1,16 +1,16 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { installAdminAccess } from "./admin/admin-access.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
-import { answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 
 /**
- * The internal admin listener: operators' routes behind `Authorization: Bearer $ADMIN_TOKEN`, plus
- * unauthenticated `/healthz` (process alive) and `/readyz` (database reachable) for probes, and `/metrics`
- * (Prometheus) when telemetry runs in this process.
+ * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
+ * except the allowlisted `/healthz` (process alive) and `/readyz` (database reachable) for probes, and
+ * `/metrics` (Prometheus) when telemetry runs in this process.
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -22,6 +22,7 @@ export async function buildAdminApp(
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("admin");
@@ -36,35 +37,19 @@ export async function buildAdminApp(
       seconds: reply.elapsedTime / 1000,
     });
   });
-  const expected = createHash("sha256").update(deps.config.adminToken).digest();
-  app.addHook("onRequest", async (request) => {
-    if (!request.url.startsWith("/admin/")) return;
-    const match = /^Bearer\s+(\S+)$/.exec(request.headers.authorization ?? "");
-    const given = createHash("sha256")
-      .update(match?.[1] ?? "")
-      .digest();
-    if (!match || !timingSafeEqual(given, expected)) {
-      throw new ApiError(
-        401,
-        "AUTHENTICATION_REQUIRED",
-        "a valid admin bearer token is required",
-        undefined,
-        {
-          "WWW-Authenticate": 'Bearer realm="payouts-admin"',
-        },
-      );
-    }
-  });
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_request, reply) => {
+  installAdminAccess(app, deps.config.adminToken);
+  app.get("/healthz", { config: { public: true } }, async () => ({ status: "ok" }));
+  app.get("/readyz", { config: { public: true } }, async (_request, reply) => {
     const ready = await readiness().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready" });
   });
-  app.get("/metrics", async (request, reply) => {
+  app.get("/metrics", { config: { public: true } }, async (request, reply) => {
     const running = activeTelemetry();
     if (!running) throw new ApiError(404, "NOT_FOUND", "telemetry is not running in this process");
     const source = await running;
     reply.hijack();
+    // A hijacked reply skips Fastify's headers; every answer still carries X-Request-Id.
+    reply.raw.setHeader("X-Request-Id", request.id);
     source.serveMetrics(request.raw, reply.raw);
   });
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);

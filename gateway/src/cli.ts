@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { ConfigError } from "@payouts/platform/config/env-config";
+import { listenHost } from "@payouts/platform/config/listen-host";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
@@ -6,7 +8,11 @@ import { createInProcessEventBus } from "@payouts/platform/events/in-process-eve
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
+import { isServiceCaller, PROCESS_CALLERS } from "@payouts/platform/rpc/caller-allowlist";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import { loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
+import { loadServiceAuthConfig, type ServiceAuthConfig } from "@payouts/platform/rpc/service-auth-config";
+import { generateServiceCredentials, transportsWithToken } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
@@ -18,6 +24,8 @@ import { ALL_MIGRATIONS, SERVICE_ROLES, type ServiceRole } from "./service-roles
 /**
  * One entry point for every process of the distributed mode:
  *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
+ * and `service-credentials`, which prints a fresh set of service credentials as KEY=value lines
+ * (SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS) for a Secret or a launcher.
  * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
  */
 const role = process.argv[2] ?? "";
@@ -33,7 +41,36 @@ function requireEnv(name: string): string {
   return value;
 }
 
+/** A piece of configuration, or exit 2 with every problem it has. */
+function configured<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    process.exit(2);
+  }
+}
+
+/** The process's service credentials; a production process without the ones it needs does not start. */
+function serviceAuth(needs: Parameters<typeof loadServiceAuthConfig>[1]): ServiceAuthConfig {
+  const auth = configured(() => loadServiceAuthConfig(env, needs));
+  if (needs.server && auth.digests === undefined) {
+    logger.warn("SERVICE_CALLER_DIGESTS is not set: every RPC except grpc.health.v1 will be refused");
+  }
+  return auth;
+}
+
 async function main(): Promise<void> {
+  if (role === "service-credentials") {
+    const credentials = generateServiceCredentials();
+    process.stdout.write(
+      `SERVICE_CALLER_DIGESTS=${credentials.callerDigests}\n` +
+        `GATEWAY_SERVICE_TOKENS=${credentials.processTokens.gateway}\n` +
+        `LEDGER_SERVICE_TOKENS=${credentials.processTokens.ledger}\n`,
+    );
+    return;
+  }
   if (role === "migrate") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
     for (const set of ALL_MIGRATIONS) {
@@ -51,17 +88,33 @@ async function main(): Promise<void> {
   }
   // Already started by the preloaded instrumentation module when the process runs as documented.
   const telemetry = await startTelemetry({ env, serviceName: `payouts-${role}` });
-  const metrics = await startMetricsServer({ telemetry, logger });
+  const host = listenHost(env);
+  const auth = serviceAuth({
+    server: role !== "gateway",
+    callers: role === "gateway" ? PROCESS_CALLERS.gateway : role === "ledger" ? PROCESS_CALLERS.ledger : [],
+  });
+  const tls = configured(() => loadGrpcTls(env));
+  const metrics = await startMetricsServer({ telemetry, host, logger });
   const transports = {
-    lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051"),
-    pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052"),
-    ledger: createServiceTransport(env.LEDGER_ADDR ?? "http://127.0.0.1:50053"),
-    webhooks: createServiceTransport(env.WEBHOOKS_ADDR ?? "http://127.0.0.1:50054"),
-    rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055"),
+    lookup: createServiceTransport(env.LOOKUP_ADDR ?? "http://127.0.0.1:50051", [], tls),
+    pricing: createServiceTransport(env.PRICING_ADDR ?? "http://127.0.0.1:50052", [], tls),
+    ledger: createServiceTransport(env.LEDGER_ADDR ?? "http://127.0.0.1:50053", [], tls),
+    webhooks: createServiceTransport(env.WEBHOOKS_ADDR ?? "http://127.0.0.1:50054", [], tls),
+    rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055", [], tls),
   };
   if (role === "gateway") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
-    const gateway = await startGateway({ config: loadGatewayConfig(env), db, transports, logger });
+    const gateway = await startGateway({
+      config: loadGatewayConfig(env),
+      db,
+      transports,
+      serviceTokens: {
+        gateway: auth.tokens.get("gateway"),
+        "gateway-admin": auth.tokens.get("gateway-admin"),
+        "gateway-rail": auth.tokens.get("gateway-rail"),
+      },
+      logger,
+    });
     onShutdown(logger, async () => {
       await gateway.close();
       await db.close();
@@ -83,10 +136,17 @@ async function main(): Promise<void> {
       ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
       : createInProcessEventBus(),
   );
-  const module = spec.create({ db, bus, logger, transports, env, mode: "distributed" });
+  // A service that calls others (the ledger calls the rail) does so as itself.
+  const ownToken = isServiceCaller(role) ? auth.tokens.get(role) : undefined;
+  const outgoing = transportsWithToken(transports, ownToken);
+  const module = spec.create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
   const server = await startGrpcServer({
     name: role,
     port: Number(env.PORT ?? spec.defaultPort),
+    host,
+    auth: { digests: auth.digests, logger },
+    tls,
+    healthPort: env.GRPC_HEALTH_PORT ? Number(env.GRPC_HEALTH_PORT) : undefined,
     serviceNames: module.serviceNames,
     routes: (router) => module.routes(router),
     logger,

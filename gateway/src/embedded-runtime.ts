@@ -7,12 +7,19 @@ import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
+import { isServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { serverInterceptors } from "@payouts/platform/rpc/grpc-server";
+import {
+  CallerDigests,
+  generateServiceCredentials,
+  transportsWithToken,
+} from "@payouts/platform/rpc/service-credentials";
 import { clientInterceptors } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
-import { loadGatewayConfig } from "./gateway-config.js";
+import type { SecretHasher } from "./auth/secret-hash.js";
+import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
 
@@ -21,12 +28,16 @@ export interface EmbeddedOptions {
   readonly logger: Logger;
   /** PGlite data directory when DATABASE_URL is unset; in memory when undefined. */
   readonly dataDir?: string;
+  /** The gateway's client secret checks; scrypt unless a test counts them. */
+  readonly secretHasher?: SecretHasher;
 }
 
 export interface EmbeddedHandle {
   readonly gateway: GatewayHandle;
   readonly db: Database;
   readonly modules: readonly ServiceModule[];
+  /** Each service's in-process transport as a caller without credentials would reach it (tests). */
+  readonly transports: Readonly<Record<string, Transport>>;
   close(): Promise<void>;
 }
 
@@ -52,7 +63,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
 
   const serviceEnv = {
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}/callbacks/rail`,
+    RAIL_CALLBACK_URL: `${localBaseUrl(config.host, config.port)}/callbacks/rail`,
     ...env,
     RAIL_CALLBACK_SECRET: config.railCallbackSecret,
   };
@@ -69,33 +80,67 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     webhooks: lazy("webhooks"),
     rail: lazy("rail"),
   };
+  // The same caller rule as the distributed mode, with credentials that live only as long as this process.
+  const credentials = generateServiceCredentials();
+  const auth = { digests: CallerDigests.of(Object.values(credentials.tokens)), logger };
   const modules: ServiceModule[] = [];
-  for (const spec of Object.values(SERVICE_ROLES)) {
+  for (const [role, spec] of Object.entries(SERVICE_ROLES)) {
     const module = spec.create({
       db,
       bus,
       logger: logger.child({ service: spec.transportKey }),
-      transports: ctxTransports,
+      transports: transportsWithToken(
+        ctxTransports,
+        isServiceCaller(role) ? credentials.tokens[role] : undefined,
+      ),
       env: serviceEnv,
       mode: "embedded",
     });
     transports[spec.transportKey] = createRouterTransport((router) => module.routes(router), {
-      router: { interceptors: serverInterceptors() },
+      router: { interceptors: serverInterceptors(auth) },
       transport: { interceptors: clientInterceptors() },
     });
     modules.push(module);
   }
-  const gateway = await startGateway({ config, db, transports: ctxTransports, logger });
-  for (const module of modules) await module.start();
+  const gateway = await startGateway({
+    config,
+    db,
+    transports: ctxTransports,
+    serviceTokens: {
+      gateway: credentials.tokens.gateway,
+      "gateway-admin": credentials.tokens["gateway-admin"],
+      "gateway-rail": credentials.tokens["gateway-rail"],
+    },
+    logger,
+    ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
+  });
+  for (const module of inStartOrder(modules)) await module.start();
   return {
     gateway,
     db,
     modules,
+    transports,
     close: async () => {
       await gateway.close();
-      for (const module of [...modules].reverse()) await module.stop();
+      for (const module of inStartOrder(modules).reverse()) await module.stop();
       await bus.close();
       await db.close();
     },
   };
+}
+
+/**
+ * Consumers start before producers and stop after them, so the in-process bus always has the dispatcher
+ * subscribed while the ledger's relay publishes: closing stops the gateway's listeners, then the sandbox
+ * rail's poller, then the ledger (relay and loops), then the dispatcher (consumer, then workers), and
+ * the database last.
+ */
+const STOP_ORDER = ["sandbox-rail", "ledger", "webhook-dispatcher"];
+
+function inStartOrder(modules: readonly ServiceModule[]): ServiceModule[] {
+  const rank = (m: ServiceModule) => {
+    const i = STOP_ORDER.indexOf(m.name);
+    return i === -1 ? STOP_ORDER.length : i;
+  };
+  return [...modules].sort((a, b) => rank(b) - rank(a));
 }

@@ -3,11 +3,13 @@ import { join, resolve } from "node:path";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startEmbedded } from "./embedded-runtime.js";
+import { localBaseUrl } from "./gateway-config.js";
 import { loadOrCreateSandboxState, seedSandbox } from "./sandbox-seed.js";
 
 /**
  * `npm start`: the whole platform in one process with a ready sandbox partner. Data lives in
  * ./.data (PGlite) unless DATABASE_URL is set; events use the in-process bus unless KAFKA_BROKERS is.
+ * Listens on 127.0.0.1 unless HOST is set (HOST=0.0.0.0 to reach it from other machines).
  */
 async function main(): Promise<void> {
   const dataRoot = resolve(process.env.PAYOUTS_DATA_DIR ?? ".data");
@@ -21,30 +23,30 @@ async function main(): Promise<void> {
   };
   const logger = createLogger({ service: "payouts", level: process.env.LOG_LEVEL ?? "warn" });
   const runtime = await startEmbedded({ env, logger, dataDir: join(dataRoot, "pg") });
-  await seedSandbox(runtime.gateway.deps, state);
+  await seedSandbox(runtime.gateway.adminDeps, state);
   onShutdown(logger, () => runtime.close());
+  const { host } = runtime.gateway.deps.config;
   printWelcome(
     state,
-    runtime.gateway.partnerPort,
-    runtime.gateway.adminPort,
+    localBaseUrl(host, runtime.gateway.partnerPort),
+    localBaseUrl(host, runtime.gateway.adminPort),
     process.env.DATABASE_URL ? "PostgreSQL" : dataRoot,
   );
 }
 
 function printWelcome(
   state: { client_id: string; client_secret: string; admin_token: string; partner_id: string },
-  port: number,
-  adminPort: number,
+  base: string,
+  admin: string,
   storage: string,
 ): void {
-  const base = `http://127.0.0.1:${port}`;
   const auth = `${state.client_id}:${state.client_secret}`;
   const lines = [
     "",
     "Payouts sandbox is running (embedded mode: every service in this process).",
     `  data:           ${storage}`,
     `  partner API:    ${base}   (OpenAPI: ${base}/openapi.json)`,
-    `  admin API:      http://127.0.0.1:${adminPort}`,
+    `  admin API:      ${admin}`,
     `  partner_id:     ${state.partner_id}`,
     `  client_id:      ${state.client_id}`,
     `  client_secret:  ${state.client_secret}`,
@@ -55,7 +57,7 @@ function printWelcome(
     `  curl -s -u '${auth}' -H 'Content-Type: application/json' -d '{"amount": 100, "currency": "USD"}' ${base}/previewQuotations`,
     `  curl -s -u '${auth}' -H 'Content-Type: application/json' -d '{"name_first": "Ana", "name_last": "Silva", "country": "BR"}' ${base}/customers`,
     `  curl -s -u '${auth}' -H 'Content-Type: application/json' -d '{"customer_id": "<customer_id>", "country_code": "BR", "payment_method": "payment_key", "payment_destination": "52998224725", "payment_destination_code": "PIX"}' ${base}/lookupPaymentCode`,
-    `  curl -s -H 'Authorization: Bearer ${state.admin_token}' http://127.0.0.1:${adminPort}/admin/partners/${state.partner_id}`,
+    `  curl -s -H 'Authorization: Bearer ${state.admin_token}' ${admin}/admin/partners/${state.partner_id}`,
     "",
     "Press Ctrl+C to stop; data is kept for the next start.",
     "",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -9,7 +10,12 @@ const spec = {
     parse: parse.port,
     default: 8081,
   },
-  host: { env: "HOST", doc: "listen address", parse: parse.string, default: "0.0.0.0" },
+  host: {
+    env: "HOST",
+    doc: "listen address of every listener (loopback by default; the chart and the image set 0.0.0.0)",
+    parse: parse.string,
+    default: DEFAULT_HOST,
+  },
   adminToken: {
     env: "ADMIN_TOKEN",
     doc: "bearer token of the admin API (at least 16 characters)",
@@ -19,6 +25,12 @@ const spec = {
     env: "RAIL_CALLBACK_SECRET",
     doc: "HMAC key the payout rail signs its callbacks with",
     parse: parse.string,
+  },
+  railCallbackToleranceMs: {
+    env: "RAIL_CALLBACK_TOLERANCE_MS",
+    doc: "rail callbacks whose X-Rail-Timestamp is further than this from now, either way, are refused as stale",
+    parse: parse.nonNegativeInt,
+    default: 300_000,
   },
   lookupAddr: {
     env: "LOOKUP_ADDR",
@@ -62,12 +74,78 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 30_000,
   },
+  authKnownGoodTtlMs: {
+    env: "AUTH_KNOWN_GOOD_TTL_MS",
+    doc: "how long a secret this gateway verified still passes the failed-login throttles (never below AUTH_CACHE_TTL_MS)",
+    parse: parse.nonNegativeInt,
+    default: 86_400_000,
+  },
+  authNegativeCacheTtlMs: {
+    env: "AUTH_NEGATIVE_CACHE_TTL_MS",
+    doc: "how long a refused (client id, secret) pair is refused again without running scrypt",
+    parse: parse.nonNegativeInt,
+    default: 30_000,
+  },
+  authFailuresPerAddress: {
+    env: "AUTH_FAILURES_PER_ADDRESS",
+    doc: "failed logins per client address (IPv6: per /64) in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 20,
+  },
+  authFailuresPerClient: {
+    env: "AUTH_FAILURES_PER_CLIENT",
+    doc: "failed logins per client_id in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
+  authFailureWindowMs: {
+    env: "AUTH_FAILURE_WINDOW_MS",
+    doc: "window of the failed-login limits, opened by a key's first failure",
+    parse: parse.nonNegativeInt,
+    default: 60_000,
+  },
+  authMaxConcurrentChecks: {
+    env: "AUTH_MAX_CONCURRENT_CHECKS",
+    doc: "credential checks (scrypt) running at once per gateway process; keep it below UV_THREADPOOL_SIZE (4)",
+    parse: positiveInt,
+    default: 2,
+  },
+  authMaxQueuedChecks: {
+    env: "AUTH_MAX_QUEUED_CHECKS",
+    doc: "credential checks waiting for a slot before new ones are answered 503 with Retry-After",
+    parse: parse.nonNegativeInt,
+    default: 100,
+  },
+  trustProxyHops: {
+    env: "TRUST_PROXY_HOPS",
+    doc: "proxies in front of the partner listener whose X-Forwarded-For is trusted for the client address (0 = none)",
+    parse: parse.nonNegativeInt,
+    default: 0,
+  },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
+
+function positiveInt(raw: string): number {
+  const n = parse.nonNegativeInt(raw);
+  if (n < 1) throw new Error("expected a positive integer");
+  return n;
+}
 
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");
   return raw;
+}
+
+/** Where the embedded sandbox listens unless HOST says otherwise. */
+export const EMBEDDED_HOST = "127.0.0.1";
+
+/**
+ * The base URL a process on this machine reaches a listener bound to `host` at: a wildcard address
+ * (0.0.0.0, ::) through loopback, any other address as itself.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? EMBEDDED_HOST : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
@@ -87,6 +165,9 @@ export function loadGatewayConfig(
   }
   return {
     ...cfg,
+    // The sandbox runs on a developer's machine with generated secrets: reachable from elsewhere only when
+    // HOST says so. The distributed gateway keeps 0.0.0.0 (a container's port is its only way in).
+    host: opts.embedded && !env.HOST ? EMBEDDED_HOST : cfg.host,
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };

@@ -20,7 +20,10 @@ export interface ServiceClients {
 /** Everything route modules may use. The gateway holds no business rules: it reads JSON, calls services, renders. */
 export interface GatewayDeps {
   readonly db: Database;
+  /** Service clients acting as this listener's identity: "gateway" (partner) or "gateway-admin" (admin). */
   readonly clients: ServiceClients;
+  /** The ledger as caller "gateway-rail": only POST /callbacks/rail uses it, to record a verified result. */
+  readonly railCallbackLedger: Client<typeof LedgerService>;
   readonly verifier: CredentialVerifier;
   readonly logger: Logger;
   readonly config: GatewayConfig;

@@ -2,6 +2,8 @@ import type { Transport } from "@connectrpc/connect";
 import { createClient } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
+import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
+import { transportsWithToken } from "@payouts/platform/rpc/service-credentials";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
@@ -10,6 +12,7 @@ import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin-app.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import type { SecretHasher } from "./auth/secret-hash.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
 import { drainOnClose } from "./http/drain-on-close.js";
@@ -23,12 +26,22 @@ export interface GatewayTransports {
   readonly rail: Transport;
 }
 
+/** The gateway's service credentials, one per identity (caller-allowlist.ts); absent = calls go without. */
+export type GatewayServiceTokens = {
+  readonly [caller in Extract<ServiceCaller, `gateway${string}`>]?: string | undefined;
+};
+
 export interface GatewayHandle {
   readonly partnerPort: number;
   readonly adminPort: number;
+  /** What the partner listener's routes use (caller "gateway"). */
   readonly deps: GatewayDeps;
+  /** What the admin listener's routes use (caller "gateway-admin"), e.g. the embedded sandbox seeding. */
+  readonly adminDeps: GatewayDeps;
   /** The partner listener's fastify instance, for route introspection (e.g. the OpenAPI test). */
   readonly partnerApp: FastifyInstance;
+  /** The admin listener's fastify instance, for route introspection (the admin access test, the fuzz suite). */
+  readonly adminApp: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -47,18 +60,40 @@ export async function startGateway(options: {
   config: GatewayConfig;
   db: Database;
   transports: GatewayTransports;
+  serviceTokens?: GatewayServiceTokens;
   logger: Logger;
+  /** Checks client secrets; scrypt unless a test counts or pauses the work. */
+  secretHasher?: SecretHasher;
 }): Promise<GatewayHandle> {
   const { config, db, logger } = options;
+  const tokens = options.serviceTokens ?? {};
   const deps: GatewayDeps = {
     db,
-    clients: createServiceClients(options.transports),
-    verifier: createCredentialVerifier(db, { cacheTtlMs: config.authCacheTtlMs }),
+    clients: createServiceClients(transportsWithToken(options.transports, tokens.gateway)),
+    railCallbackLedger: createClient(
+      LedgerService,
+      transportsWithToken(options.transports, tokens["gateway-rail"]).ledger,
+    ),
+    verifier: createCredentialVerifier(db, {
+      cacheTtlMs: config.authCacheTtlMs,
+      knownGoodTtlMs: config.authKnownGoodTtlMs,
+      negativeTtlMs: config.authNegativeCacheTtlMs,
+      failuresPerAddress: config.authFailuresPerAddress,
+      failuresPerClient: config.authFailuresPerClient,
+      failureWindowMs: config.authFailureWindowMs,
+      maxConcurrentChecks: config.authMaxConcurrentChecks,
+      maxQueuedChecks: config.authMaxQueuedChecks,
+      ...(options.secretHasher ? { hasher: options.secretHasher } : {}),
+    }),
     logger,
     config,
   };
+  const adminDeps: GatewayDeps = {
+    ...deps,
+    clients: createServiceClients(transportsWithToken(options.transports, tokens["gateway-admin"])),
+  };
   const partner = await buildPartnerApp(deps);
-  const admin = await buildAdminApp(deps, async () => {
+  const admin = await buildAdminApp(adminDeps, async () => {
     await db.query("SELECT 1");
     return true;
   });
@@ -71,7 +106,9 @@ export async function startGateway(options: {
     partnerPort,
     adminPort,
     deps,
+    adminDeps,
     partnerApp: partner,
+    adminApp: admin,
     close: async () => {
       await Promise.all([partner.close(), admin.close()]);
     },

@@ -2,7 +2,7 @@ import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-serv
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
 import type { GatewayDeps } from "./gateway-deps.js";
-import { answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 
 /** The public partner listener: Basic-authenticated JSON routes of the seed and DESIGN.md §4. */
@@ -13,7 +13,11 @@ export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstanc
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
+    // The client address (request.ip) keys the failed-login throttle; behind a proxy it comes from
+    // X-Forwarded-For, trusted for exactly TRUST_PROXY_HOPS hops.
+    trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxyHops,
   });
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("partner");

@@ -6,6 +6,7 @@ import {
   SANDBOX_FX_RATES,
   SANDBOX_SUPPORTED_CURRENCIES,
 } from "@payouts/pricing/domain/seed-data";
+import { creditFingerprint } from "./admin/ledger-admin-routes.js";
 import { hashSecret } from "./auth/secret-hash.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { findApp, findPartner, insertApp, insertPartner } from "./store/partner-store.js";
@@ -42,7 +43,7 @@ export function loadOrCreateSandboxState(
 /**
  * Idempotent sandbox data: the sandbox partner and its app, FX rates and corridors for every seed
  * currency (only where none are set, so operator changes survive restarts), and an opening balance
- * on first creation.
+ * on first creation (credited once, by idempotency key).
  */
 export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promise<void> {
   const { clients, db } = deps;
@@ -53,12 +54,18 @@ export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promi
       setSupportedCurrencies: true,
       fees: { percent: SANDBOX_FEES.percent, fixedUsd: SANDBOX_FEES.fixed_usd },
     });
-    await insertPartner(db, state.partner_id, "Sandbox partner");
+    // Credited before the partner row is written, under a key of its own: a start that crashed in
+    // between finds no partner, credits again with the same key, and so credits once.
+    const opening = { amount_usd: SANDBOX_OPENING_BALANCE_USD, reference: "sandbox opening balance" };
     await clients.ledger.creditBalance({
       partnerId: state.partner_id,
-      amountUsd: SANDBOX_OPENING_BALANCE_USD,
-      reference: "sandbox opening balance",
+      amountUsd: opening.amount_usd,
+      reference: opening.reference,
+      idempotencyKey: `sandbox-opening-balance:${state.partner_id}`,
+      requestFingerprint: creditFingerprint(state.partner_id, opening),
+      requestId: "sandbox-seed",
     });
+    await insertPartner(db, state.partner_id, "Sandbox partner");
   }
   const app = await findApp(db, state.client_id);
   if (!app) {

@@ -56,10 +56,14 @@ export async function seedDistributed(platform: PlatformEndpoints): Promise<Benc
   const app = await adminCall(platform, 201, "POST", `/admin/partners/${partnerId}/apps`, {
     preview_rate_limit_per_minute: 1_000_000,
   });
-  await adminCall(platform, 201, "POST", `/admin/partners/${partnerId}/balance/credits`, {
-    amount_usd: OPENING_BALANCE_USD,
-    reference: "benchmark funding",
-  });
+  await adminCall(
+    platform,
+    201,
+    "POST",
+    `/admin/partners/${partnerId}/balance/credits`,
+    { amount_usd: OPENING_BALANCE_USD, reference: "benchmark funding" },
+    { "X-Idempotency-Key": `fund-${partnerId}` },
+  );
   const creds = { clientId: app.json.client_id as string, clientSecret: app.json.client_secret as string };
   return { partnerId, ...creds, customerId: await registerCustomer(platform, creds) };
 }

@@ -42,12 +42,13 @@ export function adminCall(
   method: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ) {
   return expectJson(
     expected,
     `${platform.adminUrl}${path}`,
     method,
-    { authorization: `Bearer ${platform.adminToken}` },
+    { authorization: `Bearer ${platform.adminToken}`, ...headers },
     body,
   );
 }

@@ -59,10 +59,12 @@ beforeAll(async () => {
   });
   plain = await createLookupPartner(platform);
   for (const p of [partner, subCent]) {
-    const credit = await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "conformance funding",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${p.partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "conformance funding" },
+      { "X-Idempotency-Key": `fund-${p.partnerId}` },
+    );
     expect(credit.status, credit.text).toBe(201);
   }
 });
@@ -455,8 +457,8 @@ describe("seed: Endpoints — dp", () => {
     expect(memberText(precise.text, "fixed_fee")).toBe("0.0040");
     expect(memberText(precise.text, "percentage_fee")).toBe("0.0002");
 
-    const half = await preview(plain, { amount: "0.125", currency: "USD" });
-    expect(memberText(half.text.replace(/^\{"quotations":\[/, ""), "amount_usd")).toBe("0.13");
+    const half = await preview(plain, { amount: "0.25", currency: "USD" }, "?dp=1");
+    expect(memberText(half.text.replace(/^\{"quotations":\[/, ""), "amount_usd")).toBe("0.3");
   });
 });
 
@@ -981,17 +983,21 @@ describe("DESIGN §5: admin API", () => {
     });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.json.fees.percent).toBe("1.25");
-    const credit = await platform.admin("POST", `/admin/partners/${plain.partnerId}/balance/credits`, {
-      amount_usd: 0.1,
-      reference: "number",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${plain.partnerId}/balance/credits`,
+      { amount_usd: 0.1, reference: "number" },
+      { "X-Idempotency-Key": "credit-number" },
+    );
     expect(credit.status).toBe(201);
-    const credit2 = await platform.admin("POST", `/admin/partners/${plain.partnerId}/balance/credits`, {
-      amount_usd: "0.000000000000000001",
-      reference: "string",
-    });
+    const credit2 = await platform.admin(
+      "POST",
+      `/admin/partners/${plain.partnerId}/balance/credits`,
+      { amount_usd: "0.01", reference: "string" },
+      { "X-Idempotency-Key": "credit-string" },
+    );
     expect(credit2.status).toBe(201);
-    expect(credit2.json.balance_usd).toBe("0.100000000000000001");
+    expect(credit2.json.balance_usd).toBe("0.11");
     const rate = await platform.admin("PUT", "/admin/fx-rates/PEN", { rate_per_usd: 3.75 });
     expect(rate.status, rate.text).toBe(200);
     expect(rate.json.rate_per_usd).toBe("3.75");

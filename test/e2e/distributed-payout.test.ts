@@ -10,10 +10,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
+import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
+import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, kafkaBrokers } from "../support/infra.js";
 import {
@@ -77,8 +81,10 @@ afterAll(async () => {
 }, 120_000);
 
 const running = () => topology!;
-const admin = (method: string, path: string, body?: unknown) =>
-  callJson(`${running().adminUrl}${path}`, method, bearer(running().adminToken), body);
+/** gRPC metadata carrying a caller identity's service credential. */
+const as = (caller: ServiceCaller) => ({ authorization: `Bearer ${running().serviceToken(caller)}` });
+const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callJson(`${running().adminUrl}${path}`, method, { ...bearer(running().adminToken), ...headers }, body);
 const partner = (app: Credentials, method: string, path: string, body?: unknown, headers = {}) =>
   callJson(`${running().partnerUrl}${path}`, method, { ...basic(app), ...headers }, body);
 
@@ -126,10 +132,12 @@ describe("a payout through the distributed topology", () => {
     const appAnswer = await admin("POST", `/admin/partners/${partnerId}/apps`, {});
     expectStatus(appAnswer, 201);
     const app = { clientId: appAnswer.json.client_id, clientSecret: appAnswer.json.client_secret };
-    const credit = await admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "e2e funding",
-    });
+    const credit = await admin(
+      "POST",
+      `/admin/partners/${partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "e2e funding" },
+      { "X-Idempotency-Key": `fund-${partnerId}` },
+    );
     expectStatus(credit, 201);
     expect(await balanceOf(partnerId)).toBe("100");
 
@@ -257,24 +265,38 @@ describe("a @grpc/grpc-js client against the running services", () => {
 
   it("reads FX rates from the pricing process (PricingService.ListFxRates)", async () => {
     expectStatus(await admin("PUT", "/admin/fx-rates/KES", { rate_per_usd: "129.25" }), 200);
-    const answer = await grpcJsUnary(running().grpcAddress("pricing"), PricingService.method.listFxRates, {});
+    const answer = await grpcJsUnary(
+      running().grpcAddress("pricing"),
+      PricingService.method.listFxRates,
+      {},
+      5_000,
+      as("gateway-admin"),
+    );
     const kes = answer.rates.find((rate) => rate.currency === "KES");
     expect(kes?.ratePerUsd).toMatch(/^129\.250*$/);
   });
 
   it("lists banks from the lookup process (LookupService.ListBanks)", async () => {
-    const answer = await grpcJsUnary(running().grpcAddress("lookup"), LookupService.method.listBanks, {
-      countryCode: "NG",
-    });
+    const answer = await grpcJsUnary(
+      running().grpcAddress("lookup"),
+      LookupService.method.listBanks,
+      { countryCode: "NG" },
+      5_000,
+      as("gateway"),
+    );
     expect(answer.banks).toContainEqual(
       expect.objectContaining({ code: "000013", name: "Guaranty Trust Bank", type: "bank" }),
     );
   });
 
   it("reports a business error as a gRPC status carrying the reason in its details", async () => {
-    const error = await grpcJsUnary(running().grpcAddress("lookup"), LookupService.method.listBanks, {
-      countryCode: "US",
-    }).then(
+    const error = await grpcJsUnary(
+      running().grpcAddress("lookup"),
+      LookupService.method.listBanks,
+      { countryCode: "US" },
+      5_000,
+      as("gateway"),
+    ).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -287,6 +309,129 @@ describe("a @grpc/grpc-js client against the running services", () => {
       reason: "UNSUPPORTED_COUNTRY",
       field: "country_code",
     });
+  });
+});
+
+/** The status code a @grpc/grpc-js call ended with (OK when it succeeded). */
+async function grpcStatusOf(call: Promise<unknown>): Promise<grpc.status> {
+  try {
+    await call;
+    return grpc.status.OK;
+  } catch (error) {
+    if (!(error instanceof GrpcJsError)) throw error;
+    return error.code;
+  }
+}
+
+describe("service authentication between the processes (issue 12 item 2)", () => {
+  const ledger = () => running().grpcAddress("ledger");
+  const quote = {
+    quoteId: "qt_forged",
+    amount: "1",
+    currency: "NGN",
+    amountUsd: "0.000001",
+    totalUsd: "0.000001",
+  };
+
+  it("refuses unauthenticated CreditBalance, RecordRailResult, AttachQuote and partner reads", async () => {
+    const created = await admin("POST", "/admin/partners", { name: "E2E auth victim" });
+    expectStatus(created, 201);
+    const partner = { partnerId: created.json.partner_id as string };
+    const forged = `Bearer gateway-admin.${"A".repeat(43)}`;
+    const calls = [
+      grpcJsUnary(ledger(), LedgerService.method.creditBalance, {
+        partnerId: partner.partnerId,
+        amountUsd: "1000000",
+        reference: "unauthenticated",
+      }),
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.creditBalance,
+        { partnerId: partner.partnerId, amountUsd: "1000000", reference: "forged" },
+        5_000,
+        { authorization: forged },
+      ),
+      grpcJsUnary(ledger(), LedgerService.method.recordRailResult, { txId: "tx_any", outcome: "SUCCESS" }),
+      grpcJsUnary(ledger(), LedgerService.method.attachQuote, {
+        partnerId: partner.partnerId,
+        txId: "tx_any",
+        quote,
+      }),
+      grpcJsUnary(ledger(), LedgerService.method.getTransaction, { partnerId: "", txId: "tx_any" }),
+      grpcJsUnary(ledger(), LedgerService.method.listTransactions, { partnerId: partner.partnerId }),
+      grpcJsUnary(running().grpcAddress("webhook-dispatcher"), WebhookService.method.listConfigs, {
+        partnerId: partner.partnerId,
+      }),
+      grpcJsUnary(running().grpcAddress("pricing"), PricingService.method.putFxRate, {
+        currency: "NGN",
+        ratePerUsd: "1",
+      }),
+    ];
+    expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(calls.map(() => grpc.status.UNAUTHENTICATED));
+    expect(await balanceOf(partner.partnerId)).toMatch(/^0(\.0*)?$/);
+  });
+
+  it("refuses a caller the allowlist does not name for the method", async () => {
+    const calls = [
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.creditBalance,
+        { partnerId: "ptr_x", amountUsd: "10", reference: "partner side" },
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.recordRailResult,
+        { txId: "tx_any", outcome: "SUCCESS" },
+        5_000,
+        as("gateway-admin"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("sandbox-rail"),
+        RailService.method.submitPayout,
+        { txId: "tx_any" },
+        5_000,
+        as("gateway"),
+      ),
+    ];
+    expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
+      calls.map(() => grpc.status.PERMISSION_DENIED),
+    );
+  });
+
+  it("refuses an empty partner_id on partner-facing RPCs", async () => {
+    const calls = [
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.getTransaction,
+        { partnerId: "", txId: "tx_any" },
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.attachQuote,
+        { partnerId: "", txId: "tx_any", quote },
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("webhook-dispatcher"),
+        WebhookService.method.listConfigs,
+        { partnerId: "" },
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("lookup"),
+        LookupService.method.getCustomer,
+        { partnerId: "", customerId: "cus_any" },
+        5_000,
+        as("gateway"),
+      ),
+    ];
+    expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(calls.map(() => grpc.status.INVALID_ARGUMENT));
   });
 });
 

@@ -1,10 +1,13 @@
-import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
 import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
 import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
-import type { FastifyInstance } from "fastify";
+import {
+  railCallbackSignature,
+  railCallbackTimestamp,
+} from "@payouts/platform/signing/rail-callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registeredRoutes } from "../support/registered-routes.js";
 import {
   type ApiResponse,
   type Credentials,
@@ -51,7 +54,11 @@ beforeAll(async () => {
   });
   const credit = { amount_usd: "1000", reference: "openapi test" };
   expect(
-    (await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, credit)).status,
+    (
+      await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, credit, {
+        "X-Idempotency-Key": "openapi-funding",
+      })
+    ).status,
   ).toBe(201);
   const res = await platform.partner(undefined, "GET", "/openapi.json");
   doc = res.json;
@@ -95,34 +102,20 @@ function expectDocumented(method: string, template: string, res: ApiResponse): v
   expect(validator.validate(schema, res.json), where).toEqual([]);
 }
 
-/** `METHOD /path/{param}` for every route the fastify instance has (HEAD is fastify's own twin of GET). */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const prefixes: string[] = [];
-  const routes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const match = /^([│ ]*)[└├]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? "").length / 4;
-    prefixes.length = depth;
-    const path = (prefixes[depth - 1] ?? "") + (match[2] ?? "");
-    prefixes[depth] = path;
-    for (const method of (match[3] ?? "").split(", ")) {
-      if (method !== "" && method !== "HEAD") routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
-    }
-  }
-  return routes.sort();
-}
-
 function documentedRoutes(): string[] {
   return Object.entries(doc.paths as Json)
     .flatMap(([path, item]) => HTTP_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`))
     .sort();
 }
 
-const signed = (body: string) => ({
-  "content-type": "application/json",
-  "x-rail-signature": createHmac("sha256", "test-rail-callback-secret").update(body).digest("base64"),
-});
+const signed = (body: string, at = new Date()) => {
+  const timestamp = railCallbackTimestamp(at);
+  return {
+    "content-type": "application/json",
+    "x-rail-timestamp": timestamp,
+    "x-rail-signature": railCallbackSignature("test-rail-callback-secret", timestamp, body),
+  };
+};
 
 describe("the public documentation routes", () => {
   it("serves a valid OpenAPI 3.1 document without credentials", async () => {
@@ -344,6 +337,15 @@ describe("real answers match the documented schemas", () => {
     });
     expectDocumented("POST", "/callbacks/rail", bad);
     expect(bad.json.code).toBe("INVALID_SIGNATURE");
+    const stale = await platform.partner(
+      undefined,
+      "POST",
+      "/callbacks/rail",
+      verdict,
+      signed(verdict, new Date(Date.now() - 10 * 60_000)),
+    );
+    expectDocumented("POST", "/callbacks/rail", stale);
+    expect([stale.status, stale.json.code]).toEqual([401, "STALE_CALLBACK"]);
     const settled = await platform.partner(undefined, "POST", "/callbacks/rail", verdict, signed(verdict));
     expectDocumented("POST", "/callbacks/rail", settled);
     expect(settled.json).toEqual({ tx_id: txId, status: "SUCCESS", changed: true });

@@ -73,7 +73,7 @@ describe("partner authentication at the gateway", () => {
 
   it("stores client secrets only as scrypt hashes", async () => {
     const rows = await platform.runtime.db.query<{ secret_hash: string }>(
-      "SELECT secret_hash FROM gateway.apps WHERE client_id = $1",
+      "SELECT secret_hash FROM gateway.app_secrets WHERE client_id = $1",
       [app.clientId],
     );
     expect(rows.rows[0]!.secret_hash).toMatch(/^scrypt\$/);

@@ -73,10 +73,13 @@ let partnerId = "";
 
 describe("ledger on PGlite", () => {
   it("runs a payout end to end with the sandbox rail settling it, and replays", async () => {
-    const credit = await call("admin", "POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "r",
-    });
+    const credit = await call(
+      "admin",
+      "POST",
+      `/admin/partners/${partnerId}/balance/credits`,
+      { amount_usd: "100", reference: "r" },
+      { "X-Idempotency-Key": "emb-credit-1" },
+    );
     expect(credit.status).toBe(201);
     const platformLike = { runtime } as unknown as Parameters<typeof pendingTransaction>[0];
     const txId = await pendingTransaction(platformLike, partnerId);
@@ -108,10 +111,13 @@ describe("ledger on PGlite", () => {
 
   it("serialises concurrent payouts against one balance", async () => {
     const platformLike = { runtime } as unknown as Parameters<typeof pendingTransaction>[0];
-    const poor = await call("admin", "POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "20.9",
-      reference: "r",
-    });
+    const poor = await call(
+      "admin",
+      "POST",
+      `/admin/partners/${partnerId}/balance/credits`,
+      { amount_usd: "20.9", reference: "r" },
+      { "X-Idempotency-Key": "emb-credit-2" },
+    );
     expect(poor.json.balance_usd).toBe("120.9");
     const txIds: string[] = [];
     for (let i = 0; i < 14; i++) {

@@ -13,6 +13,7 @@ import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   destination,
+  freshKey,
   type LedgerHarness,
   quote,
   reasonOf,
@@ -109,7 +110,7 @@ async function audit(rand: ReturnType<typeof prng>): Promise<void> {
   }
 
   const credit = async (partnerId: string, amount: string) => {
-    await h.client.creditBalance({ partnerId, amountUsd: amount, reference: "audit" });
+    await h.client.creditBalance({ partnerId, amountUsd: amount, reference: "audit", ...freshKey() });
     credits.set(partnerId, credits.get(partnerId)!.plus(amount));
   };
   // Roughly half of each partner's payouts are covered at first; later credits top up.

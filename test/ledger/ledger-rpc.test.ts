@@ -10,6 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   destination,
+  freshKey,
   type LedgerHarness,
   quote,
   reasonOf,
@@ -57,7 +58,8 @@ describe("lifecycle", () => {
   it("credit → execute → success → refund moves exactly the quoted total", async () => {
     const p = partner();
     expect(
-      (await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "wire 1" })).balanceUsd,
+      (await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "wire 1", ...freshKey() }))
+        .balanceUsd,
     ).toBe("100");
     const txId = await pendingTx(p, quote("19.518288636452356638", "0.29277432954678535", "0.3"));
     const res = await execute(p, txId, "k-life");
@@ -96,7 +98,7 @@ describe("lifecycle", () => {
 
   it("a rail failure reverses the whole debit and a late success changes nothing", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "20", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "20", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     await execute(p, txId, "k-fail");
     expect((await h.client.getBalance({ partnerId: p })).balanceUsd).toBe("9.55");
@@ -126,7 +128,7 @@ describe("lifecycle", () => {
 
   it("a newer quote replaces the older one and only a PENDING transaction takes one", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "50", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "50", reference: "r", ...freshKey() });
     const txId = await pendingTx(p, quote("10"));
     const second = await h.client.attachQuote({ partnerId: p, txId, quote: quote("20", "1") });
     expect(second.transaction?.quote?.totalUsd).toBe("21");
@@ -167,7 +169,7 @@ describe("executePayout result codes and idempotency", () => {
     expect(await reasonOf(execute("ptr_stranger", txId, "k-a"))).toBe("TRANSACTION_NOT_FOUND");
     // No funds: refused and stored under the key.
     expect(await reasonOf(execute(p, txId, "k-a", FP1, "req_first"))).toBe("INSUFFICIENT_FUNDS");
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     // Same key, same request: the stored refusal, with the first request's id, even though funds now suffice.
     const replay = await execute(p, txId, "k-a", FP1, "req_second").catch((e: unknown) => e);
     expect(await reasonOf(Promise.reject(replay))).toBe("INSUFFICIENT_FUNDS");
@@ -194,7 +196,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("replays a success with the snapshot as it was, even after the transaction moved on", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     const first = await execute(p, txId, "k-replay");
     await h.client.recordRailResult({ txId, outcome: "SUCCESS" });
@@ -209,7 +211,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("IDEMPOTENCY_KEY_IN_USE while another request holds the key", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     const other = new pg.Client({ connectionString: h.url });
     await other.connect();
@@ -228,7 +230,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("20 concurrent requests with one key debit exactly once", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -249,7 +251,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("20 concurrent requests with different keys on one tx: one executes, the rest are NOT_PENDING", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => reasonOf(execute(p, txId, `k-race-${i}`))),
@@ -261,7 +263,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("parallel payouts never overdraw: exactly as many succeed as the balance covers", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "52.25", reference: "r" }); // 5 × 10.45, plus change
+    await h.client.creditBalance({ partnerId: p, amountUsd: "52.25", reference: "r", ...freshKey() }); // 5 × 10.45, plus change
     const txIds = await Promise.all(Array.from({ length: 12 }, () => pendingTx(p)));
     const results = await Promise.all(txIds.map((txId, i) => reasonOf(execute(p, txId, `k-par-${i}`))));
     expect(results.filter((r) => r === "OK")).toHaveLength(5);
@@ -272,7 +274,7 @@ describe("executePayout result codes and idempotency", () => {
 
   it("replays after a restart of the ledger process", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     const first = await execute(p, txId, "k-restart");
     const second = await h.restart();
@@ -294,7 +296,7 @@ describe("executePayout result codes and idempotency", () => {
 describe("rail hand-off", () => {
   it("resubmits a payout the rail did not acknowledge", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     h.failNextSubmissions(2);
     await execute(p, txId, "k-rail");
@@ -325,7 +327,7 @@ describe("rail hand-off", () => {
 describe("outbox", () => {
   it("publishes every status change once, in sequence per transaction, with id and type headers", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
     const txId = await pendingTx(p);
     await execute(p, txId, "k-events");
     await h.client.recordRailResult({ txId, outcome: "SUCCESS" });
@@ -406,7 +408,7 @@ describe("listing", () => {
 describe("database guards", () => {
   it("refuses an unbalanced movement, an overdraft and edits of entries at the SQL level", async () => {
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "1", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "1", reference: "r", ...freshKey() });
     const client = new pg.Client({ connectionString: h.url });
     await client.connect();
     const attempt = async (sql: string) => {
@@ -445,7 +447,7 @@ describe("expiry", () => {
     const short = await startLedgerHarness({ PENDING_TTL_MS: "300" });
     try {
       const p = "ptr_expiry";
-      await short.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r" });
+      await short.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
       const created = await short.client.createTransaction({ partnerId: p, destination: destination() });
       const txId = created.transaction!.txId;
       await short.client.attachQuote({ partnerId: p, txId, quote: quote("10") });
@@ -476,7 +478,7 @@ describe("relay lease (keep last: it stops the first ledger process's background
   it("with two ledger processes each event is published once; when the relay stops the other takes over", async () => {
     const second = await h.restart();
     const p = partner();
-    await h.client.creditBalance({ partnerId: p, amountUsd: "1000", reference: "r" });
+    await h.client.creditBalance({ partnerId: p, amountUsd: "1000", reference: "r", ...freshKey() });
     const created: string[] = [];
     for (let i = 0; i < 10; i++) {
       const client = i % 2 === 0 ? h.client : second.client;

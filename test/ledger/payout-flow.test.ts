@@ -4,6 +4,10 @@
  * transaction views and the admin ledger routes.
  */
 import { createHmac } from "node:crypto";
+import {
+  railCallbackSignature,
+  railCallbackTimestamp,
+} from "@payouts/platform/signing/rail-callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { assertLedgerInvariants } from "./support/ledger-invariants.js";
@@ -183,10 +187,12 @@ describe("executePayout idempotency", () => {
     const refused = await executePayout(platform, poor, txId, "key-poor");
     expect(refused.status).toBe(409);
     expect(refused.json.code).toBe("INSUFFICIENT_FUNDS");
-    await platform.admin("POST", `/admin/partners/${poor.partnerId}/balance/credits`, {
-      amount_usd: 100,
-      reference: "top-up",
-    });
+    await platform.admin(
+      "POST",
+      `/admin/partners/${poor.partnerId}/balance/credits`,
+      { amount_usd: 100, reference: "top-up" },
+      { "X-Idempotency-Key": "top-up-poor" },
+    );
     const replay = await executePayout(platform, poor, txId, "key-poor");
     expect(replay.status).toBe(409);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
@@ -303,17 +309,21 @@ describe("listing", () => {
 });
 
 describe("rail callbacks", () => {
-  const sign = (body: string, secret = "test-rail-callback-secret") =>
-    createHmac("sha256", secret).update(body).digest("base64");
-  const callback = (body: string, signature: string | undefined) =>
+  const SECRET = "test-rail-callback-secret";
+  const now = () => railCallbackTimestamp(new Date());
+  const sign = (body: string, timestamp = now(), secret = SECRET) =>
+    railCallbackSignature(secret, timestamp, body);
+  const callback = (body: string, signature: string | undefined, timestamp: string | undefined = now()) =>
     fetch(`${platform.baseUrl}/callbacks/rail`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
+        ...(timestamp === undefined ? {} : { "x-rail-timestamp": timestamp }),
         ...(signature ? { "x-rail-signature": signature } : {}),
       },
       body,
     });
+  const codeOf = async (res: Response) => [res.status, ((await res.json()) as { code: string }).code];
 
   it("accepts a correctly signed callback once and duplicates harmlessly; refuses bad signatures", async () => {
     const partner = await fundedPartner(platform, "100");
@@ -327,10 +337,21 @@ describe("rail callbacks", () => {
       provider_reference: "p1",
     });
 
-    for (const signature of [undefined, sign(body, "wrong-secret"), sign(`${body} `), "not base64!", ""]) {
-      const res = await callback(body, signature);
-      expect(res.status).toBe(401);
-      expect(((await res.json()) as { code: string }).code).toBe("INVALID_SIGNATURE");
+    const ts = now();
+    const bodyOnly = createHmac("sha256", SECRET).update(body).digest("base64");
+    for (const [signature, timestamp] of [
+      [undefined, ts],
+      [sign(body, ts, "wrong-secret"), ts],
+      [sign(`${body} `, ts), ts],
+      [sign(body, String(Number(ts) - 1)), ts],
+      [sign(body, ts), undefined],
+      [sign(body, ts), "soon"],
+      // The signature of the body alone, without the timestamp, is no longer enough.
+      [bodyOnly, ts],
+      ["not base64!", ts],
+      ["", ts],
+    ] as const) {
+      expect(await codeOf(await callback(body, signature, timestamp))).toEqual([401, "INVALID_SIGNATURE"]);
     }
     expect(await balance(platform, partner.partnerId)).toBe("89.55");
 
@@ -349,33 +370,51 @@ describe("rail callbacks", () => {
     const garbage = "{not json";
     expect((await callback(garbage, sign(garbage))).status).toBe(400);
   });
+
+  it("refuses an authentic callback signed more than the tolerance ago or ahead (a replay) as STALE_CALLBACK", async () => {
+    const partner = await fundedPartner(platform, "100");
+    const txId = await pendingTransaction(platform, partner.partnerId);
+    await quoted(platform, partner, txId);
+    await executePayout(platform, partner, txId, "key-stale");
+    const body = JSON.stringify({ tx_id: txId, outcome: "SUCCESS", provider_reference: "p2" });
+    for (const offsetMs of [-301_000, -3_600_000, 301_000]) {
+      const ts = railCallbackTimestamp(new Date(Date.now() + offsetMs));
+      expect(await codeOf(await callback(body, sign(body, ts), ts))).toEqual([401, "STALE_CALLBACK"]);
+    }
+    const view = await platform.partner(partner, "GET", `/transactions/${txId}`);
+    expect(view.json.status).toBe("PROCESSING");
+    const recent = railCallbackTimestamp(new Date(Date.now() - 240_000));
+    const accepted = await callback(body, sign(body, recent), recent);
+    expect(await accepted.json()).toEqual({ tx_id: txId, status: "SUCCESS", changed: true });
+  });
 });
 
 describe("admin ledger routes", () => {
   it("credits with 201, reads balances, and answers 404 for unknown partners and transactions", async () => {
     const partner = await fundedPartner(platform, "0");
-    const credit = await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, {
-      amount_usd: "12.345678901234567891",
-      reference: "wire 42",
-    });
+    const credits = `/admin/partners/${partner.partnerId}/balance/credits`;
+    const key = (k: string) => ({ "X-Idempotency-Key": k });
+    const credit = await platform.admin(
+      "POST",
+      credits,
+      { amount_usd: "12.34", reference: "wire 42" },
+      key("wire-42"),
+    );
     expect(credit.status).toBe(201);
-    expect(credit.json.balance_usd).toBe("12.345678901234567891");
-    const negative = await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, {
-      amount_usd: "-1",
-      reference: "x",
-    });
+    expect(credit.json.balance_usd).toBe("12.34");
+    const negative = await platform.admin("POST", credits, { amount_usd: "-1", reference: "x" }, key("neg"));
     expect([negative.status, negative.json.code]).toEqual([400, "INVALID_AMOUNT"]);
-    const missing = await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, {
-      amount_usd: 1,
-    });
+    const missing = await platform.admin("POST", credits, { amount_usd: 1 }, key("missing"));
     expect([missing.status, missing.json.field]).toEqual([400, "reference"]);
     expect((await platform.admin("GET", "/admin/partners/ptr_nobody/balance")).status).toBe(404);
     expect(
       (
-        await platform.admin("POST", "/admin/partners/ptr_nobody/balance/credits", {
-          amount_usd: 1,
-          reference: "x",
-        })
+        await platform.admin(
+          "POST",
+          "/admin/partners/ptr_nobody/balance/credits",
+          { amount_usd: 1, reference: "x" },
+          key("nobody"),
+        )
       ).status,
     ).toBe(404);
     expect((await platform.admin("POST", "/admin/transactions/tx_nope/refund", {})).status).toBe(404);

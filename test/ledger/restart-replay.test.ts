@@ -1,7 +1,8 @@
 /**
  * An idempotent replay survives a restart: the whole platform (gateway and ledger) is stopped after a
  * payout and started again on the same PostgreSQL database; the same key and body get the first response
- * byte for byte, and the balance was debited once.
+ * byte for byte, and the balance was debited once — and an admin balance credit's key is replayed the same
+ * way, credited once.
  */
 import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -56,15 +57,15 @@ function over(runtime: EmbeddedHandle, creds = { clientId: "", clientSecret: "" 
   const basic = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
   return {
     runtime,
-    admin: (method: string, path: string, body?: unknown) =>
-      call(runtime.gateway.adminPort, `Bearer ${ADMIN_TOKEN}`, method, path, body),
+    admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+      call(runtime.gateway.adminPort, `Bearer ${ADMIN_TOKEN}`, method, path, body, headers),
     partner: (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
       call(runtime.gateway.partnerPort, basic, method, path, body, headers),
   };
 }
 
 describe("replay after a restart", () => {
-  it("answers the same bytes with Idempotent-Replayed and debits once", async () => {
+  it("answers the same bytes with Idempotent-Replayed and debits (and credits) once", async () => {
     const database = await createTestDatabase();
     cleanups.push(database.drop);
     const first = await boot(database.url);
@@ -78,10 +79,10 @@ describe("replay after a restart", () => {
     const partnerId: string = partner.json.partner_id;
     const app = await admin.admin("POST", `/admin/partners/${partnerId}/apps`, {});
     const creds = { clientId: app.json.client_id, clientSecret: app.json.client_secret };
-    await admin.admin("POST", `/admin/partners/${partnerId}/balance/credits`, {
-      amount_usd: "100",
-      reference: "r",
-    });
+    const creditPath = `/admin/partners/${partnerId}/balance/credits`;
+    const creditKey = { "X-Idempotency-Key": "restart-credit" };
+    const credited = await admin.admin("POST", creditPath, { amount_usd: "100", reference: "r" }, creditKey);
+    expect(credited.status).toBe(201);
     const txId = await pendingTransaction(admin as unknown as TestPlatform, partnerId);
     const before = over(first, creds);
     expect((await before.partner("POST", "/getQuotation", { tx_id: txId, amount: 15000 })).status).toBe(200);
@@ -108,5 +109,17 @@ describe("replay after a restart", () => {
     expect(replay.text).toBe(original.text);
     const balance = await after.admin("GET", `/admin/partners/${partnerId}/balance`);
     expect(balance.json.balance_usd).toBe("89.55");
+
+    // The admin credit's key survives the restart too: its first answer (balance 100), credited once.
+    const creditReplay = await after.admin(
+      "POST",
+      creditPath,
+      { amount_usd: "100", reference: "r" },
+      creditKey,
+    );
+    expect(creditReplay.status).toBe(201);
+    expect(creditReplay.headers.get("idempotent-replayed")).toBe("true");
+    expect(creditReplay.text).toBe(credited.text);
+    expect((await after.admin("GET", `/admin/partners/${partnerId}/balance`)).json.balance_usd).toBe("89.55");
   });
 });

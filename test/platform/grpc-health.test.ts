@@ -51,6 +51,8 @@ describe("gRPC server bootstrap", async () => {
     host: "127.0.0.1",
     serviceNames: ["payouts.ledger.v1.LedgerService"],
     routes: () => {},
+    // No caller is accepted at all: health must still answer (probes carry no credential).
+    auth: { digests: undefined },
     logger: createLogger({ service: "test", level: "silent" }),
   });
   afterAll(() => server.close());

@@ -60,7 +60,7 @@ describe("quotations", () => {
   it("omits targets without a rate (EUR) and targets outside their corridor's limits", async () => {
     const large = await preview(partner, { amount: 10000, currency: "USD" });
     expect(large.json.quotations.map((q: { currency: string }) => q.currency)).toEqual(["USD", "VND"]);
-    const tiny = await preview(partner, { amount: "0.001", currency: "USD" });
+    const tiny = await preview(partner, { amount: "0.01", currency: "USD" });
     expect(tiny.json.quotations.map((q: { currency: string }) => q.currency)).toEqual(["USD"]);
   });
 
@@ -89,28 +89,29 @@ describe("quotations", () => {
 });
 
 describe("dp", () => {
-  // 12.345 USD at 1.5 % + 0.30: percentage_fee 0.185175, fee 0.485175.
+  // 1000 KES at 129.25 is 7.736943907156673114… USD; at 1.5 % + 0.30: percentage_fee 0.116054158607350096…,
+  // fee 0.416054158607350096…. The first item is the USD target, its local amount at USD's 2 minor units.
   it.each([
     [
       "?dp=0",
-      '{"amount":12.35,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":12,"fee":0,"percentage_fee":0,"fixed_fee":0}',
+      '{"amount":7.74,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":8,"fee":0,"percentage_fee":0,"fixed_fee":0}',
     ],
     [
       "",
-      '{"amount":12.35,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":12.35,"fee":0.49,"percentage_fee":0.19,"fixed_fee":0.30}',
+      '{"amount":7.74,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":7.74,"fee":0.42,"percentage_fee":0.12,"fixed_fee":0.30}',
     ],
     [
       "?dp=2",
-      '{"amount":12.35,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":12.35,"fee":0.49,"percentage_fee":0.19,"fixed_fee":0.30}',
+      '{"amount":7.74,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":7.74,"fee":0.42,"percentage_fee":0.12,"fixed_fee":0.30}',
     ],
     [
       "?dp=10",
-      '{"amount":12.35,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":12.3450000000,"fee":0.4851750000,"percentage_fee":0.1851750000,"fixed_fee":0.3000000000}',
+      '{"amount":7.74,"currency":"USD","exchange_rate":1.0000000000,"amount_usd":7.7369439072,"fee":0.4160541586,"percentage_fee":0.1160541586,"fixed_fee":0.3000000000}',
     ],
   ])(
     "%s rounds USD amounts and fees half-up; local amounts and the rate keep their own precision",
     async (query, item) => {
-      const res = await preview(partner, { amount: 12.345, currency: "USD" }, query);
+      const res = await preview(partner, { amount: 1000, currency: "KES" }, query);
       expect(res.status, res.text).toBe(200);
       expect(exactItems(res.text)[0]).toBe(item);
     },

@@ -130,7 +130,7 @@ describe("corridors", () => {
     const res = await platform.admin("PUT", "/admin/corridors/gh", {
       currency: "ghs",
       min_amount: 10,
-      max_amount: "100000.123456789",
+      max_amount: "100000.12",
       enabled: true,
     });
     expect(res.status, res.text).toBe(200);
@@ -138,7 +138,7 @@ describe("corridors", () => {
       country_code: "GH",
       currency: "GHS",
       min_amount: "10",
-      max_amount: "100000.123456789",
+      max_amount: "100000.12",
       enabled: true,
     });
     const list = await platform.admin("GET", "/admin/corridors");

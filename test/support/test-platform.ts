@@ -1,3 +1,4 @@
+import type { SecretHasher } from "@payouts/gateway/auth/secret-hash";
 import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { type ApiResponse, callJson } from "./call-json.js";
@@ -14,7 +15,7 @@ export interface TestPlatform {
   readonly adminUrl: string;
   readonly databaseUrl: string;
   /** Admin API call with the bearer token; returns status, headers and parsed JSON (or text). */
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   /** Partner API call with Basic credentials. */
   partner(
     creds: Credentials | undefined,
@@ -40,7 +41,7 @@ export type { ApiResponse };
  * real gateway on free ports. `kafka: true` routes events through the real broker too.
  */
 export async function startTestPlatform(
-  options: { kafka?: boolean; env?: Record<string, string> } = {},
+  options: { kafka?: boolean; env?: Record<string, string>; secretHasher?: SecretHasher } = {},
 ): Promise<TestPlatform> {
   const database = await createTestDatabase();
   const port = await freePort();
@@ -55,23 +56,28 @@ export async function startTestPlatform(
     SANDBOX_AUTO_SETTLE_MS: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "silent",
+    // Every test client calls from 127.0.0.1, and many tests send wrong credentials on purpose: the
+    // failed-login throttles are off here and switched on by the tests about them (options.env).
+    AUTH_FAILURES_PER_ADDRESS: "0",
+    AUTH_FAILURES_PER_CLIENT: "0",
     ...(options.kafka ? { KAFKA_BROKERS: kafkaBrokers().join(",") } : {}),
     ...options.env,
   };
   const runtime = await startEmbedded({
     env,
     logger: createLogger({ service: "test", level: env.LOG_LEVEL ?? "silent" }),
+    ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
   });
-  const baseUrl = `http://127.0.0.1:${runtime.gateway.partnerPort}`;
-  const adminUrl = `http://127.0.0.1:${runtime.gateway.adminPort}`;
+  const baseUrl = `http://${env.HOST}:${runtime.gateway.partnerPort}`;
+  const adminUrl = `http://${env.HOST}:${runtime.gateway.adminPort}`;
 
   const platform: TestPlatform = {
     runtime,
     baseUrl,
     adminUrl,
     databaseUrl: database.url,
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, body),
     partner: (creds, method, path, body, headers = {}) =>
       callJson(
         `${baseUrl}${path}`,

@@ -29,6 +29,20 @@ describe("receiver client", () => {
     expect(request.headers["content-length"]).toBe(String(body.length));
   });
 
+  it("stops a request in flight when its signal aborts (the claim's lease is running out)", async () => {
+    const client = createReceiverClient({ allowPrivate: true, timeoutMs: 5000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("the claim's lease is running out")), 100);
+    const answer = await client({
+      url: `${receiver.url}/slow`,
+      headers: {},
+      body,
+      signal: controller.signal,
+    });
+    expect(answer).toMatchObject({ error: "attempt abandoned: the claim's lease is running out" });
+    expect(answer.latencyMs).toBeLessThan(1000);
+  });
+
   it("resolves host names through the vetted lookup when private addresses are allowed", async () => {
     const client = createReceiverClient({ allowPrivate: true, timeoutMs: 2000 });
     const answer = await client({ url: receiver.url.replace("127.0.0.1", "localhost"), headers: {}, body });

@@ -1,7 +1,11 @@
 /**
- * Operators' ledger routes: credit and read a partner's balance, refund a successful payout, and (sandbox
- * rail only) force a payout's outcome. Amounts are strings at full precision.
+ * Operators' ledger routes: credit (idempotently, by X-Idempotency-Key) and read a partner's balance,
+ * refund a successful payout, fail a payout stuck before the rail, and (sandbox rail only) force a
+ * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
+ * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
+import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
+import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
@@ -9,20 +13,43 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { replyJson } from "../http/reply-json.js";
+import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
 import { findPartner } from "../store/partner-store.js";
+
+const CREDIT_ROUTE = "POST /admin/partners/{partner_id}/balance/credits";
+
+/** The fingerprint of a balance credit: its body and the credited partner (operator keys span partners). */
+export function creditFingerprint(partnerId: string, body: unknown): string {
+  return requestFingerprint(CREDIT_ROUTE, body, { partner_id: partnerId });
+}
 
 export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { ledger, rail } = deps.clients;
 
+  // The contract of executePayout: the same key and body replay the first answer byte for byte with
+  // Idempotent-Replayed; another body is IDEMPOTENCY_KEY_REUSED; a key in flight is IDEMPOTENCY_KEY_IN_USE.
   app.post<{ Params: { partner_id: string } }>(
     "/admin/partners/:partner_id/balance/credits",
     async (request, reply) => {
+      const idempotencyKey = readIdempotencyKey(request, "credit");
       const body = new BodyReader(request.body);
       const amountUsd = body.decimalText("amount_usd", { required: true }) ?? "";
+      if (!fitsMinorUnits(new Dec(amountUsd), "USD")) {
+        throw new ApiError(400, "INVALID_AMOUNT", tooPreciseMessage("amount_usd", "USD"), "amount_usd");
+      }
       const reference = body.string("reference", { required: true, max: 500 });
       const partnerId = await requirePartner(deps, request.params.partner_id);
-      const res = await ledger.creditBalance({ partnerId, amountUsd, reference });
-      return reply.code(201).send({ partner_id: partnerId, balance_usd: res.balanceUsd });
+      const res = await ledger.creditBalance({
+        partnerId,
+        amountUsd,
+        reference,
+        idempotencyKey,
+        requestFingerprint: creditFingerprint(partnerId, request.body),
+        requestId: request.id,
+      });
+      if (res.replayed) reply.header("Idempotent-Replayed", "true");
+      return replyJson(reply, 201, { partner_id: partnerId, balance_usd: res.balanceUsd });
     },
   );
 
@@ -36,6 +63,18 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
     const body = new BodyReader(request.body);
     const reason = body.string("reason", { max: 500 }) ?? "";
     const res = await ledger.refundTransaction({ txId: request.params.tx_id, reason });
+    if (!res.transaction) throw new Error("ledger answered no transaction");
+    return renderAdminTransaction(res.transaction);
+  });
+
+  // PROCESSING → FAILED with the reversal of the debit, once the rail confirms it will not pay the payout
+  // (409 PAYOUT_ACCEPTED_BY_RAIL when it has it, 503 when it does not answer). `force` skips the question:
+  // only when the provider confirmed out of band that it will not pay.
+  app.post<{ Params: { tx_id: string } }>("/admin/transactions/:tx_id/fail", async (request) => {
+    const body = new BodyReader(request.body);
+    const reason = body.string("reason", { required: true, max: 500 });
+    const force = body.boolean("force") ?? false;
+    const res = await ledger.failTransaction({ txId: request.params.tx_id, reason, force });
     if (!res.transaction) throw new Error("ledger answered no transaction");
     return renderAdminTransaction(res.transaction);
   });

@@ -7,12 +7,17 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError, invalidField } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import {
+  type AppSecretRow,
+  addAppSecret,
   findPartner,
   insertApp,
   insertPartner,
+  listAppSecrets,
+  MAX_ACTIVE_SECRETS_PER_APP,
   type PartnerRow,
   renamePartner,
   revokeApp,
+  revokeAppSecret,
 } from "../store/partner-store.js";
 
 /**
@@ -51,7 +56,7 @@ export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDe
       body.integer("preview_rate_limit_per_minute", { min: 1, max: 1_000_000 }) ??
       deps.config.defaultPreviewRateLimitPerMinute;
     const clientId = newId("ci");
-    const clientSecret = `cs_${randomBytes(32).toString("base64url")}`;
+    const clientSecret = newClientSecret();
     const row = await insertApp(deps.db, {
       clientId,
       partnerId: partner.partner_id,
@@ -61,6 +66,7 @@ export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDe
     return reply.code(201).send({
       client_id: row.client_id,
       client_secret: clientSecret,
+      secret_id: row.secret_id,
       partner_id: row.partner_id,
       preview_rate_limit_per_minute: row.preview_rate_limit_per_minute,
       created_at: row.created_at.toISOString(),
@@ -78,6 +84,74 @@ export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDe
       return reply.code(204).send();
     },
   );
+
+  registerAppSecretRoutes(app, deps);
+}
+
+type AppParams = { partner_id: string; client_id: string };
+const appNotFound = ({ partner_id, client_id }: AppParams) =>
+  new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
+
+/**
+ * Client secret rotation: add a second secret (shown once, stored as a scrypt hash), let the partner
+ * move to it while both work, then revoke the old one. At most MAX_ACTIVE_SECRETS_PER_APP are active.
+ */
+function registerAppSecretRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const base = "/admin/partners/:partner_id/apps/:client_id/secrets";
+
+  app.post<{ Params: AppParams }>(base, async (request, reply) => {
+    const { partner_id, client_id } = request.params;
+    const clientSecret = newClientSecret();
+    const outcome = await addAppSecret(deps.db, partner_id, client_id, await hashSecret(clientSecret));
+    if (outcome.kind === "app_not_found") throw appNotFound(request.params);
+    if (outcome.kind === "app_revoked") {
+      throw new ApiError(409, "APP_REVOKED", `app ${client_id} is revoked; create a new app instead`);
+    }
+    if (outcome.kind === "too_many_secrets") {
+      throw new ApiError(
+        409,
+        "TOO_MANY_SECRETS",
+        `app ${client_id} already has ${MAX_ACTIVE_SECRETS_PER_APP} active secrets; revoke one first`,
+      );
+    }
+    deps.verifier.forget(client_id);
+    return reply.code(201).send({ ...renderSecret(outcome.secret), client_secret: clientSecret });
+  });
+
+  app.get<{ Params: AppParams }>(base, async (request) => {
+    const { partner_id, client_id } = request.params;
+    const secrets = await listAppSecrets(deps.db, partner_id, client_id);
+    if (!secrets) throw appNotFound(request.params);
+    return { secrets: secrets.map(renderSecret) };
+  });
+
+  app.delete<{ Params: AppParams & { secret_id: string } }>(`${base}/:secret_id`, async (request, reply) => {
+    const { partner_id, client_id, secret_id } = request.params;
+    const outcome = await revokeAppSecret(deps.db, partner_id, client_id, secret_id);
+    if (outcome.kind === "secret_not_found") {
+      throw new ApiError(404, "SECRET_NOT_FOUND", `secret ${secret_id} not found for app ${client_id}`);
+    }
+    if (outcome.kind === "last_secret") {
+      throw new ApiError(
+        409,
+        "LAST_SECRET",
+        `secret ${secret_id} is the app's only active secret; add a new one first, or revoke the app`,
+      );
+    }
+    deps.verifier.forget(client_id);
+    return reply.code(204).send();
+  });
+}
+
+const newClientSecret = () => `cs_${randomBytes(32).toString("base64url")}`;
+
+function renderSecret(row: AppSecretRow) {
+  return {
+    secret_id: row.secret_id,
+    client_id: row.client_id,
+    created_at: row.created_at.toISOString(),
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
 }
 
 async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<PartnerRow> {

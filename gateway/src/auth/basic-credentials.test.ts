@@ -21,6 +21,8 @@ describe("parseBasicCredentials", () => {
     basic("nocolon"),
     basic(":secret"),
     basic("id:"),
+    basic("ci_\u0000:secret"),
+    basic("ci_1:sec\u0000ret"),
   ])("rejects %s", (header) => {
     expect(parseBasicCredentials(header)).toBeUndefined();
   });

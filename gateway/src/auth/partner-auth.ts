@@ -21,6 +21,32 @@ export const authenticationRequired = () =>
     "WWW-Authenticate": 'Basic realm="payouts", charset="UTF-8"',
   });
 
+export const tooManyFailedLogins = (retryAfterSeconds: number) =>
+  new ApiError(
+    429,
+    "RATE_LIMIT_EXCEEDED",
+    "too many failed authentications from this address or for this client_id; retry later",
+    undefined,
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+
+export const authenticationBusy = () =>
+  new ApiError(
+    503,
+    "SERVICE_UNAVAILABLE",
+    "too many credential checks in progress; retry shortly",
+    undefined,
+    {
+      "Retry-After": "1",
+    },
+  );
+
+/**
+ * Authenticates the request's Basic credentials: 401 AUTHENTICATION_REQUIRED when they are missing,
+ * malformed, wrong or revoked; 429 RATE_LIMIT_EXCEEDED with Retry-After when this address or this
+ * client_id has failed too often; 503 SERVICE_UNAVAILABLE with Retry-After when this process already has
+ * as many credential checks running and waiting as it allows (see createCredentialVerifier).
+ */
 export async function authenticate(
   request: FastifyRequest,
   verifier: CredentialVerifier,
@@ -28,10 +54,12 @@ export async function authenticate(
   if (request.partnerApp) return request.partnerApp;
   const creds = parseBasicCredentials(request.headers.authorization);
   if (!creds) throw authenticationRequired();
-  const app = await verifier.verify(creds.clientId, creds.secret);
-  if (!app) throw authenticationRequired();
-  request.partnerApp = app;
-  return app;
+  const outcome = await verifier.verify(creds.clientId, creds.secret, request.ip);
+  if (outcome.kind === "throttled") throw tooManyFailedLogins(outcome.retryAfterSeconds);
+  if (outcome.kind === "busy") throw authenticationBusy();
+  if (outcome.kind === "refused") throw authenticationRequired();
+  request.partnerApp = outcome.app;
+  return outcome.app;
 }
 
 /** The authenticated app of a request whose route was authenticated by the hook. */

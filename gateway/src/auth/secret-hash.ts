@@ -30,3 +30,11 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const actual = await derive(secret, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** Hashing and checking of client secrets, injectable so tests can count or pause the scrypt work. */
+export interface SecretHasher {
+  hash(secret: string): Promise<string>;
+  verify(secret: string, stored: string): Promise<boolean>;
+}
+
+export const scryptHasher: SecretHasher = { hash: hashSecret, verify: verifySecret };

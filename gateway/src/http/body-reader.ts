@@ -1,4 +1,5 @@
 import { ApiError, invalidField, missingField } from "./api-error.js";
+import { exactNumberText } from "./json-number-text.js";
 
 /**
  * Reads typed fields out of a parsed JSON body with the partner-facing codes: absent →
@@ -67,7 +68,10 @@ export class BodyReader {
     return v;
   }
 
-  /** A decimal given as a JSON number or a decimal string; returned as its exact text. */
+  /**
+   * A decimal given as a JSON number or a decimal string; returned as its exact text (a JSON number as the
+   * client wrote it, not as the nearest double prints).
+   */
   decimalText(field: string, opts: { required?: boolean } = {}): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
@@ -75,7 +79,11 @@ export class BodyReader {
       return undefined;
     }
     const text =
-      typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
+      typeof v === "number"
+        ? (exactNumberText(this.body, field) ?? (Number.isFinite(v) ? String(v) : ""))
+        : typeof v === "string"
+          ? v.trim()
+          : "";
     if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(this.name(field), "must be a decimal number");
     return text;
   }

@@ -1,4 +1,5 @@
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 
 /**
  * The one table from a service's ErrorDetail.reason to the partner-facing HTTP status. The reason
@@ -17,6 +18,7 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   TRANSACTION_NOT_PENDING: 409,
   DELIVERY_IN_PROGRESS: 409,
   WEBHOOK_CONFIG_INACTIVE: 409,
+  WEBHOOK_CONFIG_LIMIT_REACHED: 409,
   TRANSACTION_NOT_REFUNDABLE: 409,
   TRANSACTION_NOT_PROCESSING: 409,
   PAYOUT_ALREADY_SETTLED: 409,
@@ -35,6 +37,7 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   INVALID_QR: 400,
   SENDER_NOT_ACCEPTED: 400,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 const STATUS_BY_GRPC_CODE: Partial<Record<Code, number>> = {
@@ -48,9 +51,52 @@ const STATUS_BY_GRPC_CODE: Partial<Record<Code, number>> = {
   [Code.Unauthenticated]: 401,
   [Code.PermissionDenied]: 403,
   [Code.Unavailable]: 503,
-  [Code.DeadlineExceeded]: 504,
+  [Code.DeadlineExceeded]: 503,
 };
 
 export function httpStatusFor(reason: string, code: Code): number {
   return STATUS_BY_REASON[reason] ?? STATUS_BY_GRPC_CODE[code] ?? 500;
+}
+
+/** What a 503 tells the caller to wait before retrying, when the dependency itself said nothing. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Failures that mean a dependency is down or unreachable rather than that the request or the code is
+ * wrong: answered 503 SERVICE_UNAVAILABLE with Retry-After, and logged as a warning.
+ * - a service call that never got an answer: gRPC UNAVAILABLE (refused, reset, not listening) or
+ *   DEADLINE_EXCEEDED, without an ErrorDetail (a service's own documented failures carry one);
+ * - PostgreSQL unreachable or going away: SQLSTATE class 08 (connection exception), 57P01–57P03 (admin or
+ *   crash shutdown, cannot connect now), 53300 (too many connections);
+ * - a socket that failed (refused, reset, timed out, unresolvable host), and node-postgres' own messages
+ *   for a connection that ended or could not be made in time.
+ */
+const UNAVAILABLE_GRPC_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.DeadlineExceeded]);
+const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+const UNAVAILABLE_ERRNOS: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+export function isDependencyUnavailable(error: unknown): boolean {
+  // Errors may arrive wrapped (`cause`) by the layer that met them; a few levels are enough.
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    if (e instanceof ConnectError) {
+      return UNAVAILABLE_GRPC_CODES.has(e.code) && errorDetailOf(e) === undefined;
+    }
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_ERRNOS.has(code)))
+      return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+    e = cause;
+  }
+  return false;
 }

@@ -82,3 +82,55 @@ describe("installEdge", () => {
     expect(res.json()).toMatchObject({ code: "INVALID_FIELD", message: "request body is not valid JSON" });
   });
 });
+
+describe("installEdge: text PostgreSQL cannot store, and nesting", () => {
+  const post = (payload: string) =>
+    app.inject({ method: "POST", url: "/echo", headers: { "content-type": "application/json" }, payload });
+
+  it.each([
+    ["a NUL in a string", '{"name":"a\\u0000b"}', "name", "must not contain a NUL character"],
+    ["a NUL in a nested string", '{"r":{"list":["ok","\\u0000"]}}', "r.list[1]", "NUL"],
+    ["a lone high surrogate", '{"name":"a\\ud800"}', "name", "must not contain an unpaired surrogate"],
+    ["a lone low surrogate", '{"name":"\\udc00b"}', "name", "unpaired surrogate"],
+    ["a NUL in a key", '{"r":{"a\\u0000":1}}', "r", "must not have a key containing a NUL character"],
+  ])("refuses %s with 400 INVALID_FIELD naming the field", async (_name, payload, field, message) => {
+    const res = await post(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: "INVALID_FIELD",
+      field,
+      request_id: res.headers["x-request-id"],
+    });
+    expect(res.json().message).toContain(message);
+  });
+
+  it("accepts a surrogate pair, other control characters and 64 levels of nesting", async () => {
+    const deep = `${"[".repeat(63)}"😀\\u0001"${"]".repeat(63)}`;
+    const res = await post(`{"a":${deep}}`);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.stringify(res.json().body)).toContain("😀\\u0001");
+  });
+
+  it.each([65, 100_000])("refuses %i levels of nesting with 400 INVALID_FIELD", async (levels) => {
+    const res = await post(`{"a":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: "INVALID_FIELD",
+      message: "request body is nested deeper than 64 levels",
+    });
+  });
+
+  it.each([
+    ["a NUL in a path id", "/items/tx_%00", "id"],
+    ["a NUL in a query parameter", "/items/tx_1?cursor=a%00", "cursor"],
+    ["a NUL in a repeated query parameter", "/items/tx_1?s=a&s=%00", "s"],
+  ])("refuses %s with 400 INVALID_FIELD naming it", async (_name, url, field) => {
+    const res = await app.inject({ method: "GET", url });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: "INVALID_FIELD",
+      field,
+      request_id: res.headers["x-request-id"],
+    });
+  });
+});

@@ -1,10 +1,14 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import { ConnectError } from "@connectrpc/connect";
 import { newId } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "./api-error.js";
-import { httpStatusFor } from "./error-map.js";
+import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
+import { recordNumberTexts } from "./json-number-text.js";
+import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -24,6 +28,7 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
   });
+  app.addHook("preValidation", async (request) => checkUrlParameters(request));
   app.addHook("onResponse", async (request, reply) => {
     logger.info(
       {
@@ -51,6 +56,8 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
  * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
+ * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it,
+ * and the exact text of every number is kept beside it (json-number-text.ts) for money fields.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -58,8 +65,22 @@ function acceptJsonOnly(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text === "") done(null, undefined);
-    else void parseJson(request, text, done);
+    else
+      void parseJson(request, text, (error, value) => {
+        const refusal = error ?? safeJsonBody(value);
+        if (!refusal) recordNumberTexts(text, value);
+        done(refusal, value);
+      });
   });
+}
+
+function safeJsonBody(value: unknown): Error | null {
+  try {
+    checkJsonBody(value);
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 /**
@@ -80,6 +101,33 @@ export function answerFrameworkError(
   void sendError(reply, request, refusal);
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a NUL or a bare CR in a
+ * header, a malformed request line), answered with the error body and X-Request-Id rather than Fastify's
+ * default `{"error","message","statusCode"}`. Pass it as the listener's `clientErrorHandler` option.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // As Node's own default: never write a second response after one was already started on this socket
+  // (a parse error can come after a request was answered, e.g. in its body).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const [status, code, message] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "REQUEST_TIMEOUT", "the request was not received in time"]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "INVALID_FIELD", "the request headers are too large"]
+        : [400, "INVALID_FIELD", "the HTTP request is malformed"];
+  const requestId = newId("req");
+  const body = JSON.stringify({ code, message, request_id: requestId });
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): FastifyReply {
   const body = (code: string, message: string, field?: string) => ({
     code,
@@ -95,10 +143,18 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     const detail = errorDetailOf(error);
     if (detail) {
       const status = httpStatusFor(detail.reason, error.code);
-      const retryAfter = detail.metadata.retry_after_seconds;
+      const retryAfter =
+        detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
       return reply.code(status).send(body(detail.reason, error.rawMessage, detail.field || undefined));
     }
+  }
+  if (isDependencyUnavailable(error)) {
+    request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
+    reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return reply
+      .code(503)
+      .send(body("SERVICE_UNAVAILABLE", "a service this request needs is unavailable; retry later"));
   }
   const fe = error as Partial<FastifyError>;
   if (fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {

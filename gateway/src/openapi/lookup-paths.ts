@@ -17,7 +17,10 @@ const SHAPE_CASES: readonly ErrorCase[] = [
   ["SENDER_NOT_ACCEPTED", "the body has a `sender`: the sender is always the registered customer"],
   ["INVALID_FIELD", "a field has the wrong type or is too long; `partner_app_id` breaks its pattern"],
   ["INVALID_FIELD", "`amount` is not a number or decimal string"],
-  ["INVALID_AMOUNT", "`amount` is negative"],
+  [
+    "INVALID_AMOUNT",
+    "`amount` is negative, or has more decimals than the currency's minor units (100.123 BRL)",
+  ],
 ];
 
 /** What pricing may refuse when an amount greater than 0 is priced at once. */

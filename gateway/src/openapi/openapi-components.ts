@@ -69,7 +69,7 @@ export const OPENAPI_SECURITY_SCHEMES = {
     type: "http",
     scheme: "basic",
     description:
-      "`Authorization: Basic base64(client_id:client_secret)` with the credentials of one of your apps (issued by operations; the secret is shown once). Failure → 401 `AUTHENTICATION_REQUIRED` with `WWW-Authenticate: Basic`.",
+      "`Authorization: Basic base64(client_id:client_secret)` with the credentials of one of your apps (issued by operations; the secret is shown once). Failure → 401 `AUTHENTICATION_REQUIRED` with `WWW-Authenticate: Basic`; repeated failures → 429 `RATE_LIMIT_EXCEEDED` with `Retry-After`.",
   },
   receiverBasicAuth: {
     type: "http",

@@ -102,12 +102,16 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("documents 401 AUTHENTICATION_REQUIRED and 500 on every authenticated route", () => {
+  it("documents 401 AUTHENTICATION_REQUIRED, the failed-login 429, 500 and the busy 503 on every authenticated route", () => {
     for (const { where, operation } of operations("paths")) {
       if (operation.security?.length === 0) continue;
       expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(["401", "500"]));
       expect(operation.responses["401"].headers, where).toHaveProperty("WWW-Authenticate");
       expect(operation.responses["401"].description, where).toContain("AUTHENTICATION_REQUIRED");
+      expect(operation.responses["429"]?.description, where).toContain("failed authentications");
+      expect(operation.responses["429"].headers, where).toHaveProperty("Retry-After");
+      expect(operation.responses["503"]?.description, where).toContain("SERVICE_UNAVAILABLE");
+      expect(operation.responses["503"].headers, where).toHaveProperty("Retry-After");
     }
   });
 
@@ -142,7 +146,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("agrees with the gateway's reason → status table for every code a service may answer", () => {
-    const gatewayOnly = new Set(["INVALID_SIGNATURE"]);
+    const gatewayOnly = new Set(["INVALID_SIGNATURE", "STALE_CALLBACK", "SERVICE_UNAVAILABLE"]);
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       if (gatewayOnly.has(code)) continue;
       expect(httpStatusFor(code, Code.InvalidArgument), code).toBe(status);

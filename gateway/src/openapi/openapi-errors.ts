@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   CUSTOMER_NOT_FOUND: 400,
   AUTHENTICATION_REQUIRED: 401,
   INVALID_SIGNATURE: 401,
+  STALE_CALLBACK: 401,
   TRANSACTION_NOT_FOUND: 404,
   WEBHOOK_CONFIG_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
@@ -36,9 +37,11 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   DELIVERY_IN_PROGRESS: 409,
   WEBHOOK_CONFIG_INACTIVE: 409,
+  WEBHOOK_CONFIG_LIMIT_REACHED: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** A code an operation may answer, when, and (only where it differs from ERROR_STATUS) its status. */
@@ -48,13 +51,31 @@ export const AUTH_CASE: ErrorCase = [
   "AUTHENTICATION_REQUIRED",
   "the Authorization header is missing or malformed, or the credentials are wrong or revoked",
 ];
+/** Failed-login throttling (gateway/src/auth/credential-verifier.ts), before any secret is checked. */
+export const AUTH_THROTTLE_CASE: ErrorCase = [
+  "RATE_LIMIT_EXCEEDED",
+  "too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
+];
+/** The gateway's cap on credential checks running and waiting at once (AUTH_MAX_CONCURRENT_CHECKS). */
+export const AUTH_BUSY_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds",
+];
 export const INTERNAL_CASE: ErrorCase = [
   "INTERNAL",
   "an unexpected failure; nothing internal is disclosed — quote the request_id",
 ];
+export const UNAVAILABLE_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds",
+];
 /** What the JSON edge answers for any route with a body, before the route's own checks. */
 export const JSON_BODY_CASES: readonly ErrorCase[] = [
   ["INVALID_FIELD", "the body is not valid JSON, or not a JSON object"],
+  [
+    "INVALID_FIELD",
+    "a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels",
+  ],
   ["INVALID_FIELD", "`Content-Type` is not `application/json`", 415],
   ["INVALID_FIELD", "the body is larger than 256 KiB", 413],
 ];
@@ -69,11 +90,13 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   422: "Unprocessable: idempotency key reused",
   429: "Too many requests",
   500: "Internal error",
+  503: "Service unavailable",
 };
 
 const STATUS_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
   401: { "WWW-Authenticate": headerRef("wwwAuthenticate") },
   429: { "Retry-After": headerRef("retryAfter") },
+  503: { "Retry-After": headerRef("retryAfter") },
 };
 
 export interface ErrorResponseOptions {
@@ -100,13 +123,25 @@ export function errorResponses(
   return responses;
 }
 
-/** The cases of an authenticated route: its own, the JSON edge's when it reads a body, 401 and 500. */
+/** What the edge answers for any route, before the route's own checks. */
+export const URL_TEXT_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "a path or query parameter contains a NUL character (`field` names it)",
+];
+
+/**
+ * The cases of an authenticated route: its own, the edge's (URL, and JSON when it reads a body), 401, 429,
+ * 500 and 503 (a dependency down, or too many credential checks in progress).
+ */
 export function partnerErrors(
   cases: readonly ErrorCase[],
   options: ErrorResponseOptions & { readonly body?: boolean } = {},
 ): Record<string, Response> {
-  const edge = options.body ? JSON_BODY_CASES : [];
-  return errorResponses([...edge, ...cases, AUTH_CASE, INTERNAL_CASE], options);
+  const edge = [URL_TEXT_CASE, ...(options.body ? JSON_BODY_CASES : [])];
+  return errorResponses(
+    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE, AUTH_BUSY_CASE],
+    options,
+  );
 }
 
 function statusOf([code, , status]: ErrorCase): number {

@@ -84,8 +84,12 @@ export const ERROR_EXAMPLES = {
     '{"code":"INVALID_FIELD","message":"status must be one of pending, delivering, delivered, dead","field":"status","request_id":"req_01m7xx9s4s6tyz1zyjm5060bd7"}',
   ),
   invalidSignature: example(
-    "A callback whose signature does not match its body",
-    '{"code":"INVALID_SIGNATURE","message":"X-Rail-Signature does not match the request body","request_id":"req_01m7xxbjjr4hrc09cqj9rr3kxs"}',
+    "A callback whose signature does not match its timestamp and body",
+    '{"code":"INVALID_SIGNATURE","message":"X-Rail-Signature does not match X-Rail-Timestamp and the request body","request_id":"req_01m7xxbjjr4hrc09cqj9rr3kxs"}',
+  ),
+  staleCallback: example(
+    "An authentic callback signed too long ago (a replay, or a clock far off)",
+    '{"code":"STALE_CALLBACK","message":"X-Rail-Timestamp is more than 300 s from now; sign each attempt anew","request_id":"req_01m7xxbjjr4hrc09cqj9rr3kxt"}',
   ),
 };
 

@@ -323,7 +323,7 @@ const pricingSchemas = {
   PreviewQuotationsRequest: {
     type: "object",
     description:
-      "Checked in this order: `amount` (INVALID_AMOUNT), `currency` (MISSING_REQUIRED_FIELD), then credentials, rate limit and the rate of `currency` (INVALID_CURRENCY).",
+      "Checked in this order: `amount` (INVALID_AMOUNT), `currency` (MISSING_REQUIRED_FIELD), the amount's decimals against the currency's minor units (INVALID_AMOUNT), then credentials, rate limit and the rate of `currency` (INVALID_CURRENCY).",
     required: ["amount", "currency"],
     properties: {
       amount: DECIMAL_INPUT("Amount in `currency`; must be greater than 0.", { exclusiveMinimum: 0 }),

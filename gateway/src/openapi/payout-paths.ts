@@ -4,11 +4,14 @@
  */
 import { COMMON_PARAMETERS, headerRef, jsonBody, jsonResponse, parameterRef } from "./openapi-components.js";
 import {
+  AUTH_BUSY_CASE,
   AUTH_CASE,
+  AUTH_THROTTLE_CASE,
   errorResponses,
   INTERNAL_CASE,
   JSON_BODY_CASES,
   partnerErrors,
+  UNAVAILABLE_CASE,
 } from "./openapi-errors.js";
 import {
   BALANCE_EXAMPLE,
@@ -58,15 +61,22 @@ const PREVIEW_ERRORS = errorResponses(
   [
     ...JSON_BODY_CASES,
     ["INVALID_AMOUNT", "`amount` is missing, not a number or decimal string, or not greater than 0"],
+    [
+      "INVALID_AMOUNT",
+      "`amount` has more decimals than `currency` has minor units (1.001 USD, 100.5 VND); checked after `currency`",
+    ],
     ["MISSING_REQUIRED_FIELD", "`currency` is missing or not an ISO 4217 code"],
     DP_CASE,
     AUTH_CASE,
+    AUTH_THROTTLE_CASE,
     [
       "RATE_LIMIT_EXCEEDED",
       "the app's per-minute previewQuotations limit is used up; retry after `Retry-After` seconds",
     ],
     ["INVALID_CURRENCY", "no exchange rate is available for `currency`"],
     INTERNAL_CASE,
+    UNAVAILABLE_CASE,
+    AUTH_BUSY_CASE,
   ],
   { examples: { 401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired } } },
 );
@@ -111,7 +121,7 @@ export const PAYOUT_PATHS: Readonly<Record<string, PathItem>> = {
             ],
             [
               "INVALID_AMOUNT",
-              "`amount` is not greater than 0, has more than 18 decimals, or differs from the amount a dynamic QR fixes",
+              "`amount` is not greater than 0, has more decimals than the currency's minor units (100.123 BRL), or differs from the amount a dynamic QR fixes",
             ],
             ["AMOUNT_OUT_OF_RANGE", "the amount is outside the corridor's minimum or maximum"],
             ["UNSUPPORTED_COUNTRY", "the corridor is disabled"],

@@ -32,6 +32,11 @@ const CONFIG_FIELD_CASES: readonly ErrorCase[] = [
   ],
 ];
 
+const RATE_LIMITED = (what: string): ErrorCase => [
+  "RATE_LIMIT_EXCEEDED",
+  `your per-minute allowance of ${what} is used up; retry after \`Retry-After\` seconds`,
+];
+
 const filter = (name: string, description: string, schema: Parameter["schema"]): Parameter => ({
   name,
   in: "query",
@@ -47,16 +52,24 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
       tags: ["Webhooks"],
       summary: "Register a webhook receiver",
       description:
-        "Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them.",
+        "Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
       parameters: [...COMMON_PARAMETERS],
       requestBody: jsonBody("WebhookConfigCreateRequest", { signed: WEBHOOK_CONFIG_REQUEST_EXAMPLE }),
       responses: {
         "201": jsonResponse("The config (secrets are never returned).", "WebhookConfig", {
           created: WEBHOOK_CONFIG_EXAMPLE,
         }),
-        ...partnerErrors([["MISSING_REQUIRED_FIELD", "`url` is absent"], ...CONFIG_FIELD_CASES], {
-          body: true,
-        }),
+        ...partnerErrors(
+          [
+            ["MISSING_REQUIRED_FIELD", "`url` is absent"],
+            ...CONFIG_FIELD_CASES,
+            [
+              "WEBHOOK_CONFIG_LIMIT_REACHED",
+              "you already have the most configs a partner may have (10 by default): delete one first",
+            ],
+          ],
+          { body: true },
+        ),
       },
     },
     get: {
@@ -106,13 +119,20 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
       tags: ["Webhooks"],
       summary: "Send a test notification now",
       description:
-        'Sends a synthetic `transaction.success` notification marked `"test": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver\'s answer. Not recorded in the delivery log; never disables the config. Send no body (or `{}`).',
+        "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
       parameters: [...COMMON_PARAMETERS, CONFIG_ID],
       responses: {
         "200": jsonResponse("What the receiver answered.", "WebhookTestResult", {
           delivered: WEBHOOK_TEST_EXAMPLE,
         }),
-        ...partnerErrors([CONFIG_NOT_FOUND], { body: true }),
+        ...partnerErrors(
+          [
+            CONFIG_NOT_FOUND,
+            ["WEBHOOK_CONFIG_INACTIVE", "the config is inactive: reactivate it first"],
+            RATE_LIMITED("test notifications"),
+          ],
+          { body: true },
+        ),
       },
     },
   },
@@ -146,7 +166,7 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
       tags: ["Webhooks"],
       summary: "Send a delivery again",
       description:
-        "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). Send no body (or `{}`).",
+        "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
       parameters: [...COMMON_PARAMETERS, DELIVERY_ID],
       responses: {
         "200": jsonResponse("The delivery, pending again.", "WebhookDelivery"),
@@ -155,6 +175,7 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
             ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
             ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
             ["WEBHOOK_CONFIG_INACTIVE", "the delivery's config is inactive: reactivate it first"],
+            RATE_LIMITED("redeliveries"),
           ],
           { body: true, examples: { 409: { inactive: ERROR_EXAMPLES.webhookConfigInactive } } },
         ),

@@ -8,6 +8,7 @@ import { authenticate } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
+import { withExactNumbers } from "../http/json-number-text.js";
 import { createPreviewRateLimiter } from "../http/preview-rate-limiter.js";
 import { replyJson } from "../http/reply-json.js";
 
@@ -21,7 +22,7 @@ export function registerPricingRoutes(app: FastifyInstance, deps: GatewayDeps): 
   const limiter = createPreviewRateLimiter();
 
   app.post("/previewQuotations", { config: { auth: "handler" } }, async (request, reply) => {
-    const body = validatePreviewBody(request.body);
+    const body = validatePreviewBody(withExactNumbers(request.body));
     if (!body.ok) {
       throw new ApiError(400, body.error.code, body.error.message, body.error.field);
     }

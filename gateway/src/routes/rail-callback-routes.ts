@@ -1,15 +1,23 @@
 /**
  * `POST /callbacks/rail`: the payout rail reports an outcome. No partner credentials: the caller proves
- * itself with X-Rail-Signature = base64(HMAC-SHA256(RAIL_CALLBACK_SECRET, exact body bytes)), checked on
- * the raw bytes (never on re-serialised JSON) in constant time. A verdict already recorded is answered
- * 200 with changed=false, so the rail's retries are harmless.
+ * itself with X-Rail-Timestamp and X-Rail-Signature = base64(HMAC-SHA256(RAIL_CALLBACK_SECRET,
+ * "<timestamp>.<exact body bytes>")), checked on the raw bytes (never on re-serialised JSON) in constant
+ * time (@payouts/platform/signing/rail-callback-signature). An authentic callback whose timestamp is further
+ * than RAIL_CALLBACK_TOLERANCE_MS from now is refused as STALE_CALLBACK, so a captured callback cannot be
+ * replayed later. A verdict already recorded is answered 200 with changed=false, so the rail's retries
+ * (each signed anew) and a replay within the tolerance are harmless.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import {
+  checkRailCallbackSignature,
+  RAIL_SIGNATURE_HEADER,
+  RAIL_TIMESTAMP_HEADER,
+} from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import { transactionStatusName } from "../http/render-transaction.js";
+import { checkJsonBody } from "../http/text-safety.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
 
@@ -24,9 +32,9 @@ export async function registerRailCallbackRoutes(app: FastifyInstance, deps: Gat
     );
     scope.post("/callbacks/rail", { config: { auth: "none" } }, async (request) => {
       const raw = rawBody(request);
-      verifySignature(deps.config.railCallbackSecret, raw, request.headers["x-rail-signature"]);
+      verifySignature(deps.config.railCallbackSecret, deps.config.railCallbackToleranceMs, raw, request);
       const body = new BodyReader(parseJson(raw));
-      const res = await deps.clients.ledger.recordRailResult({
+      const res = await deps.railCallbackLedger.recordRailResult({
         txId: body.string("tx_id", { required: true, max: 100 }),
         outcome: body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ }),
         reason: body.string("reason", { max: 500 }) ?? "",
@@ -45,21 +53,45 @@ function rawBody(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
-export function verifySignature(secret: string, raw: Buffer, header: string | string[] | undefined): void {
-  const expected = createHmac("sha256", secret).update(raw).digest();
-  const given =
-    typeof header === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(header)
-      ? Buffer.from(header, "base64")
-      : undefined;
-  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new ApiError(401, "INVALID_SIGNATURE", "X-Rail-Signature does not match the request body");
+export function verifySignature(
+  secret: string,
+  toleranceMs: number,
+  raw: Buffer,
+  request: Pick<FastifyRequest, "headers">,
+): void {
+  const check = checkRailCallbackSignature(
+    secret,
+    {
+      timestamp: request.headers[RAIL_TIMESTAMP_HEADER],
+      signature: request.headers[RAIL_SIGNATURE_HEADER],
+    },
+    raw,
+    new Date(),
+    toleranceMs,
+  );
+  if (check === "invalid") {
+    throw new ApiError(
+      401,
+      "INVALID_SIGNATURE",
+      "X-Rail-Signature does not match X-Rail-Timestamp and the request body",
+    );
+  }
+  if (check === "stale") {
+    throw new ApiError(
+      401,
+      "STALE_CALLBACK",
+      `X-Rail-Timestamp is more than ${Math.round(toleranceMs / 1000)} s from now; sign each attempt anew`,
+    );
   }
 }
 
 function parseJson(raw: Buffer): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ApiError(400, "INVALID_FIELD", "request body is not valid JSON");
   }
+  checkJsonBody(body);
+  return body;
 }

@@ -24,6 +24,7 @@ import {
   transactionStatusFromName,
 } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { readIdempotencyKey } from "./idempotency-key-header.js";
 
 const EXECUTE_ROUTE = "POST /executePayout";
 const MAX_PAGE_SIZE = 100;
@@ -70,7 +71,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
 
   app.post("/executePayout", async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const idempotencyKey = readIdempotencyKey(request);
+    const idempotencyKey = readIdempotencyKey(request, "payout");
     const body = new BodyReader(request.body);
     const txId = body.string("tx_id", { required: true, max: 100 });
     const dp = readDp(request.query);
@@ -135,30 +136,6 @@ function positiveAmount(body: BodyReader): string {
   const text = body.decimalText("amount", { required: true }) ?? "";
   if (!new Dec(text).gt(0))
     throw new ApiError(400, "INVALID_AMOUNT", "amount must be greater than 0", "amount");
-  return text;
-}
-
-const KEY_HEADERS = ["x-idempotency-key", "idempotency-key"] as const;
-
-/**
- * `X-Idempotency-Key` (or the IETF draft's `Idempotency-Key`, optionally as a quoted structured-field
- * string): 1 to 255 printable ASCII characters.
- */
-function readIdempotencyKey(request: FastifyRequest): string {
-  const name = KEY_HEADERS.find((h) => request.headers[h] !== undefined);
-  const raw = name === undefined ? undefined : request.headers[name];
-  if (raw === undefined || raw === "") {
-    throw new ApiError(
-      400,
-      "MISSING_IDEMPOTENCY_KEY",
-      "the X-Idempotency-Key header is required: send a fresh unique value (a UUID) per payout",
-      "X-Idempotency-Key",
-    );
-  }
-  const text = Array.isArray(raw) ? undefined : raw.replace(/^"(.*)"$/, "$1");
-  if (text === undefined || !/^[\x20-\x7e]{1,255}$/.test(text)) {
-    throw invalidField("X-Idempotency-Key", "must be one value of 1 to 255 printable ASCII characters");
-  }
   return text;
 }
 

@@ -17,7 +17,7 @@ const spec = {
   },
   idempotencyKeyTtlMs: {
     env: "IDEMPOTENCY_KEY_TTL_MS",
-    doc: "how long an executePayout idempotency key is remembered (at least 24 hours)",
+    doc: "how long an idempotency key (executePayout, balance credits) is remembered (at least 24 hours)",
     parse: atLeastOneDay,
     default: 30 * DAY_MS,
   },
@@ -50,6 +50,12 @@ const spec = {
     doc: "deadline of one SubmitPayout call to the rail (executePayout answers after at most this long)",
     parse: positiveInt,
     default: 5_000,
+  },
+  processingTimeoutMs: {
+    env: "PROCESSING_TIMEOUT_MS",
+    doc: "a PROCESSING payout the rail has not accepted after this long is failed with a reversal, once the rail confirms it will not pay it",
+    parse: positiveInt,
+    default: 30 * 60_000,
   },
 } as const;
 

@@ -9,6 +9,7 @@ import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
+import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
@@ -19,8 +20,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and three background
- * loops — the outbox relay, the rail resubmission loop and the PENDING expiry sweeper.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, and four background
+ * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout and the PENDING expiry
+ * sweeper.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -52,6 +54,14 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       await submitter.retryDue();
     },
   });
+  const processingTimeout = createPeriodicTask({
+    name: "processing-timeout",
+    intervalMs: config.expirySweepMs,
+    logger,
+    run: async () => {
+      await failOverdueSubmissions(deps, rail);
+    },
+  });
   const sweeper = createPeriodicTask({
     name: "pending-expiry",
     intervalMs: config.expirySweepMs,
@@ -61,6 +71,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     },
   });
   const handlers = createLedgerHandlers(deps, {
+    rail,
     afterExecute: (txId) =>
       submitter.submit(txId).catch((error: unknown) => {
         logger.error(
@@ -69,7 +80,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
         );
       }),
   });
-  const tasks = [relay, railRetry, sweeper];
+  const tasks = [relay, railRetry, processingTimeout, sweeper];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",

@@ -60,4 +60,26 @@ describe("loadWebhookConfig", () => {
       expect((error as Error).message).not.toContain("short-secret-key");
     }
   });
+
+  it("refuses to start in production mode without WEBHOOK_SECRET_KEY (no key generated into the database)", () => {
+    for (const mode of ["distributed", "embedded"] as const) {
+      expect(() => loadWebhookConfig({ NODE_ENV: "production" }, mode)).toThrow(
+        /WEBHOOK_SECRET_KEY is required in production/,
+      );
+    }
+    const key = Buffer.alloc(32, 7).toString("hex");
+    const config = loadWebhookConfig({ NODE_ENV: "production", WEBHOOK_SECRET_KEY: key }, "distributed");
+    expect(config.sealingKey?.equals(Buffer.alloc(32, 7))).toBe(true);
+    // Outside production the generated, stored key stays available (embedded sandbox, local runs).
+    expect(loadWebhookConfig({ NODE_ENV: "development" }, "distributed").sealingKey).toBeUndefined();
+  });
+
+  it("reads WEBHOOK_ALLOWED_PORTS, any port when unset", () => {
+    expect(loadWebhookConfig({}, "distributed").allowedPorts).toBeUndefined();
+    expect(loadWebhookConfig({ WEBHOOK_ALLOWED_PORTS: "443, 8443" }, "distributed").allowedPorts).toEqual([
+      443, 8443,
+    ]);
+    expect(() => loadWebhookConfig({ WEBHOOK_ALLOWED_PORTS: "443,0" }, "distributed")).toThrow(ConfigError);
+    expect(() => loadWebhookConfig({ WEBHOOK_ALLOWED_PORTS: "https" }, "distributed")).toThrow(ConfigError);
+  });
 });

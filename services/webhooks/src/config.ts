@@ -1,4 +1,4 @@
-import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { ConfigError, isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryScheduleMs } from "./domain/retry-policy.js";
 import { DEFAULT_HEADER_BRAND, validateHeaderBrand } from "./domain/signature.js";
@@ -9,6 +9,11 @@ const spec = {
     env: "WEBHOOK_ALLOW_PRIVATE_URLS",
     doc: "allow http and loopback/private/link-local receivers (default true only in the embedded mode)",
     parse: parse.boolean,
+  },
+  allowedPorts: {
+    env: "WEBHOOK_ALLOWED_PORTS",
+    doc: "comma-separated TCP ports receiver URLs may use (unset = any); the Helm chart sets the NetworkPolicy's",
+    parse: portList,
   },
   retryScheduleMs: {
     env: "WEBHOOK_RETRY_SCHEDULE_MS",
@@ -34,6 +39,24 @@ const spec = {
     parse: positiveInt,
     default: 4,
   },
+  maxConfigsPerPartner: {
+    env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",
+    doc: "most webhook configs one partner may have (each receives its own copy of every event)",
+    parse: positiveInt,
+    default: 10,
+  },
+  testRateLimitPerMinute: {
+    env: "WEBHOOK_TEST_RATE_LIMIT_PER_MINUTE",
+    doc: "test notifications (POST /webhookConfigs/{id}/test) per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 10,
+  },
+  redeliverRateLimitPerMinute: {
+    env: "WEBHOOK_REDELIVER_RATE_LIMIT_PER_MINUTE",
+    doc: "manual redeliveries per partner per minute, as a burst then a steady rate",
+    parse: positiveInt,
+    default: 120,
+  },
   timeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",
     doc: "whole-request timeout of one delivery attempt",
@@ -45,6 +68,12 @@ const spec = {
     doc: "how often workers look for due deliveries when nothing woke them",
     parse: positiveInt,
     default: 250,
+  },
+  workerTtlMs: {
+    env: "WEBHOOK_WORKER_TTL_MS",
+    doc: "how long one liveness renewal of a dispatcher process holds (renewed every quarter of it); a dead process's claims are retried after at most this",
+    parse: atLeast(1_000),
+    default: 4_000,
   },
   sealingKey: {
     env: "WEBHOOK_SECRET_KEY",
@@ -72,12 +101,18 @@ const spec = {
 
 export interface WebhookConfig {
   readonly allowPrivateUrls: boolean;
+  /** Ports a receiver URL may use (explicit, or the scheme's 443 / 80); undefined = any. */
+  readonly allowedPorts: readonly number[] | undefined;
   readonly retryScheduleMs: readonly number[];
   readonly headerBrand: string;
   readonly concurrency: number;
   readonly receiverConcurrency: number;
+  readonly maxConfigsPerPartner: number;
+  readonly testRateLimitPerMinute: number;
+  readonly redeliverRateLimitPerMinute: number;
   readonly timeoutMs: number;
   readonly pollIntervalMs: number;
+  readonly workerTtlMs: number;
   readonly sealingKey: Buffer | undefined;
   readonly eventsTopic: string;
   readonly consumerGroup: string;
@@ -89,13 +124,38 @@ export function loadWebhookConfig(
   mode: "embedded" | "distributed",
 ): WebhookConfig {
   const config = loadConfig(spec, { ...env });
+  // A generated key would be stored in the database beside the secrets it seals: a backup would reveal
+  // every partner's signing secret. Production takes the key from the environment (a Secret) or stops.
+  if (isProductionMode(env) && config.sealingKey === undefined) {
+    throw new ConfigError([
+      "WEBHOOK_SECRET_KEY is required in production: the 32-byte key sealing receiver secrets (e.g. openssl rand -base64 32)",
+    ]);
+  }
   return { ...config, allowPrivateUrls: config.allowPrivateUrls ?? mode === "embedded" };
+}
+
+function portList(raw: string): number[] {
+  const ports = parse.list(raw).map((entry) => {
+    const port = parse.port(entry);
+    if (port === 0) throw new Error("expected ports 1-65535");
+    return port;
+  });
+  if (ports.length === 0) throw new Error("expected at least one port");
+  return ports;
 }
 
 function positiveInt(raw: string): number {
   const value = parse.nonNegativeInt(raw);
   if (value === 0) throw new Error("expected an integer greater than 0");
   return value;
+}
+
+function atLeast(min: number): (raw: string) => number {
+  return (raw) => {
+    const value = parse.nonNegativeInt(raw);
+    if (value < min) throw new Error(`expected an integer of at least ${min}`);
+    return value;
+  };
 }
 
 function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {

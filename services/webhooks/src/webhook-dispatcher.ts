@@ -10,6 +10,7 @@ import { loadWebhookConfig } from "./config.js";
 import { createDeliveryWorker } from "./delivery/delivery-worker.js";
 import { createNotificationSender } from "./delivery/notification-sender.js";
 import { createReceiverClient } from "./delivery/receiver-client.js";
+import { createManualSendLimits } from "./handlers/manual-send-limits.js";
 import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
@@ -19,8 +20,18 @@ export const WEBHOOK_MIGRATIONS: MigrationSet = {
   dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
 };
 
-/** A claim outlives the longest attempt by this much before another worker may take the row over. */
-const LEASE_MARGIN_MS = 50_000;
+/**
+ * A claim outlives the longest attempt by this much before another worker may take the row over (the
+ * attempt itself is aborted a second before). A dead process's claims go back sooner, when its liveness
+ * lapses (WEBHOOK_WORKER_TTL_MS).
+ */
+const LEASE_MARGIN_MS = 2_000;
+
+/**
+ * A test notification not claimed within this long is withdrawn (its receiver's slots stayed busy). With the
+ * lease after it, a TestConfig call ends within 2 s + timeout + 2 s, inside the callers' 15 s deadline.
+ */
+const TEST_CLAIM_WAIT_MS = 2_000;
 
 /**
  * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
@@ -35,7 +46,11 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({ allowPrivate: config.allowPrivateUrls, timeoutMs: config.timeoutMs }),
+    client: createReceiverClient({
+      allowPrivate: config.allowPrivateUrls,
+      allowedPorts: config.allowedPorts,
+      timeoutMs: config.timeoutMs,
+    }),
     secretBox,
     now,
   });
@@ -50,12 +65,20 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     receiverConcurrency: config.receiverConcurrency,
     pollIntervalMs: config.pollIntervalMs,
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
+    workerId: newId("whw", now().getTime()),
+    workerTtlMs: config.workerTtlMs,
   });
   const handlers = createWebhookHandlers({
     db: ctx.db,
     secretBox,
-    send,
     allowPrivateUrls: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
+    maxConfigsPerPartner: config.maxConfigsPerPartner,
+    limits: createManualSendLimits(ctx.db, now, {
+      test: config.testRateLimitPerMinute,
+      redeliver: config.redeliverRateLimitPerMinute,
+    }),
+    testWait: { claimMs: TEST_CLAIM_WAIT_MS, answerMs: config.timeoutMs + LEASE_MARGIN_MS },
     now,
     newConfigId: () => newId("whc", now().getTime()),
     wakeWorkers: worker.wake,
@@ -88,6 +111,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
           topic: config.eventsTopic,
           group: config.consumerGroup,
           allow_private_urls: config.allowPrivateUrls,
+          allowed_ports: config.allowedPorts ?? "any",
           retry_schedule_ms: config.retryScheduleMs,
           concurrency: config.concurrency,
         },

@@ -9,6 +9,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
+import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { grpcJsUnary } from "./grpc-js-unary.js";
 
@@ -67,6 +69,8 @@ export interface DistributedTopology {
   readonly partnerUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
+  /** The service credential of a caller identity (gRPC `authorization: Bearer <token>`). */
+  serviceToken(caller: ServiceCaller): string;
   /** `127.0.0.1:<port>` of a service's gRPC listener (of a replica when `replica` > 0). */
   grpcAddress(role: ServiceRole, replica?: number): string;
   /** The last lines a process wrote (stdout and stderr). */
@@ -117,6 +121,8 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
   const ports = new Map<Role | "admin", number>();
   for (const role of [...SERVICE_ROLES, "gateway", "admin"] as const) ports.set(role, await freePort());
   const adminToken = `e2e-admin-${randomBytes(12).toString("hex")}`;
+  // Fresh service credentials per topology; launch() hands each process only its own tokens.
+  const credentials = generateServiceCredentials();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     DATABASE_URL: options.databaseUrl,
@@ -130,6 +136,9 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     RAIL_CALLBACK_SECRET: randomBytes(32).toString("base64url"),
     RAIL_CALLBACK_URL: `http://127.0.0.1:${ports.get("gateway")}/callbacks/rail`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
+    SERVICE_CALLER_DIGESTS: credentials.callerDigests,
+    GATEWAY_SERVICE_TOKENS: credentials.processTokens.gateway,
+    LEDGER_SERVICE_TOKENS: credentials.processTokens.ledger,
     ...Object.fromEntries(SERVICE_ROLES.map((r) => [ADDRESS_ENV[r], `http://127.0.0.1:${ports.get(r)}`])),
     ...options.env,
   };
@@ -140,6 +149,7 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     partnerUrl: `http://127.0.0.1:${ports.get("gateway")}`,
     adminUrl: `http://127.0.0.1:${ports.get("admin")}`,
     adminToken,
+    serviceToken: (caller) => credentials.tokens[caller],
     grpcAddress: (role, replica = 0) => replicas.grpcAddress(role, replica),
     logsOf: (role, replica = 0) => replicas.get(role, replica)?.output.join("") ?? "",
     stop: () => stopAll(children, replicas),
@@ -186,10 +196,18 @@ process.once("exit", () => {
   for (const child of running) killGroup(child, "SIGKILL");
 });
 
+/** A process's env: SERVICE_TOKENS holds its own service credentials only (the gateway's, the ledger's). */
+function processEnv(role: Role | "migrate", env: Record<string, string>): Record<string, string> {
+  const { GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS, ...rest } = env;
+  const own =
+    role === "gateway" ? GATEWAY_SERVICE_TOKENS : role === "ledger" ? LEDGER_SERVICE_TOKENS : undefined;
+  return own === undefined ? rest : { ...rest, SERVICE_TOKENS: own };
+}
+
 function launch(role: Role | "migrate", env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, [...NODE_FLAGS, CLI, role], {
     cwd: REPO_ROOT,
-    env,
+    env: processEnv(role, env),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

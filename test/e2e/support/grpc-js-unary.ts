@@ -30,6 +30,8 @@ export async function grpcJsUnary<I extends DescMessage, O extends DescMessage>(
   method: DescMethodUnary<I, O>,
   request: MessageInitShape<I>,
   deadlineMs = 5_000,
+  /** gRPC metadata, e.g. `{ authorization: "Bearer <service token>" }`. */
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<MessageShape<O>> {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const path = `/${method.parent.typeName}/${method.name}`;
@@ -40,7 +42,7 @@ export async function grpcJsUnary<I extends DescMessage, O extends DescMessage>(
         (message: Uint8Array) => Buffer.from(message),
         (buffer: Buffer) => new Uint8Array(buffer),
         toBinary(method.input, create(method.input, request)),
-        new grpc.Metadata(),
+        metadataOf(headers),
         { deadline: Date.now() + deadlineMs },
         (error: grpc.ServiceError | null, response?: Uint8Array) => {
           if (error) reject(new GrpcJsError(error.code, error.details, error.metadata));
@@ -52,6 +54,12 @@ export async function grpcJsUnary<I extends DescMessage, O extends DescMessage>(
   } finally {
     client.close();
   }
+}
+
+function metadataOf(headers: Readonly<Record<string, string>>): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  for (const [name, value] of Object.entries(headers)) metadata.set(name, value);
+  return metadata;
 }
 
 /** One `google.protobuf.Any` of a `google.rpc.Status`: its type URL and encoded message. */

@@ -2,6 +2,7 @@
  * The ledger service alone on a fresh real PostgreSQL database, called through its Connect router, with a
  * scriptable stand-in for the payout rail and the in-process bus recording what the relay publishes.
  */
+import { createHash, randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
@@ -29,8 +30,14 @@ export interface LedgerHarness {
   readonly module: ServiceModule;
   readonly published: EventMessage[];
   readonly submissions: SubmitPayoutRequest[];
-  /** Makes the next `n` SubmitPayout calls fail. */
+  /** tx_id of every CancelPayout call, in order. */
+  readonly cancellations: string[];
+  /** Makes the next `n` SubmitPayout calls fail before the rail takes the payout. */
   failNextSubmissions(n: number): void;
+  /** The next `n` SubmitPayout calls reach the rail, which takes the payout, but the answer is lost. */
+  loseNextSubmissionAnswers(n: number): void;
+  /** Makes the next `n` CancelPayout calls fail (the rail does not answer). */
+  failNextCancellations(n: number): void;
   /** A second ledger process on the same database (stopping the first is up to the test). */
   restart(): Promise<{ client: LedgerClient; module: ServiceModule }>;
   close(): Promise<void>;
@@ -46,7 +53,7 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
   const database = await createTestDatabase();
   const db = createPgDatabase({ connectionString: database.url, maxConnections: 20 });
   await migrate(db, LEDGER_MIGRATIONS);
-  const bus = createInProcessEventBus({ retryDelayMs: 50 });
+  const bus = createInProcessEventBus();
   const published: EventMessage[] = [];
   await bus.subscribe({
     topic: TRANSACTION_EVENTS_TOPIC,
@@ -54,7 +61,14 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
     handler: async (m) => void published.push(m),
   });
   const submissions: SubmitPayoutRequest[] = [];
+  const cancellations: string[] = [];
+  // The stand-in keeps a rail's one promise the ledger relies on: per tx_id, "taken" and "cancelled"
+  // exclude each other, whichever came first.
+  const taken = new Set<string>();
+  const cancelled = new Set<string>();
   let failures = 0;
+  let lostAnswers = 0;
+  let cancelFailures = 0;
   const rail = createRouterTransport((router) =>
     router.service(RailService, {
       async submitPayout(req) {
@@ -63,7 +77,23 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
           failures--;
           throw new ConnectError("rail unavailable", 14);
         }
+        if (cancelled.has(req.txId)) return { providerReference: "", accepted: false };
+        taken.add(req.txId);
+        if (lostAnswers > 0) {
+          lostAnswers--;
+          throw new ConnectError("deadline exceeded", 4);
+        }
         return { providerReference: `prv_${req.txId}`, accepted: true };
+      },
+      async cancelPayout(req) {
+        cancellations.push(req.txId);
+        if (cancelFailures > 0) {
+          cancelFailures--;
+          throw new ConnectError("rail unavailable", 14);
+        }
+        if (taken.has(req.txId)) return { cancelled: false, providerReference: `prv_${req.txId}` };
+        cancelled.add(req.txId);
+        return { cancelled: true, providerReference: "" };
       },
       async settlePayout() {
         return { delivered: false };
@@ -97,8 +127,15 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
     ...first,
     published,
     submissions,
+    cancellations,
     failNextSubmissions: (n) => {
       failures = n;
+    },
+    loseNextSubmissionAnswers: (n) => {
+      lostAnswers = n;
+    },
+    failNextCancellations: (n) => {
+      cancelFailures = n;
     },
     restart: spawn,
     async close() {
@@ -147,6 +184,12 @@ export function quote(
     totalUsd: fee.plus(amountUsd).toFixed(),
     expiresAt: timestampFromDate(new Date(Date.now() + (opts.ttlMs ?? 30 * 60_000))),
   });
+}
+
+/** A fresh idempotency key and fingerprint, for CreditBalance calls that are not about idempotency. */
+export function freshKey(): { idempotencyKey: string; requestFingerprint: string } {
+  const idempotencyKey = `key-${randomUUID()}`;
+  return { idempotencyKey, requestFingerprint: createHash("sha256").update(idempotencyKey).digest("hex") };
 }
 
 /** The stable reason of a ledger error (or "OK" when the call succeeded). */

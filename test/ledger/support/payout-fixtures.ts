@@ -29,10 +29,12 @@ export async function fundedPartner(platform: TestPlatform, balanceUsd: string):
     fees: { percent: "1.5", fixed_usd: "0.30" },
   });
   if (balanceUsd !== "0") {
-    const credit = await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, {
-      amount_usd: balanceUsd,
-      reference: "test funding",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${partner.partnerId}/balance/credits`,
+      { amount_usd: balanceUsd, reference: "test funding" },
+      { "X-Idempotency-Key": `fund-${partner.partnerId}` },
+    );
     if (credit.status !== 201) throw new Error(`credit: ${credit.status} ${credit.text}`);
   }
   return partner;

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import type { ApiResponse, Credentials } from "../../support/test-platform.js";
 
 export interface PayoutApi {
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   partner(
     creds: Credentials,
     method: string,
@@ -52,10 +52,12 @@ export async function preparePartner(api: PayoutApi, receiverUrl: string): Promi
   const app = ok(await api.admin("POST", `/admin/partners/${partner.partner_id}/apps`, {}), 201).json;
   const creds = { clientId: app.client_id as string, clientSecret: app.client_secret as string };
   ok(
-    await api.admin("POST", `/admin/partners/${partner.partner_id}/balance/credits`, {
-      amount_usd: "100",
-      reference: "observability funding",
-    }),
+    await api.admin(
+      "POST",
+      `/admin/partners/${partner.partner_id}/balance/credits`,
+      { amount_usd: "100", reference: "observability funding" },
+      { "X-Idempotency-Key": `fund-${partner.partner_id}` },
+    ),
     201,
   );
   const customer = ok(

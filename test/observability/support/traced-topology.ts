@@ -16,6 +16,11 @@ import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import {
+  generateServiceCredentials,
+  parseCallerDigests,
+  transportsWithToken,
+} from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
@@ -26,7 +31,7 @@ import { ADMIN_TOKEN, type ApiResponse, type Credentials, freePort } from "../..
 export interface TracedTopology {
   readonly baseUrl: string;
   readonly adminUrl: string;
-  admin(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   partner(
     creds: Credentials,
     method: string,
@@ -57,6 +62,7 @@ export async function startTracedTopology(options: {
   const ports = Object.fromEntries(await Promise.all(roles.map(async (r) => [r, await freePort()] as const)));
   const gatewayPort = await freePort();
   const addr = (role: ServiceRole) => `http://127.0.0.1:${ports[role]}`;
+  const credentials = generateServiceCredentials();
   const transports = {
     lookup: createServiceTransport(addr("lookup")),
     pricing: createServiceTransport(addr("pricing")),
@@ -81,11 +87,19 @@ export async function startTracedTopology(options: {
     const db = createPgDatabase({ connectionString: database.url, applicationName: role });
     const bus = traceEventBus(createKafkaEventBus({ brokers: kafkaBrokers(), clientId: `obs-${role}` }));
     const logger = options.logger(role);
-    const module = SERVICE_ROLES[role].create({ db, bus, logger, transports, env, mode: "distributed" });
+    const module = SERVICE_ROLES[role].create({
+      db,
+      bus,
+      logger,
+      transports: transportsWithToken(transports, role === "ledger" ? credentials.tokens.ledger : undefined),
+      env,
+      mode: "distributed",
+    });
     const server = await startGrpcServer({
       name: role,
       port: ports[role]!,
       host: "127.0.0.1",
+      auth: { digests: parseCallerDigests(credentials.callerDigests) },
       serviceNames: module.serviceNames,
       routes: (router) => module.routes(router),
       logger,
@@ -106,6 +120,7 @@ export async function startTracedTopology(options: {
     }),
     db: gatewayDb,
     transports,
+    serviceTokens: credentials.tokens,
     logger: options.logger("gateway"),
   });
 
@@ -114,8 +129,8 @@ export async function startTracedTopology(options: {
   return {
     baseUrl,
     adminUrl,
-    admin: (method, path, body) =>
-      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}` }, body),
+    admin: (method, path, body, headers = {}) =>
+      callJson(`${adminUrl}${path}`, method, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers }, body),
     partner: (creds, method, path, body, headers = {}) =>
       callJson(
         `${baseUrl}${path}`,

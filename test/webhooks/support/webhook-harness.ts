@@ -47,6 +47,10 @@ export interface Partner extends Credentials {
  */
 export interface WebhookHarness {
   readonly db: ReturnType<typeof createPgDatabase>;
+  /** The test database, for processes the test starts itself. */
+  readonly databaseUrl: string;
+  /** Settings the dispatcher runs with. */
+  readonly env: Readonly<Record<string, string>>;
   readonly topic: string;
   dispatcher: ServiceModule;
   createPartner(): Promise<Partner>;
@@ -67,10 +71,10 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
   const newBus = (): EventBus =>
     options.kafka
       ? createKafkaEventBus({ brokers: kafkaBrokers(), clientId: `webhook-tests-${topic}` })
-      : createInProcessEventBus({ retryDelayMs: 100 });
+      : createInProcessEventBus();
   const bus = newBus();
   const logger = createLogger({ service: "webhook-tests", level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const env = {
+  const env: Readonly<Record<string, string>> = {
     TRANSACTION_EVENTS_TOPIC: topic,
     WEBHOOK_CONSUMER_GROUP: `${topic}.dispatcher`,
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
@@ -83,6 +87,8 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
 
   const harness = {
     db,
+    databaseUrl: database.url,
+    env,
     topic,
     dispatcher: createDispatcher(),
   } as WebhookHarness & { gateway: GatewayHandle };

@@ -15,7 +15,9 @@ export type LedgerReason =
   | "INVALID_FIELD"
   | "INVALID_AMOUNT"
   | "MISSING_REQUIRED_FIELD"
-  | "MISSING_IDEMPOTENCY_KEY";
+  | "MISSING_IDEMPOTENCY_KEY"
+  | "PAYOUT_ACCEPTED_BY_RAIL"
+  | "SERVICE_UNAVAILABLE";
 
 export class LedgerFailure extends Error {
   /** Extra facts for the caller, e.g. {"replayed": "true", "request_id": ...} on a replayed refusal. */

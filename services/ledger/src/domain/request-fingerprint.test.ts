@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, requestFingerprint } from "./request-fingerprint.js";
 
@@ -11,6 +12,34 @@ describe("canonicalJson", () => {
     [{}, "{}"],
   ])("%o → %s", (value, text) => {
     expect(canonicalJson(value)).toBe(text);
+  });
+
+  it("gives the same text as the recursive version it replaced, so stored fingerprints stay valid", () => {
+    const recursive = (value: unknown): string => {
+      if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "";
+      if (Array.isArray(value)) return `[${value.map((v) => recursive(v ?? null)).join(",")}]`;
+      const entries = Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${recursive(v)}`).join(",")}}`;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(recursive(value));
+      }),
+    );
+  });
+
+  it("serialises any nesting depth without overflowing the stack", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 100_000; i++) deep = [{ k: deep }];
+    const text = canonicalJson(deep);
+    expect(text).toBe(`${'[{"k":'.repeat(100_000)}"x"${"}]".repeat(100_000)}`);
+  });
+
+  it("refuses a value JSON cannot represent", () => {
+    expect(() => canonicalJson(undefined)).toThrow(TypeError);
+    expect(() => canonicalJson({ a: [() => 1] })).toThrow(TypeError);
   });
 });
 

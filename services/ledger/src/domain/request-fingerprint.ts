@@ -5,18 +5,47 @@
  */
 import { createHash } from "node:crypto";
 
-/** JSON with object keys sorted at every depth and no whitespace: equal data, equal text. */
+/** Text copied to the output as is, told apart from the JSON strings being serialised. */
+class Punctuation {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted at every depth and no whitespace: equal data, equal text. Iterative (an
+ * explicit stack, not recursion), so no nesting depth can overflow the call stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`no canonical JSON for ${typeof value}`);
-    return text;
+  const out: string[] = [];
+  // Popped from the end: each container pushes its closing bracket first and its opening bracket last.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item instanceof Punctuation) {
+      out.push(item.text);
+    } else if (item === null || typeof item !== "object") {
+      const text = JSON.stringify(item);
+      if (text === undefined) throw new TypeError(`no canonical JSON for ${typeof item}`);
+      out.push(text);
+    } else if (Array.isArray(item)) {
+      pending.push(new Punctuation("]"));
+      for (let i = item.length - 1; i >= 0; i--) {
+        pending.push(item[i] ?? null);
+        if (i > 0) pending.push(new Punctuation(","));
+      }
+      pending.push(new Punctuation("["));
+    } else {
+      const entries = Object.entries(item as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      pending.push(new Punctuation("}"));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        pending.push(child, new Punctuation(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`));
+      }
+      pending.push(new Punctuation("{"));
+    }
   }
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  return out.join("");
 }
 
 export function requestFingerprint(

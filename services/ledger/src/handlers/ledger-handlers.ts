@@ -4,6 +4,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
+import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
@@ -15,14 +16,18 @@ import { attachQuote, notFound } from "../operations/attach-quote.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
 import { executePayout } from "../operations/execute-payout.js";
+import { failProcessingPayout } from "../operations/fail-processing-payout.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
+import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
 import { findTransaction, listHistory, listTransactions } from "../store/transaction-store.js";
 
 export interface LedgerHandlerHooks {
+  /** The payout rail, asked before an operator fails a payout (FailTransaction). */
+  readonly rail: PayoutRail | undefined;
   /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
   readonly afterExecute: (txId: string) => Promise<void>;
 }
@@ -50,7 +55,9 @@ export function createLedgerHandlers(
       return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
     },
 
-    async getTransaction(req) {
+    async getTransaction(req, ctx) {
+      // Partner scope is required; only an operator caller (the admin API) reads across partners.
+      if (!req.partnerId && !isOperatorCall(ctx)) throw missingField("partner_id");
       const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
       if (!tx) throw notFound(req.txId);
       const history = req.includeHistory ? await listHistory(deps.db, tx.txId) : [];
@@ -81,6 +88,7 @@ export function createLedgerHandlers(
     },
 
     async attachQuote(req) {
+      if (!req.partnerId) throw missingField("partner_id");
       if (!req.quote) throw missingField("quote");
       const tx = await attachQuote(deps, req.partnerId, req.txId, quoteInput(req.quote));
       return { transaction: toTransactionMessage(tx) };
@@ -118,8 +126,28 @@ export function createLedgerHandlers(
     },
 
     async creditBalance(req) {
-      const balance = await creditBalance(deps, req.partnerId, req.amountUsd, req.reference);
-      return { balanceUsd: toDecimalString(balance) };
+      return creditBalance(deps, {
+        partnerId: req.partnerId,
+        amountUsd: req.amountUsd,
+        reference: req.reference,
+        idempotencyKey: req.idempotencyKey,
+        fingerprint: req.requestFingerprint,
+        requestId: req.requestId,
+      });
+    },
+
+    async failTransaction(req, ctx) {
+      if (!req.txId) throw missingField("tx_id");
+      const reason = req.reason.trim();
+      if (!reason) throw missingField("reason");
+      if (reason.length > 500) throw invalidField("reason", "must be at most 500 characters");
+      const tx = await failProcessingPayout(deps, hooks.rail, {
+        txId: req.txId,
+        reason,
+        force: req.force,
+        traceparent: traceparentOf(ctx),
+      });
+      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
     },
 
     async getBalance(req) {
@@ -159,13 +187,18 @@ const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {
   INSUFFICIENT_FUNDS: Code.FailedPrecondition,
   TRANSACTION_NOT_REFUNDABLE: Code.FailedPrecondition,
   TRANSACTION_NOT_PROCESSING: Code.FailedPrecondition,
+  PAYOUT_ACCEPTED_BY_RAIL: Code.FailedPrecondition,
+  SERVICE_UNAVAILABLE: Code.Unavailable,
+};
+
+const RETRY_AFTER_SECONDS: Readonly<Partial<Record<LedgerReason, string>>> = {
+  IDEMPOTENCY_KEY_IN_USE: "1",
+  SERVICE_UNAVAILABLE: "5",
 };
 
 function toServiceError(failure: LedgerFailure) {
-  const metadata =
-    failure.reason === "IDEMPOTENCY_KEY_IN_USE"
-      ? { retry_after_seconds: "1", ...failure.metadata }
-      : failure.metadata;
+  const retryAfter = RETRY_AFTER_SECONDS[failure.reason];
+  const metadata = retryAfter ? { retry_after_seconds: retryAfter, ...failure.metadata } : failure.metadata;
   return serviceError(failure.reason, failure.message, {
     field: failure.field,
     code: CODE_BY_REASON[failure.reason] ?? Code.InvalidArgument,

@@ -10,19 +10,14 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Transaction, TransactionSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LedgerFailure } from "../domain/ledger-failure.js";
-import {
-  checkIdempotencyKey,
-  executionRefusal,
-  keyInUse,
-  keyReused,
-  keyVerdict,
-} from "../domain/payout-execution.js";
+import { checkIdempotencyKey, executionRefusal } from "../domain/payout-execution.js";
 import { payoutMovement, payoutTotal } from "../domain/posting-rules.js";
 import { toTransactionMessage } from "../proto/transaction-message.js";
-import { findKey, type KeyScope, type StoredKey, storeKey, tryLockKey } from "../store/idempotency-store.js";
+import { type KeyScope, type StoredKey, storeKey } from "../store/idempotency-store.js";
 import { lockBalance } from "../store/ledger-store.js";
 import { findTransaction, listHistory } from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
+import { claimIdempotencyKey } from "./claim-idempotency-key.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { transition } from "./transition.js";
 
@@ -58,11 +53,8 @@ export async function executePayout(
   const now = deps.now();
   const outcome = await deps.db.transaction(async (q): Promise<Outcome> => {
     if (!(await findTransaction(q, input.txId, { partnerId: input.partnerId }))) throw notFound(input.txId);
-    if (!(await tryLockKey(q, scope))) throw keyInUse();
-    const stored = await findKey(q, scope, now);
-    const verdict = keyVerdict(stored, input.fingerprint);
-    if (verdict === "reused") throw keyReused();
-    if (stored && verdict === "replay") return replayOf(stored);
+    const stored = await claimIdempotencyKey(q, scope, input.fingerprint, now);
+    if (stored) return replayOf(stored);
 
     const tx = await findTransaction(q, input.txId, { partnerId: input.partnerId, forUpdate: true });
     if (!tx) throw notFound(input.txId);
@@ -70,7 +62,7 @@ export async function executePayout(
     const refusal = executionRefusal(tx, balance, now);
     const record = (outcome: StoredKey["outcome"]): StoredKey => ({
       fingerprint: input.fingerprint,
-      txId: tx.txId,
+      subject: { txId: tx.txId },
       requestId: input.requestId,
       outcome,
     });

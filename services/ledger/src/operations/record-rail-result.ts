@@ -3,6 +3,7 @@
  * settled + fees; PROCESSING → FAILED reverses it to the partner's balance. A verdict already recorded is
  * a no-op (changed = false), so duplicate callbacks are harmless.
  */
+import type { Queryable } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
 import { reversalMovement, settlementMovement } from "../domain/posting-rules.js";
@@ -53,21 +54,45 @@ export async function recordRailResult(deps: LedgerDeps, input: RailResultInput)
             changes: providerReference ? { providerReference } : {},
             traceparent: input.traceparent,
           })
-        : await transition(q, tx, {
-            to: "FAILED",
+        : await failProcessing(q, tx, {
             reason: input.reason || "rail reported failure",
             now,
-            movement: reversalMovement(quote),
-            changes: {
-              failureReason: input.reason || "rail reported failure",
-              ...(providerReference ? { providerReference } : {}),
-            },
+            providerReference,
             traceparent: input.traceparent,
           });
     return { transaction: updated, changed: true };
   });
   if (result.changed) deps.committed();
   return result;
+}
+
+/**
+ * PROCESSING → FAILED with the reversal of the whole debit back to the partner's balance: the one failure
+ * path, for the rail's verdict and for payouts the ledger gives up on (fail-processing-payout.ts). `tx` must
+ * be PROCESSING and read with its row lock in this database transaction.
+ */
+export async function failProcessing(
+  q: Queryable,
+  tx: StoredTransaction,
+  spec: {
+    readonly reason: string;
+    readonly now: Date;
+    readonly providerReference?: string | undefined;
+    readonly traceparent?: string | undefined;
+  },
+): Promise<StoredTransaction> {
+  if (!tx.quote) throw new Error(`PROCESSING transaction ${tx.txId} has no quote`);
+  return transition(q, tx, {
+    to: "FAILED",
+    reason: spec.reason,
+    now: spec.now,
+    movement: reversalMovement(tx.quote),
+    changes: {
+      failureReason: spec.reason,
+      ...(spec.providerReference ? { providerReference: spec.providerReference } : {}),
+    },
+    traceparent: spec.traceparent,
+  });
 }
 
 function readOutcome(outcome: string): RailOutcome {

@@ -20,6 +20,19 @@ export interface SubmissionReceipt {
   readonly accepted: boolean;
 }
 
+export interface CancellationVerdict {
+  /**
+   * True: the rail will never pay this payout (it never had it and now refuses it for good, or withdrew
+   * it), so the ledger may reverse the debit. False: the rail has it and may still pay; its verdict comes
+   * by callback.
+   */
+  readonly cancelled: boolean;
+  /** The rail's reference of the payout it has (when not cancelled). */
+  readonly providerReference: string;
+}
+
 export interface PayoutRail {
   submit(submission: PayoutSubmission): Promise<SubmissionReceipt>;
+  /** Asks the rail not to pay `txId`; idempotent, and final once it answered cancelled. */
+  cancel(txId: string, reason: string): Promise<CancellationVerdict>;
 }

@@ -21,5 +21,9 @@ export function createRailServicePayoutRail(transport: Transport, timeoutMs: num
       );
       return { providerReference: res.providerReference, accepted: res.accepted };
     },
+    async cancel(txId, reason) {
+      const res = await client.cancelPayout({ txId, reason }, { timeoutMs });
+      return { cancelled: res.cancelled, providerReference: res.providerReference };
+    },
   };
 }

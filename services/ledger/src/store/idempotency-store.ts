@@ -20,9 +20,12 @@ export type StoredOutcome =
       readonly field: string;
     };
 
+/** What the key did: executed one transaction, or posted one credit movement. */
+export type KeySubject = { readonly txId: string } | { readonly movementId: string };
+
 export interface StoredKey {
   readonly fingerprint: string;
-  readonly txId: string;
+  readonly subject: KeySubject;
   readonly requestId: string;
   readonly outcome: StoredOutcome;
 }
@@ -45,7 +48,8 @@ export async function findKey(q: Queryable, scope: KeyScope, now: Date): Promise
   );
   const res = await q.query<{
     fingerprint: string;
-    tx_id: string;
+    tx_id: string | null;
+    movement_id: string | null;
     request_id: string;
     state: string;
     response: Uint8Array | null;
@@ -53,7 +57,7 @@ export async function findKey(q: Queryable, scope: KeyScope, now: Date): Promise
     error_message: string | null;
     error_field: string | null;
   }>(
-    `SELECT fingerprint, tx_id, request_id, state, response, error_reason, error_message, error_field
+    `SELECT fingerprint, tx_id, movement_id, request_id, state, response, error_reason, error_message, error_field
        FROM ledger.idempotency_keys WHERE partner_id = $1 AND route = $2 AND idempotency_key = $3`,
     [scope.partnerId, scope.route, scope.key],
   );
@@ -68,7 +72,8 @@ export async function findKey(q: Queryable, scope: KeyScope, now: Date): Promise
           message: r.error_message ?? "",
           field: r.error_field ?? "",
         };
-  return { fingerprint: r.fingerprint, txId: r.tx_id, requestId: r.request_id, outcome };
+  const subject: KeySubject = r.tx_id !== null ? { txId: r.tx_id } : { movementId: r.movement_id ?? "" };
+  return { fingerprint: r.fingerprint, subject, requestId: r.request_id, outcome };
 }
 
 export async function storeKey(
@@ -81,15 +86,15 @@ export async function storeKey(
   const o = record.outcome;
   await q.query(
     `INSERT INTO ledger.idempotency_keys (partner_id, route, idempotency_key, fingerprint, state, tx_id,
-       response, error_reason, error_message, error_field, request_id, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+       response, error_reason, error_message, error_field, request_id, created_at, expires_at, movement_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       scope.partnerId,
       scope.route,
       scope.key,
       record.fingerprint,
       o.state,
-      record.txId,
+      "txId" in record.subject ? record.subject.txId : null,
       o.state === "succeeded" ? Buffer.from(o.response) : null,
       o.state === "failed" ? o.reason : null,
       o.state === "failed" ? o.message : null,
@@ -97,6 +102,7 @@ export async function storeKey(
       record.requestId,
       createdAt,
       expiresAt,
+      "movementId" in record.subject ? record.subject.movementId : null,
     ],
   );
 }

@@ -349,6 +349,25 @@ export async function dueRailSubmissions(q: Queryable, now: Date, limit: number)
   return res.rows.map((r) => r.tx_id);
 }
 
+/**
+ * PROCESSING transactions the rail never acknowledged that entered PROCESSING at or before `enteredBefore`,
+ * oldest first. A PROCESSING row's updated_at is the moment it entered PROCESSING: the rail bookkeeping
+ * (markRailSubmitted, markRailAttemptFailed) deliberately leaves it alone.
+ */
+export async function overdueRailSubmissions(
+  q: Queryable,
+  enteredBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const res = await q.query<{ tx_id: string }>(
+    `SELECT tx_id FROM ledger.transactions
+      WHERE status = 'PROCESSING' AND rail_submitted_at IS NULL AND updated_at <= $1
+      ORDER BY updated_at, tx_id LIMIT $2`,
+    [enteredBefore, limit],
+  );
+  return res.rows.map((r) => r.tx_id);
+}
+
 export async function markRailSubmitted(
   q: Queryable,
   txId: string,

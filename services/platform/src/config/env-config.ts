@@ -49,6 +49,11 @@ export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): Con
   return out as ConfigOf<S>;
 }
 
+/** Production mode: NODE_ENV=production (the image and the Helm chart set it). Secrets must then be given. */
+export function isProductionMode(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.NODE_ENV === "production";
+}
+
 function redactable(envName: string, raw: string): string {
   return /SECRET|TOKEN|PASSWORD|DATABASE_URL/i.test(envName) ? "<redacted>" : raw;
 }

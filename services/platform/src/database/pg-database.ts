@@ -1,5 +1,7 @@
 import pg from "pg";
+import { isConnectionFailure, neverSent, reconnectDelayMs } from "./connection-failure.js";
 import type { Database, Queryable, QueryResult } from "./database.js";
+import { DatabaseUnavailableError } from "./database-unavailable.js";
 
 // NUMERIC and BIGINT stay strings: money is decimal and ids may exceed 2^53.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
@@ -9,8 +11,34 @@ export interface PgDatabaseOptions {
   readonly connectionString: string;
   readonly maxConnections?: number;
   readonly applicationName?: string;
+  /**
+   * How long work whose connection was lost (or could not be had) keeps being retried, when retrying is
+   * safe, before it fails with DatabaseUnavailableError. Default 5 s: a PostgreSQL restart is ridden out.
+   */
+  readonly reconnectBudgetMs?: number;
 }
 
+const DEFAULT_RECONNECT_BUDGET_MS = 5_000;
+
+/**
+ * node-postgres behind the Database interface, built to ride out a PostgreSQL restart:
+ *
+ * - Every client checked out of the pool has an `'error'` listener for as long as it is out (node-postgres
+ *   emits `'error'` on a client whose server ends the session, and an unhandled one ends the process);
+ *   a client that lost its connection is discarded, never returned to the pool.
+ * - A transaction whose connection was lost before COMMIT was sent is retried from the start: the server
+ *   rolls back a transaction whose session ends, so nothing of the failed attempt remains. `fn` must
+ *   therefore keep its side effects in the database (or be safe to repeat). Once COMMIT has been sent, a
+ *   lost connection leaves the outcome unknown; that is never retried here and fails with
+ *   DatabaseUnavailableError("unknown") — the caller's idempotency (keys, unique constraints, conditional
+ *   updates) makes its own retry safe.
+ * - A statement outside a transaction is retried only when it never reached the server (no connection
+ *   could be had, or the client was already dead); one that was sent may have run, so it fails with
+ *   DatabaseUnavailableError("unknown").
+ * - Retries back off (50 ms doubling to 1 s) within `reconnectBudgetMs`; then DatabaseUnavailableError
+ *   ("not-applied"). Errors about the statement itself (constraints, syntax, serialization) pass through
+ *   unchanged and are never retried.
+ */
 export function createPgDatabase(options: PgDatabaseOptions): Database & { readonly pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -21,39 +49,117 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  const budgetMs = options.reconnectBudgetMs ?? DEFAULT_RECONNECT_BUDGET_MS;
 
-  const query = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+  /** Runs `work` on a checked-out client with an error listener; a client that failed is discarded. */
+  const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let lost: unknown;
+    const onError = (error: unknown) => {
+      lost ??= error;
+    };
+    client.on("error", onError);
+    try {
+      return await work(client);
+    } catch (error) {
+      const cause = error instanceof DatabaseUnavailableError ? error.cause : error;
+      if (isConnectionFailure(cause)) lost ??= cause;
+      throw error;
+    } finally {
+      client.removeListener("error", onError);
+      client.release(lost === undefined ? undefined : toError(lost));
+    }
+  };
+
+  /** Retries `attempt` while it fails with a retryable connection failure and the budget allows. */
+  const withReconnects = async <T>(
+    attempt: () => Promise<T>,
+    retryable: (error: unknown) => boolean,
+  ): Promise<T> => {
+    const started = performance.now();
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof DatabaseUnavailableError) throw error;
+        if (!isConnectionFailure(error)) throw error;
+        const delay = reconnectDelayMs(n);
+        if (!retryable(error) || performance.now() - started + delay > budgetMs) {
+          throw new DatabaseUnavailableError("not-applied", error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  };
+
+  const run = async <R>(client: pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     const res = await client.query(sql, params as unknown[] | undefined);
     return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 } satisfies QueryResult<R>;
+  };
+
+  /** One statement in autocommit: retried only if it certainly never reached the server. */
+  const statement = <R>(sql: string, params?: readonly unknown[]) => {
+    let sent = false;
+    return withReconnects(
+      () =>
+        withClient(async (client) => {
+          sent = true;
+          try {
+            return await run<R>(client, sql, params);
+          } catch (error) {
+            if (neverSent(error)) sent = false;
+            else if (isConnectionFailure(error)) throw new DatabaseUnavailableError("unknown", error);
+            throw error;
+          }
+        }),
+      () => !sent,
+    );
   };
 
   return {
     kind: "postgres",
     pool,
-    query: (sql, params) => query(pool, sql, params),
+    query: (sql, params) => statement(sql, params),
     exec: async (sql) => {
-      await pool.query(sql);
+      await statement(sql);
     },
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const tx: Queryable = {
-          query: (sql, params) => query(client, sql, params),
-          exec: async (sql) => {
-            await client.query(sql);
-          },
-        };
-        const result = await fn(tx);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) =>
+      withReconnects(
+        () =>
+          withClient(async (client) => {
+            await client.query("BEGIN");
+            const tx: Queryable = {
+              query: (sql, params) => run(client, sql, params),
+              exec: async (sql) => {
+                await client.query(sql);
+              },
+            };
+            let result: Awaited<ReturnType<typeof fn>>;
+            try {
+              result = await fn(tx);
+            } catch (error) {
+              // On a lost connection the server has rolled back already; asking again would only fail.
+              if (!isConnectionFailure(error)) await client.query("ROLLBACK").catch(() => {});
+              throw error;
+            }
+            try {
+              await client.query("COMMIT");
+            } catch (error) {
+              // Refused before sending (the connection was already gone): nothing was committed.
+              if (isConnectionFailure(error) && !neverSent(error)) {
+                throw new DatabaseUnavailableError("unknown", error);
+              }
+              throw error;
+            }
+            return result;
+          }),
+        // Anything before COMMIT is rolled back with the lost session, so the whole unit can run again.
+        () => true,
+      ),
     close: () => pool.end(),
   };
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

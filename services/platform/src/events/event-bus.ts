@@ -27,6 +27,11 @@ export interface Subscription {
 }
 
 export interface EventBus {
+  /**
+   * Resolves once the messages are durably taken — Kafka: acknowledged by all in-sync replicas;
+   * in-process: every subscriber's handler completed — and rejects otherwise, so the outbox relay marks
+   * rows published only after that.
+   */
   publish(messages: readonly EventMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;

@@ -1,47 +1,45 @@
 import type { EventBus, EventHandler, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
 
 /**
- * The embedded mode's bus: one queue per (topic, group), drained in publish order; a failing handler
- * is retried after a pause, so a message is never skipped (same at-least-once contract as Kafka).
+ * The embedded mode's bus. It keeps nothing in memory: `publish` hands each message to every subscribed
+ * group's handler, in publish order, and resolves only when all of them have completed. A handler that
+ * throws makes `publish` reject (after the messages before it were taken), and a topic with no subscriber
+ * at all is refused, so the publisher — the outbox relay — keeps its rows unpublished and tries again: an
+ * event is never lost to a crash, a shutdown or a subscriber that is not there yet. Redelivery after a
+ * partial failure is the same at-least-once contract as Kafka (consumers deduplicate by event id).
  */
-export function createInProcessEventBus(options: { retryDelayMs?: number } = {}): EventBus {
-  const retryDelayMs = options.retryDelayMs ?? 1000;
+export function createInProcessEventBus(): EventBus {
   const groups = new Map<string, Group>();
 
   interface Group {
-    topic: string;
-    handler: EventHandler;
-    queue: EventMessage[];
-    draining: boolean;
+    readonly topic: string;
+    readonly handler: EventHandler;
+    /** The group's deliveries run one at a time, so one key's messages stay in order. */
+    tail: Promise<void>;
     stopped: boolean;
   }
 
-  const drain = async (group: Group): Promise<void> => {
-    if (group.draining) return;
-    group.draining = true;
-    try {
-      while (!group.stopped && group.queue.length > 0) {
-        const next = group.queue[0]!;
-        try {
-          await group.handler(next);
-          group.queue.shift();
-        } catch {
-          await new Promise((r) => setTimeout(r, retryDelayMs));
-        }
+  const deliver = (group: Group, messages: readonly EventMessage[]): Promise<void> => {
+    const run = group.tail.then(async () => {
+      for (const message of messages) {
+        if (group.stopped) throw new Error(`subscriber of ${group.topic} stopped`);
+        await group.handler(message);
       }
-    } finally {
-      group.draining = false;
-    }
+    });
+    group.tail = run.catch(() => {});
+    return run;
   };
 
   return {
     async publish(messages) {
-      for (const message of messages) {
-        for (const group of groups.values()) {
-          if (group.topic === message.topic && !group.stopped) group.queue.push(message);
-        }
+      const topics = new Set(messages.map((m) => m.topic));
+      for (const topic of topics) {
+        const subscribers = [...groups.values()].filter((g) => g.topic === topic && !g.stopped);
+        if (subscribers.length === 0)
+          throw new Error(`no subscriber for ${topic} yet; nothing was published`);
+        const ofTopic = messages.filter((m) => m.topic === topic);
+        for (const group of subscribers) await deliver(group, ofTopic);
       }
-      for (const group of groups.values()) void drain(group);
     },
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const id = `${opts.topic}\u0000${opts.groupId}`;
@@ -49,21 +47,24 @@ export function createInProcessEventBus(options: { retryDelayMs?: number } = {})
       const group: Group = {
         topic: opts.topic,
         handler: opts.handler,
-        queue: [],
-        draining: false,
+        tail: Promise.resolve(),
         stopped: false,
       };
       groups.set(id, group);
       return {
+        // Waits for the message in hand: a stopped consumer never writes after its owner closed the database.
         stop: async () => {
           group.stopped = true;
           groups.delete(id);
+          await group.tail;
         },
       };
     },
     async close() {
-      for (const group of groups.values()) group.stopped = true;
+      const all = [...groups.values()];
+      for (const group of all) group.stopped = true;
       groups.clear();
+      await Promise.all(all.map((g) => g.tail));
     },
   };
 }

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   currencyByCode,
   currencyByNumeric,
+  fitsMinorUnits,
   ISO_CURRENCIES,
   isIsoCurrency,
   minorUnits,
 } from "./currencies.js";
+import { Dec } from "./decimal.js";
 
 // destinations.md §12: the corridor currencies, verified against ISO 4217 data.
 const CORRIDOR_CURRENCIES: readonly [string, string, number][] = [
@@ -71,5 +73,21 @@ describe("ISO 4217 table", () => {
     expect(currencyByNumeric("068")?.code).toBe("BOB");
     expect(currencyByNumeric("68")).toBeUndefined();
     expect(currencyByNumeric("000")).toBeUndefined();
+  });
+});
+
+describe("fitsMinorUnits", () => {
+  it.each([
+    ["100.12", "BRL", true],
+    ["100.120", "BRL", true],
+    ["100.123", "BRL", false],
+    ["1.001", "USD", false],
+    ["100", "VND", true],
+    ["100.5", "VND", false],
+    ["1.234", "KWD", true],
+    ["1.2345", "KWD", false],
+    ["1.23456", "XAU", true],
+  ])("%s %s → %s", (amount, code, fits) => {
+    expect(fitsMinorUnits(new Dec(amount), code)).toBe(fits);
   });
 });

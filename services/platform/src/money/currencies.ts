@@ -85,6 +85,22 @@ export function minorUnits(code: string): number | undefined {
   return BY_CODE.get(code)?.minorUnits ?? undefined;
 }
 
+/**
+ * Whether an amount given in `code` is a whole number of its minor unit: 100.12 BRL is, 100.123 BRL and
+ * 100.5 VND are not. Input amounts must be (issue 12: an amount finer than the currency's smallest unit
+ * cannot be paid out as given); computed amounts (conversions, fees) keep full precision. A currency
+ * without a minor unit (ISO "N.A.") or unknown code takes any amount: callers refuse those codes first.
+ */
+export function fitsMinorUnits(amount: { decimalPlaces(): number }, code: string): boolean {
+  const units = minorUnits(code);
+  return units === undefined || amount.decimalPlaces() <= units;
+}
+
+/** The message of the INVALID_AMOUNT that refuses an amount `fitsMinorUnits` does not accept. */
+export function tooPreciseMessage(field: string, code: string): string {
+  return `${field} must be a whole number of ${code} minor units (at most ${minorUnits(code) ?? 0} decimals)`;
+}
+
 /** The currency of a three-digit numeric code such as "986" (EMV QR tag 53). */
 export function currencyByNumeric(numeric: string): IsoCurrency | undefined {
   return BY_NUMERIC.get(numeric);

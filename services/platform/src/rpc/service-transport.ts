@@ -1,6 +1,7 @@
 import type { Interceptor, Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
+import type { GrpcTls } from "./grpc-tls.js";
 
 /**
  * A gRPC (HTTP/2) transport to another service, e.g. `http://ledger:50053`. Every call gets a client
@@ -9,9 +10,12 @@ import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 export function createServiceTransport(
   baseUrl: string,
   interceptors: readonly Interceptor[] = [],
+  /** Mutual TLS (an https:// baseUrl): present this certificate, trust only this CA. */
+  tls?: GrpcTls,
 ): Transport {
   return createGrpcTransport({
     baseUrl,
+    ...(tls ? { nodeOptions: { ca: tls.ca, cert: tls.cert, key: tls.key } } : {}),
     interceptors: [...clientInterceptors(), ...interceptors],
     defaultTimeoutMs: 15_000,
     pingIntervalMs: 30_000,

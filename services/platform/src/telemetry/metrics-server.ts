@@ -4,10 +4,13 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEFAULT_HOST } from "../config/listen-host.js";
 import type { Logger } from "../logging/logger.js";
 import type { Telemetry } from "./start-telemetry.js";
 
 export interface MetricsServerHandle {
+  /** The address the listener is bound to ("" when it could not be bound). */
+  readonly host: string;
   /** 0 when the port could not be bound. */
   readonly port: number;
   close(): Promise<void>;
@@ -21,6 +24,7 @@ export async function startMetricsServer(options: {
   readonly telemetry: Telemetry;
   /** Defaults to the telemetry's METRICS_PORT. */
   readonly port?: number;
+  /** Defaults to loopback; distributed processes pass HOST. */
   readonly host?: string;
   readonly logger: Logger;
 }): Promise<MetricsServerHandle> {
@@ -37,10 +41,10 @@ export async function startMetricsServer(options: {
       options.logger.error({ err: error, port: wanted }, "metrics listener not started");
       resolve(false);
     });
-    server.listen(wanted, options.host ?? "0.0.0.0", () => resolve(true));
+    server.listen(wanted, options.host ?? DEFAULT_HOST, () => resolve(true));
   });
-  if (!bound) return { port: 0, close: async () => {} };
-  const port = (server.address() as AddressInfo).port;
-  options.logger.info({ port }, "metrics listening on /metrics");
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  if (!bound) return { host: "", port: 0, close: async () => {} };
+  const { address: host, port } = server.address() as AddressInfo;
+  options.logger.info({ host, port }, "metrics listening on /metrics");
+  return { host, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

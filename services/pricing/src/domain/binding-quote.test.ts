@@ -98,6 +98,25 @@ describe("quoteCorridorPayout", () => {
     expect(badCountry.ok ? undefined : badCountry.error.code).toBe("UNSUPPORTED_COUNTRY");
   });
 
+  it.each([
+    [{ amount: "100.123" }, "BRL has 2 minor units"],
+    [{ amount: "10.005", currency: "USD" }, "USD has 2"],
+    [{ amount: "100.5", currency: "JPY", rates: new Map([...RATES, ["JPY", new Dec(150)]]) }, "JPY has 0"],
+  ])(
+    "refuses %j with INVALID_AMOUNT: an input amount finer than its currency's minor unit (%s)",
+    (overrides, _why) => {
+      const result = quoteCorridorPayout(request(overrides));
+      expect(result.ok ? undefined : result.error).toMatchObject({ code: "INVALID_AMOUNT", field: "amount" });
+    },
+  );
+
+  it("accepts trailing zeros beyond the minor units, and judges the input currency, not the converted amount", () => {
+    expect(quoteCorridorPayout(request({ amount: "100.1200" })).ok).toBe(true);
+    const rates = new Map([...RATES, ["EUR", new Dec(7)]]);
+    const converted = quoteCorridorPayout(request({ amount: "10.01", currency: "EUR", rates }));
+    expect(converted.ok && converted.value.amount.decimalPlaces()).toBeGreaterThan(2);
+  });
+
   it.each(["1", "50000"])("accepts the inclusive limit %s", (amount) => {
     expect(quoteCorridorPayout(request({ amount })).ok).toBe(true);
   });

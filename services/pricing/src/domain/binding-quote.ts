@@ -6,6 +6,7 @@
  * The converted local amount is kept at INTERNAL_SCALE, not rounded to the currency's minor units: every
  * stored figure stays at full precision and only rendering rounds (the seed's `dp` rule).
  */
+import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { type Dec, INTERNAL_SCALE, parseDecimal, toInternalScale } from "@payouts/platform/money/decimal";
 import { type Corridor, checkCorridorLimits } from "./corridor.js";
 import type { FeeSchedule } from "./fees.js";
@@ -33,8 +34,9 @@ export interface BindingQuoteRequest {
 
 /**
  * Checks, in order: INVALID_AMOUNT (not a decimal greater than 0), UNSUPPORTED_COUNTRY (no corridor or a
- * disabled one), INVALID_CURRENCY (not a priceable ISO code, or no rate for it or for the corridor
- * currency), AMOUNT_OUT_OF_RANGE (local amount outside the corridor's inclusive limits).
+ * disabled one), INVALID_CURRENCY (not a priceable ISO code), INVALID_AMOUNT (more decimals than that
+ * currency's minor units), INVALID_CURRENCY (no rate for it or for the corridor currency),
+ * AMOUNT_OUT_OF_RANGE (local amount outside the corridor's inclusive limits).
  */
 export function quoteCorridorPayout(request: BindingQuoteRequest): Result<Quotation> {
   const amount = parseDecimal(request.amount);
@@ -71,6 +73,9 @@ function localAmount(
   const source = request.currency === "" ? corridor.currency : request.currency.toUpperCase();
   if (!isPriceableCurrency(source)) {
     return fail("INVALID_CURRENCY", "currency must be an ISO 4217 currency code", "currency");
+  }
+  if (!fitsMinorUnits(amount, source)) {
+    return fail("INVALID_AMOUNT", tooPreciseMessage("amount", source), "amount");
   }
   const targetRate = ratePerUsd(corridor.currency, request.rates);
   if (targetRate === undefined) {

@@ -42,6 +42,35 @@ describe("parseCorridor", () => {
   });
 });
 
+describe("parseCorridor limits in minor units", () => {
+  it.each([
+    [{ min_amount: "1.001" }, "min_amount"],
+    [{ max_amount: 50000.5, currency: "VND" }, "max_amount"],
+  ])("refuses %j with INVALID_AMOUNT at %s", (override, field) => {
+    const parsed = parseCorridor({
+      country_code: "BR",
+      currency: "BRL",
+      min_amount: "1",
+      max_amount: "50000",
+      enabled: true,
+      ...override,
+    });
+    expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_AMOUNT", field });
+  });
+
+  it("accepts limits with trailing zeros", () => {
+    expect(
+      parseCorridor({
+        country_code: "BR",
+        currency: "BRL",
+        min_amount: "1.000",
+        max_amount: "50000.10",
+        enabled: true,
+      }).ok,
+    ).toBe(true);
+  });
+});
+
 describe("parseCorridor currency", () => {
   it("refuses a currency ISO lists without minor units, which no amount could be rendered in", () => {
     const parsed = parseCorridor({

@@ -3,6 +3,7 @@
  * (DESIGN.md §5, `PUT /admin/corridors/{country_code}`). Limits are inclusive.
  */
 
+import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { type Dec, parseDecimal } from "@payouts/platform/money/decimal";
 import { isPriceableCurrency } from "./fx-rates.js";
 import { fail, ok, type Result } from "./pricing-error.js";
@@ -42,7 +43,10 @@ export interface CorridorInput {
   readonly enabled: unknown;
 }
 
-/** Validates an admin corridor: alpha-2 country, ISO currency with minor units, 0 <= min <= max, boolean enabled. */
+/**
+ * Validates an admin corridor: alpha-2 country, ISO currency with minor units, 0 <= min <= max, limits in
+ * whole minor units of the currency (else INVALID_AMOUNT), boolean enabled.
+ */
 export function parseCorridor(input: CorridorInput): Result<Corridor> {
   const { country_code: countryCode, currency, enabled } = input;
   if (typeof countryCode !== "string" || !/^[A-Z]{2}$/.test(countryCode)) {
@@ -58,6 +62,13 @@ export function parseCorridor(input: CorridorInput): Result<Corridor> {
   const maxAmount = parseLimit(input.max_amount);
   if (maxAmount === undefined || maxAmount.lt(minAmount)) {
     return fail("INVALID_FIELD", "max_amount must be a decimal not below min_amount", "max_amount");
+  }
+  for (const [field, limit] of [
+    ["min_amount", minAmount],
+    ["max_amount", maxAmount],
+  ] as const) {
+    if (!fitsMinorUnits(limit, currency))
+      return fail("INVALID_AMOUNT", tooPreciseMessage(field, currency), field);
   }
   if (typeof enabled !== "boolean") {
     return fail("INVALID_FIELD", "enabled must be true or false", "enabled");

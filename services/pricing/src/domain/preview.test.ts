@@ -145,11 +145,26 @@ describe("validatePreviewBody", () => {
   it.each([
     [{ amount: 100, currency: "brl" }, "100", "BRL"],
     [{ amount: "10.50", currency: "Usd" }, "10.5", "USD"],
-    [{ amount: 0.01, currency: "VND", extra: 1 }, "0.01", "VND"],
+    [{ amount: 1, currency: "VND", extra: 1 }, "1", "VND"],
+    [{ amount: "100.120", currency: "BRL" }, "100.12", "BRL"],
   ])("accepts %j", (body, amount, currency) => {
     const result = validatePreviewBody(body);
     expect(result.ok && result.value.amount.toFixed()).toBe(amount);
     expect(result.ok && result.value.currency).toBe(currency);
+  });
+
+  it.each([
+    [{ amount: 100.123, currency: "BRL" }],
+    [{ amount: "1.001", currency: "usd" }],
+    [{ amount: "50000.5", currency: "VND" }],
+  ])("refuses %j with INVALID_AMOUNT: more decimals than the currency's minor units", (body) => {
+    const result = validatePreviewBody(body);
+    expect(result.ok ? undefined : result.error).toMatchObject({ code: "INVALID_AMOUNT", field: "amount" });
+  });
+
+  it("judges the decimals only once the currency is known (the seed's order)", () => {
+    const result = validatePreviewBody({ amount: "100.123" });
+    expect(result.ok ? undefined : result.error).toMatchObject({ code: "MISSING_REQUIRED_FIELD" });
   });
 
   it("leaves a valid ISO code without a rate to previewQuotations (INVALID_CURRENCY, checked last)", () => {

@@ -6,7 +6,7 @@
  * itself keeps the partner's amount untouched), then priced like any local amount. It is not rounded to
  * the target's minor units first, so `amount_usd` is the same for every target; rendering rounds it.
  */
-import { isIsoCurrency } from "@payouts/platform/money/currencies";
+import { fitsMinorUnits, isIsoCurrency, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { type Dec, parseDecimal } from "@payouts/platform/money/decimal";
 import { type Corridor, checkCorridorLimits } from "./corridor.js";
 import type { FeeSchedule } from "./fees.js";
@@ -82,8 +82,10 @@ export interface PreviewBody {
 
 /**
  * The body checks of the seed's error table, in its order: INVALID_AMOUNT (amount missing, not a number or
- * not greater than 0), then MISSING_REQUIRED_FIELD (currency missing or not ISO 4217, any case). Amounts
- * are accepted as JSON numbers or plain decimal strings. Authentication and rate limits, which the seed
+ * not greater than 0), then MISSING_REQUIRED_FIELD (currency missing or not ISO 4217, any case), then
+ * INVALID_AMOUNT again when the amount has more decimals than the currency's minor units (a check that
+ * needs the currency, so it comes after it; issue 12 item 11). Amounts are accepted as JSON numbers or
+ * plain decimal strings. Authentication and rate limits, which the seed
  * orders between these and INVALID_CURRENCY, are the gateway's.
  */
 export function validatePreviewBody(body: unknown): Result<PreviewBody> {
@@ -99,6 +101,9 @@ export function validatePreviewBody(body: unknown): Result<PreviewBody> {
   const currency = rawCurrency.toUpperCase();
   if (!isIsoCurrency(currency)) {
     return fail("MISSING_REQUIRED_FIELD", "currency must be an ISO 4217 currency code", "currency");
+  }
+  if (!fitsMinorUnits(amount, currency)) {
+    return fail("INVALID_AMOUNT", tooPreciseMessage("amount", currency), "amount");
   }
   return ok({ amount, currency });
 }

@@ -1,16 +1,32 @@
+import { checkRailCallbackSignature } from "@payouts/platform/signing/rail-callback-signature";
 import { describe, expect, it } from "vitest";
-import { railCallbackBody, railCallbackSignature } from "./rail-callback-sender.js";
+import { railCallbackBody, railCallbackHeaders } from "./rail-callback-sender.js";
 
-describe("railCallbackSignature", () => {
-  it("is base64 HMAC-SHA256 (RFC 4231 test case 2)", () => {
-    // Published digest 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843, in base64.
-    expect(railCallbackSignature("Jefe", "what do ya want for nothing?")).toBe(
-      "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=",
-    );
+describe("railCallbackHeaders", () => {
+  const body = '{"tx_id":"tx_1","outcome":"SUCCESS","reason":"","provider_reference":"sbx_1"}';
+  const now = new Date("2026-11-24T12:00:00.750Z");
+
+  it("sends the Unix timestamp of the attempt and signs it with the exact body", () => {
+    const headers = railCallbackHeaders("k", body, now);
+    expect(headers["x-rail-timestamp"]).toBe("1795521600");
+    expect(headers["content-type"]).toBe("application/json");
+    const check = (at: Date) =>
+      checkRailCallbackSignature(
+        "k",
+        { timestamp: headers["x-rail-timestamp"], signature: headers["x-rail-signature"] },
+        Buffer.from(body),
+        at,
+        300_000,
+      );
+    expect(check(now)).toBe("valid");
+    expect(check(new Date(now.getTime() + 301_000))).toBe("stale");
   });
 
-  it("changes with a single byte of the body", () => {
-    expect(railCallbackSignature("k", '{"a":1}')).not.toBe(railCallbackSignature("k", '{"a":1} '));
+  it("signs every attempt anew: a later attempt carries a later timestamp and another signature", () => {
+    const first = railCallbackHeaders("k", body, now);
+    const retry = railCallbackHeaders("k", body, new Date(now.getTime() + 60_000));
+    expect(Number(retry["x-rail-timestamp"]) - Number(first["x-rail-timestamp"])).toBe(60);
+    expect(retry["x-rail-signature"]).not.toBe(first["x-rail-signature"]);
   });
 });
 

@@ -1,8 +1,14 @@
 /**
  * Reports an outcome to the gateway: POST {tx_id, outcome, reason, provider_reference} with
- * X-Rail-Signature = base64(HMAC-SHA256(RAIL_CALLBACK_SECRET, exact body bytes)).
+ * X-Rail-Timestamp (Unix seconds) and X-Rail-Signature = base64(HMAC-SHA256(RAIL_CALLBACK_SECRET,
+ * "<timestamp>.<exact body bytes>")), signed anew on every attempt so that a retry is never stale.
  */
-import { createHmac } from "node:crypto";
+import {
+  RAIL_SIGNATURE_HEADER,
+  RAIL_TIMESTAMP_HEADER,
+  railCallbackSignature,
+  railCallbackTimestamp,
+} from "@payouts/platform/signing/rail-callback-signature";
 import type { Submission } from "../store/submission-store.js";
 
 export interface CallbackTarget {
@@ -22,8 +28,14 @@ export function railCallbackBody(
   });
 }
 
-export function railCallbackSignature(secret: string, body: string): string {
-  return createHmac("sha256", secret).update(body, "utf8").digest("base64");
+/** The headers of one attempt to send `body` at `now`. */
+export function railCallbackHeaders(secret: string, body: string, now: Date): Record<string, string> {
+  const timestamp = railCallbackTimestamp(now);
+  return {
+    "content-type": "application/json",
+    [RAIL_TIMESTAMP_HEADER]: timestamp,
+    [RAIL_SIGNATURE_HEADER]: railCallbackSignature(secret, timestamp, body),
+  };
 }
 
 /** Resolves when the gateway answered 2xx; throws with the reason otherwise. */
@@ -31,10 +43,7 @@ export async function sendRailCallback(target: CallbackTarget, s: Submission): P
   const body = railCallbackBody(s);
   const res = await fetch(target.url, {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-rail-signature": railCallbackSignature(target.secret, body),
-    },
+    headers: railCallbackHeaders(target.secret, body, new Date()),
     body,
     redirect: "error",
     signal: AbortSignal.timeout(target.timeoutMs),

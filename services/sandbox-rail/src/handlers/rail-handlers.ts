@@ -1,6 +1,7 @@
 /**
  * payouts.rail.v1.RailService for the sandbox: SubmitPayout accepts (idempotently by tx_id) and plans the
- * callback; SettlePayout forces an outcome and reports it at once through the same callback path.
+ * callback; SettlePayout forces an outcome and reports it at once through the same callback path;
+ * CancelPayout refuses a payout for good when the rail does not have it yet.
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
@@ -10,7 +11,13 @@ import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import type { CallbackDispatcher } from "../callback/callback-dispatcher.js";
 import type { SandboxRailConfig } from "../config.js";
 import { isRailOutcome, sandboxVerdict } from "../domain/sandbox-outcome.js";
-import { findSubmission, forceOutcome, insertSubmission, reopenCallback } from "../store/submission-store.js";
+import {
+  findSubmission,
+  forceOutcome,
+  insertCancellation,
+  insertSubmission,
+  reopenCallback,
+} from "../store/submission-store.js";
 
 export function createRailHandlers(deps: {
   readonly db: Database;
@@ -41,7 +48,23 @@ export function createRailHandlers(deps: {
         },
         at,
       );
-      return { providerReference: stored.providerReference, accepted: true };
+      // Cancelled before it arrived (CancelPayout): the ledger reversed the debit, so never pay it.
+      return { providerReference: stored.providerReference, accepted: stored.cancelledAt === undefined };
+    },
+
+    async cancelPayout(req) {
+      if (!req.txId) throw serviceError("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      const stored = await insertCancellation(
+        db,
+        req.txId,
+        newId("sbx"),
+        req.reason || "cancelled before submission",
+        now(),
+      );
+      // A payout the sandbox accepted is reported by its callback, never withdrawn: the callback may
+      // already be on its way, and an operator decides it with SettlePayout.
+      if (stored.cancelledAt) return { cancelled: true, providerReference: "" };
+      return { cancelled: false, providerReference: stored.providerReference };
     },
 
     async settlePayout(req) {
@@ -54,6 +77,15 @@ export function createRailHandlers(deps: {
           field: "tx_id",
           code: Code.NotFound,
         });
+      }
+      if (submission.cancelledAt) {
+        throw serviceError(
+          "PAYOUT_CANCELLED",
+          `payout ${req.txId} was cancelled before the rail accepted it`,
+          {
+            code: Code.FailedPrecondition,
+          },
+        );
       }
       if (submission.deliveredAt && submission.outcome !== req.outcome) {
         throw serviceError(

@@ -16,6 +16,8 @@ export interface Submission {
   readonly nextCallbackAt: Date | undefined;
   readonly callbackAttempts: number;
   readonly deliveredAt: Date | undefined;
+  /** Set when the payout was cancelled before the rail accepted it: never paid, never reported. */
+  readonly cancelledAt: Date | undefined;
 }
 
 interface Row {
@@ -32,11 +34,12 @@ interface Row {
   next_callback_at: Date | null;
   callback_attempts: number;
   delivered_at: Date | null;
+  cancelled_at: Date | null;
 }
 
 const COLUMNS = `tx_id, provider_reference, country_code, currency, amount, destination_type,
   payment_destination, payment_destination_code, outcome, reason, next_callback_at, callback_attempts,
-  delivered_at`;
+  delivered_at, cancelled_at`;
 
 function fromRow(r: Row): Submission {
   return {
@@ -53,13 +56,14 @@ function fromRow(r: Row): Submission {
     nextCallbackAt: r.next_callback_at ?? undefined,
     callbackAttempts: r.callback_attempts,
     deliveredAt: r.delivered_at ?? undefined,
+    cancelledAt: r.cancelled_at ?? undefined,
   };
 }
 
 /** Stores a new submission; an existing one for the same tx_id is kept as it was and returned. */
 export async function insertSubmission(
   q: Queryable,
-  s: Omit<Submission, "callbackAttempts" | "deliveredAt">,
+  s: Omit<Submission, "callbackAttempts" | "deliveredAt" | "cancelledAt">,
   now: Date,
 ): Promise<Submission> {
   await q.query(
@@ -93,6 +97,30 @@ export async function findSubmission(q: Queryable, txId: string): Promise<Submis
   return res.rows[0] ? fromRow(res.rows[0]) : undefined;
 }
 
+/**
+ * Records that `txId` must never be paid: a cancelled row when the rail has none yet. An existing row is
+ * kept as it was (a payout the rail accepted is not withdrawn) and returned.
+ */
+export async function insertCancellation(
+  q: Queryable,
+  txId: string,
+  providerReference: string,
+  reason: string,
+  now: Date,
+): Promise<Submission> {
+  await q.query(
+    `INSERT INTO rail.submissions (tx_id, provider_reference, country_code, currency, amount,
+       destination_type, payment_destination, payment_destination_code, outcome, reason, next_callback_at,
+       created_at, cancelled_at)
+     VALUES ($1, $2, '', '', '', '', '', '', 'FAILED', $3, NULL, $4, $4)
+     ON CONFLICT (tx_id) DO NOTHING`,
+    [txId, providerReference, reason, now],
+  );
+  const stored = await findSubmission(q, txId);
+  if (!stored) throw new Error(`submission ${txId} vanished`);
+  return stored;
+}
+
 /** An operator's verdict: replaces the planned outcome (while undelivered) and makes the callback due now. */
 export async function forceOutcome(
   q: Queryable,
@@ -104,7 +132,7 @@ export async function forceOutcome(
   await q.query(
     `UPDATE rail.submissions
         SET outcome = $2, reason = $3, next_callback_at = $4
-      WHERE tx_id = $1 AND delivered_at IS NULL`,
+      WHERE tx_id = $1 AND delivered_at IS NULL AND cancelled_at IS NULL`,
     [txId, outcome, reason, now],
   );
 }
@@ -159,8 +187,9 @@ export async function markCallbackFailed(
 
 /** Makes a delivered callback due again (an operator repeating the same verdict). */
 export async function reopenCallback(q: Queryable, txId: string, now: Date): Promise<void> {
-  await q.query("UPDATE rail.submissions SET delivered_at = NULL, next_callback_at = $2 WHERE tx_id = $1", [
-    txId,
-    now,
-  ]);
+  await q.query(
+    `UPDATE rail.submissions SET delivered_at = NULL, next_callback_at = $2
+      WHERE tx_id = $1 AND cancelled_at IS NULL`,
+    [txId, now],
+  );
 }

@@ -5,7 +5,14 @@
  * configuration), so a slow or dead receiver holds only its own slots and never delays another receiver.
  * Workers poll every `pollIntervalMs` and are woken at once when new rows are stored in this process or
  * a delivery finishes (its successor in the same transaction may now be due).
+ *
+ * Claims are recovered promptly when something goes wrong: a claim whose answer could not be recorded (or
+ * whose worker hit an error) is released at once; a claim of a process that died is released by the other
+ * processes as soon as that process stops renewing its liveness (worker-liveness.ts), and in any case when
+ * its lease (attempt timeout + 2 s) runs out. An attempt is aborted before its lease ends and when this
+ * process's liveness lapses, so a row is never sent by two workers at once.
  */
+import { performance } from "node:perf_hooks";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import {
@@ -15,7 +22,12 @@ import {
   SpanKind,
   untraced,
 } from "@payouts/platform/telemetry/trace-context";
-import { decideAfterAttempt, describeFailure, storedResponseBody } from "../domain/delivery-outcome.js";
+import {
+  decideAfterAttempt,
+  decideAfterTestAttempt,
+  describeFailure,
+  storedResponseBody,
+} from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
 import { disableConfig } from "../store/config-store.js";
@@ -24,11 +36,22 @@ import {
   type ClaimedDelivery,
   claimDueDeliveries,
   recordAttempt,
-  releaseExpiredClaims,
+  releaseAbandonedClaims,
+  releaseClaim,
 } from "../store/delivery-queue-store.js";
+import { pruneTestDeliveries } from "../store/test-delivery-store.js";
+import { pruneDeadWorkers } from "../store/worker-store.js";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../telemetry/delivery-metrics.js";
 import type { NotificationSender } from "./notification-sender.js";
 import type { ReceiverAnswer } from "./receiver-client.js";
+import { createWorkerLiveness } from "./worker-liveness.js";
+
+/** An attempt is aborted this long before its lease ends (the lease is stamped after the local clock starts). */
+const LEASE_SAFETY_MS = 1_000;
+/** A claim given back after an error is due again after this pause (no hot loop on a persistent fault). */
+const RELEASE_DELAY_MS = 1_000;
+/** Dead workers' rows are pruned at most this often. */
+const PRUNE_EVERY_MS = 60_000;
 
 export interface DeliveryWorkerOptions {
   readonly db: Database;
@@ -42,6 +65,10 @@ export interface DeliveryWorkerOptions {
   readonly pollIntervalMs: number;
   /** How long a claim stays valid; longer than one attempt can take. */
   readonly leaseMs: number;
+  /** This process's id in webhooks.workers. */
+  readonly workerId: string;
+  /** How long one liveness renewal holds; a dead process's claims are released after at most this. */
+  readonly workerTtlMs: number;
 }
 
 export interface DeliveryWorker {
@@ -60,6 +87,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let woken = false;
   let interruptSleep: (() => void) | undefined;
   let releasedAt = Number.NEGATIVE_INFINITY;
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  const liveness = createWorkerLiveness({
+    db: options.db,
+    workerId: options.workerId,
+    ttlMs: options.workerTtlMs,
+    logger: options.logger,
+  });
 
   const wake = () => {
     woken = true;
@@ -87,22 +121,36 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   };
 
   const claimBatch = async (): Promise<number> => {
-    const free = options.concurrency - inFlight.size;
-    if (free <= 0) return 0;
     const now = options.now();
-    // Claims expire only when a worker died mid-attempt (leases last timeoutMs + 50 s), so looking for
-    // them once per poll interval is enough; every finished attempt wakes this loop, hundreds a second.
+    // Abandoned claims are looked for once per poll interval: every finished attempt wakes this loop,
+    // hundreds of times a second under load.
     if (performance.now() - releasedAt >= options.pollIntervalMs) {
       releasedAt = performance.now();
-      await releaseExpiredClaims(options.db, now);
+      await releaseAbandonedClaims(options.db, now);
+      if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = performance.now();
+        await pruneDeadWorkers(options.db);
+        await pruneTestDeliveries(options.db);
+      }
     }
+    const free = options.concurrency - inFlight.size;
+    // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
+    if (free <= 0 || !liveness.alive()) return 0;
+    const claimStarted = performance.now();
     const claimed = await claimDueDeliveries(options.db, {
       now,
-      leaseUntil: new Date(now.getTime() + options.leaseMs),
+      leaseMs: options.leaseMs,
+      workerId: options.workerId,
       limit: free,
       perConfigLimit: options.receiverConcurrency,
     });
-    for (const delivery of claimed) track(attempt(delivery, options, metrics));
+    for (const delivery of claimed) {
+      const stop = attemptStop(
+        liveness.signal(),
+        options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted),
+      );
+      track(attempt(delivery, stop.signal, options, metrics).finally(stop.done));
+    }
     return claimed.length;
   };
 
@@ -122,6 +170,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (running) return;
       running = true;
+      liveness.start();
       loop = run();
     },
     wake,
@@ -130,6 +179,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       interruptSleep?.();
       await loop;
       await Promise.allSettled([...inFlight]);
+      await liveness.stop();
     },
   };
 }
@@ -140,6 +190,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
  */
 async function attempt(
   delivery: ClaimedDelivery,
+  signal: AbortSignal,
   options: DeliveryWorkerOptions,
   metrics: DeliveryMetrics,
 ): Promise<void> {
@@ -160,9 +211,10 @@ async function attempt(
     },
     async (span) => {
       try {
-        const answer = await untraced(() => sendClaimed(delivery, options));
+        const answer = await untraced(() => sendClaimed(delivery, signal, options));
         const recorded = await record(delivery, answer, options);
         span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
+        if (delivery.kind === "test") return;
         metrics.attempted({
           eventType: delivery.event_type,
           status: recorded.status,
@@ -171,30 +223,66 @@ async function attempt(
           at: recorded.at,
         });
       } catch (error) {
-        // The claim's lease expires and the row is retried; nothing is lost.
         markFailed(span, error);
         options.logger.error(
           { err: error, delivery_id: delivery.delivery_id },
           "recording a delivery attempt failed",
         );
+        await giveBack(delivery, options);
       }
     },
   );
 }
 
+/** Aborted when the worker's liveness lapses or the claim's lease is about to run out, whichever is first. */
+function attemptStop(liveness: AbortSignal, untilLeaseEndsMs: number) {
+  const lease = new AbortController();
+  const timer = setTimeout(
+    () => lease.abort(new Error("the claim's lease is running out")),
+    Math.max(0, untilLeaseEndsMs),
+  );
+  return { signal: AbortSignal.any([liveness, lease.signal]), done: () => clearTimeout(timer) };
+}
+
+/**
+ * The claim goes back to pending (due shortly) instead of staying `delivering` until its lease runs out:
+ * the answer could not be recorded, or the worker failed. If the database is unreachable for this too, the
+ * other processes release it when this one's liveness or the lease lapses; nothing is lost either way.
+ */
+async function giveBack(delivery: ClaimedDelivery, options: DeliveryWorkerOptions): Promise<void> {
+  try {
+    await releaseClaim(
+      options.db,
+      { deliveryId: delivery.delivery_id, attempt: delivery.attempts },
+      new Date(options.now().getTime() + RELEASE_DELAY_MS),
+      "attempt interrupted: its answer could not be recorded; it will be retried",
+    );
+  } catch (error) {
+    options.logger.warn(
+      { err: error, delivery_id: delivery.delivery_id },
+      "releasing a delivery claim failed; it is released when the claim's lease or this worker's liveness lapses",
+    );
+  }
+}
+
 async function sendClaimed(
   delivery: ClaimedDelivery,
+  signal: AbortSignal,
   options: DeliveryWorkerOptions,
 ): Promise<ReceiverAnswer> {
   if (!isNotifiedEventType(delivery.event_type)) {
     return { error: `event type ${delivery.event_type} is not notified`, latencyMs: 0 };
   }
-  return options.send(delivery, {
-    eventId: delivery.event_id,
-    eventType: delivery.event_type,
-    body: delivery.body,
-    attempt: delivery.attempts,
-  });
+  return options.send(
+    delivery,
+    {
+      eventId: delivery.event_id,
+      eventType: delivery.event_type,
+      body: delivery.body,
+      attempt: delivery.attempts,
+    },
+    signal,
+  );
 }
 
 async function record(
@@ -204,14 +292,17 @@ async function record(
 ): Promise<{ status: AttemptResult["status"]; statusCode: number; at: Date }> {
   const at = options.now();
   const outcome: AttemptOutcome = "error" in answer ? { error: answer.error } : { status: answer.status };
-  const decision = decideAfterAttempt({
-    outcome,
-    attemptsMade: delivery.attempts,
-    schedule: options.retryScheduleMs,
-    nowMs: at.getTime(),
-    random: options.random,
-    retryAfterHeader: "error" in answer ? undefined : answer.retryAfter,
-  });
+  const decision =
+    delivery.kind === "test"
+      ? decideAfterTestAttempt(outcome)
+      : decideAfterAttempt({
+          outcome,
+          attemptsMade: delivery.attempts,
+          schedule: options.retryScheduleMs,
+          nowMs: at.getTime(),
+          random: options.random,
+          retryAfterHeader: "error" in answer ? undefined : answer.retryAfter,
+        });
   const result: AttemptResult =
     decision.kind === "retry"
       ? { status: "pending", nextAttemptAt: new Date(decision.atMs) }
@@ -240,6 +331,7 @@ async function record(
       status_code: attemptRecord.statusCode,
       latency_ms: answer.latencyMs,
       outcome: result.status,
+      ...(delivery.kind === "test" ? { test: true } : {}),
       ...(attemptRecord.error === undefined ? {} : { error: attemptRecord.error }),
     },
     "webhook attempt",

@@ -28,9 +28,11 @@ export interface NotificationSenderDeps {
   readonly now: () => Date;
 }
 
+/** `signal` stops the attempt (the claim's lease or the worker's liveness is running out). */
 export type NotificationSender = (
   target: ReceiverTarget,
   notification: Notification,
+  signal?: AbortSignal,
 ) => Promise<ReceiverAnswer>;
 
 /**
@@ -39,7 +41,7 @@ export type NotificationSender = (
  * transport failure, so it is retried and visible in the attempt log rather than crashing a worker.
  */
 export function createNotificationSender(deps: NotificationSenderDeps): NotificationSender {
-  return async (target, notification) => {
+  return async (target, notification, signal) => {
     let headers: Record<string, string>;
     try {
       const credentials = await unseal(target, await deps.secretBox());
@@ -58,7 +60,7 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
       return { error: `request not sent: ${(error as Error).message}`, latencyMs: 0 };
     }
     const url = deliveryUrl(target.url, notification.eventType);
-    return deps.client({ url, headers, body: notification.body });
+    return deps.client({ url, headers, body: notification.body, ...(signal ? { signal } : {}) });
   };
 }
 

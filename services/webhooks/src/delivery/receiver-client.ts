@@ -5,20 +5,23 @@
  *   result is handed to the connection), so DNS rebinding between check and connect is impossible;
  * - IP-literal hosts (never resolved) are checked directly;
  * - no redirects are followed (Node's http client never follows them; a 3xx is just a status);
- * - one whole-request timeout; the answer is read up to a cap and the rest discarded.
+ * - one whole-request timeout (and an optional abort signal); the answer is read up to a cap and the rest
+ *   discarded.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
-import { isForbiddenAddress } from "../domain/address-policy.js";
+import { isForbiddenAddress, portProblem } from "../domain/address-policy.js";
 import { MAX_RESPONSE_BODY_BYTES } from "../domain/delivery-outcome.js";
 
 export interface ReceiverRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
+  /** Aborts the request (the attempt's lease is running out); answered as an error. */
+  readonly signal?: AbortSignal;
 }
 
 export type ReceiverAnswer =
@@ -32,6 +35,8 @@ export type ReceiverAnswer =
 
 export interface ReceiverClientOptions {
   readonly allowPrivate: boolean;
+  /** Ports a receiver may be reached on (a config saved before the setting changed is refused here). */
+  readonly allowedPorts?: readonly number[] | undefined;
   readonly timeoutMs: number;
   /** Resolver used instead of the system's (tests). Must return every address of the host. */
   readonly resolve?: (hostname: string) => Promise<readonly LookupAddress[]>;
@@ -55,10 +60,13 @@ async function post(
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const url = new URL(request.url);
+  const refusedPort = portProblem(url, options.allowedPorts);
+  if (refusedPort !== undefined) return { error: refusedPort, latencyMs: elapsed() };
   const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (isIP(literal) !== 0 && !options.allowPrivate && isForbiddenAddress(literal)) {
     return { error: refusedMessage(literal), latencyMs: elapsed() };
   }
+  if (request.signal?.aborted) return { error: abandonedMessage(request.signal), latencyMs: elapsed() };
   try {
     const response = await send(url, request, options.timeoutMs, lookup);
     return { ...response, latencyMs: elapsed() };
@@ -84,9 +92,13 @@ function send(
       agent: false,
     });
     const timer = setTimeout(() => outgoing.destroy(new TimeoutError()), timeoutMs);
+    const signal = request.signal;
+    const onAbort = () => outgoing.destroy(new AbandonedError(abandonedMessage(signal)));
+    signal?.addEventListener("abort", onAbort, { once: true });
     const settle = <A extends unknown[]>(fn: (...args: A) => void) => {
       return (...args: A) => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         fn(...args);
       };
     };
@@ -170,6 +182,14 @@ function systemResolve(hostname: string): Promise<readonly LookupAddress[]> {
 
 class TimeoutError extends Error {}
 
+class AbandonedError extends Error {}
+
+function abandonedMessage(signal: AbortSignal | undefined): string {
+  const reason = signal?.reason as { message?: unknown } | undefined;
+  const why = typeof reason?.message === "string" ? reason.message : "the attempt's lease ran out";
+  return `attempt abandoned: ${why}`;
+}
+
 function refusedMessage(address: string, hostname?: string): string {
   const subject = hostname === undefined ? address : `${hostname} resolves to ${address}, which`;
   return `refused: ${subject} is a loopback, private, link-local or otherwise non-public address`;
@@ -177,7 +197,7 @@ function refusedMessage(address: string, hostname?: string): string {
 
 function failureMessage(error: unknown, timeoutMs: number): string {
   if (error instanceof TimeoutError) return `timed out after ${timeoutMs} ms`;
-  if (error instanceof RefusedAddressError) return error.message;
+  if (error instanceof RefusedAddressError || error instanceof AbandonedError) return error.message;
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host not found (${code})`;
   if (code === "ECONNREFUSED") return "connection refused";

@@ -201,3 +201,32 @@ describe("validateReceiverUrl", () => {
     },
   );
 });
+
+describe("validateReceiverUrl: ports", () => {
+  const only443 = { allowPrivate: false, allowedPorts: [443] };
+
+  it("accepts the scheme's default port or a listed one", () => {
+    expect(validateReceiverUrl("https://receiver.example.com/hooks", only443).ok).toBe(true);
+    expect(validateReceiverUrl("https://receiver.example.com:443/hooks", only443).ok).toBe(true);
+    expect(
+      validateReceiverUrl("https://receiver.example.com:8443", {
+        allowPrivate: false,
+        allowedPorts: [443, 8443],
+      }).ok,
+    ).toBe(true);
+  });
+
+  it("refuses a port the dispatcher's egress does not allow", () => {
+    for (const url of ["https://receiver.example.com:8443/hooks", "https://receiver.example.com:22"]) {
+      const result = validateReceiverUrl(url, only443);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error).toMatchObject({ code: "INVALID_FIELD", field: "url" });
+    }
+    const http = validateReceiverUrl("http://127.0.0.1/hooks", { allowPrivate: true, allowedPorts: [443] });
+    expect(http.ok).toBe(false);
+  });
+
+  it("allows any port when no list is configured", () => {
+    expect(validateReceiverUrl("https://receiver.example.com:8443", { allowPrivate: false }).ok).toBe(true);
+  });
+});

@@ -115,6 +115,20 @@ function cidrs<T extends IPv4 | IPv6>(ranges: readonly string[]): readonly Cidr<
 export interface ReceiverUrlOptions {
   /** `WEBHOOK_ALLOW_PRIVATE_URLS`: allow http and internal addresses (embedded sandbox, tests). */
   readonly allowPrivate: boolean;
+  /** `WEBHOOK_ALLOWED_PORTS`: the ports the dispatcher's egress allows; undefined = any port. */
+  readonly allowedPorts?: readonly number[] | undefined;
+}
+
+/** The TCP port a receiver URL connects to: the explicit one, else the scheme's default. */
+export function receiverPort(url: URL): number {
+  if (url.port !== "") return Number(url.port);
+  return url.protocol === "http:" ? 80 : 443;
+}
+
+/** Why the dispatcher may not connect to this URL's port, or undefined when it may. */
+export function portProblem(url: URL, allowedPorts: readonly number[] | undefined): string | undefined {
+  if (allowedPorts === undefined || allowedPorts.includes(receiverPort(url))) return undefined;
+  return `url port must be one of ${allowedPorts.join(", ")} (the ports the dispatcher may reach)`;
 }
 
 export const MAX_RECEIVER_URL_LENGTH = 2048;
@@ -153,7 +167,7 @@ function urlProblem(raw: string, url: URL, options: ReceiverUrlOptions): string 
   if (!options.allowPrivate && isForbiddenHost(url.hostname)) {
     return "url points to a loopback, private, link-local or otherwise non-public address";
   }
-  return undefined;
+  return portProblem(url, options.allowedPorts);
 }
 
 // The URL parser has already canonicalised IPv4 forms ("0x7f.1" → "127.0.0.1") and bracketed IPv6.

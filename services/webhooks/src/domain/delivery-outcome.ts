@@ -36,6 +36,11 @@ export function decideAfterAttempt(input: DecisionInput): DeliveryDecision {
   return next.kind === "dead" ? { kind: "dead" } : { kind: "retry", atMs: next.atMs };
 }
 
+/** A test notification makes one attempt: delivered on 2xx, otherwise over. It never disables the config. */
+export function decideAfterTestAttempt(outcome: AttemptOutcome): DeliveryDecision {
+  return classifyResponse(outcome) === "delivered" ? { kind: "delivered" } : { kind: "dead" };
+}
+
 /** Most of a receiver's answer that is kept (Svix keeps 20 000 characters). */
 export const MAX_RESPONSE_BODY_BYTES = 20 * 1024;
 

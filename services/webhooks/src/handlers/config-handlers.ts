@@ -1,5 +1,7 @@
+import { performance } from "node:perf_hooks";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { newId } from "@payouts/platform/ids";
+import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import type {
   BasicAuth as BasicAuthMessage,
   WebhookService,
@@ -7,22 +9,33 @@ import type {
 import { sealContext } from "../delivery/notification-sender.js";
 import { validateReceiverUrl } from "../domain/address-policy.js";
 import { validateBasicAuthInput, validateSecret } from "../domain/config-rules.js";
-import { storedResponseBody } from "../domain/delivery-outcome.js";
 import { validateEventFilter } from "../domain/event-kinds.js";
 import { buildTestNotificationBody, TEST_EVENT_TYPE } from "../domain/test-notification.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import {
   type ConfigRow,
   type ConfigState,
+  countConfigs,
   deleteConfig,
   findConfig,
   insertConfig,
   listConfigs,
+  lockPartnerConfigs,
   updateConfig,
 } from "../store/config-store.js";
+import { deleteTestDelivery, insertTestDelivery, readTestDelivery } from "../store/test-delivery-store.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage } from "./webhook-messages.js";
-import { configNotFound, rejection, requirePartnerId, valueOrReject } from "./webhook-rejection.js";
+import {
+  configInactive,
+  configNotFound,
+  rejection,
+  requirePartnerId,
+  valueOrReject,
+} from "./webhook-rejection.js";
+
+/** How often a TestConfig call looks whether its notification was answered. */
+const TEST_POLL_MS = 25;
 
 type ConfigHandlers = Pick<
   ServiceImpl<typeof WebhookService>,
@@ -32,7 +45,9 @@ type ConfigHandlers = Pick<
 /** Receiver configurations, always scoped to the calling partner: another partner's id is not found. */
 export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
   const url = (raw: string) =>
-    valueOrReject(validateReceiverUrl(raw, { allowPrivate: deps.allowPrivateUrls }));
+    valueOrReject(
+      validateReceiverUrl(raw, { allowPrivate: deps.allowPrivateUrls, allowedPorts: deps.allowedPorts }),
+    );
 
   return {
     async createConfig(request) {
@@ -52,7 +67,17 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
         secret_sealed: request.secret === "" ? null : sealSecret(box, configId, request.secret),
         ...sealBasicAuth(box, configId, request.basicAuth),
       };
-      const row = await insertConfig(deps.db, state, deps.now());
+      const row = await deps.db.transaction(async (tx) => {
+        await lockPartnerConfigs(tx, partnerId);
+        if ((await countConfigs(tx, partnerId)) >= deps.maxConfigsPerPartner) {
+          throw serviceError(
+            "WEBHOOK_CONFIG_LIMIT_REACHED",
+            `a partner may have at most ${deps.maxConfigsPerPartner} webhook configs; delete one first`,
+            { code: Code.FailedPrecondition },
+          );
+        }
+        return insertConfig(tx, state, deps.now());
+      });
       return { config: toConfigMessage(row) };
     },
 
@@ -98,24 +123,67 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
 
     async testConfig(request) {
       const partnerId = requirePartnerId(request.partnerId);
+      await deps.limits.take(partnerId, "test");
       const config = await findConfig(deps.db, partnerId, request.configId);
       if (config === undefined) throw configNotFound(request.configId);
-      const eventId = newId("evt_test", deps.now().getTime());
-      const answer = await deps.send(config, {
+      if (!config.active) throw configInactive(config.config_id, "sending a test notification");
+      const now = deps.now();
+      const eventId = newId("evt_test", now.getTime());
+      const deliveryId = newId("whd", now.getTime());
+      await insertTestDelivery(deps.db, {
+        deliveryId,
         eventId,
+        configId: config.config_id,
+        partnerId,
         eventType: TEST_EVENT_TYPE,
-        body: buildTestNotificationBody(eventId, deps.now()),
-        attempt: 1,
+        body: buildTestNotificationBody(eventId, now),
+        now,
       });
-      if ("error" in answer) return { delivered: false, error: answer.error, latencyMs: answer.latencyMs };
-      return {
-        delivered: answer.status >= 200 && answer.status <= 299,
-        statusCode: answer.status,
-        latencyMs: answer.latencyMs,
-        responseBody: storedResponseBody(answer.body),
-      };
+      deps.wakeWorkers();
+      return awaitTestAnswer(deps, deliveryId);
     },
   };
+}
+
+/**
+ * Waits for the workers to send the queued test notification and record the answer. A test still unclaimed
+ * after `claimWaitMs` (the receiver's slots stayed busy) is withdrawn and reported as not sent.
+ */
+async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
+  const started = performance.now();
+  for (;;) {
+    const state = await readTestDelivery(deps.db, deliveryId);
+    const waited = performance.now() - started;
+    if (state?.status === "delivered" || state?.status === "dead") {
+      await deleteTestDelivery(deps.db, deliveryId);
+      return {
+        delivered: state.status === "delivered",
+        ...(state.last_status_code === null ? {} : { statusCode: state.last_status_code }),
+        error: state.last_status_code === null ? (state.last_error ?? "") : "",
+        latencyMs: state.latency_ms ?? 0,
+        responseBody: state.response_body ?? "",
+      };
+    }
+    const withdraw =
+      state === undefined ||
+      (state.status === "pending" && waited > deps.testWait.claimMs) ||
+      waited > deps.testWait.claimMs + deps.testWait.answerMs;
+    if (withdraw && (await deleteTestDelivery(deps.db, deliveryId, { onlyPending: true }))) {
+      return {
+        delivered: false,
+        error: "not sent: this receiver's delivery slots stayed busy; try again shortly",
+        latencyMs: 0,
+      };
+    }
+    if (waited > deps.testWait.claimMs + deps.testWait.answerMs) {
+      return {
+        delivered: false,
+        error: "sent, but no answer was recorded in time",
+        latencyMs: Math.round(waited),
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, TEST_POLL_MS));
+  }
 }
 
 function stateOf(row: ConfigRow): ConfigState {

@@ -13,7 +13,7 @@ import {
 } from "../store/delivery-store.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toDeliveryMessage } from "./webhook-messages.js";
-import { deliveryNotFound, rejection, requirePartnerId } from "./webhook-rejection.js";
+import { configInactive, deliveryNotFound, rejection, requirePartnerId } from "./webhook-rejection.js";
 
 type DeliveryHandlers = Pick<ServiceImpl<typeof WebhookService>, "listDeliveries" | "redeliver">;
 
@@ -49,6 +49,7 @@ export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandle
 
     async redeliver(request) {
       const partnerId = requirePartnerId(request.partnerId);
+      await deps.limits.take(partnerId, "redeliver");
       const row = await deps.db.transaction(async (tx) => {
         const current = await findDelivery(tx, partnerId, request.deliveryId, { lock: true });
         if (current === undefined) throw deliveryNotFound(request.deliveryId);
@@ -62,13 +63,7 @@ export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandle
           );
         }
         const config = await findConfig(tx, partnerId, current.config_id);
-        if (config?.active !== true) {
-          throw serviceError(
-            "WEBHOOK_CONFIG_INACTIVE",
-            `webhook config ${current.config_id} is inactive; reactivate it before redelivering`,
-            { code: Code.FailedPrecondition },
-          );
-        }
+        if (config?.active !== true) throw configInactive(current.config_id, "redelivering");
         return scheduleNow(tx, current.delivery_id, deps.now());
       });
       deps.wakeWorkers();

@@ -72,6 +72,22 @@ export async function findConfig(
   return res.rows[0];
 }
 
+/**
+ * Serialises configuration changes of one partner until the transaction ends, so a count checked in it
+ * stays true until the insert commits (two concurrent creates cannot both take the last place).
+ */
+export async function lockPartnerConfigs(tx: Queryable, partnerId: string): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`webhooks.configs/${partnerId}`]);
+}
+
+export async function countConfigs(db: Queryable, partnerId: string): Promise<number> {
+  const res = await db.query<{ count: string }>(
+    "SELECT count(*) FROM webhooks.configs WHERE partner_id = $1",
+    [partnerId],
+  );
+  return Number(res.rows[0]?.count ?? 0);
+}
+
 export async function listConfigs(db: Queryable, partnerId: string): Promise<ConfigRow[]> {
   const res = await db.query<ConfigRow>(
     `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 ORDER BY created_at, config_id`,

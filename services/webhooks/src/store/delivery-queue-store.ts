@@ -25,11 +25,16 @@ export interface ClaimedDelivery {
   readonly partner_id: string;
   readonly traceparent: string | null;
   readonly event_occurred_at: Date | null;
+  /** `test`: a test notification (one attempt, never disables the config). */
+  readonly kind: "event" | "test";
 }
 
 export interface ClaimOptions {
   readonly now: Date;
-  readonly leaseUntil: Date;
+  /** How long the claim holds (database clock, from the claim's statement); the hard bound of an attempt. */
+  readonly leaseMs: number;
+  /** The claiming process (webhooks.workers): its claims are released as soon as it stops renewing. */
+  readonly workerId: string;
   readonly limit: number;
   /** Most deliveries of one configuration in flight at once, across every process. */
   readonly perConfigLimit: number;
@@ -37,18 +42,30 @@ export interface ClaimOptions {
 
 /**
  * Claims due deliveries of active configurations that the ordering rule lets go (ordering.ts mirrors the
- * NOT EXISTS predicate), at most `perConfigLimit` in flight per configuration, oldest due first.
- * Rows locked by another claimer are skipped; the final status check re-reads the locked row, so a row a
- * concurrent claimer just took is never taken twice.
+ * NOT EXISTS predicate), at most `perConfigLimit` in flight per configuration.
+ *
+ * Fair across partners: every partner's candidates are numbered in due order and the claim takes them by
+ * (that number + the partner's deliveries already in flight), then due time. A partner with 50,000 due
+ * rows therefore gets no more turns than one with a single row: the other partner's rows take the next
+ * free slots (of any process) first, and a busy partner still uses every slot nobody else needs.
+ *
+ * Only live claims count as in flight: a claim whose lease ran out is stale and blocks nothing (it is
+ * released at the next pass). Rows locked by another claimer are skipped; the final status check
+ * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const res = await db.query<ClaimedDelivery>(
     // Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
     // due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
     // 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
-    // and almost no backlog this form costs ~2 ms more (a probe per config).
-    `WITH eligible AS (
-       SELECT c.delivery_id, c.next_attempt_at, c.sequence
+    // and almost no backlog this form costs ~2 ms more (a probe per config). The partner ranking only
+    // numbers those few candidates (at most perConfigLimit per configuration).
+    `WITH busy AS (
+       SELECT b.partner_id, count(*) AS in_flight FROM webhooks.deliveries b
+        WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
+        GROUP BY b.partner_id
+     ), candidates AS (
+       SELECT c.delivery_id, c.next_attempt_at, c.sequence, cfg.partner_id
          FROM webhooks.configs cfg
         CROSS JOIN LATERAL (
           SELECT d.delivery_id, d.next_attempt_at, d.sequence
@@ -61,12 +78,20 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                   AND e.status NOT IN ('delivered', 'dead'))
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT greatest($3 - (SELECT count(*) FROM webhooks.deliveries f
-                                 WHERE f.config_id = cfg.config_id AND f.status = 'delivering'), 0)
+                                 WHERE f.config_id = cfg.config_id AND f.status = 'delivering'
+                                   AND f.lease_expires_at > statement_timestamp()), 0)
         ) c
         WHERE cfg.active
           AND EXISTS (SELECT 1 FROM webhooks.deliveries p
                        WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
-        ORDER BY c.next_attempt_at, c.sequence
+     ), eligible AS (
+       SELECT r.delivery_id FROM (
+         SELECT c.delivery_id, c.next_attempt_at, c.sequence,
+                coalesce(b.in_flight, 0)
+                  + row_number() OVER (PARTITION BY c.partner_id ORDER BY c.next_attempt_at, c.sequence) AS turn
+           FROM candidates c LEFT JOIN busy b ON b.partner_id = c.partner_id
+       ) r
+        ORDER BY r.turn, r.next_attempt_at, r.sequence
         LIMIT $4
      ), locked AS (
        SELECT d.delivery_id FROM webhooks.deliveries d
@@ -74,30 +99,58 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
         FOR UPDATE SKIP LOCKED
      )
      UPDATE webhooks.deliveries d
-        SET status = 'delivering', attempts = d.attempts + 1, lease_expires_at = $2, updated_at = $1
+        SET status = 'delivering', attempts = d.attempts + 1, claimed_by = $5, updated_at = $1,
+            lease_expires_at = statement_timestamp() + $2 * interval '1 millisecond'
        FROM locked, webhooks.configs cfg
       WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
                cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed,
-               d.partner_id, d.traceparent, d.event_occurred_at`,
-    [options.now, options.leaseUntil, options.perConfigLimit, options.limit],
+               d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
+    [options.now, options.leaseMs, options.perConfigLimit, options.limit, options.workerId],
   );
   return res.rows;
 }
 
 /**
- * Claims whose lease ran out belong to a worker that stopped mid-attempt: they go back to pending, due
- * now. The receiver may have seen that attempt; it deduplicates by event id.
+ * Claims abandoned by a worker that stopped mid-attempt go back to pending, due now: those whose lease ran
+ * out, and those whose process stopped renewing its `webhooks.workers` row (killed, frozen or cut off;
+ * that process aborts its own attempts when it cannot renew, so the row is never sent twice at once). The
+ * receiver may have seen that attempt; it deduplicates by event id.
  */
-export async function releaseExpiredClaims(db: Queryable, now: Date): Promise<number> {
+export async function releaseAbandonedClaims(db: Queryable, now: Date): Promise<number> {
   const res = await db.query(
-    `UPDATE webhooks.deliveries
-        SET status = 'pending', next_attempt_at = $1, lease_expires_at = NULL, updated_at = $1,
+    `UPDATE webhooks.deliveries d
+        SET status = 'pending', next_attempt_at = $1, lease_expires_at = NULL, claimed_by = NULL, updated_at = $1,
             last_error = 'attempt interrupted: the worker stopped before recording an answer'
-      WHERE status = 'delivering' AND lease_expires_at < $1`,
+      WHERE d.status = 'delivering'
+        AND (d.lease_expires_at < statement_timestamp()
+             OR (d.claimed_by IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM webhooks.workers w
+                                  WHERE w.worker_id = d.claimed_by AND w.alive_until > statement_timestamp())))`,
     [now],
   );
   return res.rowCount;
+}
+
+/**
+ * Gives a claim back after the worker failed between claiming and recording (the attempt's answer could
+ * not be stored, or the worker hit an error): due again at `dueAt`, without waiting for the lease. Guarded
+ * like recordAttempt, so a claim already released and taken again is left alone.
+ */
+export async function releaseClaim(
+  db: Queryable,
+  claim: { deliveryId: string; attempt: number },
+  dueAt: Date,
+  reason: string,
+): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE webhooks.deliveries
+        SET status = 'pending', next_attempt_at = $3, lease_expires_at = NULL, claimed_by = NULL,
+            updated_at = $3, last_error = $4
+      WHERE delivery_id = $1 AND status = 'delivering' AND attempts = $2`,
+    [claim.deliveryId, claim.attempt, dueAt, reason],
+  );
+  return res.rowCount > 0;
 }
 
 export interface AttemptRecord {
@@ -132,7 +185,7 @@ export async function recordAttempt(
   );
   const res = await db.query(
     `UPDATE webhooks.deliveries
-        SET status = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_expires_at = NULL,
+        SET status = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_expires_at = NULL, claimed_by = NULL,
             last_status_code = $5, last_error = $6, response_body = $7,
             delivered_at = CASE WHEN $3 = 'delivered' THEN $8::timestamptz ELSE delivered_at END,
             updated_at = $8

@@ -107,7 +107,7 @@ export interface DeliveryFilter {
 export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Promise<DeliveryRow[]> {
   const res = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhooks.deliveries
-     WHERE partner_id = $1
+     WHERE partner_id = $1 AND kind = 'event'
        AND ($2::text IS NULL OR tx_id = $2)
        AND ($3::text IS NULL OR config_id = $3)
        AND ($4::text IS NULL OR status = $4)
@@ -125,7 +125,7 @@ export async function findDelivery(
   options: { lock?: boolean } = {},
 ): Promise<DeliveryRow | undefined> {
   const res = await db.query<DeliveryRow>(
-    `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE partner_id = $1 AND delivery_id = $2
+    `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE partner_id = $1 AND delivery_id = $2 AND kind = 'event'
      ${options.lock ? "FOR UPDATE" : ""}`,
     [partnerId, deliveryId],
   );
@@ -146,7 +146,7 @@ export async function attemptsOf(db: Queryable, deliveryIds: readonly string[]):
 export async function scheduleNow(db: Queryable, deliveryId: string, now: Date): Promise<DeliveryRow> {
   const res = await db.query<DeliveryRow>(
     `UPDATE webhooks.deliveries SET status = 'pending', next_attempt_at = $2, delivered_at = NULL,
-       lease_expires_at = NULL, updated_at = $2
+       lease_expires_at = NULL, claimed_by = NULL, updated_at = $2
      WHERE delivery_id = $1
      RETURNING ${COLUMNS}`,
     [deliveryId, now],

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/rail/v1/rail.proto.
  */
 export const file_payouts_rail_v1_rail: GenFile = /*@__PURE__*/
-  fileDesc("ChpwYXlvdXRzL3JhaWwvdjEvcmFpbC5wcm90bxIPcGF5b3V0cy5yYWlsLnYxIrUBChNTdWJtaXRQYXlvdXRSZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEhQKDGNvdW50cnlfY29kZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkSGAoQZGVzdGluYXRpb25fdHlwZRgFIAEoCRIbChNwYXltZW50X2Rlc3RpbmF0aW9uGAYgASgJEiAKGHBheW1lbnRfZGVzdGluYXRpb25fY29kZRgHIAEoCSJEChRTdWJtaXRQYXlvdXRSZXNwb25zZRIaChJwcm92aWRlcl9yZWZlcmVuY2UYASABKAkSEAoIYWNjZXB0ZWQYAiABKAgiRQoTU2V0dGxlUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIpChRTZXR0bGVQYXlvdXRSZXNwb25zZRIRCglkZWxpdmVyZWQYASABKAgyxwEKC1JhaWxTZXJ2aWNlElsKDFN1Ym1pdFBheW91dBIkLnBheW91dHMucmFpbC52MS5TdWJtaXRQYXlvdXRSZXF1ZXN0GiUucGF5b3V0cy5yYWlsLnYxLlN1Ym1pdFBheW91dFJlc3BvbnNlElsKDFNldHRsZVBheW91dBIkLnBheW91dHMucmFpbC52MS5TZXR0bGVQYXlvdXRSZXF1ZXN0GiUucGF5b3V0cy5yYWlsLnYxLlNldHRsZVBheW91dFJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChpwYXlvdXRzL3JhaWwvdjEvcmFpbC5wcm90bxIPcGF5b3V0cy5yYWlsLnYxIrUBChNTdWJtaXRQYXlvdXRSZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEhQKDGNvdW50cnlfY29kZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkSGAoQZGVzdGluYXRpb25fdHlwZRgFIAEoCRIbChNwYXltZW50X2Rlc3RpbmF0aW9uGAYgASgJEiAKGHBheW1lbnRfZGVzdGluYXRpb25fY29kZRgHIAEoCSJEChRTdWJtaXRQYXlvdXRSZXNwb25zZRIaChJwcm92aWRlcl9yZWZlcmVuY2UYASABKAkSEAoIYWNjZXB0ZWQYAiABKAgiRQoTU2V0dGxlUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIpChRTZXR0bGVQYXlvdXRSZXNwb25zZRIRCglkZWxpdmVyZWQYASABKAgiNAoTQ2FuY2VsUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiRQoUQ2FuY2VsUGF5b3V0UmVzcG9uc2USEQoJY2FuY2VsbGVkGAEgASgIEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgCIAEoCTKkAgoLUmFpbFNlcnZpY2USWwoMU3VibWl0UGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLlN1Ym1pdFBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuU3VibWl0UGF5b3V0UmVzcG9uc2USWwoMU2V0dGxlUGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLlNldHRsZVBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuU2V0dGxlUGF5b3V0UmVzcG9uc2USWwoMQ2FuY2VsUGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLkNhbmNlbFBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuQ2FuY2VsUGF5b3V0UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message payouts.rail.v1.SubmitPayoutRequest
@@ -128,6 +128,52 @@ export const SettlePayoutResponseSchema: GenMessage<SettlePayoutResponse> = /*@_
   messageDesc(file_payouts_rail_v1_rail, 3);
 
 /**
+ * @generated from message payouts.rail.v1.CancelPayoutRequest
+ */
+export type CancelPayoutRequest = Message<"payouts.rail.v1.CancelPayoutRequest"> & {
+  /**
+   * @generated from field: string tx_id = 1;
+   */
+  txId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.CancelPayoutRequest.
+ * Use `create(CancelPayoutRequestSchema)` to create a new message.
+ */
+export const CancelPayoutRequestSchema: GenMessage<CancelPayoutRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 4);
+
+/**
+ * @generated from message payouts.rail.v1.CancelPayoutResponse
+ */
+export type CancelPayoutResponse = Message<"payouts.rail.v1.CancelPayoutResponse"> & {
+  /**
+   * @generated from field: bool cancelled = 1;
+   */
+  cancelled: boolean;
+
+  /**
+   * The rail's reference of the payout it has (cancelled=false), else empty.
+   *
+   * @generated from field: string provider_reference = 2;
+   */
+  providerReference: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.CancelPayoutResponse.
+ * Use `create(CancelPayoutResponseSchema)` to create a new message.
+ */
+export const CancelPayoutResponseSchema: GenMessage<CancelPayoutResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 5);
+
+/**
  * The payout rail: the provider that moves the money. The sandbox rail implements it and reports
  * results back by a signed HTTP callback to the gateway.
  *
@@ -151,6 +197,19 @@ export const RailService: GenService<{
     methodKind: "unary";
     input: typeof SettlePayoutRequestSchema;
     output: typeof SettlePayoutResponseSchema;
+  },
+  /**
+   * Asks the rail not to pay a payout the ledger gave up submitting. cancelled=true means the rail will
+   * never pay it: it never had it (and now refuses it for good: a later SubmitPayout answers
+   * accepted=false) or withdrew it. cancelled=false means the rail has it and may still pay: its verdict
+   * comes by callback, and the ledger must not reverse the debit.
+   *
+   * @generated from rpc payouts.rail.v1.RailService.CancelPayout
+   */
+  cancelPayout: {
+    methodKind: "unary";
+    input: typeof CancelPayoutRequestSchema;
+    output: typeof CancelPayoutResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payouts_rail_v1_rail, 0);

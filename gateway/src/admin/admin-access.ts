@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../http/api-error.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Admin listener only: the route answers without the admin token. Allowed on PUBLIC_ADMIN_PATHS only. */
+    public?: boolean;
+  }
+}
+
+/**
+ * The only admin paths a route may mark `public: true`: the probes and the Prometheus scrape. Any other
+ * route, whenever and however it is registered, requires the token.
+ */
+export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/**
+ * Authorization of the admin listener, keyed on the route the router matched and never on the URL text:
+ * a request that reaches a route needs `Authorization: Bearer $ADMIN_TOKEN` unless that route is marked
+ * `public` (which registration refuses outside the allowlist). Whatever the URL spelling (percent-encoded,
+ * dot segments, absolute form), the router's match decides, so no spelling reaches a route without the
+ * check. A request that matches no route gets the 404 error body, which reveals nothing. Call this before
+ * registering any route.
+ */
+export function installAdminAccess(app: FastifyInstance, adminToken: string): void {
+  const expected = digest(adminToken);
+  app.addHook("onRoute", (route) => {
+    if (route.config?.public === true && !PUBLIC_ADMIN_PATHS.has(route.url)) {
+      throw new Error(
+        `admin route ${route.method} ${route.url} is marked public but is not on the allowlist (${[...PUBLIC_ADMIN_PATHS].join(", ")})`,
+      );
+    }
+  });
+  app.addHook("onRequest", async (request) => {
+    if (request.is404 || request.routeOptions.config.public === true) return;
+    if (!hasToken(request, expected)) throw adminTokenRequired();
+  });
+}
+
+function hasToken(request: FastifyRequest, expected: Buffer): boolean {
+  const match = /^Bearer\s+(\S+)$/.exec(request.headers.authorization ?? "");
+  // Compared as digests so the comparison takes the same time whatever the given token's length.
+  return timingSafeEqual(digest(match?.[1] ?? ""), expected) && match !== null;
+}
+
+const digest = (token: string) => createHash("sha256").update(token).digest();
+
+const adminTokenRequired = () =>
+  new ApiError(401, "AUTHENTICATION_REQUIRED", "a valid admin bearer token is required", undefined, {
+    "WWW-Authenticate": 'Bearer realm="payouts-admin"',
+  });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
+
+const SECRETS = { ADMIN_TOKEN: "0123456789abcdef", RAIL_CALLBACK_SECRET: "s" };
+
+describe("HOST", () => {
+  it("defaults to loopback in the embedded sandbox and to every interface in the distributed gateway", () => {
+    expect(loadGatewayConfig({}, { embedded: true }).host).toBe("127.0.0.1");
+    expect(loadGatewayConfig(SECRETS).host).toBe("0.0.0.0");
+  });
+
+  it("is honoured when set, in both modes", () => {
+    expect(loadGatewayConfig({ HOST: "0.0.0.0" }, { embedded: true }).host).toBe("0.0.0.0");
+    expect(loadGatewayConfig({ ...SECRETS, HOST: "10.1.2.3" }).host).toBe("10.1.2.3");
+  });
+});
+
+describe("localBaseUrl", () => {
+  it.each([
+    ["0.0.0.0", "http://127.0.0.1:8080"],
+    ["::", "http://127.0.0.1:8080"],
+    ["127.0.0.2", "http://127.0.0.2:8080"],
+    ["::1", "http://[::1]:8080"],
+    ["gateway.local", "http://gateway.local:8080"],
+  ])("reaches a listener on %s at %s", (host, url) => {
+    expect(localBaseUrl(host, 8080)).toBe(url);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Fails a PROCESSING payout that the rail never paid: PROCESSING → FAILED with the reversal of the debit
+ * (the one failure path, failProcessing), for the timeout job (PROCESSING_TIMEOUT_MS) and for operators
+ * (FailTransaction).
+ *
+ * A payout the rail has may still be paid, and reversing its debit then would pay it twice. So the rail is
+ * asked first (CancelPayout): only a rail that confirms it will never pay the payout lets the ledger fail
+ * it. An operator may skip that question (`force`) once the provider confirmed it out of band, e.g. when
+ * the rail is gone for good.
+ */
+
+import { LedgerFailure } from "../domain/ledger-failure.js";
+import type { PayoutRail } from "../rail/payout-rail.js";
+import type { StoredTransaction } from "../store/transaction-store.js";
+import { findTransaction, markRailSubmitted } from "../store/transaction-store.js";
+import { notFound } from "./attach-quote.js";
+import type { LedgerDeps } from "./ledger-deps.js";
+import { failProcessing } from "./record-rail-result.js";
+
+export interface FailPayoutInput {
+  readonly txId: string;
+  readonly reason: string;
+  readonly force: boolean;
+  readonly traceparent?: string | undefined;
+}
+
+export async function failProcessingPayout(
+  deps: LedgerDeps,
+  rail: PayoutRail | undefined,
+  input: FailPayoutInput,
+): Promise<StoredTransaction> {
+  const seen = await findTransaction(deps.db, input.txId);
+  if (!seen) throw notFound(input.txId);
+  if (seen.status !== "PROCESSING") throw notProcessing(seen);
+  if (!input.force) await confirmCancelledByRail(deps, rail, input);
+  const failed = await deps.db.transaction(async (q) => {
+    const tx = await findTransaction(q, input.txId, { forUpdate: true });
+    if (!tx) throw notFound(input.txId);
+    // Settled or failed by a callback meanwhile: the rail's verdict stands.
+    if (tx.status !== "PROCESSING") throw notProcessing(tx);
+    return failProcessing(q, tx, { reason: input.reason, now: deps.now(), traceparent: input.traceparent });
+  });
+  deps.committed();
+  return failed;
+}
+
+async function confirmCancelledByRail(
+  deps: LedgerDeps,
+  rail: PayoutRail | undefined,
+  input: FailPayoutInput,
+): Promise<void> {
+  if (!rail) {
+    throw new LedgerFailure(
+      "SERVICE_UNAVAILABLE",
+      "no payout rail is configured to confirm the cancellation; fail with force once the provider confirmed it",
+    );
+  }
+  let verdict: Awaited<ReturnType<PayoutRail["cancel"]>>;
+  try {
+    verdict = await rail.cancel(input.txId, input.reason);
+  } catch (error) {
+    deps.logger.warn({ tx_id: input.txId, err: error }, "the payout rail did not answer a cancellation");
+    throw new LedgerFailure(
+      "SERVICE_UNAVAILABLE",
+      "the payout rail did not answer whether it will pay this payout; retry later",
+    );
+  }
+  if (!verdict.cancelled) {
+    // The rail has the payout after all (an acknowledgement lost on the way): stop resubmitting it and
+    // wait for the rail's verdict.
+    await markRailSubmitted(deps.db, input.txId, verdict.providerReference, deps.now());
+    throw new LedgerFailure(
+      "PAYOUT_ACCEPTED_BY_RAIL",
+      "the payout rail accepted this payout and may still pay it; its verdict decides (settle it at the rail)",
+    );
+  }
+}
+
+function notProcessing(tx: StoredTransaction): LedgerFailure {
+  return new LedgerFailure(
+    "TRANSACTION_NOT_PROCESSING",
+    `transaction ${tx.txId} is ${tx.status}, not PROCESSING`,
+  );
+}

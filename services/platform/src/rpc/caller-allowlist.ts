@@ -1,0 +1,83 @@
+/**
+ * Which service-to-service caller may call which RPC: the one table of issue 12 item 2. A method that is
+ * not listed here is refused to every caller (PermissionDenied), so a new RPC is closed until someone
+ * decides who may call it. `grpc.health.v1.Health` is not listed: it stays open for probes and operators.
+ *
+ * Callers are identities, not processes: the gateway holds three, one per listener or route family, so a
+ * bug on the partner side cannot credit a balance and the rail callback route can do nothing but record
+ * rail results.
+ */
+
+/** Every caller identity a credential can be issued to. */
+export const SERVICE_CALLERS = ["gateway", "gateway-admin", "gateway-rail", "ledger"] as const;
+export type ServiceCaller = (typeof SERVICE_CALLERS)[number];
+
+/** What each identity stands for (README and `service-credentials` output). */
+export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
+  gateway: "the gateway's partner API (every partner-facing RPC, always with the partner's id)",
+  "gateway-admin": "the gateway's admin API and the embedded sandbox seeding (operator RPCs)",
+  "gateway-rail": "the gateway's POST /callbacks/rail route, after the rail's signature was checked",
+  ledger: "the ledger submitting accepted payouts to the rail",
+};
+
+/** The identities each process acts as: its SERVICE_TOKENS hold one token per identity listed. */
+export const PROCESS_CALLERS = {
+  gateway: ["gateway", "gateway-admin", "gateway-rail"],
+  ledger: ["ledger"],
+} as const satisfies Readonly<Record<string, readonly ServiceCaller[]>>;
+export type CallingProcess = keyof typeof PROCESS_CALLERS;
+
+/** Callers that may read across partners (an empty partner_id on a read that allows it). */
+export const OPERATOR_CALLERS: readonly ServiceCaller[] = ["gateway-admin"];
+
+const PARTNER: readonly ServiceCaller[] = ["gateway"];
+const ADMIN: readonly ServiceCaller[] = ["gateway-admin"];
+
+/** "<fully-qualified service>/<Method>" → the callers allowed. */
+export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>> = {
+  "payouts.lookup.v1.LookupService/ResolveDestination": PARTNER,
+  "payouts.lookup.v1.LookupService/DecodeQr": PARTNER,
+  "payouts.lookup.v1.LookupService/ListBanks": PARTNER,
+  "payouts.lookup.v1.LookupService/CreateCustomer": PARTNER,
+  "payouts.lookup.v1.LookupService/GetCustomer": PARTNER,
+
+  "payouts.pricing.v1.PricingService/PreviewQuotations": PARTNER,
+  "payouts.pricing.v1.PricingService/CreateQuote": PARTNER,
+  "payouts.pricing.v1.PricingService/PutPartnerPricing": ADMIN,
+  "payouts.pricing.v1.PricingService/GetPartnerPricing": ADMIN,
+  "payouts.pricing.v1.PricingService/PutFxRate": ADMIN,
+  "payouts.pricing.v1.PricingService/DeleteFxRate": ADMIN,
+  "payouts.pricing.v1.PricingService/ListFxRates": ADMIN,
+  "payouts.pricing.v1.PricingService/PutCorridor": ADMIN,
+  "payouts.pricing.v1.PricingService/ListCorridors": ADMIN,
+
+  "payouts.ledger.v1.LedgerService/CreateTransaction": PARTNER,
+  "payouts.ledger.v1.LedgerService/GetTransaction": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.LedgerService/ListTransactions": PARTNER,
+  "payouts.ledger.v1.LedgerService/AttachQuote": PARTNER,
+  "payouts.ledger.v1.LedgerService/ExecutePayout": PARTNER,
+  "payouts.ledger.v1.LedgerService/RecordRailResult": ["gateway-rail"],
+  "payouts.ledger.v1.LedgerService/RefundTransaction": ADMIN,
+  "payouts.ledger.v1.LedgerService/CreditBalance": ADMIN,
+  "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
+
+  "payouts.webhooks.v1.WebhookService/CreateConfig": PARTNER,
+  "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
+  "payouts.webhooks.v1.WebhookService/UpdateConfig": PARTNER,
+  "payouts.webhooks.v1.WebhookService/DeleteConfig": PARTNER,
+  "payouts.webhooks.v1.WebhookService/TestConfig": PARTNER,
+  "payouts.webhooks.v1.WebhookService/ListDeliveries": PARTNER,
+  "payouts.webhooks.v1.WebhookService/Redeliver": PARTNER,
+
+  "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
+  "payouts.rail.v1.RailService/SettlePayout": ADMIN,
+  "payouts.rail.v1.RailService/CancelPayout": ["ledger"],
+};
+
+/** RPCs anyone may call, without a credential. */
+export const OPEN_SERVICES: readonly string[] = ["grpc.health.v1.Health"];
+
+export function isServiceCaller(name: string): name is ServiceCaller {
+  return (SERVICE_CALLERS as readonly string[]).includes(name);
+}

@@ -1,0 +1,213 @@
+import { buildAdminApp } from "@payouts/gateway/admin-app";
+import type { Database } from "@payouts/platform/database/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RawResponse, rawRequest } from "../support/raw-http.js";
+import { registeredRoutes } from "../support/registered-routes.js";
+import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
+
+/** The only admin routes that answer without the token (issue 12 item 1). */
+const PUBLIC_ROUTES = ["GET /healthz", "GET /metrics", "GET /readyz"];
+const MARKER = "edge-marker-partner-name";
+
+/** Bodies that would succeed with the token, so that a bypass would show as a 2xx and a write. */
+const BODIES: Record<string, unknown> = {
+  "POST /admin/partners": { name: "bypass" },
+  "PATCH /admin/partners/{partner_id}": { name: "bypass" },
+  "POST /admin/partners/{partner_id}/apps": {},
+  "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1000000", reference: "bypass" },
+  "PUT /admin/fx-rates/{currency}": { rate_per_usd: "1.5" },
+  "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
+  "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
+  "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
+};
+
+/** Every way of writing an admin path that some layer might read differently from the router. */
+function spellings(path: string): Record<string, string> {
+  const rest = path.slice("/admin".length);
+  return {
+    canonical: path,
+    "percent-encoded a": `/%61dmin${rest}`,
+    "percent-encoded A": `/%41dmin${rest}`,
+    "fully percent-encoded": `/${[..."admin"].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")}${rest}`,
+    "double-encoded": `/%2561dmin${rest}`,
+    "encoded slash": `/admin%2F${rest.slice(1)}`,
+    "double slash": `/${path}`,
+    "inner double slash": `/admin/${rest}`,
+    "dot segment": `/x/..${path}`,
+    "encoded dot segment": `/x/%2e%2e${path}`,
+    "single dot": `/.${path}`,
+    "upper case": `/ADMIN${rest}`,
+    "mixed case": `/Admin${rest}`,
+    "trailing slash": `${path}/`,
+    "with query": `${path}?x=1`,
+    "with semicolon": `${path};x=1`,
+    "absolute-form": `http://x${path}`,
+    "absolute-form upper scheme": `HTTP://X${path}`,
+    "absolute-form encoded": `http://x/%61dmin${rest}`,
+  };
+}
+
+/** A digest of every row of every table the platform has: any write shows up as a change. */
+async function databaseDigest(db: Database): Promise<Record<string, string>> {
+  const tables = await db.query<{ name: string }>(
+    `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
+      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  );
+  const digest: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    const res = await db.query<{ d: string }>(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS d FROM ${name} t`,
+    );
+    digest[name] = res.rows[0]!.d;
+  }
+  return digest;
+}
+
+describe("admin authorization is structural", () => {
+  let platform: TestPlatform;
+  let port: number;
+  let ids: Record<string, string>;
+  let routes: string[];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    port = platform.runtime.gateway.adminPort;
+    const partner = await platform.createPartner({ name: MARKER });
+    ids = {
+      partner_id: partner.partnerId,
+      client_id: partner.clientId,
+      tx_id: "tx_unknown",
+      currency: "BRL",
+      country_code: "BR",
+    };
+    routes = registeredRoutes(platform.runtime.gateway.adminApp);
+  });
+  afterAll(() => platform.close());
+
+  const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? "x");
+  const protectedRoutes = () => routes.filter((r) => !PUBLIC_ROUTES.includes(r));
+
+  it("lists every admin route, and only the health, readiness and metrics routes as public", () => {
+    expect(routes).toEqual(expect.arrayContaining(PUBLIC_ROUTES));
+    expect(protectedRoutes().length).toBeGreaterThanOrEqual(14);
+    for (const route of protectedRoutes()) expect(route).toMatch(/^[A-Z]+ \/admin\//);
+  });
+
+  it("answers no admin route without the token, whatever the URL spelling, and writes nothing", async () => {
+    const before = await databaseDigest(platform.runtime.db);
+    const answers: string[] = [];
+    for (const route of protectedRoutes()) {
+      const [method = "", path = ""] = route.split(" ");
+      const body = method === "GET" || method === "DELETE" ? undefined : JSON.stringify(BODIES[route] ?? {});
+      for (const [spelling, target] of Object.entries(spellings(concrete(path)))) {
+        for (const headers of [
+          {},
+          { Authorization: "Bearer wrong-token" },
+          { Authorization: "Basic eDp5" },
+        ]) {
+          const res = await rawRequest(port, method, target, headers, body);
+          answers.push(`${route} ${spelling} → ${res.status}`);
+          expectRefusal(res, `${route} as ${spelling} (${target})`);
+        }
+      }
+    }
+    expect(answers.length).toBeGreaterThan(14 * 19 * 3 - 1);
+    expect(await databaseDigest(platform.runtime.db)).toEqual(before);
+    const balance = await platform.admin("GET", `/admin/partners/${ids.partner_id}/balance`);
+    expect(balance.json.balance_usd).toMatch(/^0(\.0+)?$/);
+  });
+
+  function expectRefusal(res: RawResponse, where: string) {
+    expect(res.status, where).toBeGreaterThanOrEqual(400);
+    expect([401, 404, 400], where).toContain(res.status);
+    if (res.status === 401) {
+      expect(res.json.code, where).toBe("AUTHENTICATION_REQUIRED");
+      expect(res.headers["www-authenticate"], where).toMatch(/^Bearer /);
+    }
+    expect(res.json.request_id, where).toBe(res.headers["x-request-id"]);
+    expect(res.text, where).not.toContain(MARKER);
+    expect(res.text, where).not.toContain("balance_usd");
+  }
+
+  it("answers the public routes without the token", async () => {
+    expect((await rawRequest(port, "GET", "/healthz")).status).toBe(200);
+    expect([200, 503]).toContain((await rawRequest(port, "GET", "/readyz")).status);
+    expect([200, 404]).toContain((await rawRequest(port, "GET", "/metrics")).status);
+  });
+
+  it("answers an unknown path without the token, with the error body and nothing else", async () => {
+    const res = await rawRequest(port, "GET", "/nothing/here");
+    expect(res.status).toBe(404);
+    expect(Object.keys(res.json).sort()).toEqual(["code", "message", "request_id"]);
+  });
+
+  it("still serves every admin route with the valid token, in the canonical and absolute forms", async () => {
+    const auth = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const created = await rawRequest(port, "POST", "/admin/partners", auth, JSON.stringify({ name: "ok" }));
+    expect(created.status).toBe(201);
+    const absolute = await rawRequest(
+      port,
+      "GET",
+      `http://x/admin/partners/${created.json.partner_id}`,
+      auth,
+    );
+    expect(absolute.status).toBe(200);
+    expect(absolute.json.name).toBe("ok");
+    const credit = await rawRequest(
+      port,
+      "POST",
+      `/admin/partners/${created.json.partner_id}/balance/credits`,
+      auth,
+      JSON.stringify({ amount_usd: "10", reference: "ok" }),
+    );
+    expect(credit.status).toBe(201);
+    expect(credit.json.balance_usd).toMatch(/^10(\.0+)?$/);
+    // Every protected route accepts the token (its answer is the route's own, never the 401).
+    ids = { ...ids, partner_id: created.json.partner_id };
+    for (const route of protectedRoutes()) {
+      const [method = "", path = ""] = route.split(" ");
+      const body = method === "GET" || method === "DELETE" ? undefined : JSON.stringify(BODIES[route] ?? {});
+      const res = await rawRequest(port, method, concrete(path), auth, body);
+      expect(res.status, route).not.toBe(401);
+    }
+  });
+});
+
+describe("a route added to the admin listener", () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(() => platform.close());
+
+  it("requires the token unless it is on the allowlist, which a route cannot join by itself", async () => {
+    const app = await buildAdminApp(platform.runtime.gateway.deps, async () => true);
+    app.post("/brand-new-route", async () => ({ secret: "reached" }));
+    app.get("/reports/:id", async () => ({ secret: "reached" }));
+    expect(() => app.get("/open", { config: { public: true } }, async () => ({ secret: "reached" }))).toThrow(
+      /allowlist/,
+    );
+    await app.ready();
+    try {
+      for (const [method, url] of [
+        ["POST", "/brand-new-route"],
+        ["GET", "/reports/1"],
+        ["HEAD", "/reports/1"],
+      ] as const) {
+        const refused = await app.inject({ method, url });
+        expect(refused.statusCode, url).toBe(401);
+        expect(refused.body).not.toContain("reached");
+        const allowed = await app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        expect(allowed.statusCode, url).toBe(200);
+      }
+      expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { Writable } from "node:stream";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { hashSecret } from "@payouts/gateway/auth/secret-hash";
+import { loadGatewayConfig } from "@payouts/gateway/gateway-config";
+import { type GatewayHandle, type GatewayTransports, startGateway } from "@payouts/gateway/gateway-server";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/service-roles";
+import { insertApp, insertPartner } from "@payouts/gateway/store/partner-store";
+import type { Database } from "@payouts/platform/database/database";
+import { migrate } from "@payouts/platform/database/migrate";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, callJson } from "../support/call-json.js";
+import { freePort } from "../support/free-port.js";
+import { createTestDatabase } from "../support/infra.js";
+
+/**
+ * Issue 12 item 5: a dependency that is down (a gRPC service not listening or not answering, PostgreSQL
+ * unreachable) is 503 SERVICE_UNAVAILABLE with Retry-After and the error body, logged as a warning.
+ */
+const ADMIN_TOKEN = "test-admin-token-0123456789";
+const SECRET = "cs_test_secret_for_unavailable_dependencies";
+
+interface LogLine {
+  level: string;
+  message: string;
+}
+
+/** A real gateway on free ports in front of `transports` and `db`, with its log lines kept. */
+async function startLoggedGateway(db: Database, transports: GatewayTransports) {
+  const lines: LogLine[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const config = loadGatewayConfig({
+    PORT: String(await freePort()),
+    ADMIN_PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    ADMIN_TOKEN,
+    RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+  });
+  const logger = createLogger({ service: "test", level: "info", destination });
+  const gateway = await startGateway({ config, db, transports, logger });
+  return { gateway, lines };
+}
+
+const everyService = (make: () => GatewayTransports["ledger"]): GatewayTransports => ({
+  lookup: make(),
+  pricing: make(),
+  ledger: make(),
+  webhooks: make(),
+  rail: make(),
+});
+
+function partnerCall(gateway: GatewayHandle, method: string, path: string, body?: unknown) {
+  const auth = `Basic ${Buffer.from(`ci_unavailable:${SECRET}`).toString("base64")}`;
+  return callJson(`http://127.0.0.1:${gateway.partnerPort}${path}`, method, { authorization: auth }, body);
+}
+
+function adminCall(gateway: GatewayHandle, method: string, path: string, body?: unknown) {
+  const auth = `Bearer ${ADMIN_TOKEN}`;
+  return callJson(`http://127.0.0.1:${gateway.adminPort}${path}`, method, { authorization: auth }, body);
+}
+
+function expectUnavailable(res: ApiResponse, lines: LogLine[], where: string) {
+  expect(res.status, where).toBe(503);
+  expect(Number(res.headers.get("retry-after")), where).toBeGreaterThan(0);
+  expect(res.json.code, where).toBe("SERVICE_UNAVAILABLE");
+  expect(res.json.request_id, where).toBe(res.headers.get("x-request-id"));
+  expect(res.text, where).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
+  expect(
+    lines.filter((l) => l.message === "unhandled error"),
+    where,
+  ).toEqual([]);
+  expect(lines.filter((l) => l.message === "dependency unavailable").length, where).toBeGreaterThan(0);
+  expect(lines.find((l) => l.message === "dependency unavailable")?.level).toBe("warn");
+}
+
+describe("services that are down", () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let db: Database & { pool: { end(): Promise<void> } };
+  let partnerId: string;
+  const servers: Server[] = [];
+  const held: Socket[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createPgDatabase({ connectionString: database.url });
+    await migrate(db, GATEWAY_MIGRATIONS);
+    partnerId = (await insertPartner(db, "ptr_unavailable", "Unavailable deps")).partner_id;
+    await insertApp(db, {
+      clientId: "ci_unavailable",
+      partnerId,
+      secretHash: await hashSecret(SECRET),
+      previewRateLimitPerMinute: 600,
+    });
+  });
+  afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    for (const server of servers) server.close();
+    await db.close();
+    await database.drop();
+  });
+
+  it("answers 503 with Retry-After when no service listens on its port", async () => {
+    const closedPort = await freePort();
+    const { gateway, lines } = await startLoggedGateway(
+      db,
+      everyService(() => createServiceTransport(`http://127.0.0.1:${closedPort}`)),
+    );
+    try {
+      expectUnavailable(await partnerCall(gateway, "GET", "/balance"), lines, "partner GET /balance");
+      expectUnavailable(
+        await partnerCall(gateway, "POST", "/getQuotation", { tx_id: "tx_x", amount: 100 }),
+        lines,
+        "partner POST /getQuotation",
+      );
+      expectUnavailable(
+        await adminCall(gateway, "POST", `/admin/partners/${partnerId}/balance/credits`, {
+          amount_usd: "10",
+          reference: "r",
+        }),
+        lines,
+        "admin credits",
+      );
+      expectUnavailable(
+        await adminCall(gateway, "GET", "/admin/fx-rates"),
+        lines,
+        "admin GET /admin/fx-rates",
+      );
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("answers 503 with Retry-After when a service accepts connections but never answers", async () => {
+    const silent = createServer((socket) => held.push(socket));
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const { gateway, lines } = await startLoggedGateway(
+      db,
+      everyService(() => createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, defaultTimeoutMs: 300 })),
+    );
+    try {
+      expectUnavailable(await partnerCall(gateway, "GET", "/balance"), lines, "partner GET /balance");
+      expectUnavailable(
+        await adminCall(gateway, "GET", `/admin/partners/${partnerId}/balance`),
+        lines,
+        "admin balance",
+      );
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe("a database that is down", () => {
+  it("answers 503 with Retry-After on partner and admin routes, and /readyz says not ready", async () => {
+    const closedPort = await freePort();
+    const down = createPgDatabase({ connectionString: `postgres://postgres@127.0.0.1:${closedPort}/none` });
+    const services = await freePort();
+    const { gateway, lines } = await startLoggedGateway(
+      down,
+      everyService(() => createServiceTransport(`http://127.0.0.1:${services}`)),
+    );
+    try {
+      expectUnavailable(await partnerCall(gateway, "GET", "/balance"), lines, "partner GET /balance");
+      expectUnavailable(
+        await adminCall(gateway, "POST", "/admin/partners/ptr_x/apps", {}),
+        lines,
+        "admin POST apps",
+      );
+      const ready = await callJson(`http://127.0.0.1:${gateway.adminPort}/readyz`, "GET", {});
+      expect(ready.status).toBe(503);
+    } finally {
+      await gateway.close();
+      await down.close();
+    }
+  });
+});

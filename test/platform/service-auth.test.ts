@@ -1,0 +1,156 @@
+/**
+ * Issue 12 item 2: the gRPC services authenticate their callers. The real ledger (real PostgreSQL) behind
+ * the real `startGrpcServer`, called over gRPC (HTTP/2) as the distributed processes call it: without a
+ * credential, with a wrong one, as a caller the allowlist does not name, and without a partner scope.
+ */
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import {
+  generateServiceCredentials,
+  parseCallerDigests,
+  transportWithToken,
+} from "@payouts/platform/rpc/service-credentials";
+import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  destination,
+  type LedgerHarness,
+  quote,
+  startLedgerHarness,
+} from "../ledger/support/ledger-harness.js";
+import { balanceOf } from "../ledger/support/ledger-invariants.js";
+
+const credentials = generateServiceCredentials();
+let harness: LedgerHarness;
+let server: GrpcServerHandle;
+let base: ReturnType<typeof createServiceTransport>;
+
+const ledgerAs = (token?: string) =>
+  createClient(LedgerService, token === undefined ? base : transportWithToken(base, token));
+
+async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
+  try {
+    await call;
+    return "OK";
+  } catch (error) {
+    return ConnectError.from(error).code;
+  }
+}
+
+beforeAll(async () => {
+  harness = await startLedgerHarness();
+  server = await startGrpcServer({
+    name: "ledger",
+    port: 0,
+    serviceNames: harness.module.serviceNames,
+    routes: (router) => harness.module.routes(router),
+    auth: { digests: parseCallerDigests(credentials.callerDigests) },
+    logger: createLogger({ service: "ledger", level: "silent" }),
+  });
+  base = createServiceTransport(`http://127.0.0.1:${server.port}`);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await harness?.close();
+});
+
+describe("a gRPC listener", () => {
+  it("binds to loopback when no host is given", () => {
+    expect(server.host).toBe("127.0.0.1");
+  });
+});
+
+describe("calls without a valid service credential", () => {
+  const partnerId = "ptr_auth_victim";
+
+  it("CreditBalance is refused and nothing is credited", async () => {
+    for (const token of [undefined, `gateway-admin.${"A".repeat(43)}`, "not a token"]) {
+      const call = ledgerAs(token).creditBalance({
+        partnerId,
+        amountUsd: "1000000",
+        reference: "free money",
+      });
+      expect(await codeOf(call)).toBe(Code.Unauthenticated);
+    }
+    expect(await balanceOf(harness.db, partnerId)).toMatch(/^0(\.0*)?$/);
+  });
+
+  it("RecordRailResult, AttachQuote and a partner read are refused", async () => {
+    const anonymous = ledgerAs();
+    const calls = [
+      anonymous.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
+      anonymous.attachQuote({ partnerId, txId: "tx_any", quote: quote("1") }),
+      anonymous.getTransaction({ partnerId: "", txId: "tx_any" }),
+      anonymous.listTransactions({ partnerId }),
+      anonymous.getBalance({ partnerId }),
+    ];
+    expect(await Promise.all(calls.map(codeOf))).toEqual(calls.map(() => Code.Unauthenticated));
+  });
+});
+
+describe("a caller the allowlist does not name for the method", () => {
+  it("is refused with PermissionDenied", async () => {
+    const partnerSide = ledgerAs(credentials.tokens.gateway);
+    const admin = ledgerAs(credentials.tokens["gateway-admin"]);
+    const railRoute = ledgerAs(credentials.tokens["gateway-rail"]);
+    const refused = [
+      partnerSide.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
+      partnerSide.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
+      admin.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
+      admin.attachQuote({ partnerId: "ptr_x", txId: "tx_any", quote: quote("1") }),
+      railRoute.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
+      railRoute.getTransaction({ partnerId: "ptr_x", txId: "tx_any" }),
+      ledgerAs(credentials.tokens.ledger).creditBalance({
+        partnerId: "ptr_x",
+        amountUsd: "10",
+        reference: "r",
+      }),
+    ];
+    expect(await Promise.all(refused.map(codeOf))).toEqual(refused.map(() => Code.PermissionDenied));
+  });
+
+  it("while the allowed caller gets through", async () => {
+    const admin = ledgerAs(credentials.tokens["gateway-admin"]);
+    const credited = await admin.creditBalance({
+      partnerId: "ptr_funded",
+      amountUsd: "25",
+      reference: "top-up",
+    });
+    expect(credited.balanceUsd).toMatch(/^25(\.0*)?$/);
+    const read = await ledgerAs(credentials.tokens.gateway).getBalance({ partnerId: "ptr_funded" });
+    expect(read.balanceUsd).toBe(credited.balanceUsd);
+  });
+});
+
+describe("partner scope", () => {
+  it("an empty partner_id on a partner-facing RPC is InvalidArgument, even for the gateway", async () => {
+    const partnerSide = ledgerAs(credentials.tokens.gateway);
+    const created = await partnerSide.createTransaction({
+      partnerId: "ptr_owner",
+      customerId: "cus_1",
+      destination: destination(),
+    });
+    const txId = created.transaction!.txId;
+    const calls = [
+      partnerSide.getTransaction({ partnerId: "", txId }),
+      partnerSide.attachQuote({ partnerId: "", txId, quote: quote("5") }),
+      partnerSide.listTransactions({ partnerId: "" }),
+      partnerSide.getBalance({ partnerId: "" }),
+      partnerSide.createTransaction({ partnerId: "", customerId: "cus_1", destination: destination() }),
+      partnerSide.executePayout({ partnerId: "", txId, idempotencyKey: "k1", requestFingerprint: "f" }),
+    ];
+    expect(await Promise.all(calls.map(codeOf))).toEqual(calls.map(() => Code.InvalidArgument));
+    // Nothing was attached to the owner's transaction.
+    const owner = await partnerSide.getTransaction({ partnerId: "ptr_owner", txId });
+    expect(owner.transaction?.quote).toBeUndefined();
+    // The operator (admin API) reads across partners.
+    const operator = await ledgerAs(credentials.tokens["gateway-admin"]).getTransaction({
+      partnerId: "",
+      txId,
+    });
+    expect(operator.transaction?.partnerId).toBe("ptr_owner");
+  });
+});
