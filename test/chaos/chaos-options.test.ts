@@ -54,15 +54,15 @@ describe("the Kafka outage", () => {
 });
 
 describe("faultPlan", () => {
-  it("runs a baseline, kills every process once, then the broker, database, receiver and replica faults", () => {
+  it("runs a baseline, the failing receiver, kills every process once, then the broker, database and replica faults", () => {
     const names = faultPlan(parseChaosOptions(["--short"])).map(faultName);
     expect(names).toEqual([
       "baseline (no fault)",
+      "receiver 500s 8 s",
       ...KILLED_ROLES.map((role) => `kill -9 ${role}`),
       "kafka outage 60 s",
       "postgres restart -m fast",
       "postgres restart -m immediate",
-      "receiver 500s 8 s",
       "2 replicas gw+ledger+dispatcher",
     ]);
     expect(new Set(names).size).toBe(names.length);

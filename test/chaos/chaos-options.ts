@@ -102,7 +102,7 @@ const SHORT: ChaosOptions = {
   baselineSeconds: 6,
   leadSeconds: 1.5,
   killDownSeconds: 2,
-  recoverySeconds: 2,
+  recoverySeconds: 3,
   // Past the nominal retry budget (51 s): calls that began as the broker went away have given up.
   kafkaOutageSeconds: 60,
   receiverFailingSeconds: 8,
@@ -132,11 +132,12 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
 export function faultPlan(options: ChaosOptions): Fault[] {
   return [
     { kind: "baseline" },
+    // First, while notifications flow steadily: after the faults below they resume only gradually.
+    { kind: "receiver-failing", seconds: options.receiverFailingSeconds },
     ...KILLED_ROLES.map((role) => ({ kind: "kill", role }) as const),
     { kind: "kafka-outage", seconds: options.kafkaOutageSeconds },
     { kind: "pg-restart", mode: "fast" },
     { kind: "pg-restart", mode: "immediate" },
-    { kind: "receiver-failing", seconds: options.receiverFailingSeconds },
     { kind: "replicas" },
   ];
 }

@@ -390,8 +390,7 @@ async function seed(
     max_amount: "50000",
     enabled: true,
   });
-  const accounts: PartnerAccount[] = [];
-  for (const [index, fault] of plan.entries()) {
+  const seedPartner = async (fault: Fault, index: number): Promise<PartnerAccount> => {
     const partner = await admin(201, "POST", "/admin/partners", {
       name: `chaos ${index}: ${faultName(fault)}`,
       supported_currencies: ["BRL"],
@@ -416,13 +415,14 @@ async function seed(
       secret,
       events: ["*"],
     });
-    accounts.push({
+    return {
       partnerId,
       clientId: app.json.client_id,
       clientSecret: app.json.client_secret,
       customerId: customer.json.customer_id,
-    });
-  }
+    };
+  };
+  const accounts = await Promise.all(plan.map(seedPartner));
   note(`seeded ${accounts.length} partners, ${CREDIT_USD} USD each`);
   return accounts;
 }
