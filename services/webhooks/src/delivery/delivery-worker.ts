@@ -154,10 +154,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
     });
     for (const delivery of claimed) {
-      const stop = attemptStop(
-        alive,
-        options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted),
-      );
+      const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
       track(attempt(delivery, stop.signal, options, metrics).finally(stop.done));
     }
     return claimed.length;
