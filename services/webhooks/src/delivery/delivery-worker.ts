@@ -144,6 +144,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
     if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
+    // Taken before claiming: if the liveness lapses while the claim runs, these attempts stop at once.
+    const alive = liveness.signal();
     const claimed = await claimDueDeliveries(options.db, {
       now,
       leaseMs: options.leaseMs,
@@ -152,10 +154,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
     });
     for (const delivery of claimed) {
-      const stop = attemptStop(
-        liveness.signal(),
-        options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted),
-      );
+      const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
       track(attempt(delivery, stop.signal, options, metrics).finally(stop.done));
     }
     return claimed.length;
