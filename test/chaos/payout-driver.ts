@@ -55,6 +55,7 @@ export class PayoutDriver {
   private refundsInFlight = 0;
   private refunder: Promise<void> | undefined;
   private refundStop = false;
+  private aborted = false;
   private readonly unexpectedShown = new Set<string>();
 
   constructor(
@@ -98,6 +99,14 @@ export class PayoutDriver {
     this.refundQueue.length = 0;
     this.refundStop = true;
     await this.refunder;
+  }
+
+  /** Stops everything at once: no call is retried any more (the run is being torn down). */
+  abort(): void {
+    this.aborted = true;
+    this.running = false;
+    this.refundStop = true;
+    this.refundQueue.length = 0;
   }
 
   private count(key: string, by = 1): void {
@@ -249,6 +258,7 @@ export class PayoutDriver {
           if (Number.isFinite(header) && header > 0) retryAfterMs = Math.min(header * 1000, 2_000);
         } else this.count(answer);
       }
+      if (this.aborted) return undefined;
       if (Date.now() - started > this.settings.giveUpMs) {
         this.count(`gave up: ${what}`);
         return undefined;

@@ -162,7 +162,7 @@ async function main(): Promise<number> {
     if (n.kind === "success" && n.txId) driver.offerRefund(n.txId);
   });
   driver.start();
-  cleanups.push({ name: "load", run: () => Promise.all([driver.stopPayouts(), driver.stopRefunds()]) });
+  cleanups.push({ name: "load", run: () => driver.abort() });
 
   const phases: FaultPhase[] = [];
   for (const [index, fault] of plan.entries()) {
