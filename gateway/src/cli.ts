@@ -134,8 +134,6 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
-  // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
-  await waitForDatabase(db, logger);
   const bus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
@@ -144,7 +142,10 @@ async function main(): Promise<void> {
   // A service that calls others (the ledger calls the rail) does so as itself.
   const ownToken = isServiceCaller(role) ? auth.tokens.get(role) : undefined;
   const outgoing = transportsWithToken(transports, ownToken);
+  // Creating the module reads its settings: a wrong one fails now, before any wait for the database.
   const module = spec.create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
+  // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
+  await waitForDatabase(db, logger);
   const server = await startGrpcServer({
     name: role,
     port: Number(env.PORT ?? spec.defaultPort),

@@ -107,7 +107,7 @@ const spec = {
   authMaxConcurrentChecks: {
     env: "AUTH_MAX_CONCURRENT_CHECKS",
     doc: "credential checks (scrypt) running at once per gateway process; keep it below UV_THREADPOOL_SIZE (4)",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 2,
   },
   authMaxQueuedChecks: {
@@ -124,12 +124,6 @@ const spec = {
   },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
-
-function positiveInt(raw: string): number {
-  const n = parse.nonNegativeInt(raw);
-  if (n < 1) throw new Error("expected a positive integer");
-  return n;
-}
 
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");

@@ -15,6 +15,7 @@ import { createCredentialVerifier } from "./auth/credential-verifier.js";
 import type { SecretHasher } from "./auth/secret-hash.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayDeps, ServiceClients } from "./gateway-deps.js";
+import { drainOnClose } from "./http/drain-on-close.js";
 import { buildPartnerApp } from "./partner-app.js";
 
 export interface GatewayTransports {
@@ -96,6 +97,8 @@ export async function startGateway(options: {
     await db.query("SELECT 1");
     return true;
   });
+  drainOnClose(partner);
+  drainOnClose(admin);
   const partnerPort = await listen(partner, config.port, config.host);
   const adminPort = await listen(admin, config.adminPort, config.host);
   logger.info({ partnerPort, adminPort }, "gateway listening");

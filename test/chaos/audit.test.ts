@@ -43,7 +43,7 @@ const note = (
   bodyDigest: `digest-${txId}-${kind}`,
   serviceSignatureValid: true,
   standardSignatureValid: true,
-  accepted: true,
+  answer: 200,
   ...extra,
 });
 
@@ -64,7 +64,7 @@ function cleanRun(): AuditInput {
     ],
     notifications: [
       note("tx_1", "ptr_a", "success"),
-      note("tx_2", "ptr_a", "failed", { accepted: false }),
+      note("tx_2", "ptr_a", "failed", { answer: 500 }),
       note("tx_2", "ptr_a", "failed"),
       note("tx_3", "ptr_a", "success"),
       note("tx_3", "ptr_a", "refunded"),
@@ -146,7 +146,7 @@ describe("auditRun", () => {
     const report = auditRun({
       ...run,
       notifications: run.notifications.filter(
-        (n) => !(n.txId === "tx_3" && n.kind === "success") && !(n.txId === "tx_2" && n.accepted),
+        (n) => !(n.txId === "tx_3" && n.kind === "success") && !(n.txId === "tx_2" && n.answer === 200),
       ),
     });
     const missing = report.findings.filter((f) => f.check === "missingWebhooks").map((f) => f.detail);
@@ -236,7 +236,7 @@ describe("auditRun", () => {
     ]);
   });
 
-  it("fails a run in which a phase paid nothing, nothing failed or nothing was refunded", () => {
+  it("fails a run in which a phase paid nothing, nothing failed, nothing was refunded or the receiver never failed", () => {
     const run = cleanRun();
     const report = auditRun({
       ...run,
@@ -252,7 +252,9 @@ describe("auditRun", () => {
       ["kill -9 ledger", "coverage"],
       ["total", "coverage"],
       ["total", "coverage"],
+      ["total", "coverage"],
     ]);
+    expect(report.findings.at(-1)!.detail).toContain("the retry path did not run");
   });
 });
 

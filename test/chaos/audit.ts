@@ -55,8 +55,8 @@ export interface ReceivedNotification {
   readonly bodyDigest: string;
   readonly serviceSignatureValid: boolean;
   readonly standardSignatureValid: boolean;
-  /** The receiver answered 2xx (it answers 500 during the failing-receiver fault, 401 to a bad signature). */
-  readonly accepted: boolean;
+  /** What the receiver answered: 200 when both signatures verify, 401 otherwise, 500 while it is failing. */
+  readonly answer: number;
 }
 
 export interface ProcessExitEvent {
@@ -153,7 +153,7 @@ export function auditRun(input: AuditInput): AuditReport {
     ),
   );
   const total = row(TOTAL, input.payouts, findings);
-  checkCoverage(rows, total, findings);
+  checkCoverage(rows, total, input.notifications, findings);
   return { rows, total, findings, passed: findings.length === 0 };
 }
 
@@ -285,7 +285,7 @@ function checkNotifications(
     if (!CONSISTENT_STATUSES[n.kind].includes(payout.status)) {
       add(fault, "orderViolations", `${where}: the payout ended ${payout.status}`);
     }
-    if (n.accepted) accepted.set(n.txId, [...(accepted.get(n.txId) ?? []), n]);
+    if (isAccepted(n)) accepted.set(n.txId, [...(accepted.get(n.txId) ?? []), n]);
   }
 
   for (const payout of input.payouts) {
@@ -324,8 +324,21 @@ export function phaseAt(phases: readonly FaultPhase[], at: number): string {
   return current;
 }
 
-/** A phase without payouts proves nothing, and the failure and refund paths must have run. */
-function checkCoverage(rows: readonly AuditRow[], total: AuditRow, findings: Finding[]): void {
+/** Answered 2xx: the dispatcher may count it delivered. */
+export function isAccepted(n: ReceivedNotification): boolean {
+  return n.answer >= 200 && n.answer < 300;
+}
+
+/**
+ * A phase without payouts proves nothing; the failure and refund paths must have run, and the failing
+ * receiver must have refused at least one notification (or the retry path did not run).
+ */
+function checkCoverage(
+  rows: readonly AuditRow[],
+  total: AuditRow,
+  notifications: readonly ReceivedNotification[],
+  findings: Finding[],
+): void {
   for (const r of rows) {
     if (r.payouts === 0)
       findings.push({ fault: r.fault, check: "coverage", detail: "no payout ran in this phase" });
@@ -341,5 +354,11 @@ function checkCoverage(rows: readonly AuditRow[], total: AuditRow, findings: Fin
       fault: TOTAL,
       check: "coverage",
       detail: "no payout was refunded: the refund path did not run",
+    });
+  if (!notifications.some((n) => n.answer >= 500))
+    findings.push({
+      fault: TOTAL,
+      check: "coverage",
+      detail: "the receiver refused no notification with 5xx: the retry path did not run",
     });
 }

@@ -311,6 +311,19 @@ describe("configuration", () => {
   });
 
   it.each([
+    { sets: ["ingress.enabled=true", "ingress.hosts={api.example.com}"], hops: "1" },
+    { sets: ["ingress.enabled=false"], hops: "0" },
+    {
+      sets: ["ingress.enabled=true", "ingress.hosts={api.example.com}", "gateway.trustProxyHops=2"],
+      hops: "2",
+    },
+  ])("tells the gateway how many proxies append to X-Forwarded-For ($sets)", ({ sets, hops }) => {
+    const gateway = deploymentOf(renderChart(["ci-values.yaml"], sets), "gateway");
+    const env = gateway.spec.template.spec.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === "TRUST_PROXY_HOPS")?.value).toBe(hops);
+  });
+
+  it.each([
     { sets: [], ports: [443] },
     { sets: ["networkPolicy.webhookEgress.ports={443,8443}"], ports: [443, 8443] },
   ])(

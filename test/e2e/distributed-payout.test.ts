@@ -209,6 +209,9 @@ describe("a payout through the distributed topology", () => {
       total_usd: "10.45",
     });
     expect(await balanceOf(partnerId)).toBe("100");
+    // The admin fail route reaches the ledger process (FailTransaction) and refuses what is not PROCESSING.
+    const fail = await admin("POST", `/admin/transactions/${txId}/fail`, { reason: "e2e" });
+    expect([fail.status, fail.json.code]).toEqual([409, "TRANSACTION_NOT_PROCESSING"]);
 
     const [success, refunded] = await receiver.waitFor(2, 30_000);
     expect(success!.path).toBe("/partner/webhooks/transactions/success");
@@ -394,10 +397,33 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         5_000,
         as("gateway"),
       ),
+      grpcJsUnary(
+        running().grpcAddress("sandbox-rail"),
+        RailService.method.cancelPayout,
+        { txId: "tx_any" },
+        5_000,
+        as("gateway-admin"),
+      ),
+      grpcJsUnary(
+        ledger(),
+        LedgerService.method.failTransaction,
+        { txId: "tx_any", reason: "partner side", force: true },
+        5_000,
+        as("gateway"),
+      ),
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
       calls.map(() => grpc.status.PERMISSION_DENIED),
     );
+    // The ledger's own identity may cancel at the rail (the PROCESSING timeout and FailTransaction ask it).
+    const cancelled = await grpcJsUnary(
+      running().grpcAddress("sandbox-rail"),
+      RailService.method.cancelPayout,
+      { txId: "tx_e2e_never_submitted", reason: "e2e" },
+      5_000,
+      as("ledger"),
+    );
+    expect(cancelled).toMatchObject({ cancelled: true });
   });
 
   it("refuses an empty partner_id on partner-facing RPCs", async () => {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertLedgerInvariants } from "../ledger/support/ledger-invariants.js";
 import { ADMIN_TOKEN } from "../support/test-platform.js";
 import { adminOperations, type Operation, schemaResolver } from "./support/api-surface.js";
 import { createFuzzer, type Fuzzer, fuzzOptions, printStats } from "./support/fuzz-checks.js";
@@ -64,7 +65,7 @@ describe("fuzzing the admin API", () => {
         fc.asyncProperty(requestFor(op, world, fuzzer.ctx), async (req) => {
           await fuzzer.exchange(op, req);
         }),
-        fuzzOptions(op.body ? 50 : 25),
+        fuzzOptions(op.body ? 70 : 35),
       );
     }
   }, 300_000);
@@ -98,4 +99,8 @@ describe("fuzzing the admin API", () => {
       );
     }
   }, 300_000);
+
+  it("leaves books that balance: the ledger's invariants hold after everything the fuzzing did", async () => {
+    await assertLedgerInvariants(world.platform.runtime.db);
+  });
 });

@@ -18,6 +18,7 @@ const BODIES: Record<string, unknown> = {
   "PUT /admin/fx-rates/{currency}": { rate_per_usd: "1.5" },
   "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
   "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
+  "POST /admin/transactions/{tx_id}/fail": { reason: "bypass", force: true },
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
 };
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parsePrometheus } from "../observability/support/prometheus-text.js";
 import { countingHasher } from "../support/counting-hasher.js";
 import {
   type ApiResponse,
@@ -119,6 +120,17 @@ describe("failed-login throttling at the gateway (behind one trusted proxy)", ()
   });
 });
 
+/** The current value of payouts_gateway_auth_outcomes_total per outcome, from the admin listener. */
+async function authOutcomes(platform: TestPlatform): Promise<Record<string, number>> {
+  const res = await fetch(`${platform.adminUrl}/metrics`);
+  expect(res.status).toBe(200);
+  const counts: Record<string, number> = {};
+  for (const s of parsePrometheus(await res.text())) {
+    if (s.name === "payouts_gateway_auth_outcomes_total") counts[s.labels.outcome!] = s.value;
+  }
+  return counts;
+}
+
 describe("failed-login throttling without a trusted proxy", () => {
   let platform: TestPlatform;
   beforeAll(async () => {
@@ -128,8 +140,9 @@ describe("failed-login throttling without a trusted proxy", () => {
   });
   afterAll(() => platform.close());
 
-  it("ignores X-Forwarded-For, so rotating it does not escape the per-address limit", async () => {
+  it("ignores X-Forwarded-For, so rotating it does not escape the per-address limit, and counts each outcome", async () => {
     const app = await platform.createPartner();
+    const before = await authOutcomes(platform);
     for (let i = 0; i < 2; i++) {
       const res = await platform.partner(
         { clientId: app.clientId, clientSecret: `cs_wrong_${i}` },
@@ -149,6 +162,9 @@ describe("failed-login throttling without a trusted proxy", () => {
         from("203.0.113.200"),
       ),
     );
+    const after = await authOutcomes(platform);
+    expect((after.refused ?? 0) - (before.refused ?? 0)).toBe(2);
+    expect((after.throttled ?? 0) - (before.throttled ?? 0)).toBe(1);
   });
 });
 

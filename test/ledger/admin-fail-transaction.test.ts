@@ -1,8 +1,8 @@
 /**
  * Failing a stuck payout by hand (issue 12, item 13) through the real gateway, ledger and sandbox rail on
  * real PostgreSQL: `POST /admin/transactions/{tx_id}/fail` refuses what is not PROCESSING and a payout the
- * rail has (it may still pay it), and with `force` fails and reverses once. The sandbox rail's
- * CancelPayout refuses for good a payout it never had, so a late submission cannot be paid.
+ * rail has (it may still pay it), and with `force` fails and reverses once. The sandbox rail's CancelPayout
+ * itself is tested in test/sandbox-rail/cancel-payout.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
@@ -81,39 +81,5 @@ describe("POST /admin/transactions/{tx_id}/fail", () => {
       "PROCESSING",
       "FAILED",
     ]);
-  });
-});
-
-describe("the sandbox rail's CancelPayout", () => {
-  it("cancels for good a payout it never had, and keeps one it accepted", async () => {
-    const rail = platform.runtime.gateway.deps.clients.rail;
-    const ghost = `tx_ghost_${Date.now()}`;
-    expect(await rail.cancelPayout({ txId: ghost, reason: "gave up" })).toMatchObject({ cancelled: true });
-    expect(await rail.cancelPayout({ txId: ghost })).toMatchObject({ cancelled: true });
-    const late = await rail.submitPayout({
-      txId: ghost,
-      countryCode: "NG",
-      currency: "NGN",
-      amount: "15000",
-    });
-    expect(late.accepted).toBe(false);
-    const settle = await platform.admin("POST", `/admin/sandbox/transactions/${ghost}/settle`, {
-      outcome: "SUCCESS",
-    });
-    expect([settle.status, settle.json.code]).toEqual([409, "PAYOUT_CANCELLED"]);
-
-    const partner = await fundedPartner(platform, "100");
-    const txId = await pendingTransaction(platform, partner.partnerId);
-    await quoted(platform, partner, txId);
-    await executePayout(platform, partner, txId, "key-cancel-1");
-    const view = await platform.admin("POST", `/admin/transactions/${txId}/fail`, { reason: "x" });
-    expect(view.json.code).toBe("PAYOUT_ACCEPTED_BY_RAIL");
-    const kept = await rail.cancelPayout({ txId, reason: "gave up" });
-    expect(kept.cancelled).toBe(false);
-    const tx = await platform.partner(partner, "GET", `/transactions/${txId}`);
-    expect(tx.json.status).toBe("PROCESSING");
-    const { transaction } = await platform.runtime.gateway.deps.clients.ledger.getTransaction({ txId });
-    expect(kept.providerReference).toBe(transaction?.providerReference);
-    expect(kept.providerReference).toMatch(/^sbx_/);
   });
 });

@@ -109,9 +109,17 @@ async function audit(rand: ReturnType<typeof prng>): Promise<void> {
     }
   }
 
-  const credit = async (partnerId: string, amount: string) => {
-    await h.client.creditBalance({ partnerId, amountUsd: amount, reference: "audit", ...freshKey() });
-    credits.set(partnerId, credits.get(partnerId)!.plus(amount));
+  // A credit counts once per key: a retry with the same key is a replay or IDEMPOTENCY_KEY_IN_USE.
+  const credit = async (partnerId: string, amount: string, key = freshKey()) => {
+    let replayed = false;
+    const reason = await reasonOf(
+      h.client.creditBalance({ partnerId, amountUsd: amount, reference: "audit", ...key }).then((res) => {
+        replayed = res.replayed;
+      }),
+    );
+    if (reason !== "OK")
+      return expectReason(`credit ${key.idempotencyKey}`, reason, ["IDEMPOTENCY_KEY_IN_USE"]);
+    if (!replayed) credits.set(partnerId, credits.get(partnerId)!.plus(amount));
   };
   // Roughly half of each partner's payouts are covered at first; later credits top up.
   for (const [partnerId] of credits) await credit(partnerId, `${rand.int(60, 200)}.${rand.digits(6)}`);
@@ -177,7 +185,10 @@ async function audit(rand: ReturnType<typeof prng>): Promise<void> {
       } else if (roll < 0.85) {
         ops.push(() => refund(tx));
       } else if (roll < 0.93) {
-        ops.push(() => credit(tx.partnerId, `${rand.int(1, 30)}.${rand.digits(12)}`));
+        const amount = `${rand.int(1, 30)}.${rand.digits(12)}`;
+        const key = freshKey();
+        ops.push(() => credit(tx.partnerId, amount, key));
+        if (rand.next() < 0.3) ops.push(() => credit(tx.partnerId, amount, key)); // an operator's retry
       } else {
         ops.push(async () => {
           expectReason(

@@ -53,11 +53,16 @@ async function executed(harness: LedgerHarness, p: string): Promise<string> {
     requestFingerprint: "1".repeat(64),
   });
   expect(res.transaction?.status).toBe(TransactionStatus.PROCESSING);
+  partnerOf.set(txId, p);
   return txId;
 }
 
+/** The partner of each payout executed here (reads are partner-scoped). */
+const partnerOf = new Map<string, string>();
+
 const statusOf = async (client: LedgerClient, txId: string) =>
-  (await client.getTransaction({ txId, includeHistory: true })).transaction!;
+  (await client.getTransaction({ partnerId: partnerOf.get(txId) ?? "", txId, includeHistory: true }))
+    .transaction!;
 
 const untilStatus = (client: LedgerClient, txId: string, status: TransactionStatus) =>
   waitFor(`${txId} ${TransactionStatus[status]}`, async () => {

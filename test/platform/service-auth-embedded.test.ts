@@ -47,10 +47,12 @@ describe("embedded mode service authentication", () => {
 
   it("the gateway's own identities still work: an admin credit and a partner balance read", async () => {
     const partner = await platform.createPartner();
-    const credit = await platform.admin("POST", `/admin/partners/${partner.partnerId}/balance/credits`, {
-      amount_usd: "12.5",
-      reference: "embedded top-up",
-    });
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${partner.partnerId}/balance/credits`,
+      { amount_usd: "12.5", reference: "embedded top-up" },
+      { "X-Idempotency-Key": "embedded-top-up" },
+    );
     expect(credit.status).toBe(201);
     const read = await platform.partner(partner, "GET", "/balance");
     expect(read.status).toBe(200);

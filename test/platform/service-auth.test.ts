@@ -16,6 +16,7 @@ import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   destination,
+  freshKey,
   type LedgerHarness,
   quote,
   startLedgerHarness,
@@ -118,6 +119,7 @@ describe("a caller the allowlist does not name for the method", () => {
       partnerId: "ptr_funded",
       amountUsd: "25",
       reference: "top-up",
+      ...freshKey(),
     });
     expect(credited.balanceUsd).toMatch(/^25(\.0*)?$/);
     const read = await ledgerAs(credentials.tokens.gateway).getBalance({ partnerId: "ptr_funded" });

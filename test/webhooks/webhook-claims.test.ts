@@ -11,7 +11,7 @@ import { claimDueDeliveries } from "@payouts/webhooks/store/delivery-queue-store
 import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
-import { createConfig, newTxId, settledDeliveries } from "./support/webhook-fixtures.js";
+import { createConfig, newTxId, settledDeliveries, sleep } from "./support/webhook-fixtures.js";
 import {
   eventually,
   type Partner,
@@ -77,13 +77,14 @@ describe("abandoned claims", () => {
       "INSERT INTO webhooks.workers (worker_id, alive_until) VALUES ($1, now() - interval '1 second')",
       [deadWorker],
     );
+    // The claim's lease ends no earlier than this (read before the dispatcher can take the row over).
+    const leaseAtLeast = Date.now() + 60_000;
     // What a worker writes when it claims, with a lease as long as the old 60 s one.
     const deliveryId = await insertDelivery(harness.db, partner, config.config_id, {
       status: "delivering",
       leaseSql: "now() + interval '60 seconds'",
       claimedBy: deadWorker,
     });
-    const lease = await leaseOf(harness.db, deliveryId);
 
     const [row] = await settledDeliveries(
       harness,
@@ -94,7 +95,7 @@ describe("abandoned claims", () => {
       10_000,
     );
     expect(row).toMatchObject({ delivery_id: deliveryId, attempts: 2, last_status_code: 200 });
-    expect(new Date(row.delivered_at).getTime()).toBeLessThan(lease.getTime() - 45_000);
+    expect(new Date(row.delivered_at).getTime()).toBeLessThan(leaseAtLeast - 45_000);
   });
 
   it("leaves the claim of a live worker alone", async () => {
@@ -155,6 +156,61 @@ describe("abandoned claims", () => {
     }
   });
 
+  it("aborts its attempts and claims nothing while it cannot renew its liveness", async () => {
+    const partner = await harness.createPartner();
+    const hanging = await startTestReceiver((_request, index) =>
+      index === 0 ? { status: 200, body: "{}", delayMs: 60_000 } : { status: 200, body: "{}" },
+    );
+    const renewals = { cut: false };
+    await harness.dispatcher.stop();
+    try {
+      const config = await createConfig(harness, partner, { url: `${hanging.url}/cut-off` });
+      const cutOff = createWebhookDispatcher({
+        db: failingRenewals(harness.db, renewals),
+        bus: createInProcessEventBus(),
+        logger: createLogger({ service: "webhook-tests", level: "silent" }),
+        transports: {},
+        // A 30 s attempt timeout: only the lapsed liveness can stop the hanging attempt in time.
+        env: { ...harness.env, WEBHOOK_WORKER_TTL_MS: "2000", WEBHOOK_TIMEOUT_MS: "30000" },
+        mode: "distributed",
+      });
+      extra.push(cutOff);
+      await cutOff.start();
+      const deliveryId = await insertDelivery(harness.db, partner, config.config_id, { status: "pending" });
+      await hanging.waitFor(1);
+      renewals.cut = true;
+
+      const [attempt] = await eventually(async () => {
+        const { rows } = await harness.db.query<{ attempt: number; error: string | null }>(
+          "SELECT attempt, error FROM webhooks.delivery_attempts WHERE delivery_id = $1",
+          [deliveryId],
+        );
+        return rows.length > 0 ? rows : undefined;
+      }, 5_000);
+      expect(attempt).toEqual({
+        attempt: 1,
+        error: "attempt abandoned: this dispatcher could not renew its liveness in time",
+      });
+      // Due again at once (schedule 0, 200, 200 ms), yet not claimed while the liveness cannot be renewed.
+      await sleep(1_000);
+      expect(hanging.requests).toHaveLength(1);
+
+      renewals.cut = false;
+      const [row] = await settledDeliveries(
+        harness,
+        partner,
+        `config_id=${config.config_id}`,
+        1,
+        "delivered",
+        10_000,
+      );
+      expect(row).toMatchObject({ delivery_id: deliveryId, attempts: 2, last_status_code: 200 });
+    } finally {
+      await hanging.close();
+      await harness.restartDispatcher();
+    }
+  });
+
   it("sends a delivery again within seconds after its dispatcher is killed mid-attempt and restarted", async () => {
     const partner = await harness.createPartner();
     const hanging = await startTestReceiver((_request, index) =>
@@ -171,6 +227,8 @@ describe("abandoned claims", () => {
       child.kill("SIGKILL");
       await new Promise((resolve) => child!.once("exit", resolve));
 
+      // A real restart takes at least a second (node, migrations) before the new process is ready.
+      await sleep(1_000);
       await harness.restartDispatcher();
       const startedAt = await eventually(async () => {
         const { rows } = await harness.db.query<{ started_at: Date }>(
@@ -236,7 +294,7 @@ interface DeliveryState {
   readonly claimedBy?: string;
 }
 
-/** A delivery row written behind the API's back, due now; `delivering` rows have made attempt 1. */
+/** A delivery row written behind the API's back, due a second ago; `delivering` rows have made attempt 1. */
 async function insertDelivery(
   db: Queryable,
   partner: Partner,
@@ -247,7 +305,8 @@ async function insertDelivery(
   await db.query(
     `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body,
        status, attempts, next_attempt_at, lease_expires_at, claimed_by)
-     VALUES ($1, $2, $3, $4, $5, 2, 'transaction.success', $6, $7, $8, now(), ${state.leaseSql ?? "NULL"}, $9)`,
+     VALUES ($1, $2, $3, $4, $5, 2, 'transaction.success', $6, $7, $8, now() - interval '1 second',
+             ${state.leaseSql ?? "NULL"}, $9)`,
     [
       deliveryId,
       newId("evt"),
@@ -295,6 +354,22 @@ function failingFirstAttemptRecord(db: Database): Database {
     kind: db.kind,
     ...guard(db),
     transaction: (fn) => db.transaction((tx) => fn(guard(tx))),
+    close: () => db.close(),
+  };
+}
+
+/** The real database, except that liveness renewals fail while `renewals.cut` (a dispatcher cut off). */
+function failingRenewals(db: Database, renewals: { cut: boolean }): Database {
+  return {
+    kind: db.kind,
+    query(sql, params) {
+      if (renewals.cut && sql.includes("INSERT INTO webhooks.workers")) {
+        return Promise.reject(new Error("injected: renewal refused"));
+      }
+      return db.query(sql, params);
+    },
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => db.transaction(fn),
     close: () => db.close(),
   };
 }

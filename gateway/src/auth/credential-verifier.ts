@@ -122,9 +122,17 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
 
   type CheckResult = Exclude<VerifyOutcome, { kind: "throttled" }>;
 
-  /** Reads the app and runs scrypt; caches the result unless `forget` ran meanwhile. */
-  async function check(clientId: string, secret: string, secretDigest: string, knownGood: boolean) {
-    const generation = generationOf(clientId);
+  /**
+   * Reads the app and runs scrypt; caches the result unless `forget` ran since `generation` was read (before
+   * the database read, so a revocation committed after it is always seen by the next check).
+   */
+  async function check(
+    clientId: string,
+    secret: string,
+    secretDigest: string,
+    generation: number,
+    knownGood: boolean,
+  ) {
     const row = await findAppCredentials(db, clientId);
     const hashes = row && row.revoked_at === null ? row.secret_hashes : [];
     const checked = await gate.run(() => matchesAny(secret, hashes), knownGood);
@@ -178,7 +186,7 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
       }
       // Counted up front, so that attempts sent at once cannot overrun the limits; taken back on success.
       failed();
-      const flight = check(clientId, secret, secretDigest, knownGood);
+      const flight = check(clientId, secret, secretDigest, generation, knownGood);
       inflight.set(flightKey, flight);
       let result: CheckResult | undefined;
       try {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../http/api-error.js";
+import { countAuthOutcome } from "./auth-metrics.js";
 import { parseBasicCredentials } from "./basic-credentials.js";
 import type { AuthenticatedApp, CredentialVerifier } from "./credential-verifier.js";
 
@@ -53,8 +54,10 @@ export async function authenticate(
 ): Promise<AuthenticatedApp> {
   if (request.partnerApp) return request.partnerApp;
   const creds = parseBasicCredentials(request.headers.authorization);
-  if (!creds) throw authenticationRequired();
-  const outcome = await verifier.verify(creds.clientId, creds.secret, request.ip);
+  const outcome = creds
+    ? await verifier.verify(creds.clientId, creds.secret, request.ip)
+    : ({ kind: "refused" } as const);
+  countAuthOutcome(outcome.kind);
   if (outcome.kind === "throttled") throw tooManyFailedLogins(outcome.retryAfterSeconds);
   if (outcome.kind === "busy") throw authenticationBusy();
   if (outcome.kind === "refused") throw authenticationRequired();

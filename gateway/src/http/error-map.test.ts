@@ -10,6 +10,12 @@ describe("isDependencyUnavailable", () => {
   it.each([
     ["a service not listening", new ConnectError("connect ECONNREFUSED", Code.Unavailable)],
     ["a service that did not answer in time", new ConnectError("deadline", Code.DeadlineExceeded)],
+    // What Connect reports when the service process dies (kill -9) during the call (seen by the chaos suite).
+    ["a service whose connection was reset mid-call", new ConnectError("read ECONNRESET", Code.Aborted)],
+    [
+      "a service whose HTTP/2 stream was cancelled mid-call",
+      new ConnectError("http/2 stream closed with error code CANCEL (0x8)", Code.Canceled),
+    ],
     ["PostgreSQL refusing connections", coded("ECONNREFUSED")],
     ["a connection reset", coded("ECONNRESET")],
     ["admin shutdown (fast restart)", coded("57P01", "terminating connection due to administrator command")],
@@ -29,6 +35,10 @@ describe("isDependencyUnavailable", () => {
     ["a serialization failure", coded("40001")],
     ["a plain bug", new TypeError("undefined is not a function")],
     ["a service's internal error", new ConnectError("internal error", Code.Internal)],
+    [
+      "a documented abort that carries its reason",
+      serviceError("IDEMPOTENCY_KEY_IN_USE", "busy", { code: Code.Aborted }),
+    ],
     [
       "a documented failure that carries its reason",
       serviceError("RATE_LIMIT_EXCEEDED", "slow down", { code: Code.Unavailable }),

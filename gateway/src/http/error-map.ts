@@ -64,14 +64,21 @@ export const RETRY_AFTER_SECONDS = 5;
 /**
  * Failures that mean a dependency is down or unreachable rather than that the request or the code is
  * wrong: answered 503 SERVICE_UNAVAILABLE with Retry-After, and logged as a warning.
- * - a service call that never got an answer: gRPC UNAVAILABLE (refused, reset, not listening) or
- *   DEADLINE_EXCEEDED, without an ErrorDetail (a service's own documented failures carry one);
+ * - a service call that never got an answer: gRPC UNAVAILABLE (refused, reset, not listening),
+ *   DEADLINE_EXCEEDED, or ABORTED / CANCELED from the transport (the service process died during the
+ *   call: "read ECONNRESET", an HTTP/2 stream reset with CANCEL), without an ErrorDetail (a service's own
+ *   documented failures, such as IDEMPOTENCY_KEY_IN_USE, carry one);
  * - PostgreSQL unreachable or going away: SQLSTATE class 08 (connection exception), 57P01–57P03 (admin or
  *   crash shutdown, cannot connect now), 53300 (too many connections);
  * - a socket that failed (refused, reset, timed out, unresolvable host), and node-postgres' own messages
  *   for a connection that ended or could not be made in time.
  */
-const UNAVAILABLE_GRPC_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.DeadlineExceeded]);
+const UNAVAILABLE_GRPC_CODES: ReadonlySet<Code> = new Set([
+  Code.Unavailable,
+  Code.DeadlineExceeded,
+  Code.Aborted,
+  Code.Canceled,
+]);
 const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 const UNAVAILABLE_ERRNOS: ReadonlySet<string> = new Set([
   "ECONNREFUSED",

@@ -110,7 +110,7 @@ describe("the OpenAPI document", () => {
       expect(operation.responses["401"].description, where).toContain("AUTHENTICATION_REQUIRED");
       expect(operation.responses["429"]?.description, where).toContain("failed authentications");
       expect(operation.responses["429"].headers, where).toHaveProperty("Retry-After");
-      expect(operation.responses["503"]?.description, where).toContain("SERVICE_UNAVAILABLE");
+      expect(operation.responses["503"]?.description, where).toContain("checking as many credentials");
       expect(operation.responses["503"].headers, where).toHaveProperty("Retry-After");
     }
   });

@@ -152,7 +152,7 @@ const CONFIG_ID = '"config_id":"whc_01m7xx9g5rjdhf24yzyd2vjq4m","url":"http://12
 
 export const WEBHOOK_CONFIG_EXAMPLE = example(
   "A receiver with a signing secret and basic auth (both write-only)",
-  `{${CONFIG_ID},"events":["transaction.success","transaction.refunded"],"active":true,"has_secret":true,"basic_auth":{"username":"payouts"},"disabled_reason":null,"created_at":"2026-11-21T01:59:46.617Z","updated_at":"2026-11-21T01:59:46.617Z"}`,
+  `{${CONFIG_ID},"events":["transaction.success","transaction.refunded"],"active":true,"has_secret":true,"basic_auth":{"username":"payouts"},"disabled_reason":null,"previous_secret_expires_at":null,"created_at":"2026-11-21T01:59:46.617Z","updated_at":"2026-11-21T01:59:46.617Z"}`,
 );
 
 export const WEBHOOK_CONFIG_REQUEST_EXAMPLE = example(
@@ -160,9 +160,14 @@ export const WEBHOOK_CONFIG_REQUEST_EXAMPLE = example(
   '{"url":"https://partner.example.com/hooks","events":["transaction.success","transaction.refunded"],"secret":"partner-webhook-secret","basic_auth":{"username":"payouts","password":"s3cret-pass"}}',
 );
 
+export const WEBHOOK_SECRET_ROTATION_EXAMPLE = example(
+  "A generated secret; the old one signs beside it for 24 h",
+  `{${CONFIG_ID},"events":["transaction.success","transaction.refunded"],"active":true,"has_secret":true,"basic_auth":null,"disabled_reason":null,"previous_secret_expires_at":"2026-11-22T01:59:46.617Z","created_at":"2026-11-21T01:59:46.617Z","updated_at":"2026-11-21T01:59:46.617Z","secret":"3q2-7wZJcYb0gq8bq2cI6kQvyTz2PpS1mC9R0nE4uXo"}`,
+);
+
 export const WEBHOOK_CONFIG_LIST_EXAMPLE = example(
   "One receiver",
-  `{"webhook_configs":[{${CONFIG_ID},"events":["transaction.success","transaction.refunded"],"active":true,"has_secret":true,"basic_auth":{"username":"payouts"},"disabled_reason":null,"created_at":"2026-11-21T01:59:46.617Z","updated_at":"2026-11-21T01:59:46.617Z"}]}`,
+  `{"webhook_configs":[{${CONFIG_ID},"events":["transaction.success","transaction.refunded"],"active":true,"has_secret":true,"basic_auth":{"username":"payouts"},"disabled_reason":null,"previous_secret_expires_at":null,"created_at":"2026-11-21T01:59:46.617Z","updated_at":"2026-11-21T01:59:46.617Z"}]}`,
 );
 
 export const WEBHOOK_TEST_EXAMPLE = example(

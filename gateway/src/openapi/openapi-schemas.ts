@@ -550,6 +550,43 @@ const SECRET_FIELD = str(
   { minLength: 16, maxLength: 256, writeOnly: true },
 );
 
+const WEBHOOK_CONFIG = {
+  type: "object",
+  required: [
+    "config_id",
+    "url",
+    "events",
+    "active",
+    "has_secret",
+    "basic_auth",
+    "disabled_reason",
+    "previous_secret_expires_at",
+    "created_at",
+    "updated_at",
+  ],
+  properties: {
+    config_id: str("Identifier.", { examples: ["whc_01m7xx9g5rjdhf24yzyd2vjq4m"] }),
+    url: str("The receiver's base URL."),
+    events: { type: "array", items: { type: "string", enum: [...EVENT_TYPES, "*"] } },
+    active: bool("Whether notifications are sent."),
+    has_secret: bool("Whether notifications are signed."),
+    basic_auth: {
+      type: ["object", "null"],
+      description: "The basic-auth user name, or null; the password is never returned.",
+      required: ["username"],
+      properties: { username: str("User name.") },
+      additionalProperties: false,
+    },
+    disabled_reason: nullableStr("Why the service deactivated the config (the receiver answered 410 Gone)."),
+    previous_secret_expires_at: timestamp(
+      "Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise.",
+    ),
+    created_at: timestamp("Creation time."),
+    updated_at: timestamp("Last change."),
+  },
+  additionalProperties: false,
+} satisfies JsonSchema;
+
 const webhookSchemas = {
   WebhookConfigCreateRequest: {
     type: "object",
@@ -574,39 +611,34 @@ const webhookSchemas = {
       basic_auth: { ...BASIC_AUTH_INPUT, type: ["object", "null"] },
     },
   },
-  WebhookConfig: {
+  WebhookConfig: WEBHOOK_CONFIG,
+  WebhookSecretRotationRequest: {
     type: "object",
-    required: [
-      "config_id",
-      "url",
-      "events",
-      "active",
-      "has_secret",
-      "basic_auth",
-      "disabled_reason",
-      "created_at",
-      "updated_at",
-    ],
     properties: {
-      config_id: str("Identifier.", { examples: ["whc_01m7xx9g5rjdhf24yzyd2vjq4m"] }),
-      url: str("The receiver's base URL."),
-      events: { type: "array", items: { type: "string", enum: [...EVENT_TYPES, "*"] } },
-      active: bool("Whether notifications are sent."),
-      has_secret: bool("Whether notifications are signed."),
-      basic_auth: {
-        type: ["object", "null"],
-        description: "The basic-auth user name, or null; the password is never returned.",
-        required: ["username"],
-        properties: { username: str("User name.") },
-        additionalProperties: false,
-      },
-      disabled_reason: nullableStr(
-        "Why the service deactivated the config (the receiver answered 410 Gone).",
+      secret: str(
+        "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
+        {
+          minLength: 16,
+          maxLength: 256,
+        },
       ),
-      created_at: timestamp("Creation time."),
-      updated_at: timestamp("Last change."),
+      grace_period_seconds: {
+        type: "integer",
+        minimum: 0,
+        maximum: 604800,
+        default: 86400,
+        description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
+      },
     },
     additionalProperties: false,
+  },
+  WebhookSecretRotation: {
+    ...WEBHOOK_CONFIG,
+    required: [...WEBHOOK_CONFIG.required, "secret"],
+    properties: {
+      ...WEBHOOK_CONFIG.properties,
+      secret: str("The new signing secret. Answered this once, never again: store it now."),
+    },
   },
   WebhookConfigList: {
     type: "object",

@@ -34,7 +34,7 @@ const NOTIFICATION_HEADERS: readonly Parameter[] = [
   header("X-SERVICE-Attempt", "1 for the first attempt; counts retries and redeliveries.", true, "1"),
   header(
     "X-SERVICE-Signature",
-    'Only when the config has a secret: base64(HMAC-SHA256(key = UTF-8 bytes of the secret, message = the exact raw body bytes)). Base64, not hex. Verify over the raw bytes as received, never over re-serialised JSON, and compare in constant time. Test vector: secret `partner-webhook-secret`, body `{"tx_id":"tx_01HQ","status":"SUCCESS","fee":0.50}` → `4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=`.',
+    'Only when the config has a secret: base64(HMAC-SHA256(key = UTF-8 bytes of the secret, message = the exact raw body bytes)). Base64, not hex. Verify over the raw bytes as received, never over re-serialised JSON, and compare in constant time. Test vector: secret `partner-webhook-secret`, body `{"tx_id":"tx_01HQ","status":"SUCCESS","fee":0.50}` → `4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=`. After a secret rotation it is signed with the new secret.',
     false,
     "VPPDJtocLRI2E0RkcOWMjR0wkIucJQPdN5w9ODSI2o0=",
   ),
@@ -52,7 +52,7 @@ const NOTIFICATION_HEADERS: readonly Parameter[] = [
   ),
   header(
     "webhook-signature",
-    'Standard Webhooks, only with a secret: `v1,` + base64(HMAC-SHA256(same key, "{webhook-id}.{webhook-timestamp}." + raw body)). Standard Webhooks libraries take the key as `whsec_` + base64(secret). Test vector: id `evt_1`, timestamp `1700000000`, the body above → `v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=`.',
+    'Standard Webhooks, only with a secret: `v1,` + base64(HMAC-SHA256(same key, "{webhook-id}.{webhook-timestamp}." + raw body)). Standard Webhooks libraries take the key as `whsec_` + base64(secret). Test vector: id `evt_1`, timestamp `1700000000`, the body above → `v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=`. During a secret rotation\'s grace period it carries two space-separated entries, `v1,<new> v1,<old>`: accept the message if any entry verifies.',
     false,
     "v1,A2J9fUxGhbQuUg8LE26vsYCEvbCzI2tZgxLllSyCob4=",
   ),

@@ -7,6 +7,7 @@ import {
   WEBHOOK_CONFIG_EXAMPLE,
   WEBHOOK_CONFIG_LIST_EXAMPLE,
   WEBHOOK_CONFIG_REQUEST_EXAMPLE,
+  WEBHOOK_SECRET_ROTATION_EXAMPLE,
   WEBHOOK_TEST_EXAMPLE,
 } from "./openapi-examples.js";
 import type { Parameter, PathItem } from "./openapi-types.js";
@@ -110,6 +111,32 @@ export const WEBHOOK_CONFIG_PATHS: Readonly<Record<string, PathItem>> = {
         ...partnerErrors([CONFIG_NOT_FOUND], {
           examples: { 404: { notFound: ERROR_EXAMPLES.webhookConfigNotFound } },
         }),
+      },
+    },
+  },
+  "/webhookConfigs/{id}/rotateSecret": {
+    post: {
+      operationId: "rotateWebhookSecret",
+      tags: ["Webhooks"],
+      summary: "Rotate the signing secret, with a grace period",
+      description:
+        "Makes a new signing secret current — the one you send, or one the service generates — and answers it in `secret`, this once only (store it now; it is never returned again). The replaced secret keeps signing beside it for `grace_period_seconds` (default 86,400 = 24 h, at most 7 days; 0 drops it at once): during that period `webhook-signature` carries two entries, `v1,<new> v1,<old>`, so a receiver verifying Standard Webhooks signatures can switch to the new secret at any moment. `X-SERVICE-Signature` is a single value and carries the new secret's signature from the rotation on. Rotating again during a grace period drops the older secret. Setting `secret` with PATCH replaces it at once, without a grace period. Secrets are stored sealed.",
+      parameters: [...COMMON_PARAMETERS, CONFIG_ID],
+      requestBody: { ...jsonBody("WebhookSecretRotationRequest"), required: false },
+      responses: {
+        "200": jsonResponse("The config, with the new secret this once.", "WebhookSecretRotation", {
+          generated: WEBHOOK_SECRET_ROTATION_EXAMPLE,
+        }),
+        ...partnerErrors(
+          [
+            [
+              "INVALID_FIELD",
+              "`secret` is not 16–256 characters without control characters, or `grace_period_seconds` is not an integer from 0 to 604800",
+            ],
+            CONFIG_NOT_FOUND,
+          ],
+          { body: true, examples: { 404: { notFound: ERROR_EXAMPLES.webhookConfigNotFound } } },
+        ),
       },
     },
   },

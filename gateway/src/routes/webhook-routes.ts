@@ -17,7 +17,8 @@ type DeliveryQuery = { Querystring: Record<string, string | undefined> };
 /**
  * Partner-managed webhook receivers and their delivery log (DESIGN.md §4, §8). Rules live in the
  * webhook-dispatcher; this reads the JSON, forwards it with the caller's partner id, and renders the answer.
- * Secrets are write-only: answers say `has_secret`, and show only the basic-auth user name.
+ * Secrets are write-only: answers say `has_secret`, and show only the basic-auth user name; the one
+ * exception is the new secret in the answer of its own rotation.
  */
 export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const webhooks = deps.clients.webhooks;
@@ -64,6 +65,21 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
       ...(basicAuth === null ? { clearBasicAuth: true } : basicAuth ? { basicAuth } : {}),
     });
     return renderConfig(res.config);
+  });
+
+  // Rotation: the new secret (given, or generated when absent) is answered this once; the old one keeps
+  // signing beside it for `grace_period_seconds` (default 24 h, 0 = drop it now).
+  app.post<IdParams>("/webhookConfigs/:id/rotateSecret", async (request) => {
+    const body = new BodyReader(request.body);
+    const secret = body.string("secret");
+    const gracePeriodSeconds = body.integer("grace_period_seconds", { min: 0, max: 2_147_483_647 });
+    const res = await webhooks.rotateSecret({
+      partnerId: partnerOf(request).partnerId,
+      configId: request.params.id,
+      secret: secret ?? "",
+      ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+    });
+    return { ...renderConfig(res.config), secret: res.secret };
   });
 
   app.delete<IdParams>("/webhookConfigs/:id", async (request, reply) => {
@@ -148,6 +164,7 @@ function renderConfig(config: WebhookConfig | undefined) {
     has_secret: config.hasSecret,
     basic_auth: config.hasBasicAuth ? { username: config.basicAuthUsername } : null,
     disabled_reason: config.disabledReason || null,
+    previous_secret_expires_at: iso(config.previousSecretExpiresAt),
     created_at: iso(config.createdAt),
     updated_at: iso(config.updatedAt),
   };

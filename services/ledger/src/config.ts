@@ -6,13 +6,13 @@ const spec = {
   pendingTtlMs: {
     env: "PENDING_TTL_MS",
     doc: "how long a PENDING transaction may wait for executePayout before it expires",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: DAY_MS,
   },
   expirySweepMs: {
     env: "LEDGER_EXPIRY_SWEEP_MS",
     doc: "interval of the sweeper that expires PENDING transactions",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 30_000,
   },
   idempotencyKeyTtlMs: {
@@ -24,37 +24,37 @@ const spec = {
   outboxPollMs: {
     env: "OUTBOX_POLL_MS",
     doc: "outbox relay polling interval (the relay is also woken right after local commits)",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 200,
   },
   outboxBatchSize: {
     env: "OUTBOX_BATCH_SIZE",
     doc: "outbox rows published per round trip",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 100,
   },
   outboxLeaseMs: {
     env: "OUTBOX_LEASE_MS",
     doc: "relay lease duration; a crashed relay is replaced after at most this long",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 15_000,
   },
   railRetryMs: {
     env: "RAIL_RETRY_INTERVAL_MS",
     doc: "interval of the loop that resubmits payouts the rail did not acknowledge",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 2_000,
   },
   railSubmitTimeoutMs: {
     env: "RAIL_SUBMIT_TIMEOUT_MS",
     doc: "deadline of one SubmitPayout call to the rail (executePayout answers after at most this long)",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 5_000,
   },
   processingTimeoutMs: {
     env: "PROCESSING_TIMEOUT_MS",
     doc: "a PROCESSING payout the rail has not accepted after this long is failed with a reversal, once the rail confirms it will not pay it",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 30 * 60_000,
   },
 } as const;
@@ -63,12 +63,6 @@ export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;
 
 export function loadLedgerConfig(env: Readonly<Record<string, string | undefined>>) {
   return loadConfig(spec, env);
-}
-
-function positiveInt(raw: string): number {
-  const n = parse.nonNegativeInt(raw);
-  if (n === 0) throw new Error("expected a positive integer");
-  return n;
 }
 
 function atLeastOneDay(raw: string): number {

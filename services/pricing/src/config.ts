@@ -5,7 +5,7 @@ const spec = {
   quoteTtlMs: {
     env: "QUOTE_TTL_MS",
     doc: "lifetime of a binding quote in milliseconds",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: DEFAULT_QUOTE_TTL_MS,
   },
   referenceCacheTtlMs: {
@@ -15,12 +15,6 @@ const spec = {
     default: 2_000,
   },
 } as const;
-
-function positiveInt(raw: string): number {
-  const value = parse.nonNegativeInt(raw);
-  if (value === 0) throw new Error("expected an integer greater than 0");
-  return value;
-}
 
 export type PricingConfig = ReturnType<typeof loadPricingConfig>;
 

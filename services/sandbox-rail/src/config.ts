@@ -28,7 +28,7 @@ const spec = {
   callbackPollMs: {
     env: "RAIL_CALLBACK_POLL_MS",
     doc: "how often due callbacks are looked for",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 250,
   },
 } as const;
@@ -43,10 +43,4 @@ function httpUrl(raw: string): string {
   const url = new URL(raw);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("expected an http(s) URL");
   return url.toString();
-}
-
-function positiveInt(raw: string): number {
-  const n = parse.nonNegativeInt(raw);
-  if (n === 0) throw new Error("expected a positive integer");
-  return n;
 }

@@ -30,43 +30,43 @@ const spec = {
   concurrency: {
     env: "WEBHOOK_CONCURRENCY",
     doc: "deliveries in flight per dispatcher process",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 16,
   },
   receiverConcurrency: {
     env: "WEBHOOK_RECEIVER_CONCURRENCY",
     doc: "deliveries in flight per receiver (configuration) per process, so one slow receiver cannot take every slot",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 4,
   },
   maxConfigsPerPartner: {
     env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",
     doc: "most webhook configs one partner may have (each receives its own copy of every event)",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 10,
   },
   testRateLimitPerMinute: {
     env: "WEBHOOK_TEST_RATE_LIMIT_PER_MINUTE",
     doc: "test notifications (POST /webhookConfigs/{id}/test) per partner per minute, as a burst then a steady rate",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 10,
   },
   redeliverRateLimitPerMinute: {
     env: "WEBHOOK_REDELIVER_RATE_LIMIT_PER_MINUTE",
     doc: "manual redeliveries per partner per minute, as a burst then a steady rate",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 120,
   },
   timeoutMs: {
     env: "WEBHOOK_TIMEOUT_MS",
     doc: "whole-request timeout of one delivery attempt",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 10_000,
   },
   pollIntervalMs: {
     env: "WEBHOOK_POLL_INTERVAL_MS",
     doc: "how often workers look for due deliveries when nothing woke them",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 250,
   },
   workerTtlMs: {
@@ -142,12 +142,6 @@ function portList(raw: string): number[] {
   });
   if (ports.length === 0) throw new Error("expected at least one port");
   return ports;
-}
-
-function positiveInt(raw: string): number {
-  const value = parse.nonNegativeInt(raw);
-  if (value === 0) throw new Error("expected an integer greater than 0");
-  return value;
 }
 
 function atLeast(min: number): (raw: string) => number {

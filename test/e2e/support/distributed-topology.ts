@@ -54,8 +54,8 @@ export interface ExitRecord extends ProcessExit {
   readonly pid: number | undefined;
   /** `Date.now()` when the exit was seen. */
   readonly at: number;
-  /** True when the exit followed `kill`, `stopReplica` or `stop`; false when the process died by itself. */
-  readonly requested: boolean;
+  /** What the suite did first: `kill` (SIGKILL), `stop` (SIGTERM: `stopReplica`, `stop`); undefined when the process died by itself. */
+  readonly cause: "kill" | "stop" | undefined;
 }
 
 export interface TopologyOptions {
@@ -186,8 +186,8 @@ interface RunningProcess {
   exit: ProcessExit | undefined;
   /** The settings it was started with (a restart reuses them). */
   readonly env: Record<string, string>;
-  /** Set before the suite signals it, so its exit counts as requested. */
-  stopRequested: boolean;
+  /** Set before the suite signals it, so its exit is not taken for a crash. */
+  stopCause: "kill" | "stop" | undefined;
 }
 
 const running = new Set<ChildProcess>();
@@ -224,7 +224,7 @@ function launch(role: Role | "migrate", env: Record<string, string>): RunningPro
     child,
     output,
     env,
-    stopRequested: false,
+    stopCause: undefined,
     exit: undefined,
     exited: new Promise((resolve) => {
       child.once("exit", (code, signal) => {
@@ -288,7 +288,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 async function stopGroup(proc: RunningProcess): Promise<ProcessExit> {
   if (proc.exit) return proc.exit;
-  proc.stopRequested = true;
+  proc.stopCause ??= "stop";
   killGroup(proc.child, "SIGTERM");
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<undefined>((resolve) => {
@@ -352,7 +352,7 @@ class Replicas {
         replica,
         pid: proc.child.pid,
         at: Date.now(),
-        requested: proc.stopRequested,
+        cause: proc.stopCause,
       });
     });
     return proc;
@@ -384,7 +384,7 @@ class Replicas {
   async kill(role: Role, replica: number): Promise<ProcessExit> {
     const proc = this.mustGet(role, replica);
     if (proc.exit) return proc.exit;
-    proc.stopRequested = true;
+    proc.stopCause ??= "kill";
     killGroup(proc.child, "SIGKILL");
     return proc.exited;
   }

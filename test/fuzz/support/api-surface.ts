@@ -7,6 +7,7 @@
  */
 import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/admin/admin-access";
 import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
+import { RAIL_SIGNATURE_HEADER } from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance } from "fastify";
 import { registeredRoutes } from "../../support/registered-routes.js";
 
@@ -48,16 +49,14 @@ export function partnerOperations(doc: Json): Operation[] {
         listener: "partner",
         method: method.toUpperCase(),
         template,
-        auth: params.some((p) => p.name === "X-Rail-Signature")
+        auth: params.some((p) => p.name.toLowerCase() === RAIL_SIGNATURE_HEADER)
           ? "rail-signature"
           : security.length === 0
             ? "none"
             : "basic",
         pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
         query: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, schema: p.schema })),
-        headers: params
-          .filter((p) => p.in === "header" && p.name !== "X-Rail-Signature" && p.name !== "X-Request-Id")
-          .map((p) => p.name),
+        headers: params.filter((p) => p.in === "header" && p.name === "X-Idempotency-Key").map((p) => p.name),
         ...(content ? { body: content.schema } : {}),
         examples: Object.values((content?.examples ?? {}) as Json).map((e: Json) => e.value),
       });
@@ -79,7 +78,7 @@ export function adminOperations(app: FastifyInstance): Operation[] {
       auth: isPublic ? "none" : "bearer",
       pathParams: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
       query: [],
-      headers: [],
+      headers: ADMIN_HEADERS[route] ?? [],
       ...(body
         ? { body }
         : method === "POST" || method === "PUT" || method === "PATCH"
@@ -125,10 +124,18 @@ export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
     ["currency", "min_amount", "max_amount"],
   ),
   "POST /admin/transactions/{tx_id}/refund": object({ reason: text(500) }),
+  "POST /admin/transactions/{tx_id}/fail": object({ reason: text(500), force: { type: "boolean" } }, [
+    "reason",
+  ]),
   "POST /admin/sandbox/transactions/{tx_id}/settle": object(
     { outcome: { type: "string", enum: ["SUCCESS", "FAILED"] }, reason: text(500) },
     ["outcome"],
   ),
+};
+
+/** Header parameters of the admin routes that read one. */
+const ADMIN_HEADERS: Readonly<Record<string, readonly string[]>> = {
+  "POST /admin/partners/{partner_id}/balance/credits": ["X-Idempotency-Key"],
 };
 
 /** For an admin route not in ADMIN_BODIES: any of the fields the admin routes know, any of their shapes. */

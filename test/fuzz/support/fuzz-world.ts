@@ -88,7 +88,8 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
     add("partner_id", p.partnerId);
     add("client_id", p.clientId);
     const credit = { amount_usd: "100000", reference: "fuzz world" };
-    ok(await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, credit), "credit");
+    const key = { "x-idempotency-key": randomUUID() };
+    ok(await platform.admin("POST", `/admin/partners/${p.partnerId}/balance/credits`, credit, key), "credit");
   }
   // An app of the second partner that the admin fuzz may revoke; the first partner's app stays usable.
   ok(await platform.admin("POST", `/admin/partners/${other.partnerId}/apps`, {}), "spare app");
@@ -187,12 +188,14 @@ export async function rowCounter(db: Database): Promise<() => Promise<Record<str
 }
 
 /**
- * Deliveries, their attempts, processed events and rail submissions are written by background workers
- * (the dispatcher, the rail) at any moment, so they cannot be compared around one request.
+ * Deliveries, their attempts, processed events, worker heartbeats and rail submissions are written by
+ * background workers (the dispatcher, the rail) at any moment, so they cannot be compared around one
+ * request; rate-limit buckets are spent by refused requests by design.
  */
 const WRITTEN_BY_REQUESTS = [
   "gateway.partners",
   "gateway.apps",
+  "gateway.app_secrets",
   "lookup.customers",
   "pricing.fx_rates",
   "pricing.corridors",

@@ -423,3 +423,25 @@ export const hostileHeader: fc.Arbitrary<readonly [string, string]> = fc.tuple(
     "x".repeat(20_000),
   ),
 );
+
+/** Basic credentials that are near the valid ones but wrong, or malformed. */
+export function badBasicAuthorization(clientId: string, secret: string): fc.Arbitrary<string | undefined> {
+  const basic = (text: string) => `Basic ${Buffer.from(text, "utf8").toString("base64")}`;
+  return fc.constantFrom(
+    undefined,
+    "",
+    "Basic",
+    "Basic !!!",
+    basic(`${clientId}:${secret}x`),
+    basic(`${clientId}:${secret.slice(0, -1)}`),
+    basic(`${clientId}:`),
+    basic(`${clientId}\u0000:${secret}`),
+    basic(`${clientId}:${secret}\u0000`),
+    basic(`${clientId.toUpperCase()}:${secret}`),
+    basic(`ci_unknown:${secret}`),
+    basic(`${secret}:${clientId}`),
+    basic(`:${secret}`),
+    `Bearer ${secret}`,
+    `Basic ${Buffer.from(`${clientId}:${secret}`).toString("hex")}`,
+  );
+}

@@ -77,6 +77,15 @@ export async function assertLedgerInvariants(db: Queryable): Promise<void> {
   if (orphans.rowCount > 0)
     throw new Error(`outbox events without a status change: ${JSON.stringify(orphans.rows)}`);
 
+  // A credit's idempotency key (operator scope) names the credit movement it posted.
+  const strayCreditKeys = await db.query(
+    `SELECT k.idempotency_key, k.movement_id, m.kind FROM ledger.idempotency_keys k
+       LEFT JOIN ledger.movements m ON m.movement_id = k.movement_id
+      WHERE k.movement_id IS NOT NULL AND (m.kind IS DISTINCT FROM 'credit' OR k.partner_id <> '')`,
+  );
+  if (strayCreditKeys.rowCount > 0)
+    throw new Error(`credit keys not naming a credit: ${JSON.stringify(strayCreditKeys.rows)}`);
+
   await assertMovementsMatchStatus(db);
 }
 

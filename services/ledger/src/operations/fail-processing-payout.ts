@@ -8,11 +8,9 @@
  * it. An operator may skip that question (`force`) once the provider confirmed it out of band, e.g. when
  * the rail is gone for good.
  */
-
 import { LedgerFailure } from "../domain/ledger-failure.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
-import type { StoredTransaction } from "../store/transaction-store.js";
-import { findTransaction, markRailSubmitted } from "../store/transaction-store.js";
+import { findTransaction, markRailSubmitted, type StoredTransaction } from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { failProcessing } from "./record-rail-result.js";

@@ -70,6 +70,11 @@ export const parse = {
     if (!Number.isInteger(n) || n < 0) throw new Error("expected a non-negative integer");
     return n;
   },
+  positiveInt: (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error("expected a positive integer");
+    return n;
+  },
   boolean: (raw: string): boolean => {
     const v = raw.trim().toLowerCase();
     if (["1", "true", "yes", "on"].includes(v)) return true;

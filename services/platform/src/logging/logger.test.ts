@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { DatabaseUnavailableError } from "../database/database-unavailable.js";
 import { createLogger, maskAccount } from "./logger.js";
 
 function capture(): { lines: Array<Record<string, unknown>>; text: string[]; stream: Writable } {
@@ -98,6 +99,20 @@ describe("createLogger redaction beyond plain objects", () => {
       password: "[redacted]",
       items: [{ email: "[redacted]" }],
       at: "1970-01-01T00:00:00.000Z",
+    });
+  });
+
+  it("logs a service error's details as what they say, not as protobuf descriptors", () => {
+    const { lines, text, stream } = capture();
+    const logger = createLogger({ service: "test", destination: stream });
+    logger.warn(
+      { err: new DatabaseUnavailableError("not-applied", new Error("connect ECONNREFUSED")) },
+      "down",
+    );
+    expect(text.join("").length).toBeLessThan(4_000);
+    expect(text.join("")).not.toContain("DescriptorProto");
+    expect(lines[0]?.err).toMatchObject({
+      details: [{ type: "payouts.common.v1.ErrorDetail", reason: "SERVICE_UNAVAILABLE" }],
     });
   });
 

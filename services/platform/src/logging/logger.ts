@@ -86,7 +86,19 @@ function redactValue(value: unknown, depth: number): unknown {
 }
 
 function serializeError(error: unknown): unknown {
-  return redactValue(pino.stdSerializers.err(error as Error), 1);
+  const serialized = pino.stdSerializers.err(error as Error) as Record<string, unknown>;
+  // A ConnectError's details carry protobuf descriptors (kilobytes per line): keep what they say.
+  if (Array.isArray(serialized.details)) serialized.details = serialized.details.map(compactDetail);
+  return redactValue(serialized, 1);
+}
+
+function compactDetail(detail: unknown): unknown {
+  const d = detail as { value?: unknown; desc?: { typeName?: string }; type?: string } | null;
+  if (d?.value && typeof d.value === "object" && !(d.value instanceof Uint8Array)) {
+    const { $typeName, ...fields } = d.value as Record<string, unknown>;
+    return { type: $typeName ?? d.desc?.typeName, ...fields };
+  }
+  return { type: d?.desc?.typeName ?? d?.type ?? "unknown" };
 }
 
 /** `0123456789` → `******6789`; anything that is not a plain string is redacted whole. */

@@ -66,6 +66,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
   "payouts.webhooks.v1.WebhookService/UpdateConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/DeleteConfig": PARTNER,
+  "payouts.webhooks.v1.WebhookService/RotateSecret": PARTNER,
   "payouts.webhooks.v1.WebhookService/TestConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListDeliveries": PARTNER,
   "payouts.webhooks.v1.WebhookService/Redeliver": PARTNER,

@@ -30,7 +30,7 @@ import {
 } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
-import { disableConfig } from "../store/config-store.js";
+import { disableConfig, dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
   type AttemptResult,
   type ClaimedDelivery,
@@ -126,17 +126,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // hundreds of times a second under load.
     if (performance.now() - releasedAt >= options.pollIntervalMs) {
       releasedAt = performance.now();
-      await releaseAbandonedClaims(options.db, now);
+      const released = await releaseAbandonedClaims(options.db, now);
+      if (released > 0) {
+        options.logger.warn(
+          { released },
+          "released abandoned delivery claims (a worker stopped, or a lease ran out); they are due again",
+        );
+      }
       if (performance.now() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = performance.now();
         await pruneDeadWorkers(options.db);
         await pruneTestDeliveries(options.db);
+        await dropExpiredPreviousSecrets(options.db, now);
       }
     }
     const free = options.concurrency - inFlight.size;
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
     if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
+    // Taken before claiming: if the liveness lapses while the claim runs, these attempts stop at once.
+    const alive = liveness.signal();
     const claimed = await claimDueDeliveries(options.db, {
       now,
       leaseMs: options.leaseMs,
@@ -145,10 +154,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
     });
     for (const delivery of claimed) {
-      const stop = attemptStop(
-        liveness.signal(),
-        options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted),
-      );
+      const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
       track(attempt(delivery, stop.signal, options, metrics).finally(stop.done));
     }
     return claimed.length;

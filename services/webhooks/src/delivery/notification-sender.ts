@@ -8,6 +8,9 @@ export interface ReceiverTarget {
   readonly config_id: string;
   readonly url: string;
   readonly secret_sealed: string | null;
+  /** The secret a rotation replaced, signing beside the current one until it expires. */
+  readonly previous_secret_sealed: string | null;
+  readonly previous_secret_expires_at: Date | null;
   readonly basic_auth_username: string | null;
   readonly basic_auth_sealed: string | null;
 }
@@ -44,11 +47,12 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
   return async (target, notification, signal) => {
     let headers: Record<string, string>;
     try {
-      const credentials = await unseal(target, await deps.secretBox());
+      const credentials = await unseal(target, await deps.secretBox(), deps.now());
       headers = buildDeliveryHeaders({
         brand: deps.brand,
         appVersion: deps.appVersion,
         secret: credentials.secret,
+        previousSecrets: credentials.previousSecrets,
         basicAuth: credentials.basicAuth,
         eventId: notification.eventId,
         eventType: notification.eventType,
@@ -65,18 +69,27 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
 }
 
 /** Associated data binding a sealed value to its configuration and column. */
-export function sealContext(configId: string, column: "secret" | "basic_auth"): string {
+export function sealContext(configId: string, column: "secret" | "previous_secret" | "basic_auth"): string {
   return `webhooks.configs/${configId}/${column}`;
 }
 
 async function unseal(
   target: ReceiverTarget,
   box: SecretBox,
-): Promise<{ secret: string | undefined; basicAuth: BasicAuth | undefined }> {
+  now: Date,
+): Promise<{ secret: string | undefined; previousSecrets: string[]; basicAuth: BasicAuth | undefined }> {
   const secret =
     target.secret_sealed === null
       ? undefined
       : box.open(target.secret_sealed, sealContext(target.config_id, "secret"));
+  // Past its grace period a previous secret no longer signs, even before the periodic clean-up drops it.
+  const previousSecrets =
+    secret === undefined ||
+    target.previous_secret_sealed === null ||
+    target.previous_secret_expires_at === null ||
+    target.previous_secret_expires_at <= now
+      ? []
+      : [box.open(target.previous_secret_sealed, sealContext(target.config_id, "previous_secret"))];
   const basicAuth =
     target.basic_auth_username === null || target.basic_auth_sealed === null
       ? undefined
@@ -84,5 +97,5 @@ async function unseal(
           username: target.basic_auth_username,
           password: box.open(target.basic_auth_sealed, sealContext(target.config_id, "basic_auth")),
         };
-  return { secret, basicAuth };
+  return { secret, previousSecrets, basicAuth };
 }

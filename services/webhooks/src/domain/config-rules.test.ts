@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { validateBasicAuthInput, validateSecret } from "./config-rules.js";
+import {
+  DEFAULT_ROTATION_GRACE_SECONDS,
+  generateSecret,
+  validateBasicAuthInput,
+  validateGracePeriod,
+  validateSecret,
+} from "./config-rules.js";
 
 describe("validateSecret", () => {
   it.each([
@@ -28,5 +34,30 @@ describe("validateBasicAuthInput", () => {
     const result = validateBasicAuthInput(auth);
     expect(result.ok).toBe(valid);
     if (!result.ok) expect(result.error).toMatchObject({ code: "INVALID_FIELD", field: "basic_auth" });
+  });
+});
+
+describe("validateGracePeriod", () => {
+  it("defaults to 24 h and accepts 0 to 7 days", () => {
+    expect(validateGracePeriod(undefined)).toEqual({ ok: true, value: DEFAULT_ROTATION_GRACE_SECONDS });
+    expect(DEFAULT_ROTATION_GRACE_SECONDS).toBe(86_400);
+    expect(validateGracePeriod(0)).toEqual({ ok: true, value: 0 });
+    expect(validateGracePeriod(604_800)).toEqual({ ok: true, value: 604_800 });
+  });
+
+  it.each([604_801, -1, 1.5])("refuses %s", (seconds) => {
+    const result = validateGracePeriod(seconds);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: "INVALID_FIELD", field: "grace_period_seconds" });
+  });
+});
+
+describe("generateSecret", () => {
+  it("is a valid secret of 256 random bits, different every time", () => {
+    const a = generateSecret();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(validateSecret(a).ok).toBe(true);
+    expect(generateSecret()).not.toBe(a);
   });
 });

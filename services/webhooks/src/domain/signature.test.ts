@@ -221,6 +221,29 @@ describe("buildDeliveryHeaders", () => {
     expect(verified).toBe(true);
   });
 
+  it("during a rotation's grace period signs webhook-signature with both secrets, the current one first", () => {
+    const previous = "the-previous-signing-secret";
+    const headers = buildDeliveryHeaders({ ...base, secret: SECRET, previousSecrets: [previous] });
+    const entries = headers["webhook-signature"]!.split(" ");
+    expect(entries).toEqual([
+      "v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=",
+      standardWebhookSignature(previous, "evt_1", 1_700_000_000, BODY),
+    ]);
+    // The seed's single-valued header carries the current secret's signature only.
+    expect(headers["X-SERVICE-Signature"]).toBe("4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=");
+    for (const secret of [SECRET, previous]) {
+      const verified = verifyStandardWebhookSignature({
+        secret,
+        body: BODY,
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signatures: headers["webhook-signature"],
+        nowSeconds: 1_700_000_010,
+      });
+      expect(verified, secret).toBe(true);
+    }
+  });
+
   it.each([
     [{ attempt: 0 }, /attempt/],
     [{ attempt: 1.5 }, /attempt/],

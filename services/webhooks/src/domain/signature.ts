@@ -7,6 +7,9 @@
  * - the Standard Webhooks trio, `webhook-signature` = `v1,` + base64(HMAC-SHA256(secret, "id.ts.body")),
  *   whose signed timestamp lets receivers refuse replays. Standard Webhooks libraries take the key as
  *   `standardWebhookSecret(secret)` (`whsec_` + base64 of the same bytes).
+ *
+ * During a secret rotation's grace period `webhook-signature` carries one entry per active secret (the
+ * current one first), so receivers verifying it may switch to the new secret at any time in that period.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fail, ok, type Result } from "./result.js";
@@ -113,6 +116,11 @@ export interface DeliveryHeaderInput {
   readonly brand?: string;
   readonly appVersion: string;
   readonly secret?: WebhookSecret | undefined;
+  /**
+   * Secrets a rotation replaced that are still in their grace period: each adds a `webhook-signature` entry
+   * after the current secret's. `X-<BRAND>-Signature` carries the current secret's signature only.
+   */
+  readonly previousSecrets?: readonly WebhookSecret[] | undefined;
   readonly basicAuth?: BasicAuth | undefined;
   readonly eventId: string;
   readonly eventType: string;
@@ -153,7 +161,10 @@ function signatureHeaders(
     [`X-${brand}-Signature`]: serviceSignature(secret, input.body),
     "webhook-id": input.eventId,
     "webhook-timestamp": String(input.nowSeconds),
-    "webhook-signature": standardWebhookSignature(secret, input.eventId, input.nowSeconds, input.body),
+    // Standard Webhooks: several space-separated entries; a receiver accepts the message if any one verifies.
+    "webhook-signature": [secret, ...(input.previousSecrets ?? [])]
+      .map((key) => standardWebhookSignature(key, input.eventId, input.nowSeconds, input.body))
+      .join(" "),
   };
 }
 

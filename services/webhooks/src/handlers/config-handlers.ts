@@ -8,7 +8,12 @@ import type {
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { sealContext } from "../delivery/notification-sender.js";
 import { validateReceiverUrl } from "../domain/address-policy.js";
-import { validateBasicAuthInput, validateSecret } from "../domain/config-rules.js";
+import {
+  generateSecret,
+  validateBasicAuthInput,
+  validateGracePeriod,
+  validateSecret,
+} from "../domain/config-rules.js";
 import { validateEventFilter } from "../domain/event-kinds.js";
 import { buildTestNotificationBody, TEST_EVENT_TYPE } from "../domain/test-notification.js";
 import type { SecretBox } from "../secrets/secret-box.js";
@@ -39,7 +44,7 @@ const TEST_POLL_MS = 25;
 
 type ConfigHandlers = Pick<
   ServiceImpl<typeof WebhookService>,
-  "createConfig" | "listConfigs" | "updateConfig" | "deleteConfig" | "testConfig"
+  "createConfig" | "listConfigs" | "updateConfig" | "deleteConfig" | "testConfig" | "rotateSecret"
 >;
 
 /** Receiver configurations, always scoped to the calling partner: another partner's id is not found. */
@@ -65,6 +70,8 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
         active: request.active ?? true,
         disabled_reason: null,
         secret_sealed: request.secret === "" ? null : sealSecret(box, configId, request.secret),
+        previous_secret_sealed: null,
+        previous_secret_expires_at: null,
         ...sealBasicAuth(box, configId, request.basicAuth),
       };
       const row = await deps.db.transaction(async (tx) => {
@@ -98,11 +105,14 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
           ...(request.setEvents ? { events: valueOrReject(validateEventFilter(request.events)) } : {}),
           // Reactivating clears the reason the dispatcher switched the receiver off.
           ...(request.active === undefined ? {} : { active: request.active, disabled_reason: null }),
+          // Setting or clearing the secret directly replaces it at once: no grace period (see rotateSecret).
           ...(request.secret === undefined
             ? {}
             : {
                 secret_sealed:
                   request.secret === "" ? null : sealSecret(box, current.config_id, request.secret),
+                previous_secret_sealed: null,
+                previous_secret_expires_at: null,
               }),
           ...(request.clearBasicAuth
             ? { basic_auth_username: null, basic_auth_sealed: null }
@@ -113,6 +123,37 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
         return updateConfig(tx, next, deps.now());
       });
       return { config: toConfigMessage(row) };
+    },
+
+    /**
+     * The new secret (given, or generated) becomes current; the current one moves to `previous` and keeps
+     * signing beside it until the grace period ends. A previous secret still in its grace period is
+     * dropped. The new secret is answered this once; like every secret it is stored sealed.
+     */
+    async rotateSecret(request) {
+      const partnerId = requirePartnerId(request.partnerId);
+      const graceSeconds = valueOrReject(validateGracePeriod(request.gracePeriodSeconds));
+      const secret = request.secret === "" ? generateSecret() : request.secret;
+      const box = await deps.secretBox();
+      const row = await deps.db.transaction(async (tx) => {
+        const current = await findConfig(tx, partnerId, request.configId, { lock: true });
+        if (current === undefined) throw configNotFound(request.configId);
+        const now = deps.now();
+        const keepsSigning = current.secret_sealed !== null && graceSeconds > 0;
+        const next: ConfigState = {
+          ...stateOf(current),
+          secret_sealed: sealSecret(box, current.config_id, secret),
+          previous_secret_sealed: keepsSigning
+            ? box.seal(
+                box.open(current.secret_sealed!, sealContext(current.config_id, "secret")),
+                sealContext(current.config_id, "previous_secret"),
+              )
+            : null,
+          previous_secret_expires_at: keepsSigning ? new Date(now.getTime() + graceSeconds * 1000) : null,
+        };
+        return updateConfig(tx, next, now);
+      });
+      return { config: toConfigMessage(row), secret };
     },
 
     async deleteConfig(request) {

@@ -24,6 +24,9 @@ export function toConfigMessage(row: ConfigRow): WebhookConfig {
     createdAt: timestampFromDate(row.created_at),
     updatedAt: timestampFromDate(row.updated_at),
     disabledReason: row.disabled_reason ?? "",
+    ...(row.previous_secret_expires_at === null
+      ? {}
+      : { previousSecretExpiresAt: timestampFromDate(row.previous_secret_expires_at) }),
   });
 }
 

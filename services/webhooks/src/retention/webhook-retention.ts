@@ -36,13 +36,13 @@ const spec = {
   intervalMs: {
     env: "WEBHOOK_RETENTION_INTERVAL_MS",
     doc: "interval of the retention job",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 60 * 60 * 1000,
   },
   batchSize: {
     env: "WEBHOOK_RETENTION_BATCH_SIZE",
     doc: "rows deleted per statement by the retention job",
-    parse: positiveInt,
+    parse: parse.positiveInt,
     default: 1000,
   },
 } as const;
@@ -97,10 +97,4 @@ export function createWebhookRetention(options: {
     logger: options.logger,
     now: options.now,
   });
-}
-
-function positiveInt(raw: string): number {
-  const n = parse.nonNegativeInt(raw);
-  if (n === 0) throw new Error("expected a positive integer");
-  return n;
 }

@@ -9,6 +9,9 @@ export interface ConfigRow {
   readonly active: boolean;
   readonly disabled_reason: string | null;
   readonly secret_sealed: string | null;
+  /** A rotated-out secret in its grace period (migration 006); both set or both null. */
+  readonly previous_secret_sealed: string | null;
+  readonly previous_secret_expires_at: Date | null;
   readonly basic_auth_username: string | null;
   readonly basic_auth_sealed: string | null;
   readonly created_at: Date;
@@ -19,13 +22,15 @@ export interface ConfigRow {
 export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at">;
 
 const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
-  basic_auth_username, basic_auth_sealed, created_at, updated_at`;
+  basic_auth_username, basic_auth_sealed, created_at, updated_at, previous_secret_sealed,
+  previous_secret_expires_at`;
 
 export async function insertConfig(db: Queryable, state: ConfigState, now: Date): Promise<ConfigRow> {
   const res = await db.query<ConfigRow>(
     `INSERT INTO webhooks.configs (config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
-       basic_auth_username, basic_auth_sealed, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       basic_auth_username, basic_auth_sealed, previous_secret_sealed, previous_secret_expires_at, created_at,
+       updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
      RETURNING ${COLUMNS}`,
     [...stateParams(state), now],
   );
@@ -35,7 +40,8 @@ export async function insertConfig(db: Queryable, state: ConfigState, now: Date)
 export async function updateConfig(db: Queryable, state: ConfigState, now: Date): Promise<ConfigRow> {
   const res = await db.query<ConfigRow>(
     `UPDATE webhooks.configs SET url = $3, events = $4, active = $5, disabled_reason = $6, secret_sealed = $7,
-       basic_auth_username = $8, basic_auth_sealed = $9, updated_at = $10
+       basic_auth_username = $8, basic_auth_sealed = $9, previous_secret_sealed = $10,
+       previous_secret_expires_at = $11, updated_at = $12
      WHERE config_id = $1 AND partner_id = $2
      RETURNING ${COLUMNS}`,
     [...stateParams(state), now],
@@ -54,6 +60,8 @@ function stateParams(state: ConfigState): unknown[] {
     state.secret_sealed,
     state.basic_auth_username,
     state.basic_auth_sealed,
+    state.previous_secret_sealed,
+    state.previous_secret_expires_at,
   ];
 }
 
@@ -126,4 +134,14 @@ export async function disableConfig(
      WHERE config_id = $1 AND active`,
     [configId, reason, now],
   );
+}
+
+/** Rotated-out secrets whose grace period is over are dropped (they already stopped signing). */
+export async function dropExpiredPreviousSecrets(db: Queryable, now: Date): Promise<number> {
+  const res = await db.query(
+    `UPDATE webhooks.configs SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL
+      WHERE previous_secret_expires_at <= $1`,
+    [now],
+  );
+  return res.rowCount;
 }

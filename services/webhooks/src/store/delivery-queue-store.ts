@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
   readonly attempts: number;
   readonly url: string;
   readonly secret_sealed: string | null;
+  readonly previous_secret_sealed: string | null;
+  readonly previous_secret_expires_at: Date | null;
   readonly basic_auth_username: string | null;
   readonly basic_auth_sealed: string | null;
   readonly partner_id: string;
@@ -104,7 +106,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
        FROM locked, webhooks.configs cfg
       WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
-               cfg.url, cfg.secret_sealed, cfg.basic_auth_username, cfg.basic_auth_sealed,
+               cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
+               cfg.basic_auth_username, cfg.basic_auth_sealed,
                d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
     [options.now, options.leaseMs, options.perConfigLimit, options.limit, options.workerId],
   );

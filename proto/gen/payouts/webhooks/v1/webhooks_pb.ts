@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/webhooks/v1/webhooks.proto.
  */
 export const file_payouts_webhooks_v1_webhooks: GenFile = /*@__PURE__*/
-  fileDesc("CiJwYXlvdXRzL3dlYmhvb2tzL3YxL3dlYmhvb2tzLnByb3RvEhNwYXlvdXRzLndlYmhvb2tzLnYxIi8KCUJhc2ljQXV0aBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSKlAgoNV2ViaG9va0NvbmZpZxIRCgljb25maWdfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRILCgN1cmwYAyABKAkSDgoGZXZlbnRzGAQgAygJEg4KBmFjdGl2ZRgFIAEoCBISCgpoYXNfc2VjcmV0GAYgASgIEhYKDmhhc19iYXNpY19hdXRoGAcgASgIEhsKE2Jhc2ljX2F1dGhfdXNlcm5hbWUYCCABKAkSLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPZGlzYWJsZWRfcmVhc29uGAsgASgJIqoBChNDcmVhdGVDb25maWdSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSCwoDdXJsGAIgASgJEg4KBmV2ZW50cxgDIAMoCRITCgZhY3RpdmUYBCABKAhIAIgBARIOCgZzZWNyZXQYBSABKAkSMgoKYmFzaWNfYXV0aBgGIAEoCzIeLnBheW91dHMud2ViaG9va3MudjEuQmFzaWNBdXRoQgkKB19hY3RpdmUiSgoUQ3JlYXRlQ29uZmlnUmVzcG9uc2USMgoGY29uZmlnGAEgASgLMiIucGF5b3V0cy53ZWJob29rcy52MS5XZWJob29rQ29uZmlnIigKEkxpc3RDb25maWdzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJIkoKE0xpc3RDb25maWdzUmVzcG9uc2USMwoHY29uZmlncxgBIAMoCzIiLnBheW91dHMud2ViaG9va3MudjEuV2ViaG9va0NvbmZpZyKIAgoTVXBkYXRlQ29uZmlnUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhEKCWNvbmZpZ19pZBgCIAEoCRIQCgN1cmwYAyABKAlIAIgBARIOCgZldmVudHMYBCADKAkSEgoKc2V0X2V2ZW50cxgFIAEoCBITCgZhY3RpdmUYBiABKAhIAYgBARITCgZzZWNyZXQYByABKAlIAogBARIyCgpiYXNpY19hdXRoGAggASgLMh4ucGF5b3V0cy53ZWJob29rcy52MS5CYXNpY0F1dGgSGAoQY2xlYXJfYmFzaWNfYXV0aBgJIAEoCEIGCgRfdXJsQgkKB19hY3RpdmVCCQoHX3NlY3JldCJKChRVcGRhdGVDb25maWdSZXNwb25zZRIyCgZjb25maWcYASABKAsyIi5wYXlvdXRzLndlYmhvb2tzLnYxLldlYmhvb2tDb25maWciPAoTRGVsZXRlQ29uZmlnUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhEKCWNvbmZpZ19pZBgCIAEoCSIWChREZWxldGVDb25maWdSZXNwb25zZSI6ChFUZXN0Q29uZmlnUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhEKCWNvbmZpZ19pZBgCIAEoCSJ2ChJUZXN0Q29uZmlnUmVzcG9uc2USEQoJZGVsaXZlcmVkGAEgASgIEhMKC3N0YXR1c19jb2RlGAIgASgFEg0KBWVycm9yGAMgASgJEhIKCmxhdGVuY3lfbXMYBCABKAUSFQoNcmVzcG9uc2VfYm9keRgFIAEoCSKCAQoPRGVsaXZlcnlBdHRlbXB0Eg8KB2F0dGVtcHQYASABKAUSEwoLc3RhdHVzX2NvZGUYAiABKAUSDQoFZXJyb3IYAyABKAkSEgoKbGF0ZW5jeV9tcxgEIAEoBRImCgJhdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinAMKCERlbGl2ZXJ5EhMKC2RlbGl2ZXJ5X2lkGAEgASgJEhEKCWNvbmZpZ19pZBgCIAEoCRIQCghldmVudF9pZBgDIAEoCRISCgpldmVudF90eXBlGAQgASgJEg0KBXR4X2lkGAUgASgJEg4KBnN0YXR1cxgGIAEoCRIQCghhdHRlbXB0cxgHIAEoBRIzCg9uZXh0X2F0dGVtcHRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGRlbGl2ZXJlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQbGFzdF9zdGF0dXNfY29kZRgKIAEoBRISCgpsYXN0X2Vycm9yGAsgASgJEjUKB2hpc3RvcnkYDCADKAsyJC5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5QXR0ZW1wdBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1yZXNwb25zZV9ib2R5GA4gASgJImwKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhEKCWNvbmZpZ19pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSDQoFbGltaXQYBSABKAUiSwoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRIxCgpkZWxpdmVyaWVzGAEgAygLMh0ucGF5b3V0cy53ZWJob29rcy52MS5EZWxpdmVyeSI7ChBSZWRlbGl2ZXJSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEwoLZGVsaXZlcnlfaWQYAiABKAkiRAoRUmVkZWxpdmVyUmVzcG9uc2USLwoIZGVsaXZlcnkYASABKAsyHS5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5MscFCg5XZWJob29rU2VydmljZRJjCgxDcmVhdGVDb25maWcSKC5wYXlvdXRzLndlYmhvb2tzLnYxLkNyZWF0ZUNvbmZpZ1JlcXVlc3QaKS5wYXlvdXRzLndlYmhvb2tzLnYxLkNyZWF0ZUNvbmZpZ1Jlc3BvbnNlEmAKC0xpc3RDb25maWdzEicucGF5b3V0cy53ZWJob29rcy52MS5MaXN0Q29uZmlnc1JlcXVlc3QaKC5wYXlvdXRzLndlYmhvb2tzLnYxLkxpc3RDb25maWdzUmVzcG9uc2USYwoMVXBkYXRlQ29uZmlnEigucGF5b3V0cy53ZWJob29rcy52MS5VcGRhdGVDb25maWdSZXF1ZXN0GikucGF5b3V0cy53ZWJob29rcy52MS5VcGRhdGVDb25maWdSZXNwb25zZRJjCgxEZWxldGVDb25maWcSKC5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGV0ZUNvbmZpZ1JlcXVlc3QaKS5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGV0ZUNvbmZpZ1Jlc3BvbnNlEl0KClRlc3RDb25maWcSJi5wYXlvdXRzLndlYmhvb2tzLnYxLlRlc3RDb25maWdSZXF1ZXN0GicucGF5b3V0cy53ZWJob29rcy52MS5UZXN0Q29uZmlnUmVzcG9uc2USaQoOTGlzdERlbGl2ZXJpZXMSKi5wYXlvdXRzLndlYmhvb2tzLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBorLnBheW91dHMud2ViaG9va3MudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJaCglSZWRlbGl2ZXISJS5wYXlvdXRzLndlYmhvb2tzLnYxLlJlZGVsaXZlclJlcXVlc3QaJi5wYXlvdXRzLndlYmhvb2tzLnYxLlJlZGVsaXZlclJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiJwYXlvdXRzL3dlYmhvb2tzL3YxL3dlYmhvb2tzLnByb3RvEhNwYXlvdXRzLndlYmhvb2tzLnYxIi8KCUJhc2ljQXV0aBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSLlAgoNV2ViaG9va0NvbmZpZxIRCgljb25maWdfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRILCgN1cmwYAyABKAkSDgoGZXZlbnRzGAQgAygJEg4KBmFjdGl2ZRgFIAEoCBISCgpoYXNfc2VjcmV0GAYgASgIEhYKDmhhc19iYXNpY19hdXRoGAcgASgIEhsKE2Jhc2ljX2F1dGhfdXNlcm5hbWUYCCABKAkSLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPZGlzYWJsZWRfcmVhc29uGAsgASgJEj4KGnByZXZpb3VzX3NlY3JldF9leHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKqAQoTQ3JlYXRlQ29uZmlnUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEgsKA3VybBgCIAEoCRIOCgZldmVudHMYAyADKAkSEwoGYWN0aXZlGAQgASgISACIAQESDgoGc2VjcmV0GAUgASgJEjIKCmJhc2ljX2F1dGgYBiABKAsyHi5wYXlvdXRzLndlYmhvb2tzLnYxLkJhc2ljQXV0aEIJCgdfYWN0aXZlIkoKFENyZWF0ZUNvbmZpZ1Jlc3BvbnNlEjIKBmNvbmZpZxgBIAEoCzIiLnBheW91dHMud2ViaG9va3MudjEuV2ViaG9va0NvbmZpZyIoChJMaXN0Q29uZmlnc1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCSJKChNMaXN0Q29uZmlnc1Jlc3BvbnNlEjMKB2NvbmZpZ3MYASADKAsyIi5wYXlvdXRzLndlYmhvb2tzLnYxLldlYmhvb2tDb25maWciiAIKE1VwZGF0ZUNvbmZpZ1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkSEAoDdXJsGAMgASgJSACIAQESDgoGZXZlbnRzGAQgAygJEhIKCnNldF9ldmVudHMYBSABKAgSEwoGYWN0aXZlGAYgASgISAGIAQESEwoGc2VjcmV0GAcgASgJSAKIAQESMgoKYmFzaWNfYXV0aBgIIAEoCzIeLnBheW91dHMud2ViaG9va3MudjEuQmFzaWNBdXRoEhgKEGNsZWFyX2Jhc2ljX2F1dGgYCSABKAhCBgoEX3VybEIJCgdfYWN0aXZlQgkKB19zZWNyZXQiSgoUVXBkYXRlQ29uZmlnUmVzcG9uc2USMgoGY29uZmlnGAEgASgLMiIucGF5b3V0cy53ZWJob29rcy52MS5XZWJob29rQ29uZmlnIjwKE0RlbGV0ZUNvbmZpZ1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkiFgoURGVsZXRlQ29uZmlnUmVzcG9uc2UiiAEKE1JvdGF0ZVNlY3JldFJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkSDgoGc2VjcmV0GAMgASgJEiEKFGdyYWNlX3BlcmlvZF9zZWNvbmRzGAQgASgFSACIAQFCFwoVX2dyYWNlX3BlcmlvZF9zZWNvbmRzIloKFFJvdGF0ZVNlY3JldFJlc3BvbnNlEjIKBmNvbmZpZxgBIAEoCzIiLnBheW91dHMud2ViaG9va3MudjEuV2ViaG9va0NvbmZpZxIOCgZzZWNyZXQYAiABKAkiOgoRVGVzdENvbmZpZ1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkidgoSVGVzdENvbmZpZ1Jlc3BvbnNlEhEKCWRlbGl2ZXJlZBgBIAEoCBITCgtzdGF0dXNfY29kZRgCIAEoBRINCgVlcnJvchgDIAEoCRISCgpsYXRlbmN5X21zGAQgASgFEhUKDXJlc3BvbnNlX2JvZHkYBSABKAkiggEKD0RlbGl2ZXJ5QXR0ZW1wdBIPCgdhdHRlbXB0GAEgASgFEhMKC3N0YXR1c19jb2RlGAIgASgFEg0KBWVycm9yGAMgASgJEhIKCmxhdGVuY3lfbXMYBCABKAUSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpwDCghEZWxpdmVyeRITCgtkZWxpdmVyeV9pZBgBIAEoCRIRCgljb25maWdfaWQYAiABKAkSEAoIZXZlbnRfaWQYAyABKAkSEgoKZXZlbnRfdHlwZRgEIAEoCRINCgV0eF9pZBgFIAEoCRIOCgZzdGF0dXMYBiABKAkSEAoIYXR0ZW1wdHMYByABKAUSMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxkZWxpdmVyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEGxhc3Rfc3RhdHVzX2NvZGUYCiABKAUSEgoKbGFzdF9lcnJvchgLIAEoCRI1CgdoaXN0b3J5GAwgAygLMiQucGF5b3V0cy53ZWJob29rcy52MS5EZWxpdmVyeUF0dGVtcHQSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVzcG9uc2VfYm9keRgOIAEoCSJsChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRINCgV0eF9pZBgCIAEoCRIRCgljb25maWdfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEg0KBWxpbWl0GAUgASgFIksKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USMQoKZGVsaXZlcmllcxgBIAMoCzIdLnBheW91dHMud2ViaG9va3MudjEuRGVsaXZlcnkiOwoQUmVkZWxpdmVyUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhMKC2RlbGl2ZXJ5X2lkGAIgASgJIkQKEVJlZGVsaXZlclJlc3BvbnNlEi8KCGRlbGl2ZXJ5GAEgASgLMh0ucGF5b3V0cy53ZWJob29rcy52MS5EZWxpdmVyeTKsBgoOV2ViaG9va1NlcnZpY2USYwoMQ3JlYXRlQ29uZmlnEigucGF5b3V0cy53ZWJob29rcy52MS5DcmVhdGVDb25maWdSZXF1ZXN0GikucGF5b3V0cy53ZWJob29rcy52MS5DcmVhdGVDb25maWdSZXNwb25zZRJgCgtMaXN0Q29uZmlncxInLnBheW91dHMud2ViaG9va3MudjEuTGlzdENvbmZpZ3NSZXF1ZXN0GigucGF5b3V0cy53ZWJob29rcy52MS5MaXN0Q29uZmlnc1Jlc3BvbnNlEmMKDFVwZGF0ZUNvbmZpZxIoLnBheW91dHMud2ViaG9va3MudjEuVXBkYXRlQ29uZmlnUmVxdWVzdBopLnBheW91dHMud2ViaG9va3MudjEuVXBkYXRlQ29uZmlnUmVzcG9uc2USYwoMRGVsZXRlQ29uZmlnEigucGF5b3V0cy53ZWJob29rcy52MS5EZWxldGVDb25maWdSZXF1ZXN0GikucGF5b3V0cy53ZWJob29rcy52MS5EZWxldGVDb25maWdSZXNwb25zZRJjCgxSb3RhdGVTZWNyZXQSKC5wYXlvdXRzLndlYmhvb2tzLnYxLlJvdGF0ZVNlY3JldFJlcXVlc3QaKS5wYXlvdXRzLndlYmhvb2tzLnYxLlJvdGF0ZVNlY3JldFJlc3BvbnNlEl0KClRlc3RDb25maWcSJi5wYXlvdXRzLndlYmhvb2tzLnYxLlRlc3RDb25maWdSZXF1ZXN0GicucGF5b3V0cy53ZWJob29rcy52MS5UZXN0Q29uZmlnUmVzcG9uc2USaQoOTGlzdERlbGl2ZXJpZXMSKi5wYXlvdXRzLndlYmhvb2tzLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBorLnBheW91dHMud2ViaG9va3MudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJaCglSZWRlbGl2ZXISJS5wYXlvdXRzLndlYmhvb2tzLnYxLlJlZGVsaXZlclJlcXVlc3QaJi5wYXlvdXRzLndlYmhvb2tzLnYxLlJlZGVsaXZlclJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message payouts.webhooks.v1.BasicAuth
@@ -98,6 +98,13 @@ export type WebhookConfig = Message<"payouts.webhooks.v1.WebhookConfig"> & {
    * @generated from field: string disabled_reason = 11;
    */
   disabledReason: string;
+
+  /**
+   * Set while a rotated-out secret still signs beside the current one; unset otherwise.
+   *
+   * @generated from field: google.protobuf.Timestamp previous_secret_expires_at = 12;
+   */
+  previousSecretExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -310,6 +317,66 @@ export const DeleteConfigResponseSchema: GenMessage<DeleteConfigResponse> = /*@_
   messageDesc(file_payouts_webhooks_v1_webhooks, 9);
 
 /**
+ * @generated from message payouts.webhooks.v1.RotateSecretRequest
+ */
+export type RotateSecretRequest = Message<"payouts.webhooks.v1.RotateSecretRequest"> & {
+  /**
+   * @generated from field: string partner_id = 1;
+   */
+  partnerId: string;
+
+  /**
+   * @generated from field: string config_id = 2;
+   */
+  configId: string;
+
+  /**
+   * The new secret; empty = the dispatcher generates one.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret: string;
+
+  /**
+   * How long the current secret keeps signing beside the new one; unset = the default (24 h).
+   *
+   * @generated from field: optional int32 grace_period_seconds = 4;
+   */
+  gracePeriodSeconds?: number | undefined;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.RotateSecretRequest.
+ * Use `create(RotateSecretRequestSchema)` to create a new message.
+ */
+export const RotateSecretRequestSchema: GenMessage<RotateSecretRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks, 10);
+
+/**
+ * @generated from message payouts.webhooks.v1.RotateSecretResponse
+ */
+export type RotateSecretResponse = Message<"payouts.webhooks.v1.RotateSecretResponse"> & {
+  /**
+   * @generated from field: payouts.webhooks.v1.WebhookConfig config = 1;
+   */
+  config?: WebhookConfig | undefined;
+
+  /**
+   * The new secret, answered this once and never again.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.RotateSecretResponse.
+ * Use `create(RotateSecretResponseSchema)` to create a new message.
+ */
+export const RotateSecretResponseSchema: GenMessage<RotateSecretResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks, 11);
+
+/**
  * @generated from message payouts.webhooks.v1.TestConfigRequest
  */
 export type TestConfigRequest = Message<"payouts.webhooks.v1.TestConfigRequest"> & {
@@ -329,7 +396,7 @@ export type TestConfigRequest = Message<"payouts.webhooks.v1.TestConfigRequest">
  * Use `create(TestConfigRequestSchema)` to create a new message.
  */
 export const TestConfigRequestSchema: GenMessage<TestConfigRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 10);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 12);
 
 /**
  * @generated from message payouts.webhooks.v1.TestConfigResponse
@@ -366,7 +433,7 @@ export type TestConfigResponse = Message<"payouts.webhooks.v1.TestConfigResponse
  * Use `create(TestConfigResponseSchema)` to create a new message.
  */
 export const TestConfigResponseSchema: GenMessage<TestConfigResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 11);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 13);
 
 /**
  * @generated from message payouts.webhooks.v1.DeliveryAttempt
@@ -403,7 +470,7 @@ export type DeliveryAttempt = Message<"payouts.webhooks.v1.DeliveryAttempt"> & {
  * Use `create(DeliveryAttemptSchema)` to create a new message.
  */
 export const DeliveryAttemptSchema: GenMessage<DeliveryAttempt> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 12);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 14);
 
 /**
  * @generated from message payouts.webhooks.v1.Delivery
@@ -489,7 +556,7 @@ export type Delivery = Message<"payouts.webhooks.v1.Delivery"> & {
  * Use `create(DeliverySchema)` to create a new message.
  */
 export const DeliverySchema: GenMessage<Delivery> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 13);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 15);
 
 /**
  * @generated from message payouts.webhooks.v1.ListDeliveriesRequest
@@ -526,7 +593,7 @@ export type ListDeliveriesRequest = Message<"payouts.webhooks.v1.ListDeliveriesR
  * Use `create(ListDeliveriesRequestSchema)` to create a new message.
  */
 export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 14);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 16);
 
 /**
  * @generated from message payouts.webhooks.v1.ListDeliveriesResponse
@@ -543,7 +610,7 @@ export type ListDeliveriesResponse = Message<"payouts.webhooks.v1.ListDeliveries
  * Use `create(ListDeliveriesResponseSchema)` to create a new message.
  */
 export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 15);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 17);
 
 /**
  * @generated from message payouts.webhooks.v1.RedeliverRequest
@@ -565,7 +632,7 @@ export type RedeliverRequest = Message<"payouts.webhooks.v1.RedeliverRequest"> &
  * Use `create(RedeliverRequestSchema)` to create a new message.
  */
 export const RedeliverRequestSchema: GenMessage<RedeliverRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 16);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 18);
 
 /**
  * @generated from message payouts.webhooks.v1.RedeliverResponse
@@ -582,7 +649,7 @@ export type RedeliverResponse = Message<"payouts.webhooks.v1.RedeliverResponse">
  * Use `create(RedeliverResponseSchema)` to create a new message.
  */
 export const RedeliverResponseSchema: GenMessage<RedeliverResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_webhooks_v1_webhooks, 17);
+  messageDesc(file_payouts_webhooks_v1_webhooks, 19);
 
 /**
  * Partner webhook receivers and the delivery log.
@@ -622,6 +689,16 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof DeleteConfigRequestSchema;
     output: typeof DeleteConfigResponseSchema;
+  },
+  /**
+   * Replaces the signing secret; the previous one keeps signing (a second signature) for a grace period.
+   *
+   * @generated from rpc payouts.webhooks.v1.WebhookService.RotateSecret
+   */
+  rotateSecret: {
+    methodKind: "unary";
+    input: typeof RotateSecretRequestSchema;
+    output: typeof RotateSecretResponseSchema;
   },
   /**
    * Sends a signed test notification now and reports the receiver's answer.

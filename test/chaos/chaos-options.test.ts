@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import {
+  faultName,
+  faultPlan,
+  KILLED_ROLES,
+  kafkaRetryBudgetMs,
+  parseChaosOptions,
+  UsageError,
+} from "./chaos-options.js";
+
+describe("parseChaosOptions", () => {
+  it("runs the full mode by default and the short one with --short", () => {
+    expect(parseChaosOptions([]).mode).toBe("full");
+    expect(parseChaosOptions(["--short"]).mode).toBe("short");
+    expect(parseChaosOptions(["--short", "--full"]).mode).toBe("full");
+  });
+
+  it("keeps --keep-infra whatever order the flags come in", () => {
+    expect(parseChaosOptions(["--keep-infra", "--short"])).toMatchObject({ mode: "short", keepInfra: true });
+    expect(parseChaosOptions(["--short"]).keepInfra).toBe(false);
+  });
+
+  it("refuses an unknown argument with the usage", () => {
+    expect(() => parseChaosOptions(["--quick"])).toThrow(UsageError);
+    expect(() => parseChaosOptions(["--quick"])).toThrow(/usage: npm run chaos/);
+  });
+
+  it("keeps the short mode's phases shorter than the full mode's", () => {
+    const short = parseChaosOptions(["--short"]);
+    const full = parseChaosOptions([]);
+    for (const key of [
+      "baselineSeconds",
+      "kafkaOutageSeconds",
+      "receiverFailingSeconds",
+      "replicaSeconds",
+    ] as const)
+      expect(short[key]).toBeLessThan(full[key]);
+  });
+});
+
+describe("the Kafka outage", () => {
+  it("computes the client's retry budget: 51 s nominal, about 93 s with the worst jitter", () => {
+    expect(kafkaRetryBudgetMs("nominal")).toBe(200 + 400 + 800 + 1_600 + 3_200 + 6_400 + 12_800 + 25_600);
+    expect(kafkaRetryBudgetMs("worst")).toBeGreaterThan(90_000);
+    expect(kafkaRetryBudgetMs("worst")).toBeLessThan(95_000);
+  });
+
+  it("outlasts the nominal budget in the short mode and the worst case in the full mode", () => {
+    expect(parseChaosOptions(["--short"]).kafkaOutageSeconds * 1000).toBeGreaterThan(
+      kafkaRetryBudgetMs("nominal"),
+    );
+    expect(parseChaosOptions([]).kafkaOutageSeconds * 1000).toBeGreaterThan(kafkaRetryBudgetMs("worst"));
+  });
+});
+
+describe("faultPlan", () => {
+  it("runs a baseline, the failing receiver, kills every process once, then the broker, database and replica faults", () => {
+    const names = faultPlan(parseChaosOptions(["--short"])).map(faultName);
+    expect(names).toEqual([
+      "baseline (no fault)",
+      "receiver 500s 8 s",
+      ...KILLED_ROLES.map((role) => `kill -9 ${role}`),
+      "kafka outage 60 s",
+      "postgres restart -m fast",
+      "postgres restart -m immediate",
+      "2 replicas gw+ledger+dispatcher",
+    ]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("kills each of the six processes of the topology", () => {
+    expect([...KILLED_ROLES].sort()).toEqual(
+      ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhook-dispatcher"].sort(),
+    );
+  });
+});
