@@ -143,8 +143,6 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
     const detail = errorDetailOf(error);
     if (detail) {
       const status = httpStatusFor(detail.reason, error.code);
-      // A typed unavailability (e.g. the database adapter's DatabaseUnavailableError) is still an outage.
-      if (status === 503) request.log.warn({ err: error, request_id: request.id }, "dependency unavailable");
       const retryAfter =
         detail.metadata.retry_after_seconds || (status === 503 ? String(RETRY_AFTER_SECONDS) : undefined);
       if (retryAfter) reply.header("Retry-After", retryAfter);
