@@ -1,12 +1,19 @@
+import { NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { loadTelemetryConfig } from "./telemetry-config.js";
+import { recordsSpans } from "./tracing-sdk.js";
 
 describe("loadTelemetryConfig", () => {
   it.each([
     [
       "nothing configured: traced in process, nothing exported",
       {},
-      { tracing: true, traceExporters: [], exportMetrics: false },
+      { tracing: true, traceExporters: [], samplerChosen: false, exportMetrics: false },
+    ],
+    [
+      "an explicit sampler is the operator's choice of what is recorded",
+      { OTEL_TRACES_SAMPLER: "parentbased_always_on" },
+      { traceExporters: [], samplerChosen: true },
     ],
     [
       "an OTLP endpoint exports traces and metrics",
@@ -48,5 +55,15 @@ describe("loadTelemetryConfig", () => {
     expect(loadTelemetryConfig({}, "x").metricsPort).toBe(9464);
     expect(loadTelemetryConfig({ METRICS_PORT: "9500" }, "x").metricsPort).toBe(9500);
     expect(() => loadTelemetryConfig({ METRICS_PORT: "http" }, "x")).toThrow(/METRICS_PORT/);
+  });
+
+  it("records spans only when something receives them: an exporter, a given processor, a chosen sampler", () => {
+    const config = (env: Record<string, string>) => loadTelemetryConfig(env, "x");
+    expect(recordsSpans(config({}), [])).toBe(false);
+    expect(recordsSpans(config({ OTEL_TRACES_EXPORTER: "none" }), [])).toBe(false);
+    expect(recordsSpans(config({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), [])).toBe(true);
+    expect(recordsSpans(config({ OTEL_TRACES_EXPORTER: "console" }), [])).toBe(true);
+    expect(recordsSpans(config({}), [new NoopSpanProcessor()])).toBe(true);
+    expect(recordsSpans(config({ OTEL_TRACES_SAMPLER: "always_on" }), [])).toBe(true);
   });
 });

@@ -25,6 +25,11 @@ const spec = {
     parse: parse.string,
   },
   tracesExporter: { env: "OTEL_TRACES_EXPORTER", doc: "otlp | console | none", parse: parse.list },
+  tracesSampler: {
+    env: "OTEL_TRACES_SAMPLER",
+    doc: "standard sampler name; when set, it decides even with no exporter",
+    parse: parse.string,
+  },
   metricsExporter: {
     env: "OTEL_METRICS_EXPORTER",
     doc: "otlp | none (Prometheus is always served)",
@@ -44,6 +49,8 @@ export interface TelemetryConfig {
   readonly tracing: boolean;
   /** Where spans go: OTEL_TRACES_EXPORTER (otlp, console), else otlp when an endpoint is set, else nowhere. */
   readonly traceExporters: readonly string[];
+  /** OTEL_TRACES_SAMPLER is set: the operator chose what is recorded, exporter or not. */
+  readonly samplerChosen: boolean;
   /** Metrics are also pushed over OTLP, besides the Prometheus endpoint. */
   readonly exportMetrics: boolean;
   readonly metricsPort: number;
@@ -63,6 +70,7 @@ export function loadTelemetryConfig(
     serviceName: c.serviceName ?? defaultServiceName,
     tracing: !c.sdkDisabled,
     traceExporters: chosen(c.tracesExporter, c.otlpTracesEndpoint ?? c.otlpEndpoint),
+    samplerChosen: c.tracesSampler !== undefined,
     exportMetrics: chosen(c.metricsExporter, c.otlpMetricsEndpoint ?? c.otlpEndpoint).includes("otlp"),
     metricsPort: c.metricsPort,
   };

@@ -10,6 +10,7 @@ import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import {
+  AlwaysOffSampler,
   BatchSpanProcessor,
   ConsoleSpanExporter,
   NoopSpanProcessor,
@@ -29,8 +30,11 @@ export async function startTracingSdk(
   const sdk = new NodeSDK({
     serviceName: config.serviceName,
     metricReaders,
-    // At least one processor, so spans exist (and trace ids reach logs and peers) even with no exporter.
+    // At least one processor, so a tracer provider is registered and every span has valid ids (trace ids
+    // reach logs, `traceparent` reaches peers, outbox and delivery rows) even with no exporter.
     spanProcessors: [...exportProcessors(config), ...extraProcessors, new NoopSpanProcessor()],
+    // Otherwise OTEL_TRACES_SAMPLER, else parent-based always-on (NodeSDK's default).
+    ...(recordsSpans(config, extraProcessors) ? {} : { sampler: new AlwaysOffSampler() }),
     // Logs go to stdout as JSON with trace ids (logging/logger.ts); no OTLP log pipeline.
     logRecordProcessors: [],
     instrumentations: [
@@ -45,6 +49,17 @@ export async function startTracingSdk(
   });
   sdk.start();
   return sdk;
+}
+
+/**
+ * Recording a span (attributes, events, timing, the span object itself) only pays when something receives
+ * it: an exporter, a processor given by the caller (a test's in-memory exporter), or a sampler the operator
+ * chose on purpose. Otherwise every span is non-recording: it still gets its own span id under the
+ * incoming trace id (or a new trace id), so logs and propagation are unchanged, except that the
+ * `traceparent` this process sends has the sampled flag off (it records nothing).
+ */
+export function recordsSpans(config: TelemetryConfig, extraProcessors: readonly SpanProcessor[]): boolean {
+  return config.traceExporters.length > 0 || extraProcessors.length > 0 || config.samplerChosen;
 }
 
 function exportProcessors(config: TelemetryConfig): SpanProcessor[] {

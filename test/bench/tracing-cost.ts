@@ -1,0 +1,159 @@
+/**
+ * What tracing costs per request, A/B in one run: the distributed topology is started once per variant
+ * (alternating, `--rounds` times, because the machine is shared and noisy), seeded, warmed up, then
+ * previewQuotations and lookupPaymentCode are driven like the bench does while the CPU time of the six
+ * platform processes is read from /proc.
+ *
+ *   node --import tsx test/bench/tracing-cost.ts [--rounds 2] [--duration 10] [--variants a,b]
+ *
+ * Variants (all the same build; only the environment differs):
+ * - `recording`: OTEL_TRACES_SAMPLER=parentbased_always_on, no exporter: every span recorded and dropped
+ *   (what every process did before non-recording spans without an exporter);
+ * - `default`: no exporter, no sampler: spans are non-recording;
+ * - `disabled`: OTEL_SDK_DISABLED=true, no tracer provider (the floor);
+ * - `collector`: OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP sink in this process that answers
+ *   200 to everything (the cost of exporting whole traces).
+ *
+ * Needs TEST_DATABASE_URL and TEST_KAFKA_BROKERS (or BENCH_*), and a build (`npm run build`).
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { seedDistributed } from "./bench-seed.js";
+import { startDistributed } from "./distributed-target.js";
+import { runLoad } from "./load-generator.js";
+import { createDatabase } from "./local-infra.js";
+import { PartnerWorkload, type Workload } from "./partner-workload.js";
+import { readCpuSeconds } from "./process-stats.js";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "2" },
+    duration: { type: "string", default: "10" },
+    variants: { type: "string", default: "recording,default,disabled" },
+    connections: { type: "string", default: "50" },
+    port: { type: "string", default: "39080" },
+  },
+});
+const rounds = Number(values.rounds);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const basePort = Number(values.port);
+const variants = values.variants.split(",");
+const postgres = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const kafka = process.env.BENCH_KAFKA_BROKERS ?? process.env.TEST_KAFKA_BROKERS;
+if (!postgres || !kafka) throw new Error("set TEST_DATABASE_URL and TEST_KAFKA_BROKERS");
+
+const sink = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => response.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+});
+await new Promise<void>((done) => sink.listen(0, "127.0.0.1", done));
+const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+
+const ENV: Record<string, Record<string, string>> = {
+  recording: { OTEL_TRACES_SAMPLER: "parentbased_always_on" },
+  default: {},
+  disabled: { OTEL_SDK_DISABLED: "true" },
+  collector: { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_METRICS_EXPORTER: "none" },
+};
+
+interface Row {
+  variant: string;
+  round: number;
+  scenario: string;
+  rps: number;
+  cpuMsPerRequest: number;
+  byProcess: Record<string, number>;
+}
+const rows: Row[] = [];
+
+for (let round = 1; round <= rounds; round++) {
+  for (const variant of variants) {
+    const env = ENV[variant];
+    if (!env) throw new Error(`unknown variant ${variant}`);
+    const runId = `${variant}_${randomBytes(3).toString("hex")}`;
+    const database = await createDatabase(postgres, `tracecost_${runId}`);
+    const topology = await startDistributed({
+      repoRoot,
+      basePort,
+      databaseUrl: database.url,
+      kafkaBrokers: kafka,
+      build: false,
+      env: {
+        ...env,
+        SANDBOX_AUTO_SETTLE_MS: "0",
+        WEBHOOK_CONSUMER_GROUP: `tracecost-${runId}`,
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+        LOG_LEVEL: "info",
+      },
+      logDir: join("/tmp", `tracecost-logs-${runId}`),
+    });
+    try {
+      const tenant = await seedDistributed(topology);
+      const workload = new PartnerWorkload(tenant, runId);
+      for (const [scenario, w] of [
+        ["previewQuotations", workload.preview()],
+        ["lookupPaymentCode", workload.lookup()],
+      ] as Array<[string, Workload]>) {
+        const spec = { baseUrl: topology.partnerUrl, connections, next: w.next };
+        await runLoad({ ...spec, durationSeconds: 3, ...(w.onAnswer ? { onAnswer: w.onAnswer } : {}) });
+        const before = cpuOf(topology.pids);
+        const load = await runLoad({
+          ...spec,
+          durationSeconds: duration,
+          ...(w.onAnswer ? { onAnswer: w.onAnswer } : {}),
+        });
+        const after = cpuOf(topology.pids);
+        const byProcess: Record<string, number> = {};
+        let total = 0;
+        for (const [name, seconds] of Object.entries(after)) {
+          const used = seconds - (before[name] ?? 0);
+          total += used;
+          byProcess[name] = round2((1000 * used) / load.ok);
+        }
+        const row = {
+          variant,
+          round,
+          scenario,
+          rps: Math.round(load.requestsPerSecond),
+          cpuMsPerRequest: round2((1000 * total) / load.ok),
+          byProcess,
+        };
+        rows.push(row);
+        console.log(
+          `${variant} round ${round} ${scenario}: ${row.rps} req/s, ${row.cpuMsPerRequest} CPU ms/req ` +
+            `(${load.unintendedErrors} unintended) ${JSON.stringify(byProcess)}`,
+        );
+      }
+    } finally {
+      await topology.stop();
+      await database.drop();
+    }
+  }
+}
+sink.close();
+
+console.log("\n| scenario | variant | req/s (each round) | CPU ms/req, platform processes (each round) |");
+console.log("|---|---|--:|--:|");
+for (const scenario of ["previewQuotations", "lookupPaymentCode"]) {
+  for (const variant of variants) {
+    const mine = rows.filter((r) => r.scenario === scenario && r.variant === variant);
+    console.log(
+      `| ${scenario} | ${variant} | ${mine.map((r) => r.rps).join(" / ")} | ${mine.map((r) => r.cpuMsPerRequest).join(" / ")} |`,
+    );
+  }
+}
+
+function cpuOf(pids: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) out[name] = readCpuSeconds(pid) ?? 0;
+  return out;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
