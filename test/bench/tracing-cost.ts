@@ -1,10 +1,16 @@
 /**
  * What tracing costs per request, A/B in one run: the distributed topology is started once per variant
  * (alternating, `--rounds` times, because the machine is shared and noisy), seeded, warmed up, then
- * previewQuotations and lookupPaymentCode are driven like the bench does while the CPU time of the six
+ * previewQuotations and lookupPaymentCode (the bench's requests) are driven while the CPU time of the six
  * platform processes is read from /proc.
  *
- *   node --import tsx test/bench/tracing-cost.ts [--rounds 2] [--duration 10] [--variants a,b]
+ *   node --import tsx test/bench/tracing-cost.ts [--rounds 2] [--duration 10] [--variants a,b] [--profile DIR]
+ *
+ * `--profile DIR` writes a V8 CPU profile of every process to DIR/<variant>-<round>/ (summarise with
+ * test/bench/profile-summary.ts); profiling adds its own cost, so figures of such a run are not comparable.
+ *
+ * Requests go at a fixed rate (`--preview-rate`, `--lookup-rate`), below what the slowest variant
+ * sustains, so every variant does the same work per event-loop turn whatever else the machine runs.
  *
  * Variants (all the same build; only the environment differs):
  * - `recording`: OTEL_TRACES_SAMPLER=parentbased_always_on, no exporter: every span recorded and dropped
@@ -21,9 +27,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import autocannon from "autocannon";
 import { seedDistributed } from "./bench-seed.js";
 import { startDistributed } from "./distributed-target.js";
-import { runLoad } from "./load-generator.js";
+import type { LoadRequest } from "./load-generator.js";
 import { createDatabase } from "./local-infra.js";
 import { PartnerWorkload, type Workload } from "./partner-workload.js";
 import { readCpuSeconds } from "./process-stats.js";
@@ -34,13 +41,16 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     duration: { type: "string", default: "10" },
     variants: { type: "string", default: "recording,default,disabled" },
-    connections: { type: "string", default: "50" },
+    "preview-rate": { type: "string", default: "200" },
+    "lookup-rate": { type: "string", default: "100" },
     port: { type: "string", default: "39080" },
+    profile: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
-const connections = Number(values.connections);
+const previewRate = Number(values["preview-rate"]);
+const lookupRate = Number(values["lookup-rate"]);
 const basePort = Number(values.port);
 const variants = values.variants.split(",");
 const postgres = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -91,22 +101,21 @@ for (let round = 1; round <= rounds; round++) {
         LOG_LEVEL: "info",
       },
       logDir: join("/tmp", `tracecost-logs-${runId}`),
+      ...(values.profile ? { profileDir: resolve(values.profile, `${variant}-${round}`) } : {}),
     });
     try {
       const tenant = await seedDistributed(topology);
       const workload = new PartnerWorkload(tenant, runId);
-      for (const [scenario, w] of [
-        ["previewQuotations", workload.preview()],
-        ["lookupPaymentCode", workload.lookup()],
-      ] as Array<[string, Workload]>) {
-        const spec = { baseUrl: topology.partnerUrl, connections, next: w.next };
-        await runLoad({ ...spec, durationSeconds: 3, ...(w.onAnswer ? { onAnswer: w.onAnswer } : {}) });
+      for (const [scenario, w, rate] of [
+        ["previewQuotations", workload.preview(), previewRate],
+        ["lookupPaymentCode", workload.lookup(), lookupRate],
+      ] as Array<[string, Workload, number]>) {
+        const request = w.next();
+        if (!request) throw new Error(`${scenario}: no request`);
+        const drive = (seconds: number) => fixedRate(topology.partnerUrl, request, rate, seconds);
+        await drive(3);
         const before = cpuOf(topology.pids);
-        const load = await runLoad({
-          ...spec,
-          durationSeconds: duration,
-          ...(w.onAnswer ? { onAnswer: w.onAnswer } : {}),
-        });
+        const load = await drive(duration);
         const after = cpuOf(topology.pids);
         const byProcess: Record<string, number> = {};
         let total = 0;
@@ -119,14 +128,14 @@ for (let round = 1; round <= rounds; round++) {
           variant,
           round,
           scenario,
-          rps: Math.round(load.requestsPerSecond),
+          rps: Math.round(load.ok / duration),
           cpuMsPerRequest: round2((1000 * total) / load.ok),
           byProcess,
         };
         rows.push(row);
         console.log(
           `${variant} round ${round} ${scenario}: ${row.rps} req/s, ${row.cpuMsPerRequest} CPU ms/req ` +
-            `(${load.unintendedErrors} unintended) ${JSON.stringify(byProcess)}`,
+            `(${load.failed} failed) ${JSON.stringify(byProcess)}`,
         );
       }
     } finally {
@@ -146,6 +155,36 @@ for (const scenario of ["previewQuotations", "lookupPaymentCode"]) {
       `| ${scenario} | ${variant} | ${mine.map((r) => r.rps).join(" / ")} | ${mine.map((r) => r.cpuMsPerRequest).join(" / ")} |`,
     );
   }
+}
+
+/**
+ * The same request at a fixed rate (not as fast as possible): how many requests share an event-loop turn
+ * then does not depend on how busy the machine is, so CPU per request compares across variants.
+ */
+async function fixedRate(
+  baseUrl: string,
+  request: LoadRequest,
+  rate: number,
+  seconds: number,
+): Promise<{ ok: number; failed: number }> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections: 20,
+    overallRate: rate,
+    duration: seconds,
+    requests: [
+      {
+        method: request.method,
+        path: request.path,
+        headers: { ...request.headers },
+        ...(request.body === undefined ? {} : { body: request.body }),
+      },
+    ],
+  });
+  return {
+    ok: result.requests.total - result.non2xx,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function cpuOf(pids: Readonly<Record<string, number>>): Record<string, number> {
