@@ -5,7 +5,10 @@
  * ids, AsyncLocalStorage, hrtime) is in an @opentelemetry package. A share of one process's own profile
  * is far less sensitive to the other load on the machine than CPU ms per request.
  *
- *   node --import tsx test/bench/tracing-profile-share.ts <a.cpuprofile> [b.cpuprofile ...]
+ *   node --import tsx test/bench/tracing-profile-share.ts [--last SECONDS] <a.cpuprofile> [...]
+ *
+ * `--last 26` keeps the last 26 s of each profile: tracing-cost.ts's load (2 × (3 + 10) s) is what a
+ * profiled process does last before it is stopped, so start-up and seeding are left out.
  */
 import { readFileSync } from "node:fs";
 import type { CpuProfile } from "./profile-summary.js";
@@ -24,7 +27,8 @@ export interface TracingShare {
   readonly byFunction: ReadonlyArray<{ readonly name: string; readonly ms: number }>;
 }
 
-export function tracingShare(profile: CpuProfile): TracingShare {
+/** `lastSeconds`: only the samples of the profile's last seconds (the load, not the start-up's imports). */
+export function tracingShare(profile: CpuProfile, lastSeconds = Number.POSITIVE_INFINITY): TracingShare {
   const nodes = new Map<number, Node>();
   for (const n of profile.nodes) nodes.set(n.id, { callFrame: n.callFrame });
   for (const n of profile.nodes) {
@@ -50,10 +54,15 @@ export function tracingShare(profile: CpuProfile): TracingShare {
     owner.set(id, found);
     return found;
   };
+  const stamps: number[] = [];
+  let now = 0;
+  for (const delta of profile.timeDeltas) stamps.push((now += delta));
+  const from = now - lastSeconds * 1e6;
   let busyMs = 0;
   let otelMs = 0;
   const byFunction = new Map<string, number>();
   profile.samples.forEach((id, i) => {
+    if ((stamps[i] ?? 0) < from) return;
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     const name = nodes.get(id)?.callFrame.functionName;
     if (name === "(idle)" || name === "(program)") return;
@@ -71,8 +80,10 @@ export function tracingShare(profile: CpuProfile): TracingShare {
 }
 
 function main(): void {
-  for (const file of process.argv.slice(2)) {
-    const share = tracingShare(JSON.parse(readFileSync(file, "utf8")) as CpuProfile);
+  const args = process.argv.slice(2);
+  const last = args[0] === "--last" ? Number(args[1]) : Number.POSITIVE_INFINITY;
+  for (const file of args[0] === "--last" ? args.slice(2) : args) {
+    const share = tracingShare(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, last);
     const pct = (100 * share.otelMs) / share.busyMs;
     process.stdout.write(
       `${file}: busy ${share.busyMs.toFixed(0)} ms, OpenTelemetry ${share.otelMs.toFixed(0)} ms (${pct.toFixed(1)} %)\n`,
