@@ -56,7 +56,10 @@ export function tracingShare(profile: CpuProfile, lastSeconds = Number.POSITIVE_
   };
   const stamps: number[] = [];
   let now = 0;
-  for (const delta of profile.timeDeltas) stamps.push((now += delta));
+  for (const delta of profile.timeDeltas) {
+    now += delta;
+    stamps.push(now);
+  }
   const from = now - lastSeconds * 1e6;
   let busyMs = 0;
   let otelMs = 0;
