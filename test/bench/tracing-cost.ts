@@ -102,6 +102,9 @@ for (let round = 1; round <= rounds; round++) {
       },
       logDir: join("/tmp", `tracecost-logs-${runId}`),
       ...(values.profile ? { profileDir: resolve(values.profile, `${variant}-${round}`) } : {}),
+    }).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
     });
     try {
       const tenant = await seedDistributed(topology);
