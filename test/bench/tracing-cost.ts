@@ -43,7 +43,8 @@ const { values } = parseArgs({
     variants: { type: "string", default: "recording,default,disabled" },
     "preview-rate": { type: "string", default: "200" },
     "lookup-rate": { type: "string", default: "100" },
-    port: { type: "string", default: "39080" },
+    // Below the ephemeral range (32768+), where a client socket once took one of the ports first.
+    port: { type: "string", default: "24080" },
     profile: { type: "string" },
   },
 });
