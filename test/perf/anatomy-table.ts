@@ -1,0 +1,26 @@
+/** The cost anatomy as a Markdown table (test/bench/README.md's "Cost anatomy"). */
+import { ANATOMY_ENDPOINTS, ANATOMY_ROUTES, type Anatomy, sortedKeys } from "./anatomy.js";
+import { totalRpcs } from "./cost-counter.js";
+
+export function anatomyTable(anatomy: Anatomy): string {
+  const lines = [
+    "| endpoint | route | RPCs | RPCs by method | SQL statements | SQL by sender | DB round trips | DB transactions | outbox (Kafka) messages |",
+    "|---|---|--:|---|--:|---|--:|--:|--:|",
+  ];
+  for (const endpoint of ANATOMY_ENDPOINTS) {
+    const c = anatomy[endpoint];
+    const byMethod =
+      Object.entries(sortedKeys(c.rpcs))
+        .map(([method, n]) => (n === 1 ? method : `${method} ×${n}`))
+        .join(", ") || "—";
+    const bySender =
+      Object.entries(sortedKeys(c.sqlBy))
+        .map(([user, n]) => `${user} ${n}`)
+        .join(", ") || "—";
+    const messages = c.outboxMessages + c.busMessages;
+    lines.push(
+      `| ${endpoint} | \`${ANATOMY_ROUTES[endpoint].route}\` | ${totalRpcs(c)} | ${byMethod} | ${c.sqlStatements} | ${bySender} | ${c.roundTrips} | ${c.transactions} | ${messages} |`,
+    );
+  }
+  return lines.join("\n");
+}
