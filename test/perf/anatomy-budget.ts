@@ -55,6 +55,14 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
     transactions: 1,
     messages: 1,
   },
+  executePayoutReplay: {
+    rpcs: { "LedgerService/ExecutePayout": 1 },
+    sqlStatements: 4,
+    sqlBy: { ledger: 4 },
+    roundTrips: 6,
+    transactions: 1,
+    messages: 0,
+  },
   listTransactions: {
     rpcs: { "LedgerService/ListTransactions": 1 },
     sqlStatements: 1,

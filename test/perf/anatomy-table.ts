@@ -24,3 +24,12 @@ export function anatomyTable(anatomy: Anatomy): string {
   }
   return lines.join("\n");
 }
+
+/** Every endpoint's statements in the order one request sends them, as Markdown. */
+export function anatomySqlListing(anatomy: Anatomy): string {
+  return ANATOMY_ENDPOINTS.map((endpoint) => {
+    const statements = anatomy[endpoint].sql;
+    const body = statements.length === 0 ? "(none)" : statements.map((line) => `    ${line}`).join("\n");
+    return `### ${endpoint}\n\n${body}\n`;
+  }).join("\n");
+}

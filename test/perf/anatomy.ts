@@ -19,6 +19,7 @@ export const ANATOMY_ENDPOINTS = [
   "lookupPaymentCode",
   "getQuotation",
   "executePayout",
+  "executePayoutReplay",
   "listTransactions",
   "getTransaction",
   "getBalance",
@@ -75,6 +76,14 @@ export const ANATOMY_ROUTES: Record<
       body: { tx_id: await s.quoted() },
       headers: { "x-idempotency-key": `anatomy-${s.nextKey()}` },
     }),
+  },
+  executePayoutReplay: {
+    route: "POST /executePayout (same key again)",
+    build: async (s) => {
+      const request = await ANATOMY_ROUTES.executePayout.build(s);
+      await s.send(request);
+      return request;
+    },
   },
   listTransactions: {
     route: "GET /listTransactions?limit=20",

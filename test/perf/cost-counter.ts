@@ -17,6 +17,8 @@ export interface CostCounts {
   sqlStatements: number;
   /** The same statements by who sent them: a service role or "gateway". */
   readonly sqlBy: Record<string, number>;
+  /** Each statement in the order sent, as "sender: SQL" on one line, with BEGIN/COMMIT/ROLLBACK. */
+  readonly sql: string[];
   /**
    * Database round trips: each statement is one (node-postgres sends one statement per round trip and
    * waits for its answer), and each transaction adds two (BEGIN, then COMMIT or ROLLBACK).
@@ -34,6 +36,7 @@ export function emptyCounts(): CostCounts {
     rpcs: {},
     sqlStatements: 0,
     sqlBy: {},
+    sql: [],
     roundTrips: 0,
     transactions: 0,
     outboxMessages: 0,
@@ -62,6 +65,7 @@ export class CostCounter {
     if (!counts) return;
     counts.sqlStatements++;
     counts.sqlBy[user] = (counts.sqlBy[user] ?? 0) + 1;
+    counts.sql.push(`${user}: ${sql.replace(/\s+/g, " ").trim()}`);
     counts.roundTrips++;
     if (OUTBOX_INSERT.test(sql)) counts.outboxMessages++;
   }
@@ -90,11 +94,18 @@ export class CostCounter {
         const counts = this.storage.getStore();
         return db.transaction(async (tx) => {
           // Counted per attempt: a transaction retried after a lost connection costs twice.
-          if (counts) {
-            counts.transactions++;
-            counts.roundTrips += 2;
+          if (!counts) return fn(this.counted(tx, user));
+          counts.transactions++;
+          counts.roundTrips += 2;
+          counts.sql.push(`${user}: BEGIN`);
+          try {
+            const result = await fn(this.counted(tx, user));
+            counts.sql.push(`${user}: COMMIT`);
+            return result;
+          } catch (error) {
+            counts.sql.push(`${user}: ROLLBACK`);
+            throw error;
           }
-          return fn(this.counted(tx, user));
         }, options);
       },
       close: () => db.close(),

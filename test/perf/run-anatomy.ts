@@ -1,10 +1,10 @@
 /**
  * `npm run anatomy`: prints the cost anatomy of the partner API as Markdown (needs TEST_DATABASE_URL,
  * like the integration tests). The table goes into test/bench/README.md; the budgets of
- * anatomy-budget.ts must match it.
+ * anatomy-budget.ts must match it. `npm run anatomy -- --sql` adds every endpoint's statements in order.
  */
 import { AnatomySession } from "./anatomy.js";
-import { anatomyTable } from "./anatomy-table.js";
+import { anatomySqlListing, anatomyTable } from "./anatomy-table.js";
 
 const databaseServerUrl = process.env.TEST_DATABASE_URL;
 if (!databaseServerUrl) {
@@ -13,7 +13,9 @@ if (!databaseServerUrl) {
 }
 const session = await AnatomySession.start({ databaseServerUrl });
 try {
-  process.stdout.write(`${anatomyTable(await session.measureAll())}\n`);
+  const anatomy = await session.measureAll();
+  process.stdout.write(`${anatomyTable(anatomy)}\n`);
+  if (process.argv.includes("--sql")) process.stdout.write(`\n${anatomySqlListing(anatomy)}`);
 } finally {
   await session.close();
 }
