@@ -1,6 +1,8 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANATOMY_ENDPOINTS, AnatomySession, sortedKeys } from "./anatomy.js";
 import { COST_BUDGETS, type CostBudget } from "./anatomy-budget.js";
+import { anatomyTable } from "./anatomy-table.js";
 import type { CostCounts } from "./cost-counter.js";
 
 function asBudget(counts: CostCounts): CostBudget {
@@ -33,6 +35,12 @@ describe("cost budget of each partner endpoint (RPCs, SQL, round trips, transact
       ).toEqual(COST_BUDGETS[endpoint]);
     });
   }
+
+  it("the bench README's Cost anatomy table is what the harness measures (npm run anatomy)", async () => {
+    const readme = await readFile(new URL("../bench/README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Cost anatomy"));
+    expect(section).toContain(anatomyTable(await session.measureAll()));
+  });
 
   it("counts a request's own statements, round trips and transactions, and nothing running beside it", async () => {
     const db = session.counter.database(session.platform.runtime.db, "probe");
