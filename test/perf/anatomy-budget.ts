@@ -63,6 +63,14 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
     transactions: 1,
     messages: 0,
   },
+  railCallback: {
+    rpcs: { "LedgerService/RecordRailResult": 1 },
+    sqlStatements: 8,
+    sqlBy: { ledger: 8 },
+    roundTrips: 10,
+    transactions: 1,
+    messages: 1,
+  },
   listTransactions: {
     rpcs: { "LedgerService/ListTransactions": 1 },
     sqlStatements: 1,

@@ -9,6 +9,13 @@
  * (credentials cached, routes warm), then measured twice on fresh inputs; the two must agree or the
  * harness throws, so a figure here is a fact about the code, not about timing.
  */
+
+import {
+  RAIL_SIGNATURE_HEADER,
+  RAIL_TIMESTAMP_HEADER,
+  railCallbackSignature,
+  railCallbackTimestamp,
+} from "@payouts/platform/signing/rail-callback-signature";
 import { LOOKUP_DESTINATION, QUOTE_AMOUNT_BRL, seedDistributed } from "../bench/bench-seed.js";
 import { basicAuth } from "../bench/platform-api.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
@@ -20,6 +27,7 @@ export const ANATOMY_ENDPOINTS = [
   "getQuotation",
   "executePayout",
   "executePayoutReplay",
+  "railCallback",
   "listTransactions",
   "getTransaction",
   "getBalance",
@@ -83,6 +91,24 @@ export const ANATOMY_ROUTES: Record<
       const request = await ANATOMY_ROUTES.executePayout.build(s);
       await s.send(request);
       return request;
+    },
+  },
+  railCallback: {
+    route: "POST /callbacks/rail (SUCCESS)",
+    build: async (s) => {
+      // The sandbox rail never settles here (SANDBOX_AUTO_SETTLE_MS=0): the rail's verdict is this request.
+      const body = { tx_id: await s.executed(), outcome: "SUCCESS", provider_reference: "anatomy" };
+      const timestamp = railCallbackTimestamp(new Date());
+      const secret = s.platform.runtime.gateway.deps.config.railCallbackSecret;
+      return {
+        method: "POST",
+        url: "/callbacks/rail",
+        body,
+        headers: {
+          [RAIL_TIMESTAMP_HEADER]: timestamp,
+          [RAIL_SIGNATURE_HEADER]: railCallbackSignature(secret, timestamp, JSON.stringify(body)),
+        },
+      };
     },
   },
   listTransactions: {
@@ -164,6 +190,12 @@ export class AnatomySession {
   /** A new quoted transaction (unmeasured). */
   async quoted(): Promise<string> {
     const answer = (await this.send(await ANATOMY_ROUTES.getQuotation.build(this))) as { tx_id: string };
+    return answer.tx_id;
+  }
+
+  /** A new transaction paid and submitted to the rail (unmeasured). */
+  async executed(): Promise<string> {
+    const answer = (await this.send(await ANATOMY_ROUTES.executePayout.build(this))) as { tx_id: string };
     return answer.tx_id;
   }
 
