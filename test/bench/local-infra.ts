@@ -49,23 +49,34 @@ export async function ensurePostgres(
   repoRoot: string,
   options: { durable: boolean; log: (line: string) => void },
 ): Promise<InfraServer & { settings: PostgresSettings }> {
+  const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const localRunning = await portOpen(Number(process.env.PGPORT ?? 55433));
+  // A durable run does not start the fast local server only to find it is not durable.
+  if (options.durable && !given && !localRunning)
+    return startDurablePostgres(repoRoot, options.log, "no PostgreSQL given or running");
   const candidate = await candidatePostgres(repoRoot);
   const settings = await readPostgresSettings(candidate.url);
   const off = notDurable(settings);
   if (!options.durable || off.length === 0) return { ...candidate, settings };
+  candidate.stop();
   if (process.env.BENCH_DATABASE_URL) {
-    candidate.stop();
     throw new Error(
       `BENCH_DATABASE_URL has ${off.join(", ")} off: a full run measures durable PostgreSQL (unset it to let ` +
         "the bench start a durable server of its own, or use --quick)",
     );
   }
-  candidate.stop();
+  return startDurablePostgres(repoRoot, options.log, `${candidate.url} has ${off.join(", ")} off`);
+}
+
+/** `PG_DURABLE=1 pg-up.sh` in BENCH_PG_DIR on BENCH_PGPORT; refuses a server there that is not durable. */
+async function startDurablePostgres(
+  repoRoot: string,
+  log: (line: string) => void,
+  why: string,
+): Promise<InfraServer & { settings: PostgresSettings }> {
   const dir = process.env.BENCH_PG_DIR ?? "/tmp/payouts-bench-durable";
   const port = process.env.BENCH_PGPORT ?? "55480";
-  options.log(
-    `${candidate.url} has ${off.join(", ")} off: starting a durable PostgreSQL (PG_DURABLE=1) in ${dir} on port ${port}`,
-  );
+  log(`${why}: starting a durable PostgreSQL (PG_DURABLE=1) in ${dir} on port ${port}`);
   const env = { ...process.env, PAYOUTS_LOCAL_DIR: dir, PGPORT: port, PG_DURABLE: "1" };
   const alreadyRunning = await portOpen(Number(port));
   const url = runScript(repoRoot, "pg-up.sh", env);
