@@ -38,8 +38,8 @@ function startRpc(protocol: string): void {
         check: () => create(HealthCheckResponseSchema, { status: ServingStatus.SERVING }),
       }),
   });
-  const server = protocol === "h2c" ? createHttp2Server(handler) : createServer(handler);
-  if (protocol !== "h2c") (server as ReturnType<typeof createServer>).keepAliveTimeout = 65_000;
+  const server =
+    protocol === "h2c" ? createHttp2Server(handler) : createServer({ keepAliveTimeout: 65_000 }, handler);
   server.listen(0, "127.0.0.1", () => printPort(server.address()));
   process.on("SIGTERM", () => server.close(() => process.exit(0)));
 }
