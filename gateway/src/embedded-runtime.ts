@@ -1,4 +1,4 @@
-import { createRouterTransport, type Transport } from "@connectrpc/connect";
+import { createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
@@ -30,6 +30,20 @@ export interface EmbeddedOptions {
   readonly dataDir?: string;
   /** The gateway's client secret checks; scrypt unless a test counts them. */
   readonly secretHasher?: SecretHasher;
+  /** Observes the runtime without changing what it does (the cost-anatomy harness counts through it). */
+  readonly instrument?: EmbeddedInstrumentation;
+}
+
+/**
+ * Decorators and interceptors for measuring: each must pass every call through unchanged. `database`
+ * wraps the database once per user (each service role, and "gateway"); the bus wrapper sees every
+ * publish; the interceptors run innermost on every call between in-process services (the gateway's
+ * included), in the caller's async context.
+ */
+export interface EmbeddedInstrumentation {
+  readonly database?: (db: Database, user: string) => Database;
+  readonly bus?: (bus: EventBus) => EventBus;
+  readonly rpcInterceptors?: readonly Interceptor[];
 }
 
 export interface EmbeddedHandle {
@@ -51,14 +65,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   const config = loadGatewayConfig(env, { embedded: true });
   // Metrics for the admin listener's /metrics; tracing only if a preloaded SDK (or a test) started it.
   await startTelemetry({ env, serviceName: "payouts-embedded", tracing: false });
+  const instrument = options.instrument ?? {};
   const db: Database = env.DATABASE_URL
     ? createPgDatabase({ connectionString: env.DATABASE_URL, applicationName: "payouts-embedded" })
     : await createPgliteDatabase(options.dataDir);
-  const bus: EventBus = traceEventBus(
+  const dbFor = (user: string): Database => (instrument.database ? instrument.database(db, user) : db);
+  const rawBus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: "payouts-embedded" })
       : createInProcessEventBus(),
   );
+  const bus = instrument.bus ? instrument.bus(rawBus) : rawBus;
   for (const set of ALL_MIGRATIONS) await migrate(db, set);
 
   const serviceEnv = {
@@ -86,7 +103,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   const modules: ServiceModule[] = [];
   for (const [role, spec] of Object.entries(SERVICE_ROLES)) {
     const module = spec.create({
-      db,
+      db: dbFor(role),
       bus,
       logger: logger.child({ service: spec.transportKey }),
       transports: transportsWithToken(
@@ -98,13 +115,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     });
     transports[spec.transportKey] = createRouterTransport((router) => module.routes(router), {
       router: { interceptors: serverInterceptors(auth) },
-      transport: { interceptors: clientInterceptors() },
+      transport: { interceptors: [...clientInterceptors(), ...(instrument.rpcInterceptors ?? [])] },
     });
     modules.push(module);
   }
   const gateway = await startGateway({
     config,
-    db,
+    db: dbFor("gateway"),
     transports: ctxTransports,
     serviceTokens: {
       gateway: credentials.tokens.gateway,

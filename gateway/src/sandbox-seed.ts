@@ -56,11 +56,10 @@ export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promi
     });
     // Credited before the partner row is written, under a key of its own: a start that crashed in
     // between finds no partner, credits again with the same key, and so credits once.
-    const opening = { amount_usd: SANDBOX_OPENING_BALANCE_USD, reference: "sandbox opening balance" };
+    const opening = { amountUsd: SANDBOX_OPENING_BALANCE_USD, reference: "sandbox opening balance" };
     await clients.ledger.creditBalance({
       partnerId: state.partner_id,
-      amountUsd: opening.amount_usd,
-      reference: opening.reference,
+      ...opening,
       idempotencyKey: `sandbox-opening-balance:${state.partner_id}`,
       requestFingerprint: creditFingerprint(state.partner_id, opening),
       requestId: "sandbox-seed",

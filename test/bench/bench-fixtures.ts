@@ -26,10 +26,11 @@ export function httpScenario(
   name: string,
   load: LoadResult,
   baseline?: HttpScenarioResult["baseline"],
+  mode: HttpScenarioResult["mode"] = "distributed",
 ): HttpScenarioResult {
   return {
     name,
-    mode: "distributed",
+    mode,
     connections: 50,
     load,
     processes: [
@@ -78,6 +79,7 @@ export function benchResults(fields: Partial<BenchResults> = {}): BenchResults {
       kafka: "Apache Kafka 3.9.1 (KRaft, single node)",
       loadAverageAtStart: 0.5,
     },
+    postgresSettings: { fsync: "on", synchronous_commit: "on", full_page_writes: "on", wal_level: "replica" },
     settings: { connections: 50 },
     pgbench: [
       {

@@ -13,6 +13,14 @@ describe("parseBenchOptions", () => {
     expect(quick.connections).toBe(full.connections);
   });
 
+  it("--only picks parts, the one-hop floors among them", () => {
+    expect([...(parseBenchOptions(["--only", "floors,previewQuotations"]).only ?? [])]).toEqual([
+      "floors",
+      "previewQuotations",
+    ]);
+    expect(() => parseBenchOptions(["--only", "floor"])).toThrow(UsageError);
+  });
+
   it("reads the flags in any order", () => {
     const options = parseBenchOptions([
       "--duration",

@@ -35,6 +35,7 @@ export interface BenchOptions {
 /** Parts of a run `--only` can pick. */
 export const PARTS = [
   "baselines",
+  "floors",
   "previewQuotations",
   "lookupPaymentCode",
   "getQuotation",

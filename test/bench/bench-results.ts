@@ -1,19 +1,22 @@
 import type { LoadResult } from "./load-generator.js";
 import type { MachineInfo } from "./machine-info.js";
+import type { PostgresSettings } from "./pg-settings.js";
 import type { PgbenchResult } from "./pgbench.js";
 import type { ProcessUsage } from "./process-stats.js";
 
 export type BaselineName = "node:http" | "pgbench tpcb-like" | "pgbench single-insert";
 
-/** One HTTP load run: an endpoint of the platform, or the node:http baseline. */
+/** One HTTP load run: an endpoint of the platform, the node:http baseline or a one-hop floor. */
 export interface HttpScenarioResult {
   readonly name: string;
-  readonly mode: "distributed" | "embedded" | "baseline";
+  readonly mode: "distributed" | "embedded" | "baseline" | "floor";
   readonly connections: number;
   readonly load: LoadResult;
   readonly processes: readonly ProcessUsage[];
   /** Which baseline this is compared with, and requests/s as a fraction of it. */
   readonly baseline?: { readonly name: BaselineName; readonly ratio: number };
+  /** The best one-hop floor of the run, and requests/s as a fraction of it (floors and distributed runs). */
+  readonly floor?: { readonly name: string; readonly ratio: number };
 }
 
 export interface WebhookPhaseResult {
@@ -44,6 +47,8 @@ export interface BenchResults {
   readonly wallSeconds: number;
   readonly quick: boolean;
   readonly machine: MachineInfo;
+  /** PostgreSQL's durability settings, read back from the server every figure was measured on. */
+  readonly postgresSettings: PostgresSettings;
   readonly settings: Readonly<Record<string, string | number | boolean>>;
   readonly pgbench: readonly PgbenchResult[];
   readonly http: readonly HttpScenarioResult[];

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
+import { notDurable, type PostgresSettings, readPostgresSettings } from "./pg-settings.js";
 
 /** A server the benchmark uses, and how to stop it if the benchmark started it. */
 export interface InfraServer {
@@ -24,9 +25,10 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** Last line of stdout of a deploy/local script (the scripts print their address there). */
-function runScript(repoRoot: string, script: string): string {
+function runScript(repoRoot: string, script: string, env: NodeJS.ProcessEnv = process.env): string {
   const out = execFileSync("bash", [join(repoRoot, "deploy", "local", script)], {
     encoding: "utf8",
+    env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   return out.trim().split("\n").pop() ?? "";
@@ -34,9 +36,70 @@ function runScript(repoRoot: string, script: string): string {
 
 /**
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL when set, else pg-up.sh (which reuses a server it
- * already runs). A server this run had to start is stopped again by `stop()`.
+ * already runs). A server this run had to start is stopped again by `stop()`. Its settings are read back
+ * from the server (`settings`).
+ *
+ * `durable` (full runs): the server must have fsync, synchronous_commit and full_page_writes on. A
+ * BENCH_DATABASE_URL that does not is refused (it was named on purpose); otherwise, when the candidate
+ * (TEST_DATABASE_URL, or the local server on PGPORT) is not durable, the run starts a durable server of
+ * its own with `PG_DURABLE=1 pg-up.sh` in BENCH_PG_DIR (default /tmp/payouts-bench-durable) on
+ * BENCH_PGPORT (default 55480), and stops it at the end, leaving the shared server alone.
  */
-export async function ensurePostgres(repoRoot: string): Promise<InfraServer> {
+export async function ensurePostgres(
+  repoRoot: string,
+  options: { durable: boolean; log: (line: string) => void },
+): Promise<InfraServer & { settings: PostgresSettings }> {
+  const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const localRunning = await portOpen(Number(process.env.PGPORT ?? 55433));
+  // A durable run does not start the fast local server only to find it is not durable.
+  if (options.durable && !given && !localRunning)
+    return startDurablePostgres(repoRoot, options.log, "no PostgreSQL given or running");
+  const candidate = await candidatePostgres(repoRoot);
+  const settings = await readPostgresSettings(candidate.url);
+  const off = notDurable(settings);
+  if (!options.durable || off.length === 0) return { ...candidate, settings };
+  candidate.stop();
+  if (process.env.BENCH_DATABASE_URL) {
+    throw new Error(
+      `BENCH_DATABASE_URL has ${off.join(", ")} off: a full run measures durable PostgreSQL (unset it to let ` +
+        "the bench start a durable server of its own, or use --quick)",
+    );
+  }
+  return startDurablePostgres(repoRoot, options.log, `${candidate.url} has ${off.join(", ")} off`);
+}
+
+/** `PG_DURABLE=1 pg-up.sh` in BENCH_PG_DIR on BENCH_PGPORT; refuses a server there that is not durable. */
+async function startDurablePostgres(
+  repoRoot: string,
+  log: (line: string) => void,
+  why: string,
+): Promise<InfraServer & { settings: PostgresSettings }> {
+  const dir = process.env.BENCH_PG_DIR ?? "/tmp/payouts-bench-durable";
+  const port = process.env.BENCH_PGPORT ?? "55480";
+  log(`${why}: starting a durable PostgreSQL (PG_DURABLE=1) in ${dir} on port ${port}`);
+  const env = { ...process.env, PAYOUTS_LOCAL_DIR: dir, PGPORT: port, PG_DURABLE: "1" };
+  const alreadyRunning = await portOpen(Number(port));
+  const url = runScript(repoRoot, "pg-up.sh", env);
+  const own: InfraServer = {
+    url,
+    startedHere: !alreadyRunning,
+    stop: () => {
+      if (!alreadyRunning) runScript(repoRoot, "pg-down.sh", env);
+    },
+  };
+  const ownSettings = await readPostgresSettings(url);
+  const stillOff = notDurable(ownSettings);
+  if (stillOff.length > 0) {
+    own.stop();
+    throw new Error(
+      `the PostgreSQL in ${dir} (port ${port}) still has ${stillOff.join(", ")} off: it was started without ` +
+        `PG_DURABLE=1; stop it (PAYOUTS_LOCAL_DIR=${dir} PGPORT=${port} deploy/local/pg-down.sh) and run again`,
+    );
+  }
+  return { ...own, settings: ownSettings };
+}
+
+async function candidatePostgres(repoRoot: string): Promise<InfraServer> {
   const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (given) return { url: given, startedHere: false, stop: () => {} };
   const running = await portOpen(Number(process.env.PGPORT ?? 55433));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { benchResults, httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
-import { busiest, cpuPerRequest, renderMarkdown, rss } from "./results-report.js";
+import { withBestFloor } from "./one-hop-floor.js";
+import { busiest, cpuPerRequest, floorPercent, renderMarkdown, rss } from "./results-report.js";
 
 describe("renderMarkdown", () => {
   const results = benchResults({
@@ -17,7 +18,7 @@ describe("renderMarkdown", () => {
 
   it("writes one row per scenario with throughput, latencies, ratio, CPU and RSS", () => {
     expect(markdown).toContain(
-      "| previewQuotations | distributed | 4321 | 21 | 42 | 43210 | 0 | 0 | 12.3 % of node:http | 0.34 | gateway 95, bench 60, pricing 40 | gateway 120, pricing 90 |",
+      "| previewQuotations | distributed | 4321 | 21 | 42 | 43210 | 0 | 0 | 12.3 % of node:http | — | 0.34 | gateway 95, bench 60, pricing 40 | gateway 120, pricing 90 |",
     );
   });
 
@@ -27,6 +28,46 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("| gateway | 130 |");
     expect(markdown).toContain("| webhook p99 ≤ 500 ms | 300 ms | yes |");
     expect(markdown).toContain("None: no unintended errors, no crashes.");
+  });
+
+  it("states the PostgreSQL settings the run read back from the server", () => {
+    expect(markdown).toContain(
+      "PostgreSQL settings (read back from the server, pgbench and the platform alike): fsync=on, synchronous_commit=on, full_page_writes=on, wal_level=replica (durable).",
+    );
+    const fast = renderMarkdown(
+      benchResults({
+        postgresSettings: {
+          fsync: "off",
+          synchronous_commit: "off",
+          full_page_writes: "off",
+          wal_level: "minimal",
+        },
+      }),
+    );
+    expect(fast).toContain(
+      "fsync=off, synchronous_commit=off, full_page_writes=off, wal_level=minimal (NOT durable: fsync, synchronous_commit, full_page_writes not on).",
+    );
+  });
+
+  it("reports each one-hop floor and every partner endpoint as a percentage of the best floor", () => {
+    const http = withBestFloor([
+      httpScenario("floor: connect-node gRPC over h2c", loadResult(1200, 80), undefined, "floor"),
+      httpScenario("floor: Connect binary over HTTP/1.1", loadResult(2400, 40), undefined, "floor"),
+      httpScenario("previewQuotations", loadResult(600, 120), { name: "node:http", ratio: 0.02 }),
+    ]);
+    const report = renderMarkdown(benchResults({ http }));
+    expect(report).toContain("### One-hop floor");
+    // CPU: (9.52 + 4 + 1.2) s over 12000 and 24000 requests.
+    expect(report).toContain("| floor: connect-node gRPC over h2c | 1200 | 1.23 | 80 | 50.0 % |");
+    expect(report).toContain("| floor: Connect binary over HTTP/1.1 | 2400 | 0.61 | 40 | 100.0 % |");
+    expect(report).toContain(
+      "| previewQuotations | distributed | 600 | 60 | 120 | 6000 | 0 | 0 | 2.0 % of node:http | 25.0 % | 2.45 |",
+    );
+  });
+
+  it("has no floor section when no floor ran", () => {
+    expect(markdown).not.toContain("One-hop floor");
+    expect(floorPercent(httpScenario("x", loadResult(1)))).toBe("—");
   });
 
   it("lists problems and flags runs whose inputs ran out", () => {

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import { describePostgresSettings } from "./pg-settings.js";
 import type { PgbenchResult } from "./pgbench.js";
 import type { ProcessUsage } from "./process-stats.js";
 
@@ -23,17 +24,32 @@ export function renderMarkdown(results: BenchResults): string {
     `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB RAM, ${m.os}; Node ${m.node}; ${m.postgres}; ${m.kafka}. ` +
       `Load average when the run started: ${m.loadAverageAtStart}.`,
     "",
+    `PostgreSQL settings (read back from the server, pgbench and the platform alike): ${describePostgresSettings(results.postgresSettings)}.`,
+    "",
     `Settings: ${Object.entries(results.settings)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}.`,
     "",
     "### HTTP endpoints and baselines",
     "",
-    "| scenario | mode | req/s | p50 ms | p99 ms | ok | intended errors | unintended errors | vs baseline | CPU ms/req | CPU % (busiest) | peak RSS MB |",
-    "|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|---|",
+    "| scenario | mode | req/s | p50 ms | p99 ms | ok | intended errors | unintended errors | vs baseline | vs best floor | CPU ms/req | CPU % (busiest) | peak RSS MB |",
+    "|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|---|---|",
   );
   for (const s of results.http) lines.push(httpRow(s));
   for (const p of results.pgbench) lines.push(pgbenchRow(p));
+  const floors = results.http.filter((s) => s.mode === "floor");
+  if (floors.length > 0) {
+    lines.push(
+      "",
+      "### One-hop floor",
+      "",
+      'A fastify route making one grpc.health.v1 Check call to a bare connect-node server, each variant in its own two processes; partner endpoints above are compared with the best of these ("vs best floor").',
+      "",
+      "| transport | req/s | CPU ms/req | p99 ms | % of best floor |",
+      "|---|--:|--:|--:|--:|",
+    );
+    for (const f of floors) lines.push(floorRow(f));
+  }
   if (results.webhooks.length > 0) {
     lines.push(
       "",
@@ -60,11 +76,20 @@ function httpRow(s: HttpScenarioResult): string {
   const l = s.load;
   const vs = s.baseline ? `${(s.baseline.ratio * 100).toFixed(1)} % of ${s.baseline.name}` : "—";
   const exhausted = l.exhausted ? " (inputs ran out)" : "";
-  return `| ${s.name}${exhausted} | ${s.mode} | ${l.requestsPerSecond.toFixed(0)} | ${num(l.latencyMs.p50)} | ${num(l.latencyMs.p99)} | ${l.ok} | ${l.intendedErrors} | ${l.unintendedErrors} | ${vs} | ${cpuPerRequest(s)} | ${busiest(s.processes)} | ${rss(s.processes)} |`;
+  return `| ${s.name}${exhausted} | ${s.mode} | ${l.requestsPerSecond.toFixed(0)} | ${num(l.latencyMs.p50)} | ${num(l.latencyMs.p99)} | ${l.ok} | ${l.intendedErrors} | ${l.unintendedErrors} | ${vs} | ${floorPercent(s)} | ${cpuPerRequest(s)} | ${busiest(s.processes)} | ${rss(s.processes)} |`;
+}
+
+function floorRow(s: HttpScenarioResult): string {
+  return `| ${s.name} | ${s.load.requestsPerSecond.toFixed(0)} | ${cpuPerRequest(s)} | ${num(s.load.latencyMs.p99)} | ${floorPercent(s)} |`;
+}
+
+/** "48.2 %" of the run's best one-hop floor, or "—". */
+export function floorPercent(s: HttpScenarioResult): string {
+  return s.floor ? `${(s.floor.ratio * 100).toFixed(1)} %` : "—";
 }
 
 function pgbenchRow(p: PgbenchResult): string {
-  return `| pgbench ${p.script} (${p.clients} clients) | baseline | ${p.tps.toFixed(0)} tps | ${num(p.latencyMs.p50)} | ${num(p.latencyMs.p99)} | ${p.transactions} | 0 | ${p.failed} | — | — | — | — |`;
+  return `| pgbench ${p.script} (${p.clients} clients) | baseline | ${p.tps.toFixed(0)} tps | ${num(p.latencyMs.p50)} | ${num(p.latencyMs.p99)} | ${p.transactions} | 0 | ${p.failed} | — | — | — | — | — |`;
 }
 
 function webhookRow(w: WebhookPhaseResult): string {

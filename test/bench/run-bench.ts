@@ -26,7 +26,9 @@ import {
   findKafkaPid,
 } from "./local-infra.js";
 import { describeMachine } from "./machine-info.js";
+import { FLOOR_VARIANTS, type FloorVariant, withBestFloor } from "./one-hop-floor.js";
 import { PartnerWorkload } from "./partner-workload.js";
+import { describePostgresSettings } from "./pg-settings.js";
 import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbench.js";
 import { partnerCall } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
@@ -93,7 +95,9 @@ async function main(): Promise<number> {
   };
 
   log(`${options.quick ? "quick" : "full"} run ${runId}: PostgreSQL and Kafka`);
-  const postgres = await ensurePostgres(repoRoot);
+  // Full runs measure durable PostgreSQL (pgbench and the platform alike); --quick keeps whatever runs.
+  const postgres = await ensurePostgres(repoRoot, { durable: !options.quick, log });
+  log(`PostgreSQL ${postgres.url}: ${describePostgresSettings(postgres.settings)}`);
   cleanups.push({ name: "PostgreSQL", run: () => postgres.stop() });
   const kafka = await ensureKafka(repoRoot);
   cleanups.push({ name: "Kafka", run: () => kafka.stop() });
@@ -106,6 +110,9 @@ async function main(): Promise<number> {
     ? await measureHttpBaseline(options, settings, monitor)
     : undefined;
   if (httpBaseline) http.push(httpBaseline);
+  if (runs(options, "floors")) {
+    for (const variant of FLOOR_VARIANTS) http.push(await measureFloor(variant, settings, monitor));
+  }
   const pgbench = runs(options, "baselines") ? await measurePgbench(options, postgres.url) : [];
 
   const distributed = DISTRIBUTED_PARTS.some((part) => runs(options, part))
@@ -121,7 +128,7 @@ async function main(): Promise<number> {
     http.push(...(await measureEmbedded(settings, monitor, runId)));
   }
 
-  const compared = http.map((s) => withBaseline(s, httpBaseline, pgbench));
+  const compared = withBestFloor(http.map((s) => withBaseline(s, httpBaseline, pgbench)));
   const peakRssMb = monitor.highestPeaks();
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
@@ -129,6 +136,7 @@ async function main(): Promise<number> {
     wallSeconds: (performance.now() - t0) / 1000,
     quick: options.quick,
     machine,
+    postgresSettings: postgres.settings,
     settings: {
       connections: options.connections,
       durationSeconds: options.durationSeconds,
@@ -189,6 +197,53 @@ async function measureHttpBaseline(
   );
   monitor.unwatch("node:http");
   await child.stop();
+  return result;
+}
+
+/**
+ * One one-hop floor variant: the bare RPC server and the fastify front in processes of their own,
+ * driven like previewQuotations (same body, headers, connections, duration).
+ */
+async function measureFloor(
+  variant: FloorVariant,
+  settings: HttpRunSettings,
+  monitor: ProcessMonitor,
+): Promise<HttpScenarioResult> {
+  log(variant.name);
+  const start = (name: string, args: string[]) =>
+    startChild({
+      name,
+      command: process.execPath,
+      args: ["--conditions=source", "--import", "tsx", join(benchDir, "one-hop-floor-server.ts"), ...args],
+      env: { ...process.env, NODE_OPTIONS: "" },
+      cwd: repoRoot,
+      logFile: join(logDir, `floor-${variant.client}-${name}.log`),
+      ready: /^PORT=\d+/,
+      timeoutMs: 30_000,
+    });
+  const rpc = await start("rpc", ["rpc", variant.server]);
+  cleanups.push({ name: `${variant.name} rpc`, run: () => rpc.stop() });
+  const front = await start("front", ["front", variant.client, rpc.readyLine.split("=")[1]!]);
+  cleanups.push({ name: `${variant.name} front`, run: () => front.stop() });
+  monitor.watch({ name: "floor rpc", pid: rpc.pid });
+  monitor.watch({ name: "floor front", pid: front.pid });
+  const workload = new PartnerWorkload(
+    { partnerId: "none", customerId: "none", clientId: "baseline", clientSecret: "baseline-secret" },
+    "floor",
+  );
+  const result = await runHttpScenario(
+    {
+      name: variant.name,
+      mode: "floor",
+      baseUrl: `http://127.0.0.1:${front.readyLine.split("=")[1]}`,
+      workload: workload.preview(),
+    },
+    settings,
+  );
+  monitor.unwatch("floor rpc");
+  monitor.unwatch("floor front");
+  await front.stop();
+  await rpc.stop();
   return result;
 }
 

@@ -32,6 +32,17 @@ describe("checkTargets", () => {
     expect(checks.find((c) => c.target.startsWith("lookup"))?.measured).toBe("5.0 % (1000 req/s)");
   });
 
+  it("checks previewQuotations against the best one-hop floor when floors ran", () => {
+    const preview = httpScenario("previewQuotations", loadResult(900));
+    const floor = (ratio: number) =>
+      checkTargets([{ ...preview, floor: { name: "floor: x", ratio } }], [], {}).find((c) =>
+        c.target.includes("one-hop floor"),
+      );
+    expect(floor(0.61)).toMatchObject({ measured: "61 % of floor: x", met: true });
+    expect(floor(0.59)?.met).toBe(false);
+    expect(checkTargets([preview], [], {}).some((c) => c.target.includes("floor"))).toBe(false);
+  });
+
   it("a paced phase with missing deliveries does not meet the latency target", () => {
     const [check] = checkTargets([], [webhookPhase("paced", { missing: 3 })], {});
     expect(check?.met).toBe(false);

@@ -34,6 +34,13 @@ export function checkTargets(
 
   ratio("previewQuotations", 0.35, " req/s");
   const preview = scenario("previewQuotations");
+  if (preview?.floor) {
+    checks.push({
+      target: "previewQuotations ≥ 60 % of the best one-hop floor",
+      measured: `${pct(preview.floor.ratio)} of ${preview.floor.name}`,
+      met: preview.floor.ratio >= 0.6,
+    });
+  }
   if (preview) {
     checks.push({
       target: `previewQuotations p99 ≤ 50 ms at ${preview.connections} connections`,

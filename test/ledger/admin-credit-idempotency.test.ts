@@ -66,13 +66,28 @@ describe("idempotent admin balance credits", () => {
 
     const otherAmount = await credit(partnerId, { ...body, amount_usd: "26" }, "wire-1");
     expect([otherAmount.status, otherAmount.json.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
+    // Two amounts that are one and the same binary double are still two requests.
+    const big = await credit(partnerId, '{"amount_usd":90071992547409.92,"reference":"big"}', "wire-big");
+    expect(big.status, big.text).toBe(201);
+    const nextCent = await credit(
+      partnerId,
+      '{"amount_usd":90071992547409.93,"reference":"big"}',
+      "wire-big",
+    );
+    expect([nextCent.status, nextCent.json.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
+    const sameAmount = await credit(
+      partnerId,
+      '{"amount_usd":"90071992547409.920","reference":"big"}',
+      "wire-big",
+    );
+    expect(sameAmount.headers.get("idempotent-replayed")).toBe("true");
     const other = await fundedPartner(platform, "0");
     const otherPartner = await credit(other.partnerId, body, "wire-1");
     expect([otherPartner.status, otherPartner.json.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
 
-    expect(await balance(platform, partnerId)).toBe("26.5");
+    expect(await balance(platform, partnerId)).toBe("90071992547436.42");
     expect(await balance(platform, other.partnerId)).toBe("0");
-    expect(await creditMovements(partnerId)).toBe(2);
+    expect(await creditMovements(partnerId)).toBe(3);
   });
 
   it("credits once for 20 concurrent requests with one key", async () => {

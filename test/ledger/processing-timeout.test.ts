@@ -230,6 +230,20 @@ describe("FailTransaction (operators)", () => {
     expect(eventsOf(ops, txId).filter((t) => t === "transaction.failed")).toHaveLength(1);
   });
 
+  it("a forced failure still cancels at the rail, so a submission arriving later is refused, not paid", async () => {
+    ops.failNextSubmissions(ALWAYS);
+    const p = partner();
+    try {
+      const txId = await executed(ops, p);
+      const forced = await ops.client.failTransaction({ txId, reason: "provider: never paid", force: true });
+      expect(forced.transaction?.status).toBe(TransactionStatus.FAILED);
+      expect(ops.cancellations.filter((id) => id === txId)).toHaveLength(1);
+      expect(await balanceOf(ops.db, p)).toBe("100");
+    } finally {
+      ops.failNextSubmissions(0);
+    }
+  });
+
   it("fails a payout the rail never took once the rail confirms; a rail that does not answer is unavailable", async () => {
     ops.failNextSubmissions(ALWAYS);
     const p = partner();

@@ -148,6 +148,41 @@ describe("node-postgres adapter when the server ends a session", () => {
     expect((await db.query("SELECT note FROM notes WHERE id = 9")).rows).toEqual([{ note: "once" }]);
   });
 
+  it("says 'unknown', not 'not-applied', when an idempotent unit gives up after a COMMIT whose answer was lost", async () => {
+    const impatient = createPgDatabase({
+      connectionString: database.url,
+      maxConnections: 2,
+      reconnectBudgetMs: 0,
+    });
+    try {
+      let pid = 0;
+      const outcome = impatient
+        .transaction(
+          async (tx) => {
+            pid = await backendPid(tx);
+            await tx.query("INSERT INTO slow_commit (id) VALUES (3)");
+          },
+          { idempotent: true },
+        )
+        .then(
+          () => "committed",
+          (error: unknown) => error,
+        );
+      await waitUntil(async () => {
+        const res = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query = 'COMMIT'", [
+          pid,
+        ]);
+        return res.rowCount === 1;
+      });
+      await terminate(pid);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(DatabaseUnavailableError);
+      expect((error as DatabaseUnavailableError).outcome).toBe("unknown");
+    } finally {
+      await impatient.close();
+    }
+  });
+
   it("fails a statement in flight as unavailable (it may have run), and the next one succeeds", async () => {
     const slow = db.query("SELECT pg_sleep(5), pg_backend_pid()").then(
       () => "finished",

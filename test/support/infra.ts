@@ -2,9 +2,14 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 
-/** A fresh database on the shared test server, dropped by `drop()`; each test file gets its own. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = inject("databaseUrl");
+/**
+ * A fresh database on the shared test server, dropped by `drop()`; each test file gets its own. The
+ * server is the one global-setup found; `serverUrl` names it instead (scripts run outside vitest).
+ */
+export async function createTestDatabase(
+  serverUrl?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = serverUrl ?? inject("databaseUrl");
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -1,5 +1,9 @@
 import type { SecretHasher } from "@payouts/gateway/auth/secret-hash";
-import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
+import {
+  type EmbeddedHandle,
+  type EmbeddedInstrumentation,
+  startEmbedded,
+} from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { type ApiResponse, callJson } from "./call-json.js";
 import { freePort } from "./free-port.js";
@@ -41,9 +45,17 @@ export type { ApiResponse };
  * real gateway on free ports. `kafka: true` routes events through the real broker too.
  */
 export async function startTestPlatform(
-  options: { kafka?: boolean; env?: Record<string, string>; secretHasher?: SecretHasher } = {},
+  options: {
+    kafka?: boolean;
+    env?: Record<string, string>;
+    secretHasher?: SecretHasher;
+    /** Counting decorators and interceptors (test/perf's cost anatomy). */
+    instrument?: EmbeddedInstrumentation;
+    /** The PostgreSQL server to create the database on, for scripts outside vitest (default: global-setup's). */
+    databaseServerUrl?: string;
+  } = {},
 ): Promise<TestPlatform> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.databaseServerUrl);
   const port = await freePort();
   const adminPort = await freePort();
   const env: Record<string, string> = {
@@ -67,6 +79,7 @@ export async function startTestPlatform(
     env,
     logger: createLogger({ service: "test", level: env.LOG_LEVEL ?? "silent" }),
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),
+    ...(options.instrument ? { instrument: options.instrument } : {}),
   });
   const baseUrl = `http://${env.HOST}:${runtime.gateway.partnerPort}`;
   const adminUrl = `http://${env.HOST}:${runtime.gateway.adminPort}`;

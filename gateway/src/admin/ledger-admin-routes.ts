@@ -19,9 +19,17 @@ import { findPartner } from "../store/partner-store.js";
 
 const CREDIT_ROUTE = "POST /admin/partners/{partner_id}/balance/credits";
 
-/** The fingerprint of a balance credit: its body and the credited partner (operator keys span partners). */
-export function creditFingerprint(partnerId: string, body: unknown): string {
-  return requestFingerprint(CREDIT_ROUTE, body, { partner_id: partnerId });
+/**
+ * The fingerprint of a balance credit: what it credits — the exact amount (from the JSON text, never a
+ * double: two amounts one double apart are two requests), the reference — and the credited partner
+ * (operator keys span partners).
+ */
+export function creditFingerprint(
+  partnerId: string,
+  credit: { readonly amountUsd: string; readonly reference: string },
+): string {
+  const fields = { amount_usd: new Dec(credit.amountUsd).toFixed(), reference: credit.reference };
+  return requestFingerprint(CREDIT_ROUTE, fields, { partner_id: partnerId });
 }
 
 export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
@@ -45,7 +53,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
         amountUsd,
         reference,
         idempotencyKey,
-        requestFingerprint: creditFingerprint(partnerId, request.body),
+        requestFingerprint: creditFingerprint(partnerId, { amountUsd, reference }),
         requestId: request.id,
       });
       if (res.replayed) reply.header("Idempotent-Replayed", "true");

@@ -1,9 +1,9 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import { createPeriodicTask } from "./background/periodic-task.js";
 import { loadLedgerConfig } from "./config.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";

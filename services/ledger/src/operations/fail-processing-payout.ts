@@ -5,8 +5,9 @@
  *
  * A payout the rail has may still be paid, and reversing its debit then would pay it twice. So the rail is
  * asked first (CancelPayout): only a rail that confirms it will never pay the payout lets the ledger fail
- * it. An operator may skip that question (`force`) once the provider confirmed it out of band, e.g. when
- * the rail is gone for good.
+ * it. An operator may override the answer (`force`) once the provider confirmed it out of band, e.g. when
+ * the rail is gone for good; the rail is still asked to cancel first, so that a submission still on its way
+ * to the rail is refused when it arrives instead of being paid after the debit was reversed.
  */
 import { LedgerFailure } from "../domain/ledger-failure.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
@@ -30,7 +31,8 @@ export async function failProcessingPayout(
   const seen = await findTransaction(deps.db, input.txId);
   if (!seen) throw notFound(input.txId);
   if (seen.status !== "PROCESSING") throw notProcessing(seen);
-  if (!input.force) await confirmCancelledByRail(deps, rail, input);
+  if (input.force) await cancelAtRailIfItAnswers(deps, rail, input);
+  else await confirmCancelledByRail(deps, rail, input);
   const failed = await deps.db.transaction(async (q) => {
     const tx = await findTransaction(q, input.txId, { forUpdate: true });
     if (!tx) throw notFound(input.txId);
@@ -71,6 +73,26 @@ async function confirmCancelledByRail(
       "PAYOUT_ACCEPTED_BY_RAIL",
       "the payout rail accepted this payout and may still pay it; its verdict decides (settle it at the rail)",
     );
+  }
+}
+
+/** A forced failure still leaves a cancellation at the rail when the rail answers; it never waits on one. */
+async function cancelAtRailIfItAnswers(
+  deps: LedgerDeps,
+  rail: PayoutRail | undefined,
+  input: FailPayoutInput,
+): Promise<void> {
+  if (!rail) return;
+  try {
+    const verdict = await rail.cancel(input.txId, input.reason);
+    if (!verdict.cancelled) {
+      deps.logger.warn(
+        { tx_id: input.txId, provider_reference: verdict.providerReference },
+        "forced failure of a payout the rail says it accepted: the provider's out-of-band answer overrides it",
+      );
+    }
+  } catch (error) {
+    deps.logger.warn({ tx_id: input.txId, err: error }, "forced failure: the payout rail did not answer");
   }
 }
 

@@ -6,6 +6,7 @@
  * published in their sequence order with key = tx_id, which keeps them in order on their partition.
  */
 import { randomBytes } from "node:crypto";
+import { createPeriodicTask, type PeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { Database } from "@payouts/platform/database/database";
 import {
   type EventBus,
@@ -13,7 +14,6 @@ import {
   TRANSACTION_EVENTS_TOPIC,
 } from "@payouts/platform/events/event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
-import { createPeriodicTask, type PeriodicTask } from "../background/periodic-task.js";
 import {
   acquireLease,
   markPublished,

@@ -79,10 +79,14 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
     }
   };
 
-  /** Retries `attempt` while it fails with a retryable connection failure and the budget allows. */
+  /**
+   * Retries `attempt` while it fails with a retryable connection failure and the budget allows; when it gives
+   * up, `outcome` says whether an earlier attempt may have been applied.
+   */
   const withReconnects = async <T>(
     attempt: () => Promise<T>,
     retryable: (error: unknown) => boolean,
+    outcome: () => "not-applied" | "unknown" = () => "not-applied",
   ): Promise<T> => {
     const started = performance.now();
     for (let n = 1; ; n++) {
@@ -93,7 +97,7 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
         if (!isConnectionFailure(error)) throw error;
         const delay = reconnectDelayMs(n);
         if (!retryable(error) || performance.now() - started + delay > budgetMs) {
-          throw new DatabaseUnavailableError("not-applied", error);
+          throw new DatabaseUnavailableError(outcome(), error);
         }
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
@@ -131,8 +135,11 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
     exec: async (sql) => {
       await statement(sql);
     },
-    transaction: (fn, transactionOptions) =>
-      withReconnects(
+    transaction: (fn, transactionOptions) => {
+      // An idempotent unit runs again after a COMMIT whose answer was lost; if it then gives up, that COMMIT
+      // may have been applied.
+      let commitMaybeApplied = false;
+      return withReconnects(
         () =>
           withClient(async (client) => {
             await client.query("BEGIN");
@@ -155,12 +162,10 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
             } catch (error) {
               // Refused before sending (the connection was already gone): nothing was committed. Sent and
               // unanswered: the outcome is unknown, and only an idempotent unit may simply run again.
-              if (
-                isConnectionFailure(error) &&
-                !neverSent(error) &&
-                transactionOptions?.idempotent !== true
-              ) {
-                throw new DatabaseUnavailableError("unknown", error);
+              if (isConnectionFailure(error) && !neverSent(error)) {
+                commitMaybeApplied = true;
+                if (transactionOptions?.idempotent !== true)
+                  throw new DatabaseUnavailableError("unknown", error);
               }
               throw error;
             }
@@ -168,7 +173,9 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
           }),
         // Anything before COMMIT is rolled back with the lost session, so the whole unit can run again.
         () => true,
-      ),
+        () => (commitMaybeApplied ? "unknown" : "not-applied"),
+      );
+    },
     close: () => pool.end(),
   };
 }

@@ -38,7 +38,11 @@ export interface ClaimOptions {
   /** The claiming process (webhooks.workers): its claims are released as soon as it stops renewing. */
   readonly workerId: string;
   readonly limit: number;
-  /** Most deliveries of one configuration in flight at once, across every process. */
+  /**
+   * Most deliveries of one configuration in flight at once. Each claim counts the live claims it sees, so
+   * with several dispatcher replicas claiming at the same instant a receiver can briefly get up to
+   * replicas × this many (never the same row twice).
+   */
   readonly perConfigLimit: number;
 }
 
