@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
+import { createCleanupStack } from "../support/cleanup-stack.js";
 import { type BenchOptions, parseBenchOptions, runs, UsageError } from "./bench-options.js";
 import type { BaselineName, BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
 import { type BenchTenant, seedDistributed, seedEmbedded } from "./bench-seed.js";
@@ -50,20 +51,7 @@ const log = (line: string) =>
   process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
 /** Cleanups run in reverse order, once, on success, failure, signal or the time limit. */
-const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const { name, run } of cleanups.reverse()) {
-      try {
-        await run();
-      } catch (error) {
-        log(`cleanup of ${name} failed: ${(error as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
+const { cleanups, cleanUp } = createCleanupStack(log);
 
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));

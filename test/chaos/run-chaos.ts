@@ -16,6 +16,7 @@ import {
   type Role,
   startDistributedTopology,
 } from "../e2e/support/distributed-topology.js";
+import { createCleanupStack } from "../support/cleanup-stack.js";
 import { type AuditReport, auditRun, type FaultPhase, isAccepted, requiredNotifications } from "./audit.js";
 import { findingLines, markdownReport, type RunSummary, textTable } from "./audit-report.js";
 import { type ChaosInfra, durabilitySettings, startChaosInfra, withClient } from "./chaos-infra.js";
@@ -65,20 +66,7 @@ const log = (line: string) => process.stderr.write(`[chaos ${elapsed().toFixed(0
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Cleanups run in reverse order, once, on success, failure, signal or the time limit. */
-const cleanups: Array<{ name: string; run: () => Promise<unknown> | unknown }> = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const { name, run } of cleanups.reverse()) {
-      try {
-        await run();
-      } catch (error) {
-        log(`cleanup of ${name} failed: ${(error as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
+const { cleanups, cleanUp } = createCleanupStack(log);
 
 const timeline: Array<{ fault: string; at: number; note: string }> = [];
 let currentFault = "setup";
