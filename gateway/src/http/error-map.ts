@@ -1,4 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { isConnectionFailure } from "@payouts/platform/database/connection-failure";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 
 /**
@@ -68,10 +69,8 @@ export const RETRY_AFTER_SECONDS = 5;
  *   DEADLINE_EXCEEDED, or ABORTED / CANCELED from the transport (the service process died during the
  *   call: "read ECONNRESET", an HTTP/2 stream reset with CANCEL), without an ErrorDetail (a service's own
  *   documented failures, such as IDEMPOTENCY_KEY_IN_USE, carry one);
- * - PostgreSQL unreachable or going away: SQLSTATE class 08 (connection exception), 57P01–57P03 (admin or
- *   crash shutdown, cannot connect now), 53300 (too many connections);
- * - a socket that failed (refused, reset, timed out, unresolvable host), and node-postgres' own messages
- *   for a connection that ended or could not be made in time.
+ * - PostgreSQL unreachable or going away, or a socket that failed: the database adapter's own rule
+ *   (`isConnectionFailure`, services/platform/src/database/connection-failure.ts), one place for both.
  */
 const UNAVAILABLE_GRPC_CODES: ReadonlySet<Code> = new Set([
   Code.Unavailable,
@@ -79,19 +78,6 @@ const UNAVAILABLE_GRPC_CODES: ReadonlySet<Code> = new Set([
   Code.Aborted,
   Code.Canceled,
 ]);
-const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
-const UNAVAILABLE_ERRNOS: ReadonlySet<string> = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
-const UNAVAILABLE_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 export function isDependencyUnavailable(error: unknown): boolean {
   // Errors may arrive wrapped (`cause`) by the layer that met them; a few levels are enough.
@@ -99,11 +85,8 @@ export function isDependencyUnavailable(error: unknown): boolean {
     if (e instanceof ConnectError) {
       return UNAVAILABLE_GRPC_CODES.has(e.code) && errorDetailOf(e) === undefined;
     }
-    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === "string" && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_ERRNOS.has(code)))
-      return true;
-    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
-    e = cause;
+    if (isConnectionFailure(e)) return true;
+    e = (e as { cause?: unknown }).cause;
   }
   return false;
 }

@@ -23,6 +23,7 @@ const SOCKET_CODES = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
   "EHOSTDOWN",
+  "ENOTFOUND",
   "EAI_AGAIN",
 ]);
 
@@ -30,6 +31,7 @@ const SOCKET_CODES = new Set([
 const LOST_CONNECTION_MESSAGES = [
   "Connection terminated",
   "timeout exceeded when trying to connect",
+  "Client has encountered a connection error",
   "is not queryable",
 ];
 
