@@ -31,7 +31,7 @@ import { FLOOR_VARIANTS, type FloorVariant, withBestFloor } from "./one-hop-floo
 import { PartnerWorkload } from "./partner-workload.js";
 import { describePostgresSettings } from "./pg-settings.js";
 import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbench.js";
-import { partnerCall } from "./platform-api.js";
+import { partnerClient } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
 import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
@@ -327,8 +327,9 @@ async function measureWebhooks(
   const receiver = new TimingReceiver();
   const receiverPort = await receiver.start();
   cleanups.push({ name: "webhook receiver", run: () => receiver.stop() });
+  const partner = partnerClient(topology, tenant);
   for (let i = 0; i < options.webhooks.fanOut; i++) {
-    await partnerCall(topology, tenant, 201, "POST", "/webhookConfigs", {
+    await partner.createWebhookConfig({
       url: `http://127.0.0.1:${receiverPort}/receiver-${i}`,
       events: ["transaction.success"],
       secret: `bench-webhook-secret-${i}-0123456789`,
