@@ -58,7 +58,7 @@ export interface HistoryRow {
   readonly at: Date;
 }
 
-interface TxRow {
+export interface TxRow {
   tx_id: string;
   partner_id: string;
   customer_id: string;
@@ -89,7 +89,7 @@ interface TxRow {
   updated_at: Date;
 }
 
-const COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
+export const COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
   partner_transaction_id, partner_app_id, wallet_identifier, quote_id, exchange_rate, amount_usd,
   percentage_fee, fixed_fee, quote_expires_at, debited_usd, execution_key, provider_reference,
   rail_submitted_at, rail_attempts, refund_reason, failure_reason, event_sequence, pending_expires_at,
@@ -98,7 +98,7 @@ const COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency,
 const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
 const text = (v: Dec | undefined) => (v === undefined ? null : toDecimalString(v));
 
-function fromRow(r: TxRow): StoredTransaction {
+export function fromRow(r: TxRow): StoredTransaction {
   if (!isTxStatus(r.status)) throw new Error(`unknown status ${r.status} on ${r.tx_id}`);
   const quote: QuoteTerms | undefined =
     r.quote_id === null
