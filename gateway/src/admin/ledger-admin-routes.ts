@@ -4,7 +4,7 @@
  * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
  * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
+
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
@@ -14,6 +14,7 @@ import { ApiError } from "../http/api-error.js";
 import { BodyReader } from "../http/body-reader.js";
 import { iso, transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
 import { findPartner } from "../store/partner-store.js";
 

@@ -5,7 +5,6 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ConnectError } from "@connectrpc/connect";
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
 import { Dec } from "@payouts/platform/money/decimal";
 import { rate, usd } from "@payouts/platform/money/json-decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
@@ -24,6 +23,7 @@ import {
   transactionStatusFromName,
 } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "./idempotency-key-header.js";
 
 const EXECUTE_ROUTE = "POST /executePayout";
