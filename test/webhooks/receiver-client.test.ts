@@ -1,5 +1,5 @@
-import { createReceiverClient } from "@payouts/webhooks/delivery/receiver-client";
-import { MAX_RESPONSE_BODY_BYTES } from "@payouts/webhooks/domain/delivery-outcome";
+import { createReceiverClient } from "@payouts/webhooks/internal/delivery/receiver-client";
+import { MAX_RESPONSE_BODY_BYTES } from "@payouts/webhooks/internal/domain/delivery-outcome";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 

@@ -4,7 +4,6 @@
  * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
  * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
@@ -14,6 +13,7 @@ import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
 import { iso, transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
 import { findPartner } from "../store/partner-store.js";
 import {

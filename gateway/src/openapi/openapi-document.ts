@@ -3,7 +3,7 @@
  * and renderers. `test/gateway/openapi.test.ts` keeps it honest: every route of the partner listener is
  * here and nothing else, and real responses validate against these schemas.
  */
-import { readAppVersion } from "@payouts/webhooks/app-version";
+import { readAppVersion } from "@payouts/platform/app-version";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { DOCS_PATHS } from "./docs-paths.js";
 import { LOOKUP_PATHS } from "./lookup-paths.js";

@@ -1,12 +1,12 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { Subscription } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import { readAppVersion } from "./app-version.js";
 import { loadWebhookConfig } from "./config.js";
 import { createDeliveryWorker } from "./delivery/delivery-worker.js";
 import { createNotificationSender } from "./delivery/notification-sender.js";
