@@ -46,14 +46,17 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const now = ctx.now ?? (() => new Date());
   const logger = ctx.logger;
   const secretBox = sealingKeyProvider(ctx.db, config.sealingKey, logger, ctx.mode);
+  const receivers = createReceiverClient({
+    allowPrivate: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
+    timeoutMs: config.timeoutMs,
+    // A process never has more requests in flight than its concurrency, to one origin or to all.
+    connectionsPerOrigin: config.concurrency,
+  });
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({
-      allowPrivate: config.allowPrivateUrls,
-      allowedPorts: config.allowedPorts,
-      timeoutMs: config.timeoutMs,
-    }),
+    client: receivers,
     secretBox,
     now,
   });
@@ -131,6 +134,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();
+      await receivers.close();
       await retention.stop();
     },
   };
