@@ -1,5 +1,5 @@
-import { adminOpenApiDocument } from "@payouts/gateway/openapi/openapi-document";
-import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
+import { checkOpenApiStructure } from "@payouts/gateway/internal/openapi/openapi-structure";
+import { adminOpenApiDocument } from "@payouts/gateway/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   executePayout,
