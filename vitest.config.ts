@@ -24,6 +24,7 @@ export default defineConfig({
             "gateway/client/test/**/*.test.ts",
             "test/bench/**/*.test.ts",
             "test/chaos/**/*.test.ts",
+            "test/boundaries/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
@@ -33,7 +34,13 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
-          exclude: ["test/bench/**", "test/chaos/**", "test/deploy/**", "**/node_modules/**"],
+          exclude: [
+            "test/bench/**",
+            "test/chaos/**",
+            "test/boundaries/**",
+            "test/deploy/**",
+            "**/node_modules/**",
+          ],
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

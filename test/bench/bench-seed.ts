@@ -1,5 +1,5 @@
 import type { CustomerRequest, LookupPaymentCodeRequest } from "@payouts/client";
-import { SANDBOX_CORRIDORS } from "@payouts/pricing/domain/seed-data";
+import { SANDBOX_CORRIDORS } from "@payouts/pricing/sandbox-defaults";
 import { adminCall, type Credentials, type PlatformEndpoints, partnerClient } from "./platform-api.js";
 
 /** The partner every scenario runs as. */
