@@ -21,8 +21,10 @@ export default defineConfig({
           include: [
             "services/*/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
+            "gateway/client/test/**/*.test.ts",
             "test/bench/**/*.test.ts",
             "test/chaos/**/*.test.ts",
+            "test/boundaries/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
@@ -32,7 +34,13 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
-          exclude: ["test/bench/**", "test/chaos/**", "test/deploy/**", "**/node_modules/**"],
+          exclude: [
+            "test/bench/**",
+            "test/chaos/**",
+            "test/boundaries/**",
+            "test/deploy/**",
+            "**/node_modules/**",
+          ],
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

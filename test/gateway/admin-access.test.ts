@@ -1,4 +1,4 @@
-import { buildAdminApp } from "@payouts/gateway/admin-app";
+import { buildAdminApp } from "@payouts/gateway/internal/admin-app";
 import type { Database } from "@payouts/platform/database/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RawResponse, rawRequest } from "../support/raw-http.js";

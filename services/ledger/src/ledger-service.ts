@@ -75,10 +75,10 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   });
   const handlers = createLedgerHandlers(deps, {
     rail,
-    afterExecute: (txId) =>
-      submitter.submit(txId).catch((error: unknown) => {
+    afterExecute: (executed) =>
+      submitter.submitExecuted(executed).catch((error: unknown) => {
         logger.error(
-          { tx_id: txId, err: error },
+          { tx_id: executed.txId, err: error },
           "payout submission bookkeeping failed; the retry loop takes over",
         );
       }),

@@ -1,12 +1,12 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { Subscription } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import { readAppVersion } from "./app-version.js";
 import { loadWebhookConfig } from "./config.js";
 import { createDeliveryWorker } from "./delivery/delivery-worker.js";
 import { createNotificationSender } from "./delivery/notification-sender.js";
@@ -46,14 +46,17 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const now = ctx.now ?? (() => new Date());
   const logger = ctx.logger;
   const secretBox = sealingKeyProvider(ctx.db, config.sealingKey, logger, ctx.mode);
+  const receivers = createReceiverClient({
+    allowPrivate: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
+    timeoutMs: config.timeoutMs,
+    // A process never has more requests in flight than its concurrency, to one origin or to all.
+    connectionsPerOrigin: config.concurrency,
+  });
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({
-      allowPrivate: config.allowPrivateUrls,
-      allowedPorts: config.allowedPorts,
-      timeoutMs: config.timeoutMs,
-    }),
+    client: receivers,
     secretBox,
     now,
   });
@@ -131,6 +134,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();
+      await receivers.close();
       await retention.stop();
     },
   };

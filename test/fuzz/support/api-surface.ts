@@ -5,8 +5,8 @@
  * route table; the admin API has no document, so ADMIN_BODIES gives the bodies of the routes that read
  * one, and a route missing there is still fuzzed with bodies built from every known field name.
  */
-import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/admin/admin-access";
-import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
+import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/internal/admin/admin-access";
+import type { JsonSchema } from "@payouts/gateway/internal/openapi/openapi-types";
 import { RAIL_SIGNATURE_HEADER } from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance } from "fastify";
 import { registeredRoutes } from "../../support/registered-routes.js";

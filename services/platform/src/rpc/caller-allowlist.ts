@@ -54,6 +54,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/CreateTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/GetTransaction": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/ListTransactions": PARTNER,
+  "payouts.ledger.v1.LedgerService/GetQuotableTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/AttachQuote": PARTNER,
   "payouts.ledger.v1.LedgerService/ExecutePayout": PARTNER,
   "payouts.ledger.v1.LedgerService/RecordRailResult": ["gateway-rail"],

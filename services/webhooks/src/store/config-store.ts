@@ -122,20 +122,6 @@ export async function deleteConfig(db: Queryable, partnerId: string, configId: s
   return res.rowCount > 0;
 }
 
-/** The dispatcher's own switch-off (410 Gone): the partner sees `active: false` and the reason. */
-export async function disableConfig(
-  db: Queryable,
-  configId: string,
-  reason: string,
-  now: Date,
-): Promise<void> {
-  await db.query(
-    `UPDATE webhooks.configs SET active = false, disabled_reason = $2, updated_at = $3
-     WHERE config_id = $1 AND active`,
-    [configId, reason, now],
-  );
-}
-
 /** Rotated-out secrets whose grace period is over are dropped (they already stopped signing). */
 export async function dropExpiredPreviousSecrets(db: Queryable, now: Date): Promise<number> {
   const res = await db.query(
