@@ -6,8 +6,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { iso } from "../http/render-transaction.js";
+import { getOverview, type Overview } from "./console-api.js";
 import { QueryReader } from "./console-query.js";
 
 const HOUR = 3600;
@@ -16,8 +18,8 @@ const DAY = 86_400;
 export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { ledgerAdmin, webhooksAdmin } = deps.clients;
 
-  app.get("/admin/overview", async (request) => {
-    new QueryReader(request.query, []);
+  addRoute(app, getOverview, async (request): Promise<Overview> => {
+    new QueryReader(request.query, undefined);
     const [ledger, webhooks] = await Promise.all([
       ledgerAdmin.getLedgerOverview({ windowSeconds: [HOUR, DAY] }),
       webhooksAdmin.getDeliveryStats({}),
@@ -49,7 +51,7 @@ export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: Gatewa
   });
 }
 
-function renderWindow(window: PayoutWindow | undefined) {
+function renderWindow(window: PayoutWindow | undefined): Overview["payouts"]["last_hour"] {
   const counts = window?.counts ?? [];
   return {
     since: iso(window?.since),
@@ -57,7 +59,7 @@ function renderWindow(window: PayoutWindow | undefined) {
     by_corridor: counts.map((c) => ({
       country: c.countryCode,
       currency: c.currency,
-      status: c.status,
+      status: c.status as Overview["payouts"]["last_hour"]["by_corridor"][number]["status"],
       count: Number(c.count),
       amount: c.amount,
       debited_usd: c.debitedUsd,

@@ -11,15 +11,24 @@ import type { StatusChange, Transaction } from "@payouts/proto/payouts/ledger/v1
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { ConfigRecord, DeliveryRecord } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { iso, transactionStatusName } from "../http/render-transaction.js";
+import type {
+  AdminWebhookConfig,
+  TransactionDetail,
+  TransactionSummary,
+  WebhookDelivery,
+} from "./console-api.js";
+
+type Status = TransactionSummary["status"];
+type MovementShape = TransactionDetail["ledger_movements"][number];
 
 /** One row of the transaction search. */
-export function renderTransactionSummary(tx: Transaction) {
+export function renderTransactionSummary(tx: Transaction): TransactionSummary {
   const d = tx.destination;
   return {
     tx_id: tx.txId,
     partner_id: tx.partnerId,
     partner_transaction_id: tx.partnerTransactionId,
-    status: transactionStatusName(tx.status),
+    status: transactionStatusName(tx.status) as Status,
     country: d?.countryCode ?? "",
     currency: tx.currency,
     amount: tx.amount || null,
@@ -38,7 +47,7 @@ export function renderTransactionDetail(
   tx: Transaction,
   movements: readonly Movement[],
   deliveries: readonly DeliveryRecord[],
-) {
+): TransactionDetail {
   return {
     ...renderTransactionSummary(tx),
     customer_id: tx.customerId,
@@ -105,27 +114,31 @@ function renderQuote(q: Quote | undefined) {
   };
 }
 
-function renderStatusChange(change: StatusChange) {
+function renderStatusChange(change: StatusChange): TransactionDetail["status_history"][number] {
   return {
-    from: change.from === TransactionStatus.UNSPECIFIED ? null : transactionStatusName(change.from),
-    to: transactionStatusName(change.to),
+    from:
+      change.from === TransactionStatus.UNSPECIFIED ? null : (transactionStatusName(change.from) as Status),
+    to: transactionStatusName(change.to) as Status,
     reason: change.reason,
     at: iso(change.at),
   };
 }
 
-export function renderMovement(m: Movement) {
+export function renderMovement(m: Movement): MovementShape {
   return {
     movement_id: m.movementId,
-    kind: m.kind,
+    kind: m.kind as MovementShape["kind"],
     reference: m.reference,
     created_at: iso(m.createdAt),
-    lines: m.lines.map((l) => ({ account: l.account, amount_usd: l.amountUsd })),
+    lines: m.lines.map((l) => ({
+      account: l.account as MovementShape["lines"][number]["account"],
+      amount_usd: l.amountUsd,
+    })),
   };
 }
 
 /** A delivery with every attempt: its status code (null when none arrived), duration and error. */
-export function renderDelivery(record: DeliveryRecord) {
+export function renderDelivery(record: DeliveryRecord): WebhookDelivery {
   const d = record.delivery;
   return {
     delivery_id: d?.deliveryId ?? "",
@@ -134,7 +147,7 @@ export function renderDelivery(record: DeliveryRecord) {
     event_id: d?.eventId ?? "",
     event_type: d?.eventType ?? "",
     tx_id: d?.txId ?? "",
-    status: d?.status ?? "",
+    status: (d?.status ?? "pending") as WebhookDelivery["status"],
     attempt_count: d?.attempts ?? 0,
     next_attempt_at: iso(d?.nextAttemptAt),
     delivered_at: iso(d?.deliveredAt),
@@ -153,7 +166,7 @@ export function renderDelivery(record: DeliveryRecord) {
 }
 
 /** A receiver as operators see it: never its secret or password, only whether they are set. */
-export function renderConfig(record: ConfigRecord) {
+export function renderConfig(record: ConfigRecord): AdminWebhookConfig {
   const c = record.config;
   return {
     config_id: c?.configId ?? "",
