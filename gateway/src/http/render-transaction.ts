@@ -14,6 +14,12 @@ import {
   type Transaction,
   TransactionStatus,
 } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import type {
+  QrData,
+  StatusChange as StatusChangeShape,
+  Transaction as TransactionShape,
+  TransactionStatusName,
+} from "../routes/transaction-api.js";
 
 const STATUS_NAMES: Readonly<Record<TransactionStatus, string>> = {
   [TransactionStatus.UNSPECIFIED]: "UNSPECIFIED",
@@ -35,11 +41,11 @@ export function transactionStatusFromName(name: string): TransactionStatus | und
   return found ? (Number(found[0]) as TransactionStatus) : undefined;
 }
 
-export function renderTransaction(tx: Transaction, dp: number): Record<string, unknown> {
+export function renderTransaction(tx: Transaction, dp: number): TransactionShape {
   const quote = tx.quote;
   return {
     tx_id: tx.txId,
-    status: transactionStatusName(tx.status),
+    status: transactionStatusName(tx.status) as TransactionStatusName,
     country: tx.destination?.countryCode ?? "",
     currency: tx.currency,
     amount: localAmount(tx.amount || "0", tx.currency),
@@ -75,7 +81,7 @@ export function iso(ts: Timestamp | undefined): string | null {
 }
 
 /** Who pays whom, as lookup established it; empty parts are left out. */
-function renderQrData(d: Destination | undefined): Record<string, unknown> {
+function renderQrData(d: Destination | undefined): QrData {
   if (!d) return {};
   const parts: Record<string, unknown> = {
     sender: party(d.sender),
@@ -90,17 +96,20 @@ function renderQrData(d: Destination | undefined): Record<string, unknown> {
     merchant_name: d.merchantName,
     payment_type: d.paymentType,
   };
-  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== "" && v !== undefined));
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== "" && v !== undefined)) as QrData;
 }
 
 function party(value: JsonObject | undefined): JsonObject | undefined {
   return value && Object.keys(value).length > 0 ? value : undefined;
 }
 
-function renderStatusChange(change: StatusChange) {
+function renderStatusChange(change: StatusChange): StatusChangeShape {
   return {
-    from: change.from === TransactionStatus.UNSPECIFIED ? null : transactionStatusName(change.from),
-    to: transactionStatusName(change.to),
+    from:
+      change.from === TransactionStatus.UNSPECIFIED
+        ? null
+        : (transactionStatusName(change.from) as TransactionStatusName),
+    to: transactionStatusName(change.to) as TransactionStatusName,
     reason: change.reason,
     at: iso(change.at),
   };
