@@ -21,6 +21,7 @@ export default defineConfig({
           include: [
             "services/*/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
+            "gateway/client/test/**/*.test.ts",
             "test/bench/**/*.test.ts",
             "test/chaos/**/*.test.ts",
             "test/boundaries/**/*.test.ts",

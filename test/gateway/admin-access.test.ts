@@ -20,6 +20,8 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "bypass", force: true },
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 7 },
+  "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "bypass" },
 };
 
 let keys = 0;

@@ -131,6 +131,13 @@ export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
     { outcome: { type: "string", enum: ["SUCCESS", "FAILED"] }, reason: text(500) },
     ["outcome"],
   ),
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": object(
+    { preview_rate_limit_per_minute: { type: "integer", minimum: 1, maximum: 1_000_000 } },
+    ["preview_rate_limit_per_minute"],
+  ),
+  "PATCH /admin/webhook-configs/{config_id}": object({ enabled: { type: "boolean" }, reason: text(500) }, [
+    "enabled",
+  ]),
 };
 
 /** Header parameters of the admin routes that read one. */

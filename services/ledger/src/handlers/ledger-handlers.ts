@@ -24,13 +24,18 @@ import { refundTransaction } from "../operations/refund-transaction.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
-import { findTransaction, listHistory, listTransactions } from "../store/transaction-store.js";
+import {
+  findTransaction,
+  listHistory,
+  listTransactions,
+  type StoredTransaction,
+} from "../store/transaction-store.js";
 
 export interface LedgerHandlerHooks {
   /** The payout rail, asked before an operator fails a payout (FailTransaction). */
   readonly rail: PayoutRail | undefined;
   /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
-  readonly afterExecute: (txId: string) => Promise<void>;
+  readonly afterExecute: (executed: StoredTransaction) => Promise<void>;
 }
 
 export function createLedgerHandlers(
@@ -53,7 +58,7 @@ export function createLedgerHandlers(
         quote: req.quote ? quoteInput(req.quote) : undefined,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      return { transaction: toTransactionMessage(tx.tx, tx.history) };
     },
 
     async getTransaction(req, ctx) {
@@ -114,7 +119,7 @@ export function createLedgerHandlers(
         requestId: req.requestId,
         traceparent: traceparentOf(ctx),
       });
-      if (!result.replayed) await hooks.afterExecute(req.txId);
+      if (result.executed) await hooks.afterExecute(result.executed);
       return { transaction: result.transaction, replayed: result.replayed };
     },
 
@@ -126,13 +131,15 @@ export function createLedgerHandlers(
         providerReference: req.providerReference,
         traceparent: traceparentOf(ctx),
       });
-      const history = await listHistory(deps.db, req.txId);
-      return { transaction: toTransactionMessage(result.transaction, history), changed: result.changed };
+      return {
+        transaction: toTransactionMessage(result.transaction, result.history),
+        changed: result.changed,
+      };
     },
 
     async refundTransaction(req, ctx) {
-      const tx = await refundTransaction(deps, req.txId, req.reason, traceparentOf(ctx));
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      const refunded = await refundTransaction(deps, req.txId, req.reason, traceparentOf(ctx));
+      return { transaction: toTransactionMessage(refunded.tx, refunded.history) };
     },
 
     async creditBalance(req) {
@@ -151,13 +158,13 @@ export function createLedgerHandlers(
       const reason = req.reason.trim();
       if (!reason) throw missingField("reason");
       if (reason.length > 500) throw invalidField("reason", "must be at most 500 characters");
-      const tx = await failProcessingPayout(deps, hooks.rail, {
+      const failed = await failProcessingPayout(deps, hooks.rail, {
         txId: req.txId,
         reason,
         force: req.force,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      return { transaction: toTransactionMessage(failed.tx, failed.history) };
     },
 
     async getBalance(req) {

@@ -63,6 +63,13 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
+  // Operators' reads across partners (the admin API's console routes).
+  "payouts.ledger.v1.LedgerAdminService/SearchTransactions": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListTransactionMovements": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListBalanceEntries": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListBalances": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/GetLedgerOverview": ADMIN,
+
   "payouts.webhooks.v1.WebhookService/CreateConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
   "payouts.webhooks.v1.WebhookService/UpdateConfig": PARTNER,
@@ -71,6 +78,12 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.webhooks.v1.WebhookService/TestConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListDeliveries": PARTNER,
   "payouts.webhooks.v1.WebhookService/Redeliver": PARTNER,
+
+  "payouts.webhooks.v1.WebhookAdminService/SearchDeliveries": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/GetDeliveryStats": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/RedeliverDelivery": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/SearchConfigs": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/SetConfigActive": ADMIN,
 
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,
