@@ -1,4 +1,4 @@
-import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi/openapi-document";
+import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
 import { createConfig, lintFromString, type NormalizedProblem } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";

@@ -4,11 +4,11 @@
  * services compute over indexes; the console polls this route.
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { iso } from "../http/render-transaction.js";
 import { getOverview, type Overview } from "./console-api.js";
 import { QueryReader } from "./console-query.js";
 
@@ -26,7 +26,7 @@ export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: Gatewa
     ]);
     const window = (seconds: number) => renderWindow(ledger.windows.find((w) => w.windowSeconds === seconds));
     return {
-      as_of: ledger.asOf ? timestampDate(ledger.asOf).toISOString() : null,
+      as_of: timestampIso(ledger.asOf),
       payouts: { last_hour: window(HOUR), last_day: window(DAY) },
       balances: {
         total_usd: ledger.totalBalanceUsd,
@@ -54,7 +54,7 @@ export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: Gatewa
 function renderWindow(window: PayoutWindow | undefined): Overview["payouts"]["last_hour"] {
   const counts = window?.counts ?? [];
   return {
-    since: iso(window?.since),
+    since: timestampIso(window?.since),
     total: counts.reduce((sum, c) => sum + Number(c.count), 0),
     by_corridor: counts.map((c) => ({
       country: c.countryCode,

@@ -4,12 +4,13 @@
  * history with a running balance. Creating and editing partners, apps and secrets is in
  * partner-admin-routes.ts; credits in ledger-admin-routes.ts.
  */
+
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
-import { iso } from "../http/render-transaction.js";
 import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
 import { findPartner } from "../store/partner-store.js";
 import {
@@ -114,7 +115,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
         reference: e.reference || null,
         amount_usd: e.amountUsd,
         balance_after_usd: e.balanceAfterUsd,
-        created_at: iso(e.createdAt),
+        created_at: timestampIso(e.createdAt),
       })),
       next_cursor: res.nextCursor || null,
     };

@@ -5,12 +5,13 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { maskAccount } from "@payouts/platform/logging/logger";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Movement } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { StatusChange, Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { ConfigRecord, DeliveryRecord } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
-import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { transactionStatusName } from "../http/render-transaction.js";
 import type {
   AdminWebhookConfig,
   TransactionDetail,
@@ -37,8 +38,8 @@ export function renderTransactionSummary(tx: Transaction): TransactionSummary {
     total_usd: tx.quote?.totalUsd ?? null,
     payment_method: d?.paymentMethod ?? "",
     destination_type: d?.destinationType ?? "",
-    created_at: iso(tx.createdAt),
-    updated_at: iso(tx.updatedAt),
+    created_at: timestampIso(tx.createdAt),
+    updated_at: timestampIso(tx.updatedAt),
   };
 }
 
@@ -110,7 +111,7 @@ function renderQuote(q: Quote | undefined) {
     fixed_fee: q.fixedFee,
     fee: q.fee,
     total_usd: q.totalUsd,
-    expires_at: iso(q.expiresAt),
+    expires_at: timestampIso(q.expiresAt),
   };
 }
 
@@ -120,7 +121,7 @@ function renderStatusChange(change: StatusChange): TransactionDetail["status_his
       change.from === TransactionStatus.UNSPECIFIED ? null : (transactionStatusName(change.from) as Status),
     to: transactionStatusName(change.to) as Status,
     reason: change.reason,
-    at: iso(change.at),
+    at: timestampIso(change.at),
   };
 }
 
@@ -129,7 +130,7 @@ export function renderMovement(m: Movement): MovementShape {
     movement_id: m.movementId,
     kind: m.kind as MovementShape["kind"],
     reference: m.reference,
-    created_at: iso(m.createdAt),
+    created_at: timestampIso(m.createdAt),
     lines: m.lines.map((l) => ({
       account: l.account as MovementShape["lines"][number]["account"],
       amount_usd: l.amountUsd,
@@ -149,18 +150,18 @@ export function renderDelivery(record: DeliveryRecord): WebhookDelivery {
     tx_id: d?.txId ?? "",
     status: (d?.status ?? "pending") as WebhookDelivery["status"],
     attempt_count: d?.attempts ?? 0,
-    next_attempt_at: iso(d?.nextAttemptAt),
-    delivered_at: iso(d?.deliveredAt),
+    next_attempt_at: timestampIso(d?.nextAttemptAt),
+    delivered_at: timestampIso(d?.deliveredAt),
     last_status_code: d?.lastStatusCode ? d.lastStatusCode : null,
     last_error: d?.lastError || null,
     response_body: d?.responseBody || null,
-    created_at: iso(d?.createdAt),
+    created_at: timestampIso(d?.createdAt),
     attempts: (d?.history ?? []).map((a) => ({
       attempt: a.attempt,
       status_code: a.statusCode === 0 ? null : a.statusCode,
       duration_ms: a.latencyMs,
       error: a.error || null,
-      attempted_at: iso(a.at),
+      attempted_at: timestampIso(a.at),
     })),
   };
 }
@@ -177,10 +178,10 @@ export function renderConfig(record: ConfigRecord): AdminWebhookConfig {
     disabled_reason: c?.disabledReason || null,
     has_secret: c?.hasSecret ?? false,
     basic_auth: c?.hasBasicAuth ? { username: c.basicAuthUsername } : null,
-    previous_secret_expires_at: iso(c?.previousSecretExpiresAt),
+    previous_secret_expires_at: timestampIso(c?.previousSecretExpiresAt),
     pending_deliveries: Number(record.pendingDeliveries),
     dead_deliveries: Number(record.deadDeliveries),
-    created_at: iso(c?.createdAt),
-    updated_at: iso(c?.updatedAt),
+    created_at: timestampIso(c?.createdAt),
+    updated_at: timestampIso(c?.updatedAt),
   };
 }

@@ -4,10 +4,10 @@
  * USD amounts and fees at the request's `dp`, the exchange rate at 10 decimals.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { currencyByCode } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import { fixed, type JsonDecimal, local, rate, usd } from "@payouts/platform/money/json-decimal";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
 import {
   type StatusChange,
@@ -62,8 +62,8 @@ export function renderTransaction(tx: Transaction, dp: number): TransactionShape
     qr_data: renderQrData(tx.destination),
     ...(tx.failureReason ? { failure_reason: tx.failureReason } : {}),
     ...(tx.refundReason ? { refund_reason: tx.refundReason } : {}),
-    created_at: iso(tx.createdAt),
-    updated_at: iso(tx.updatedAt),
+    created_at: timestampIso(tx.createdAt),
+    updated_at: timestampIso(tx.updatedAt),
     // A transaction always has its creation in its history; an empty list means it was not asked for.
     ...(tx.history.length > 0 ? { status_history: tx.history.map(renderStatusChange) } : {}),
   };
@@ -74,10 +74,6 @@ export function localAmount(amount: string, currency: string): JsonDecimal {
   const value = new Dec(amount);
   const minorUnits = currencyByCode(currency)?.minorUnits;
   return typeof minorUnits === "number" ? local(value, currency) : fixed(value, 2);
-}
-
-export function iso(ts: Timestamp | undefined): string | null {
-  return ts ? timestampDate(ts).toISOString() : null;
 }
 
 /** Who pays whom, as lookup established it; empty parts are left out. */
@@ -111,6 +107,6 @@ function renderStatusChange(change: StatusChange): StatusChangeShape {
         : (transactionStatusName(change.from) as TransactionStatusName),
     to: transactionStatusName(change.to) as TransactionStatusName,
     reason: change.reason,
-    at: iso(change.at),
+    at: timestampIso(change.at),
   };
 }

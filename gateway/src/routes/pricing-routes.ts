@@ -1,6 +1,6 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { local, rate, usd } from "@payouts/platform/money/json-decimal";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import { validatePreviewBody } from "@payouts/pricing/preview-body";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { FastifyInstance } from "fastify";
@@ -68,6 +68,6 @@ function renderQuotation(quote: Quote, dp: number): QuotationItem {
     fee: usd(new Dec(quote.fee), dp),
     percentage_fee: usd(new Dec(quote.percentageFee), dp),
     fixed_fee: usd(new Dec(quote.fixedFee), dp),
-    expires_at: quote.expiresAt === undefined ? null : timestampDate(quote.expiresAt).toISOString(),
+    expires_at: timestampIso(quote.expiresAt),
   };
 }

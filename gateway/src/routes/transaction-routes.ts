@@ -8,6 +8,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { Dec } from "@payouts/platform/money/decimal";
 import { rate, usd } from "@payouts/platform/money/json-decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -17,12 +18,7 @@ import { ApiError, invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
 import { readBody } from "../http/read-body.js";
-import {
-  iso,
-  localAmount,
-  renderTransaction,
-  transactionStatusFromName,
-} from "../http/render-transaction.js";
+import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "./idempotency-key-header.js";
@@ -75,7 +71,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
       percentage_fee: usd(new Dec(quote.percentageFee), dp),
       fixed_fee: usd(new Dec(quote.fixedFee), dp),
       total_usd: usd(new Dec(quote.totalUsd), dp),
-      expires_at: iso(quote.expiresAt),
+      expires_at: timestampIso(quote.expiresAt),
     };
     return replyJson(reply, 200, quoted);
   });

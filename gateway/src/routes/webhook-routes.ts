@@ -1,4 +1,4 @@
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type {
   Delivery,
   TestConfigResponse,
@@ -137,9 +137,6 @@ function limitOf(raw: string | undefined): number {
   return limit;
 }
 
-const iso = (ts: Timestamp | undefined): string | null =>
-  ts === undefined ? null : timestampDate(ts).toISOString();
-
 function renderConfig(config: WebhookConfig | undefined): WebhookConfigShape {
   if (config === undefined) throw new Error("webhook service answered without a config");
   return {
@@ -150,9 +147,9 @@ function renderConfig(config: WebhookConfig | undefined): WebhookConfigShape {
     has_secret: config.hasSecret,
     basic_auth: config.hasBasicAuth ? { username: config.basicAuthUsername } : null,
     disabled_reason: config.disabledReason || null,
-    previous_secret_expires_at: iso(config.previousSecretExpiresAt),
-    created_at: iso(config.createdAt),
-    updated_at: iso(config.updatedAt),
+    previous_secret_expires_at: timestampIso(config.previousSecretExpiresAt),
+    created_at: timestampIso(config.createdAt),
+    updated_at: timestampIso(config.updatedAt),
   };
 }
 
@@ -166,18 +163,18 @@ function renderDelivery(delivery: Delivery | undefined): WebhookDeliveryShape {
     tx_id: delivery.txId,
     status: delivery.status as WebhookDeliveryShape["status"],
     attempts: delivery.attempts,
-    next_attempt_at: iso(delivery.nextAttemptAt),
-    delivered_at: iso(delivery.deliveredAt),
+    next_attempt_at: timestampIso(delivery.nextAttemptAt),
+    delivered_at: timestampIso(delivery.deliveredAt),
     last_status_code: delivery.lastStatusCode || null,
     last_error: delivery.lastError || null,
     response_body: delivery.responseBody || null,
-    created_at: iso(delivery.createdAt),
+    created_at: timestampIso(delivery.createdAt),
     history: delivery.history.map((attempt) => ({
       attempt: attempt.attempt,
       status_code: attempt.statusCode || null,
       error: attempt.error || null,
       latency_ms: attempt.latencyMs,
-      at: iso(attempt.at),
+      at: timestampIso(attempt.at),
     })),
   };
 }
