@@ -15,10 +15,12 @@ import { type CustomerRequest, createPayoutsClient, type PayoutsClient } from "@
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
+import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, kafkaBrokers } from "../support/infra.js";
@@ -267,6 +269,38 @@ describe("a payout through the distributed topology", () => {
   });
 });
 
+describe("the console's admin routes on the distributed topology (issue 15)", () => {
+  it("search, the transaction page, the overview and the balance history answer across the processes", async () => {
+    const search = await admin("GET", "/admin/transactions?status=REFUNDED&country=BR");
+    expectStatus(search, 200);
+    expect(search.json.transactions).toHaveLength(1);
+    const [tx] = search.json.transactions;
+    const page = await admin("GET", `/admin/transactions/${tx.tx_id}`);
+    expectStatus(page, 200);
+    expect(page.json.ledger_movements.map((m: { kind: string }) => m.kind)).toEqual([
+      "payout",
+      "settlement",
+      "refund",
+    ]);
+    expect(page.json.webhook_deliveries.map((d: { status: string }) => d.status)).toEqual([
+      "delivered",
+      "delivered",
+    ]);
+    expect(page.json.webhook_deliveries[0].attempts[0].status_code).toBe(200);
+    const overview = await admin("GET", "/admin/overview");
+    expectStatus(overview, 200);
+    expect(overview.json.payouts.last_hour.by_corridor).toContainEqual(
+      expect.objectContaining({ country: "BR", currency: "BRL", status: "REFUNDED", count: 1 }),
+    );
+    expect(overview.json.webhooks.dead).toBe(0);
+    const history = await admin("GET", `/admin/partners/${tx.partner_id}/balance/entries`);
+    expectStatus(history, 200);
+    expect(history.json.entries.map((e: { kind: string }) => e.kind)).toEqual(["refund", "payout", "credit"]);
+    const deliveries = await admin("GET", `/admin/webhook-deliveries?tx_id=${tx.tx_id}`);
+    expect(deliveries.json.deliveries).toHaveLength(2);
+  });
+});
+
 describe("a @grpc/grpc-js client against the running services", () => {
   it.each(SERVICE_ROLES)("%s answers grpc.health.v1 Check with SERVING", async (role) => {
     const answer = await grpcJsUnary(running().grpcAddress(role), Health.method.check, { service: "" });
@@ -421,6 +455,28 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
       calls.map(() => grpc.status.PERMISSION_DENIED),
+    );
+    // The operators' services answer the admin identity only.
+    const operatorCalls = [
+      grpcJsUnary(ledger(), LedgerAdminService.method.searchTransactions, {}, 5_000, as("gateway")),
+      grpcJsUnary(ledger(), LedgerAdminService.method.getLedgerOverview, {}, 5_000, as("gateway-rail")),
+      grpcJsUnary(
+        running().grpcAddress("webhook-dispatcher"),
+        WebhookAdminService.method.searchDeliveries,
+        {},
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("webhook-dispatcher"),
+        WebhookAdminService.method.setConfigActive,
+        { configId: "whc_any", active: false },
+        5_000,
+        as("ledger"),
+      ),
+    ];
+    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
+      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
     );
     // The ledger's own identity may cancel at the rail (the PROCESSING timeout and FailTransaction ask it).
     const cancelled = await grpcJsUnary(
