@@ -116,7 +116,8 @@ async function main(): Promise<void> {
         const [client0, server0, t0] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
         await callMany(transports[name], token, calls, 50);
         const [client1, server1, t1] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
-        const r = (results[name] ??= { client: [], server: [], callsPerSecond: [] });
+        const r = results[name] ?? { client: [], server: [], callsPerSecond: [] };
+        results[name] = r;
         r.client.push(((client1 - client0) * 1000) / calls);
         r.server.push(((server1 - server0) * 1000) / calls);
         r.callsPerSecond.push(Math.round((calls * 1000) / (t1 - t0)));

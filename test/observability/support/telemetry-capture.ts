@@ -8,7 +8,6 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@o
 import { createLogger, type Logger } from "@payouts/platform/logging/logger";
 import { startTelemetry, type Telemetry } from "@payouts/platform/telemetry/start-telemetry";
 
-
 // One exporter per process, even if several test files share it: telemetry starts once per process.
 const EXPORTER = Symbol.for("payouts.test.span-exporter");
 const holder = globalThis as { [EXPORTER]?: InMemorySpanExporter };
