@@ -333,7 +333,10 @@ async function record(
     disableConfigReason:
       decision.kind === "disable" ? `receiver answered 410 Gone at ${at.toISOString()}` : undefined,
   });
-  options.logger.info(
+  // A delivered attempt is in the delivery log, the metrics and the trace already: logged at debug, so a
+  // busy dispatcher does not write a line per notification. Failed attempts stay at info.
+  const level = result.status === "delivered" && delivery.kind === "event" ? "debug" : "info";
+  options.logger[level](
     {
       delivery_id: delivery.delivery_id,
       event_id: delivery.event_id,
