@@ -3,6 +3,7 @@ import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
+import { registerConsole } from "./admin/console-static.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
@@ -10,7 +11,8 @@ import { answerClientError, answerFrameworkError, installEdge, requestIdFor } fr
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
  * except the allowlisted `/healthz` (process alive) and `/readyz` (database reachable) for probes, and
- * `/metrics` (Prometheus) when telemetry runs in this process.
+ * `/metrics` (Prometheus) when telemetry runs in this process, and the operator console's static files at
+ * `/console` (admin/console-static.ts), whose API calls carry the token like any other client's.
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -53,5 +55,6 @@ export async function buildAdminApp(
     source.serveMetrics(request.raw, reply.raw);
   });
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);
+  await registerConsole(app, deps.config.consoleDir);
   return app;
 }
