@@ -21,8 +21,10 @@ export default defineConfig({
           include: [
             "services/*/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
+            "gateway/client/test/**/*.test.ts",
             "test/bench/**/*.test.ts",
             "test/chaos/**/*.test.ts",
+            "test/boundaries/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
@@ -35,6 +37,7 @@ export default defineConfig({
           exclude: [
             "test/bench/**",
             "test/chaos/**",
+            "test/boundaries/**",
             "test/deploy/**",
             "test/console/**",
             "**/node_modules/**",

@@ -1,4 +1,4 @@
-import { SANDBOX_CORRIDORS } from "@payouts/pricing/domain/seed-data";
+import { SANDBOX_CORRIDORS } from "@payouts/pricing/sandbox-defaults";
 import { adminCall, type Credentials, type PlatformEndpoints, partnerCall } from "./platform-api.js";
 
 /** The partner every scenario runs as. */

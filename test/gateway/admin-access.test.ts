@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildAdminApp } from "@payouts/gateway/admin-app";
+import { buildAdminApp } from "@payouts/gateway/internal/admin-app";
 import type { Database } from "@payouts/platform/database/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RawResponse, rawRequest } from "../support/raw-http.js";
@@ -26,6 +26,8 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "bypass", force: true },
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 7 },
+  "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "bypass" },
 };
 
 let keys = 0;

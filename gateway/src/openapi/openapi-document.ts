@@ -3,7 +3,8 @@
  * and renderers. `test/gateway/openapi.test.ts` keeps it honest: every route of the partner listener is
  * here and nothing else, and real responses validate against these schemas.
  */
-import { readAppVersion } from "@payouts/webhooks/app-version";
+import { readAppVersion } from "@payouts/platform/app-version";
+import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { DOCS_PATHS } from "./docs-paths.js";
 import { LOOKUP_PATHS } from "./lookup-paths.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS, OPENAPI_SECURITY_SCHEMES } from "./openapi-components.js";
@@ -82,4 +83,12 @@ let cached: OpenApiDocument | undefined;
 export function openApiDocument(): OpenApiDocument {
   cached ??= buildOpenApiDocument(readAppVersion());
   return cached;
+}
+
+let cachedAdmin: OpenApiDocument | undefined;
+
+/** The admin API's document of this build, built once (`GET /admin/openapi.json`). */
+export function adminOpenApiDocument(): OpenApiDocument {
+  cachedAdmin ??= buildAdminOpenApiDocument(readAppVersion());
+  return cachedAdmin;
 }

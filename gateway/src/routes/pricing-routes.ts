@@ -1,7 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { local, rate, usd } from "@payouts/platform/money/json-decimal";
-import { validatePreviewBody } from "@payouts/pricing/domain/preview";
+import { validatePreviewBody } from "@payouts/pricing/preview-body";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { FastifyInstance } from "fastify";
 import { authenticate } from "../auth/partner-auth.js";

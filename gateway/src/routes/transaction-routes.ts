@@ -5,7 +5,6 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ConnectError } from "@connectrpc/connect";
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
 import { Dec } from "@payouts/platform/money/decimal";
 import { rate, usd } from "@payouts/platform/money/json-decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
@@ -24,6 +23,7 @@ import {
   transactionStatusFromName,
 } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "./idempotency-key-header.js";
 
 const EXECUTE_ROUTE = "POST /executePayout";
@@ -39,14 +39,13 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     const amount = positiveAmount(body);
     const currency = body.string("currency", { pattern: /^[A-Za-z]{3}$/ })?.toUpperCase();
     const dp = readDp(request.query);
-    const { transaction: tx } = await ledger.getTransaction({ partnerId, txId });
-    if (!tx) throw new ApiError(404, "TRANSACTION_NOT_FOUND", `transaction ${txId} not found`, "tx_id");
-    if (tx.status !== TransactionStatus.PENDING) {
-      throw new ApiError(409, "TRANSACTION_NOT_PENDING", "only a PENDING transaction can be quoted");
-    }
-    if (currency !== undefined && currency !== tx.currency) {
-      throw invalidField("currency", `must be the transaction's currency ${tx.currency}`);
-    }
+    // The ledger refuses, in order: TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING, another currency.
+    const { transaction: tx } = await ledger.getQuotableTransaction({
+      partnerId,
+      txId,
+      currency: currency ?? "",
+    });
+    if (!tx) throw new Error("ledger answered no transaction");
     const { quote } = await pricing.createQuote({
       partnerId,
       countryCode: tx.destination?.countryCode ?? "",

@@ -17,6 +17,8 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { isRpcListenerRequest } from "../rpc/rpc-listener.js";
+import { isServiceTransportRequest } from "../rpc/service-transport.js";
 import type { TelemetryConfig } from "./telemetry-config.js";
 
 /** Probes and scrapes would drown the traces that matter. */
@@ -39,7 +41,11 @@ export async function startTracingSdk(
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ""),
+        // Calls between services over HTTP/1.1 get their client and server spans from the Connect
+        // interceptors (tracing-interceptor.ts), as gRPC calls over HTTP/2 do: no second span per call.
+        ignoreIncomingRequestHook: (request) =>
+          UNTRACED_PATHS.test(request.url ?? "") || isRpcListenerRequest(request),
+        ignoreOutgoingRequestHook: (options) => isServiceTransportRequest(options),
       }),
       new UndiciInstrumentation(),
       // Only inside a traced unit of work: the relay's and workers' polling would otherwise make a root

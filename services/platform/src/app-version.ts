@@ -3,8 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The `<APP_VERSION>` of the notification User-Agent: the version of the repository's root package.json
- * (the product version, not this package's), read once when the dispatcher is created.
+ * The product version: the version of the repository's root package.json (not this package's). The webhook
+ * dispatcher's notification User-Agent and the OpenAPI document's `info.version` carry it.
  */
 export function readAppVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));

@@ -12,7 +12,8 @@
  * current one first), so receivers verifying it may switch to the new secret at any time in that period.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { fail, ok, type Result } from "./result.js";
+import { type BasicAuth, validateBasicAuth } from "../domain/config-rules.js";
+import { fail, ok, type Result } from "../domain/result.js";
 
 /** A configured secret: text is keyed by its UTF-8 bytes. */
 export type WebhookSecret = string | Uint8Array;
@@ -77,28 +78,11 @@ export function verifyStandardWebhookSignature(input: StandardWebhookVerificatio
   return signatures.split(" ").some((entry) => constantTimeEqual(expected, entry));
 }
 
-export interface BasicAuth {
-  readonly username: string;
-  readonly password: string;
-}
-
 /** `Basic base64(username:password)`, UTF-8 as RFC 7617 allows. */
 export function basicAuthorization({ username, password }: BasicAuth): string {
   const invalid = validateBasicAuth({ username, password });
   if (!invalid.ok) throw new RangeError(invalid.error.message);
   return `Basic ${Buffer.from(`${username}:${password}`, "utf8").toString("base64")}`;
-}
-
-/** For configuration input: a colon in the user name would shift it into the password on the receiver. */
-export function validateBasicAuth(auth: BasicAuth): Result<BasicAuth> {
-  const field = "basic_auth";
-  if (auth.username === "" || auth.username.includes(":")) {
-    return fail("INVALID_FIELD", "basic_auth.username must be non-empty and contain no colon", field);
-  }
-  if (hasControlCharacter(auth.username) || hasControlCharacter(auth.password)) {
-    return fail("INVALID_FIELD", "basic_auth must not contain control characters", field);
-  }
-  return ok(auth);
 }
 
 /** `WEBHOOK_HEADER_BRAND` becomes part of header names, so it must be an HTTP token without dots. */
@@ -190,10 +174,6 @@ function assertUnixSeconds(seconds: number): void {
 function assertHeaderText(value: string, name: string): void {
   if (!/^[\x21-\x7e]+$/.test(value))
     throw new RangeError(`${name} is not a valid header value: ${JSON.stringify(value)}`);
-}
-
-function hasControlCharacter(value: string): boolean {
-  return /\p{Cc}/u.test(value);
 }
 
 function constantTimeEqual(expected: string, received: string): boolean {

@@ -1,5 +1,7 @@
 /**
- * Sandbox defaults that `npm start` seeds: an FX rate and a corridor for every seed corridor country.
+ * Public entry point: the sandbox defaults that `npm start` seeds (through pricing's admin RPCs): an FX rate
+ * and a corridor for every seed corridor country, and the sandbox partner's currencies and fees. This is
+ * product data the running sandbox needs, not test data, so it lives here rather than in testdata/.
  *
  * These are SANDBOX values, not market data: rates are round figures of the right order of magnitude
  * (late 2025) so that examples look plausible, and limits are roughly 1 USD to 10 000 USD per payout,

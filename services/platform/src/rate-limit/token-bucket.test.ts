@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  createTokenBucket,
-  DEFAULT_PREVIEW_RATE_LIMIT_PER_MINUTE,
-  type TokenBucketState,
-} from "./rate-limit.js";
+import { createTokenBucket, type TokenBucketState } from "./token-bucket.js";
 
 describe("createTokenBucket", () => {
   it("allows a full burst, then refuses with Retry-After until a token refills", () => {
@@ -43,7 +39,7 @@ describe("createTokenBucket", () => {
   });
 
   it("admits at most capacity plus the refill over a minute of hammering", () => {
-    const bucket = createTokenBucket({ capacity: 5, refillPerMinute: DEFAULT_PREVIEW_RATE_LIMIT_PER_MINUTE });
+    const bucket = createTokenBucket({ capacity: 5, refillPerMinute: 60 });
     let state: TokenBucketState | undefined;
     let allowed = 0;
     for (let nowMs = 0; nowMs < 60_000; nowMs += 100) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { validateBasicAuth } from "../domain/config-rules.js";
 import {
   basicAuthorization,
   buildDeliveryHeaders,
   serviceSignature,
   standardWebhookSecret,
   standardWebhookSignature,
-  validateBasicAuth,
   validateHeaderBrand,
   verifyServiceSignature,
   verifyStandardWebhookSignature,

@@ -1,18 +1,10 @@
 /**
- * The per-app rate limit of `previewQuotations` (seed: RATE_LIMIT_EXCEEDED, 429 with Retry-After): a token
- * bucket holding up to `capacity` requests that refills continuously at `refillPerMinute`.
+ * A token bucket holding up to `capacity` requests that refills continuously at `refillPerMinute`: the
+ * gateway's per-app previewQuotations limit (seed: RATE_LIMIT_EXCEEDED, 429 with Retry-After) and the
+ * webhook dispatcher's caps on manual sends.
  *
- * Pure: the caller keeps one state per app (client id) and passes the clock in. The state lives in the
- * memory of one gateway process, so with N gateway replicas behind a load balancer each replica enforces
- * its own bucket and an app can make up to N × the configured limit; operators who need one global limit
- * divide the per-app value by the replica count (or move the state into a shared store).
+ * Pure: the caller keeps one state per key (in memory or in a database row) and passes the clock in.
  */
-
-/**
- * A conservative fallback for callers without configuration. The gateway does not use it: an app created
- * without `preview_rate_limit_per_minute` gets the gateway's PREVIEW_RATE_LIMIT_PER_MINUTE (default 600).
- */
-export const DEFAULT_PREVIEW_RATE_LIMIT_PER_MINUTE = 60;
 
 export interface TokenBucketConfig {
   /** Burst size: requests allowed at once from a full bucket. At least 1. */

@@ -1,16 +1,16 @@
 import { currencyByCode } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
-import { parseCorridor } from "./corridor.js";
-import { parseFeeSchedule } from "./fees.js";
-import { parseRatePerUsd } from "./fx-rates.js";
-import { previewQuotations } from "./preview.js";
+import { parseCorridor } from "./domain/corridor.js";
+import { parseFeeSchedule } from "./domain/fees.js";
+import { parseRatePerUsd } from "./domain/fx-rates.js";
+import { previewQuotations } from "./domain/preview.js";
 import {
   SANDBOX_CORRIDORS,
   SANDBOX_FEES,
   SANDBOX_FX_RATES,
   SANDBOX_SUPPORTED_CURRENCIES,
-} from "./seed-data.js";
+} from "./sandbox-defaults.js";
 
 // Seed corridor countries and destinations.md §12 currencies.
 const EXPECTED: Record<string, string> = {

@@ -1,0 +1,66 @@
+/**
+ * The operations overview (issue 15): payouts of the last hour and day by corridor and status, partner
+ * balances, the outbox backlog and webhook deliveries by outcome. Every figure is an aggregate the
+ * services compute over indexes; the console polls this route.
+ */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
+import type { FastifyInstance } from "fastify";
+import type { GatewayDeps } from "../gateway-deps.js";
+import { iso } from "../http/render-transaction.js";
+import { QueryReader } from "./console-query.js";
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const { ledgerAdmin, webhooksAdmin } = deps.clients;
+
+  app.get("/admin/overview", async (request) => {
+    new QueryReader(request.query, []);
+    const [ledger, webhooks] = await Promise.all([
+      ledgerAdmin.getLedgerOverview({ windowSeconds: [HOUR, DAY] }),
+      webhooksAdmin.getDeliveryStats({}),
+    ]);
+    const window = (seconds: number) => renderWindow(ledger.windows.find((w) => w.windowSeconds === seconds));
+    return {
+      as_of: ledger.asOf ? timestampDate(ledger.asOf).toISOString() : null,
+      payouts: { last_hour: window(HOUR), last_day: window(DAY) },
+      balances: {
+        total_usd: ledger.totalBalanceUsd,
+        in_flight_usd: ledger.totalInFlightUsd,
+        partners: Number(ledger.partners),
+      },
+      outbox: {
+        unpublished: Number(ledger.outboxUnpublished),
+        oldest_age_ms: Number(ledger.outboxOldestAgeMs),
+      },
+      webhooks: {
+        pending: Number(webhooks.pending),
+        retrying: Number(webhooks.retrying),
+        delivering: Number(webhooks.delivering),
+        dead: Number(webhooks.dead),
+        delivered_last_hour: Number(webhooks.deliveredLastHour),
+        delivered_last_day: Number(webhooks.deliveredLastDay),
+        pending_disabled: Number(webhooks.pendingDisabled),
+        oldest_due_age_ms: Number(webhooks.oldestDueAgeMs),
+      },
+    };
+  });
+}
+
+function renderWindow(window: PayoutWindow | undefined) {
+  const counts = window?.counts ?? [];
+  return {
+    since: iso(window?.since),
+    total: counts.reduce((sum, c) => sum + Number(c.count), 0),
+    by_corridor: counts.map((c) => ({
+      country: c.countryCode,
+      currency: c.currency,
+      status: c.status,
+      count: Number(c.count),
+      amount: c.amount,
+      debited_usd: c.debitedUsd,
+    })),
+  };
+}
