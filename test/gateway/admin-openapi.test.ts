@@ -1,6 +1,6 @@
 import { CONSOLE_ROUTES } from "@payouts/gateway/internal/admin/console-static";
-import { adminOpenApiDocument } from "@payouts/gateway/openapi/openapi-document";
-import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
+import { checkOpenApiStructure } from "@payouts/gateway/internal/openapi/openapi-structure";
+import { adminOpenApiDocument } from "@payouts/gateway/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   executePayout,

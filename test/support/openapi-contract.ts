@@ -1,4 +1,7 @@
-import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
+import {
+  createOpenApiValidator,
+  documentedSchema,
+} from "@payouts/gateway/internal/openapi/openapi-validator";
 import { expect } from "vitest";
 import type { ApiResponse } from "./call-json.js";
 

@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openApiDocument } from "@payouts/gateway/openapi/openapi-document";
+import { openApiDocument } from "@payouts/gateway/openapi";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
