@@ -76,7 +76,9 @@ describe("Dockerfile", () => {
   it("ships the operator console's build where the gateway serves it from, and none of its packages", () => {
     const staging = build.find((l) => l.includes("for ws in")) ?? "";
     expect(staging).toContain("test -f /out/gateway/console/dist/index.html");
-    const consoleManifest = JSON.parse(readFileSync(join(repoRoot, "gateway/console/package.json"), "utf8")) as {
+    const consoleManifest = JSON.parse(
+      readFileSync(join(repoRoot, "gateway/console/package.json"), "utf8"),
+    ) as {
       dependencies?: Record<string, string>;
     };
     // Bundled into the static files at build time: nothing for --omit=dev to install in the image.
