@@ -39,6 +39,7 @@ export default defineConfig({
             "test/chaos/**",
             "test/boundaries/**",
             "test/deploy/**",
+            "test/console/**",
             "**/node_modules/**",
           ],
           globalSetup: ["test/support/global-setup.ts"],
@@ -48,6 +49,21 @@ export default defineConfig({
           maxWorkers: 2,
           // Runs after the unit and deploy projects, which share the default worker pool.
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The operator console in Debian's Chromium (playwright-core, no browser download) against a
+          // started platform; the global setup builds the console when its sources changed.
+          name: "console",
+          include: ["test/console/**/*.test.ts"],
+          globalSetup: ["test/support/global-setup.ts", "test/console/support/build-console.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          // After the integration project: a browser and a platform together want the machine to themselves.
+          sequence: { groupOrder: 2 },
         },
       },
       {

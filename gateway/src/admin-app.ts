@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
 import { adminOpenApi, healthz, metrics, readyz } from "./admin/admin-listener-api.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
+import { registerConsole } from "./admin/console-static.js";
 import { addRoute } from "./api/operation.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
@@ -13,7 +14,8 @@ import { adminOpenApiDocument } from "./openapi/openapi-document.js";
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
  * except the allowlisted `/healthz` (process alive) and `/readyz` (database reachable) for probes, and
- * `/metrics` (Prometheus) when telemetry runs in this process.
+ * `/metrics` (Prometheus) when telemetry runs in this process, and the operator console's static files at
+ * `/console` (admin/console-static.ts), whose API calls carry the token like any other client's.
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -71,5 +73,6 @@ export async function buildAdminApp(
     reply.type("application/json; charset=utf-8").header("Cache-Control", "no-store").send(document),
   );
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);
+  await registerConsole(app, deps.config.consoleDir);
   return app;
 }
