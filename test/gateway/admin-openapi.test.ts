@@ -417,7 +417,7 @@ describe("real answers match the documented schemas (console routes, issue 15)",
 
       const page = "/admin/transactions/{tx_id}";
       let detail = await call("GET", `/admin/transactions/${txId}`, page);
-      for (let i = 0; i < 100 && detail.json.webhook_deliveries[0]?.status !== "delivered"; i++) {
+      for (let i = 0; i < 300 && detail.json.webhook_deliveries[0]?.status !== "delivered"; i++) {
         await new Promise((r) => setTimeout(r, 50));
         detail = await call("GET", `/admin/transactions/${txId}`, page);
       }

@@ -151,7 +151,7 @@ describe("console transaction routes", () => {
     it("shows the masked destination, the quote, the ledger, the timeline and every delivery attempt", async () => {
       let page: Json;
       // The dispatcher records the receiver's answer just after it arrives.
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 300; i++) {
         page = await admin(`/admin/transactions/${settledTx}`);
         const statuses = page.json.webhook_deliveries?.map((d: Json) => d.status) ?? [];
         if (statuses.length === 2 && statuses.every((s: string) => s === "delivered")) break;
