@@ -2,8 +2,8 @@ import {
   createReceiverClient,
   type ReceiverClient,
   type ReceiverClientOptions,
-} from "@payouts/webhooks/delivery/receiver-client";
-import { MAX_RESPONSE_BODY_BYTES } from "@payouts/webhooks/domain/delivery-outcome";
+} from "@payouts/webhooks/internal/delivery/receiver-client";
+import { MAX_RESPONSE_BODY_BYTES } from "@payouts/webhooks/internal/domain/delivery-outcome";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 

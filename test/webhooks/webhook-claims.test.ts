@@ -7,7 +7,7 @@ import { createInProcessEventBus } from "@payouts/platform/events/in-process-eve
 import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
 import type { ServiceModule } from "@payouts/platform/service-module";
-import { claimDueDeliveries } from "@payouts/webhooks/store/delivery-queue-store";
+import { claimDueDeliveries } from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";

@@ -1,16 +1,18 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { Subscription } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import { readAppVersion } from "./app-version.js";
 import { loadWebhookConfig } from "./config.js";
 import { createDeliveryWorker } from "./delivery/delivery-worker.js";
 import { createNotificationSender } from "./delivery/notification-sender.js";
 import { createReceiverClient } from "./delivery/receiver-client.js";
 import { createManualSendLimits } from "./handlers/manual-send-limits.js";
+import { createWebhookAdminHandlers } from "./handlers/webhook-admin-handlers.js";
 import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
 import { createWebhookRetention } from "./retention/webhook-retention.js";
@@ -87,6 +89,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     newConfigId: () => newId("whc", now().getTime()),
     wakeWorkers: worker.wake,
   });
+  const adminHandlers = createWebhookAdminHandlers({ db: ctx.db, now, wakeWorkers: worker.wake });
   const intake = createEventIntake({
     db: ctx.db,
     logger,
@@ -100,9 +103,12 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
 
   return {
     name: "webhook-dispatcher",
-    serviceNames: [WebhookService.typeName],
+    serviceNames: [WebhookService.typeName, WebhookAdminService.typeName],
     migrations: WEBHOOK_MIGRATIONS,
-    routes: (router) => router.service(WebhookService, handlers),
+    routes: (router) => {
+      router.service(WebhookService, handlers);
+      router.service(WebhookAdminService, adminHandlers);
+    },
     async start() {
       await secretBox();
       worker.start();

@@ -21,7 +21,7 @@ export interface ConfigRow {
 /** Every writable column; an update writes the whole new state read-modified inside its transaction. */
 export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at">;
 
-const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
+export const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
   basic_auth_username, basic_auth_sealed, created_at, updated_at, previous_secret_sealed,
   previous_secret_expires_at`;
 

@@ -46,7 +46,7 @@ export interface NewDelivery {
   readonly occurredAt?: Date | undefined;
 }
 
-const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
+export const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
   next_attempt_at, last_status_code, last_error, delivered_at, response_body, created_at`;
 
 /**
