@@ -48,7 +48,8 @@ export function totalRpcs(counts: CostCounts): number {
   return Object.values(counts.rpcs).reduce((a, b) => a + b, 0);
 }
 
-const OUTBOX_INSERT = /^\s*INSERT\s+INTO\s+[\w."]*outbox\b/i;
+/** An INSERT into an outbox table, alone or as one part of a write set (`WITH … AS (INSERT …)`). */
+const OUTBOX_INSERT = /\bINSERT\s+INTO\s+[\w."]*outbox\b/gi;
 
 export class CostCounter {
   private readonly storage = new AsyncLocalStorage<CostCounts>();
@@ -67,7 +68,8 @@ export class CostCounter {
     counts.sqlBy[user] = (counts.sqlBy[user] ?? 0) + 1;
     counts.sql.push(`${user}: ${sql.replace(/\s+/g, " ").trim()}`);
     counts.roundTrips++;
-    if (OUTBOX_INSERT.test(sql)) counts.outboxMessages++;
+    // Every outbox INSERT here writes one row (one event per status change).
+    counts.outboxMessages += sql.match(OUTBOX_INSERT)?.length ?? 0;
   }
 
   private counted(q: Queryable, user: string): Queryable {

@@ -6,9 +6,9 @@
  * trace crosses is a real transport; only the span collection is shared (one exporter in memory).
  */
 import { randomBytes } from "node:crypto";
-import { loadGatewayConfig } from "@payouts/gateway/gateway-config";
-import { type GatewayHandle, startGateway } from "@payouts/gateway/gateway-server";
-import { allMigrations, SERVICE_ROLES, type ServiceRole } from "@payouts/gateway/service-roles";
+import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
+import { type GatewayHandle, startGateway } from "@payouts/gateway/internal/gateway-server";
+import { allMigrations, SERVICE_ROLES, type ServiceRole } from "@payouts/gateway/internal/service-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";

@@ -11,6 +11,7 @@ import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { invalidField, LedgerFailure, type LedgerReason, missingField } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import { quotingRefusal } from "../domain/payout-execution.js";
 import type { QuoteInput } from "../domain/quote-terms.js";
 import { attachQuote, notFound } from "../operations/attach-quote.js";
 import { createTransaction } from "../operations/create-transaction.js";
@@ -23,13 +24,18 @@ import { refundTransaction } from "../operations/refund-transaction.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
-import { findTransaction, listHistory, listTransactions } from "../store/transaction-store.js";
+import {
+  findTransaction,
+  findTransactionWithHistory,
+  listTransactions,
+  type StoredTransaction,
+} from "../store/transaction-store.js";
 
 export interface LedgerHandlerHooks {
   /** The payout rail, asked before an operator fails a payout (FailTransaction). */
   readonly rail: PayoutRail | undefined;
   /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
-  readonly afterExecute: (txId: string) => Promise<void>;
+  readonly afterExecute: (executed: StoredTransaction) => Promise<void>;
 }
 
 export function createLedgerHandlers(
@@ -52,16 +58,20 @@ export function createLedgerHandlers(
         quote: req.quote ? quoteInput(req.quote) : undefined,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      return { transaction: toTransactionMessage(tx.tx, tx.history) };
     },
 
     async getTransaction(req, ctx) {
       // Partner scope is required; only an operator caller (the admin API) reads across partners.
       if (!req.partnerId && !isOperatorCall(ctx)) throw missingField("partner_id");
+      if (req.includeHistory) {
+        const found = await findTransactionWithHistory(deps.db, req.txId, req.partnerId);
+        if (!found) throw notFound(req.txId);
+        return { transaction: toTransactionMessage(found.tx, found.history) };
+      }
       const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
       if (!tx) throw notFound(req.txId);
-      const history = req.includeHistory ? await listHistory(deps.db, tx.txId) : [];
-      return { transaction: toTransactionMessage(tx, history) };
+      return { transaction: toTransactionMessage(tx) };
     },
 
     async listTransactions(req) {
@@ -87,6 +97,15 @@ export function createLedgerHandlers(
       };
     },
 
+    async getQuotableTransaction(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
+      if (!tx) throw notFound(req.txId);
+      const refusal = quotingRefusal(tx, deps.now(), req.currency);
+      if (refusal) throw refusal;
+      return { transaction: toTransactionMessage(tx) };
+    },
+
     async attachQuote(req) {
       if (!req.partnerId) throw missingField("partner_id");
       if (!req.quote) throw missingField("quote");
@@ -104,7 +123,7 @@ export function createLedgerHandlers(
         requestId: req.requestId,
         traceparent: traceparentOf(ctx),
       });
-      if (!result.replayed) await hooks.afterExecute(req.txId);
+      if (result.executed) await hooks.afterExecute(result.executed);
       return { transaction: result.transaction, replayed: result.replayed };
     },
 
@@ -116,13 +135,15 @@ export function createLedgerHandlers(
         providerReference: req.providerReference,
         traceparent: traceparentOf(ctx),
       });
-      const history = await listHistory(deps.db, req.txId);
-      return { transaction: toTransactionMessage(result.transaction, history), changed: result.changed };
+      return {
+        transaction: toTransactionMessage(result.transaction, result.history),
+        changed: result.changed,
+      };
     },
 
     async refundTransaction(req, ctx) {
-      const tx = await refundTransaction(deps, req.txId, req.reason, traceparentOf(ctx));
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      const refunded = await refundTransaction(deps, req.txId, req.reason, traceparentOf(ctx));
+      return { transaction: toTransactionMessage(refunded.tx, refunded.history) };
     },
 
     async creditBalance(req) {
@@ -141,13 +162,13 @@ export function createLedgerHandlers(
       const reason = req.reason.trim();
       if (!reason) throw missingField("reason");
       if (reason.length > 500) throw invalidField("reason", "must be at most 500 characters");
-      const tx = await failProcessingPayout(deps, hooks.rail, {
+      const failed = await failProcessingPayout(deps, hooks.rail, {
         txId: req.txId,
         reason,
         force: req.force,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx, await listHistory(deps.db, tx.txId)) };
+      return { transaction: toTransactionMessage(failed.tx, failed.history) };
     },
 
     async getBalance(req) {

@@ -1,8 +1,9 @@
 /**
  * getQuotation's binding price, stored on a PENDING transaction (a newer quote replaces the older one).
- * Not a status change, so no history row and no event.
+ * Not a status change, so no history row and no event. Two statements, no database transaction.
  */
 import { LedgerFailure } from "../domain/ledger-failure.js";
+import { quotingRefusal } from "../domain/payout-execution.js";
 import { type QuoteInput, readQuoteTerms } from "../domain/quote-terms.js";
 import { findTransaction, type StoredTransaction, saveQuote } from "../store/transaction-store.js";
 import { fixedAmountOf } from "./create-transaction.js";
@@ -15,19 +16,22 @@ export async function attachQuote(
   input: QuoteInput,
 ): Promise<StoredTransaction> {
   const now = deps.now();
-  return deps.db.transaction(async (q) => {
-    const tx = await findTransaction(q, txId, { partnerId, forUpdate: true });
+  // No database transaction: the rules are checked on the row as read, and the UPDATE applies only while
+  // the row is still in that state (PENDING, same status sequence; the destination, currency and TTL never
+  // change). A status change in between makes it apply to nothing, and the rules are checked again.
+  for (;;) {
+    const tx = await findTransaction(deps.db, txId, { partnerId });
     if (!tx) throw notFound(txId);
-    if (tx.status !== "PENDING" || tx.pendingExpiresAt.getTime() <= now.getTime()) {
-      throw new LedgerFailure("TRANSACTION_NOT_PENDING", `transaction is ${tx.status}, not PENDING`);
-    }
+    const refusal = quotingRefusal(tx, now);
+    if (refusal) throw refusal;
     const terms = readQuoteTerms(input, tx.currency);
     const fixed = fixedAmountOf(tx.destination);
     if (fixed !== "" && !terms.amount.eq(fixed)) {
       throw new LedgerFailure("INVALID_AMOUNT", `this destination fixes the amount to ${fixed}`, "amount");
     }
-    return saveQuote(q, tx.txId, terms, now);
-  });
+    const saved = await saveQuote(deps.db, tx, terms, now);
+    if (saved) return saved;
+  }
 }
 
 export const notFound = (txId: string) =>

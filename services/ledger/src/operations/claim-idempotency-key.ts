@@ -17,7 +17,7 @@ export async function claimIdempotencyKey(
   fingerprint: string,
   now: Date,
 ): Promise<StoredKey | undefined> {
-  if (!(await tryLockKey(q, scope))) throw keyInUse();
+  if ((await tryLockKey(q, scope)) !== "locked") throw keyInUse();
   const stored = await findKey(q, scope, now);
   if (keyVerdict(stored, fingerprint) === "reused") throw keyReused();
   return stored;

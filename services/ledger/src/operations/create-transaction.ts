@@ -6,9 +6,16 @@ import { newId } from "@payouts/platform/ids";
 import type { Dec } from "@payouts/platform/money/decimal";
 import { invalidField, missingField } from "../domain/ledger-failure.js";
 import { type QuoteInput, readQuoteTerms, storedDecimal } from "../domain/quote-terms.js";
-import { insertTransaction, type StoredTransaction, saveQuote } from "../store/transaction-store.js";
+import { Statement } from "../store/statement.js";
+import {
+  addNewTransaction,
+  exactlyOneTransaction,
+  newTransactionState,
+  TRANSACTION_COLUMNS,
+  type TxRow,
+} from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
-import { recordArrival } from "./transition.js";
+import { addArrival, type ChangedTransaction } from "./transition.js";
 
 export interface CreateTransactionInput {
   readonly partnerId: string;
@@ -29,7 +36,7 @@ export interface CreateTransactionInput {
 export async function createTransaction(
   deps: LedgerDeps,
   input: CreateTransactionInput,
-): Promise<StoredTransaction> {
+): Promise<ChangedTransaction> {
   if (!input.partnerId) throw missingField("partner_id");
   if (!/^[A-Z]{2}$/.test(input.countryCode))
     throw invalidField("destination.country_code", "must be ISO alpha-2");
@@ -40,27 +47,34 @@ export async function createTransaction(
     throw invalidField("quote.amount", "must equal the transaction amount");
   }
   const now = deps.now();
-  const tx = await deps.db.transaction(async (q) => {
-    let created = await insertTransaction(q, {
-      txId: newId("tx"),
-      partnerId: input.partnerId,
-      customerId: input.customerId,
-      countryCode: input.countryCode,
-      currency: input.currency,
-      destination: input.destination,
-      amount: amount ?? quote?.amount,
-      partnerTransactionId: input.partnerTransactionId,
-      partnerAppId: input.partnerAppId,
-      walletIdentifier: input.walletIdentifier,
-      pendingExpiresAt: new Date(now.getTime() + deps.config.pendingTtlMs),
-      createdAt: now,
-    });
-    if (quote) created = await saveQuote(q, created.txId, quote, now);
-    await recordArrival(q, created, undefined, "created", now, input.traceparent);
-    return created;
-  });
+  const fresh = {
+    txId: newId("tx"),
+    partnerId: input.partnerId,
+    customerId: input.customerId,
+    countryCode: input.countryCode,
+    currency: input.currency,
+    destination: input.destination,
+    amount,
+    partnerTransactionId: input.partnerTransactionId,
+    partnerAppId: input.partnerAppId,
+    walletIdentifier: input.walletIdentifier,
+    pendingExpiresAt: new Date(now.getTime() + deps.config.pendingTtlMs),
+    createdAt: now,
+  };
+  // The row, its first history row and its outbox event: one statement, atomic on its own.
+  const st = new Statement();
+  addNewTransaction(st, fresh, quote, "tx_new");
+  const created = addArrival(
+    st,
+    newTransactionState(fresh, quote),
+    undefined,
+    "created",
+    now,
+    input.traceparent,
+  );
+  const res = await st.run<TxRow>(deps.db, `SELECT ${TRANSACTION_COLUMNS} FROM tx_new`);
   deps.committed();
-  return tx;
+  return { tx: exactlyOneTransaction(res.rows, `createTransaction ${fresh.txId}`), history: [created] };
 }
 
 // The amount given at lookup, or else the one a dynamic QR fixes.

@@ -6,20 +6,50 @@
  * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, TRANSACTION_NOT_PENDING, QUOTE_REQUIRED, QUOTE_EXPIRED,
  * INSUFFICIENT_FUNDS. From TRANSACTION_NOT_PENDING on, the outcome (success or refusal) is stored under
  * the key and replayed for the same key and fingerprint.
+ *
+ * Three statements between BEGIN and COMMIT, each needing the one before:
+ * 1. the key's advisory lock, tried only when the partner's transaction exists (NOT_FOUND comes first,
+ *    and IN_USE is answered at once, never after waiting on a row lock);
+ * 2. with the key held, a fresh snapshot: the key's live record (an expired one deleted), and when there is
+ *    none, the transaction row lock, its history and — when it is PENDING — the balance row lock, in
+ *    that order (the lock order of every movement);
+ * 3. the write set: the stored refusal, or movement, entries, status, history, outbox event and the
+ *    stored success together.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Dec } from "@payouts/platform/money/decimal";
 import { type Transaction, TransactionSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LedgerFailure } from "../domain/ledger-failure.js";
-import { checkIdempotencyKey, executionRefusal } from "../domain/payout-execution.js";
+import {
+  checkIdempotencyKey,
+  executionRefusal,
+  keyInUse,
+  keyReused,
+  keyVerdict,
+} from "../domain/payout-execution.js";
 import { payoutMovement, payoutTotal } from "../domain/posting-rules.js";
 import { toTransactionMessage } from "../proto/transaction-message.js";
-import { type KeyScope, type StoredKey, storeKey } from "../store/idempotency-store.js";
-import { lockBalance } from "../store/ledger-store.js";
-import { findTransaction, listHistory } from "../store/transaction-store.js";
+import {
+  addKey,
+  addLiveKey,
+  type KeyRow,
+  type KeyScope,
+  keyFromRow,
+  type StoredKey,
+  tryLockKey,
+} from "../store/idempotency-store.js";
+import { Statement } from "../store/statement.js";
+import {
+  addLockedTransaction,
+  addTransactionExists,
+  type LockedRow,
+  lockedFromRow,
+  type StoredTransaction,
+  type TxRow,
+} from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
-import { claimIdempotencyKey } from "./claim-idempotency-key.js";
 import type { LedgerDeps } from "./ledger-deps.js";
-import { transition } from "./transition.js";
+import { addTransition, TRANSITION_RESULT, transitionApplied } from "./transition.js";
 
 export const EXECUTE_PAYOUT_ROUTE = "POST /executePayout";
 
@@ -36,6 +66,8 @@ export interface ExecutePayoutResult {
   /** The transaction as it was when the payout was accepted (the same bytes on every replay). */
   readonly transaction: Transaction;
   readonly replayed: boolean;
+  /** The payout as committed by this call (PROCESSING, not yet submitted); absent on replays. */
+  readonly executed?: StoredTransaction;
 }
 
 type Outcome = { readonly accepted: ExecutePayoutResult } | { readonly refused: LedgerFailure };
@@ -52,14 +84,30 @@ export async function executePayout(
   };
   const now = deps.now();
   const outcome = await deps.db.transaction(async (q): Promise<Outcome> => {
-    if (!(await findTransaction(q, input.txId, { partnerId: input.partnerId }))) throw notFound(input.txId);
-    const stored = await claimIdempotencyKey(q, scope, input.fingerprint, now);
-    if (stored) return replayOf(stored);
+    const found = new Statement();
+    const lock = await tryLockKey(q, scope, found, addTransactionExists(found, input.txId, input.partnerId));
+    if (lock === "condition-false") throw notFound(input.txId);
+    if (lock === "in-use") throw keyInUse();
 
-    const tx = await findTransaction(q, input.txId, { partnerId: input.partnerId, forUpdate: true });
-    if (!tx) throw notFound(input.txId);
-    const balance = await lockBalance(q, tx.partnerId);
-    const refusal = executionRefusal(tx, balance, now);
+    const read = new Statement();
+    const keyColumns = addLiveKey(read, scope, now);
+    const txColumns = addLockedTransaction(read, input.txId, {
+      partnerId: input.partnerId,
+      balanceIn: ["PENDING"],
+      unless: "k",
+    });
+    const res = await read.run<LockedRow & Partial<KeyRow>>(
+      q,
+      `SELECT ${keyColumns}, ${txColumns} FROM (SELECT 1) AS one LEFT JOIN k ON true LEFT JOIN t ON true`,
+    );
+    const stored = keyFromRow(res.rows[0]);
+    if (keyVerdict(stored, input.fingerprint) === "reused") throw keyReused();
+    if (stored) return replayOf(stored);
+    const locked = lockedFromRow(res.rows[0]);
+    if (!locked) throw notFound(input.txId);
+
+    const { tx } = locked;
+    const refusal = executionRefusal(tx, locked.balance ?? new Dec(0), now);
     const record = (outcome: StoredKey["outcome"]): StoredKey => ({
       fingerprint: input.fingerprint,
       subject: { txId: tx.txId },
@@ -67,19 +115,21 @@ export async function executePayout(
       outcome,
     });
     const expiresAt = new Date(now.getTime() + deps.config.idempotencyKeyTtlMs);
+    const write = new Statement();
     if (refusal || !tx.quote) {
       const failure = refusal ?? new LedgerFailure("QUOTE_REQUIRED", "call getQuotation first");
       const field = failure.field ?? "";
-      await storeKey(
-        q,
+      addKey(
+        write,
         scope,
         record({ state: "failed", reason: failure.reason, message: failure.message, field }),
         now,
         expiresAt,
       );
+      await write.run(q, "SELECT 1");
       return { refused: failure };
     }
-    const executed = await transition(q, tx, {
+    const executed = addTransition(write, locked, {
       to: "PROCESSING",
       reason: "executePayout",
       now,
@@ -92,15 +142,17 @@ export async function executePayout(
       },
       traceparent: input.traceparent,
     });
-    const snapshot = toTransactionMessage(executed, await listHistory(q, tx.txId));
-    await storeKey(
-      q,
+    const snapshot = toTransactionMessage(executed.tx, executed.history);
+    addKey(
+      write,
       scope,
       record({ state: "succeeded", response: toBinary(TransactionSchema, snapshot) }),
       now,
       expiresAt,
     );
-    return { accepted: { transaction: snapshot, replayed: false } };
+    const written = await write.run<TxRow>(q, TRANSITION_RESULT);
+    const committed = transitionApplied(written.rows, `executePayout ${tx.txId}`);
+    return { accepted: { transaction: snapshot, replayed: false, executed: committed } };
   });
   if ("refused" in outcome) throw outcome.refused;
   deps.committed();

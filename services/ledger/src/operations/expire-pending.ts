@@ -2,7 +2,7 @@
  * The sweeper's work: PENDING transactions never executed within PENDING_TTL_MS become EXPIRED (no money
  * moved, so no movement). Expired idempotency keys are deleted by the retention job.
  */
-import { duePendingExpiries, findTransaction } from "../store/transaction-store.js";
+import { duePendingExpiries, lockTransaction } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { transition } from "./transition.js";
 
@@ -15,10 +15,11 @@ export async function expirePending(deps: LedgerDeps): Promise<number> {
   let expired = 0;
   for (const txId of due) {
     const changed = await deps.db.transaction(async (q) => {
-      const tx = await findTransaction(q, txId, { forUpdate: true });
+      const locked = await lockTransaction(q, txId);
+      const tx = locked?.tx;
       // Executed or expired by someone else since the scan: nothing to do.
-      if (tx?.status !== "PENDING" || tx.pendingExpiresAt.getTime() > now.getTime()) return false;
-      await transition(q, tx, { to: "EXPIRED", reason: "not executed within the pending TTL", now });
+      if (!locked || tx?.status !== "PENDING" || tx.pendingExpiresAt.getTime() > now.getTime()) return false;
+      await transition(q, locked, { to: "EXPIRED", reason: "not executed within the pending TTL", now });
       return true;
     });
     if (changed) expired++;

@@ -11,10 +11,16 @@
  */
 import { LedgerFailure } from "../domain/ledger-failure.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
-import { findTransaction, markRailSubmitted, type StoredTransaction } from "../store/transaction-store.js";
+import {
+  findTransaction,
+  lockTransaction,
+  markRailSubmitted,
+  type StoredTransaction,
+} from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { failProcessing } from "./record-rail-result.js";
+import type { ChangedTransaction } from "./transition.js";
 
 export interface FailPayoutInput {
   readonly txId: string;
@@ -27,18 +33,22 @@ export async function failProcessingPayout(
   deps: LedgerDeps,
   rail: PayoutRail | undefined,
   input: FailPayoutInput,
-): Promise<StoredTransaction> {
+): Promise<ChangedTransaction> {
   const seen = await findTransaction(deps.db, input.txId);
   if (!seen) throw notFound(input.txId);
   if (seen.status !== "PROCESSING") throw notProcessing(seen);
   if (input.force) await cancelAtRailIfItAnswers(deps, rail, input);
   else await confirmCancelledByRail(deps, rail, input);
   const failed = await deps.db.transaction(async (q) => {
-    const tx = await findTransaction(q, input.txId, { forUpdate: true });
-    if (!tx) throw notFound(input.txId);
+    const locked = await lockTransaction(q, input.txId, { balanceIn: ["PROCESSING"] });
+    if (!locked) throw notFound(input.txId);
     // Settled or failed by a callback meanwhile: the rail's verdict stands.
-    if (tx.status !== "PROCESSING") throw notProcessing(tx);
-    return failProcessing(q, tx, { reason: input.reason, now: deps.now(), traceparent: input.traceparent });
+    if (locked.tx.status !== "PROCESSING") throw notProcessing(locked.tx);
+    return failProcessing(q, locked, {
+      reason: input.reason,
+      now: deps.now(),
+      traceparent: input.traceparent,
+    });
   });
   deps.committed();
   return failed;

@@ -8,10 +8,14 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
 import { reversalMovement, settlementMovement } from "../domain/posting-rules.js";
 import type { TxStatus } from "../domain/transaction-status.js";
-import { findTransaction, type StoredTransaction } from "../store/transaction-store.js";
+import {
+  type LockedTransaction,
+  lockTransaction,
+  type StoredTransaction,
+} from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
-import { transition } from "./transition.js";
+import { type ChangedTransaction, transition } from "./transition.js";
 
 export type RailOutcome = "SUCCESS" | "FAILED";
 
@@ -25,6 +29,8 @@ export interface RailResultInput {
 
 export interface RailResult {
   readonly transaction: StoredTransaction;
+  /** The transaction's whole status history, as of this result. */
+  readonly history: ChangedTransaction["history"];
   readonly changed: boolean;
 }
 
@@ -38,15 +44,16 @@ export async function recordRailResult(deps: LedgerDeps, input: RailResultInput)
   const outcome = readOutcome(input.outcome);
   const now = deps.now();
   const result = await deps.db.transaction(async (q): Promise<RailResult> => {
-    const tx = await findTransaction(q, input.txId, { forUpdate: true });
-    if (!tx) throw notFound(input.txId);
-    if (tx.status !== "PROCESSING") return unchanged(deps.logger, tx, outcome);
+    const locked = await lockTransaction(q, input.txId, { balanceIn: ["PROCESSING"] });
+    if (!locked) throw notFound(input.txId);
+    const { tx } = locked;
+    if (tx.status !== "PROCESSING") return unchanged(deps.logger, locked, outcome);
     const quote = tx.quote;
     if (!quote) throw new Error(`PROCESSING transaction ${tx.txId} has no quote`);
     const providerReference = tx.providerReference === "" ? input.providerReference : undefined;
     const updated =
       outcome === "SUCCESS"
-        ? await transition(q, tx, {
+        ? await transition(q, locked, {
             to: "SUCCESS",
             reason: input.reason || "rail reported success",
             now,
@@ -54,13 +61,13 @@ export async function recordRailResult(deps: LedgerDeps, input: RailResultInput)
             changes: providerReference ? { providerReference } : {},
             traceparent: input.traceparent,
           })
-        : await failProcessing(q, tx, {
+        : await failProcessing(q, locked, {
             reason: input.reason || "rail reported failure",
             now,
             providerReference,
             traceparent: input.traceparent,
           });
-    return { transaction: updated, changed: true };
+    return { transaction: updated.tx, history: updated.history, changed: true };
   });
   if (result.changed) deps.committed();
   return result;
@@ -68,21 +75,22 @@ export async function recordRailResult(deps: LedgerDeps, input: RailResultInput)
 
 /**
  * PROCESSING → FAILED with the reversal of the whole debit back to the partner's balance: the one failure
- * path, for the rail's verdict and for payouts the ledger gives up on (fail-processing-payout.ts). `tx` must
- * be PROCESSING and read with its row lock in this database transaction.
+ * path, for the rail's verdict and for payouts the ledger gives up on (fail-processing-payout.ts). It must
+ * be PROCESSING and read with its row lock and the balance lock in this database transaction.
  */
 export async function failProcessing(
   q: Queryable,
-  tx: StoredTransaction,
+  locked: LockedTransaction,
   spec: {
     readonly reason: string;
     readonly now: Date;
     readonly providerReference?: string | undefined;
     readonly traceparent?: string | undefined;
   },
-): Promise<StoredTransaction> {
+): Promise<ChangedTransaction> {
+  const { tx } = locked;
   if (!tx.quote) throw new Error(`PROCESSING transaction ${tx.txId} has no quote`);
-  return transition(q, tx, {
+  return transition(q, locked, {
     to: "FAILED",
     reason: spec.reason,
     now: spec.now,
@@ -100,7 +108,8 @@ function readOutcome(outcome: string): RailOutcome {
   throw invalidField("outcome", "must be SUCCESS or FAILED");
 }
 
-function unchanged(logger: Logger, tx: StoredTransaction, outcome: RailOutcome): RailResult {
+function unchanged(logger: Logger, locked: LockedTransaction, outcome: RailOutcome): RailResult {
+  const { tx } = locked;
   if (tx.status === "PENDING" || tx.status === "EXPIRED") {
     throw new LedgerFailure("TRANSACTION_NOT_PROCESSING", `transaction ${tx.txId} was never executed`);
   }
@@ -112,5 +121,5 @@ function unchanged(logger: Logger, tx: StoredTransaction, outcome: RailOutcome):
       "rail result contradicts the recorded outcome; ignored, needs reconciliation",
     );
   }
-  return { transaction: tx, changed: false };
+  return { transaction: tx, history: locked.history, changed: false };
 }

@@ -4,10 +4,10 @@
  */
 import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
 import { refundMovement } from "../domain/posting-rules.js";
-import { findTransaction, type StoredTransaction } from "../store/transaction-store.js";
+import { lockTransaction } from "../store/transaction-store.js";
 import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
-import { transition } from "./transition.js";
+import { type ChangedTransaction, transition } from "./transition.js";
 
 const MAX_REASON_LENGTH = 500;
 
@@ -16,20 +16,21 @@ export async function refundTransaction(
   txId: string,
   reason: string,
   traceparent?: string,
-): Promise<StoredTransaction> {
+): Promise<ChangedTransaction> {
   if (reason.length > MAX_REASON_LENGTH)
     throw invalidField("reason", `must be at most ${MAX_REASON_LENGTH} characters`);
   const now = deps.now();
   const tx = await deps.db.transaction(async (q) => {
-    const current = await findTransaction(q, txId, { forUpdate: true });
-    if (!current) throw notFound(txId);
+    const locked = await lockTransaction(q, txId, { balanceIn: ["SUCCESS"] });
+    if (!locked) throw notFound(txId);
+    const current = locked.tx;
     if (current.status !== "SUCCESS" || !current.quote) {
       throw new LedgerFailure(
         "TRANSACTION_NOT_REFUNDABLE",
         `only a SUCCESS transaction can be refunded; this one is ${current.status}`,
       );
     }
-    return transition(q, current, {
+    return transition(q, locked, {
       to: "REFUNDED",
       reason: reason || "refunded by operations",
       now,

@@ -1,19 +1,26 @@
 /**
- * One state change of a transaction, written in the caller's database transaction: the ledger movement
- * (when money moves), the new status, its history row and its outbox event, all or nothing.
+ * One state change of a transaction, written in the caller's database transaction as one statement: the
+ * ledger movement (when money moves), the new status, its history row and its outbox event, all or nothing.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
 import type { Movement } from "../domain/posting-rules.js";
 import { canTransition, type TxStatus } from "../domain/transaction-status.js";
 import { transactionEvent } from "../events/transaction-event.js";
-import { lockBalance, postMovement } from "../store/ledger-store.js";
-import { insertOutboxEvent } from "../store/outbox-store.js";
+import { addMovement } from "../store/ledger-store.js";
+import { addOutboxEvent } from "../store/outbox-store.js";
+import { Statement } from "../store/statement.js";
 import {
-  insertHistory,
+  addHistory,
+  addStatusUpdate,
+  exactlyOneTransaction,
+  type HistoryRow,
+  type LockedTransaction,
   type StatusChanges,
   type StoredTransaction,
-  updateStatus,
+  statusChanged,
+  TRANSACTION_COLUMNS,
+  type TxRow,
 } from "../store/transaction-store.js";
 import { countArrival, countMovement } from "../telemetry/ledger-metrics.js";
 
@@ -27,18 +34,49 @@ export interface TransitionSpec {
   readonly traceparent?: string | undefined;
 }
 
-/** `tx` must have been read with its row lock in this database transaction. */
+/** A transaction after a change, with its whole status history. */
+export interface ChangedTransaction {
+  readonly tx: StoredTransaction;
+  readonly history: readonly HistoryRow[];
+}
+
+/**
+ * Writes the change in one statement. `locked` must have been read with its row lock in this database
+ * transaction (lockTransaction), and with the balance lock when money moves.
+ */
 export async function transition(
   q: Queryable,
-  tx: StoredTransaction,
+  locked: LockedTransaction,
   spec: TransitionSpec,
-): Promise<StoredTransaction> {
+): Promise<ChangedTransaction> {
+  const st = new Statement();
+  const changed = addTransition(st, locked, spec);
+  const res = await st.run<TxRow>(q, TRANSITION_RESULT);
+  return { tx: transitionApplied(res.rows, describe(locked, spec)), history: changed.history };
+}
+
+const UPDATE_PART = "tx_update";
+/** The main query that returns the row of the part addTransition wrote. */
+export const TRANSITION_RESULT = `SELECT ${TRANSACTION_COLUMNS} FROM ${UPDATE_PART}`;
+
+/**
+ * The writes of a change as parts of `st`, for a caller that adds more writes to the same statement: the
+ * main query must then check that the part `tx_update` returned exactly one row (transitionApplied).
+ * Returns the transaction as the statement will leave it.
+ */
+export function addTransition(
+  st: Statement,
+  locked: LockedTransaction,
+  spec: TransitionSpec,
+): ChangedTransaction {
+  const { tx } = locked;
   if (!canTransition(tx.status, spec.to)) {
     throw new Error(`illegal transition ${tx.status} -> ${spec.to} of ${tx.txId}`);
   }
   if (spec.movement) {
-    await lockBalance(q, tx.partnerId);
-    await postMovement(q, {
+    // Every movement of a partner holds its balance row lock, taken after the transaction's row lock.
+    if (locked.balance === undefined) throw new Error(`money moves on ${tx.txId} without the balance lock`);
+    addMovement(st, {
       movementId: newId("mov"),
       partnerId: tx.partnerId,
       txId: tx.txId,
@@ -48,30 +86,33 @@ export async function transition(
     });
     countMovement(spec.movement);
   }
-  const updated = await updateStatus(q, tx, spec.to, spec.now, spec.changes);
-  await recordArrival(q, updated, tx.status, spec.reason, spec.now, spec.traceparent);
-  return updated;
+  addStatusUpdate(st, tx, spec.to, spec.now, spec.changes, UPDATE_PART);
+  const updated = statusChanged(tx, spec.to, spec.now, spec.changes);
+  const arrival = addArrival(st, updated, tx.status, spec.reason, spec.now, spec.traceparent);
+  return { tx: updated, history: [...locked.history, arrival] };
 }
 
-/** The history row and outbox event of `tx` arriving in its current status (sequence already bumped). */
-export async function recordArrival(
-  q: Queryable,
+/** The rows a statement built with addTransition returned with TRANSITION_RESULT: exactly one. */
+export function transitionApplied(rows: readonly TxRow[], what: string): StoredTransaction {
+  return exactlyOneTransaction(rows, what);
+}
+
+/**
+ * The history row and outbox event of `tx` arriving in its current status (sequence already bumped), as
+ * parts of `st`. Returns the history row.
+ */
+export function addArrival(
+  st: Statement,
   tx: StoredTransaction,
   from: TxStatus | undefined,
   reason: string,
   now: Date,
   traceparent?: string,
-): Promise<void> {
-  await insertHistory(q, {
-    txId: tx.txId,
-    sequence: tx.eventSequence,
-    from,
-    to: tx.status,
-    reason,
-    at: now,
-  });
+): HistoryRow {
+  const row: HistoryRow = { txId: tx.txId, sequence: tx.eventSequence, from, to: tx.status, reason, at: now };
+  addHistory(st, row);
   const event = transactionEvent(tx, newId("evt"), now);
-  await insertOutboxEvent(q, {
+  addOutboxEvent(st, {
     eventId: event.eventId,
     txId: tx.txId,
     sequence: event.sequence,
@@ -84,4 +125,9 @@ export async function recordArrival(
     },
   });
   countArrival(tx);
+  return row;
+}
+
+function describe(locked: LockedTransaction, spec: TransitionSpec): string {
+  return `transition ${locked.tx.txId} ${locked.tx.status}->${spec.to}`;
 }

@@ -19,14 +19,15 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 
 export interface RailSubmitter {
   submit(txId: string): Promise<void>;
+  /** A payout executePayout has just committed (PROCESSING, not submitted): submitted without reading it again. */
+  submitExecuted(tx: StoredTransaction): Promise<void>;
   /** One pass of the retry loop; returns how many payouts it tried. */
   retryDue(): Promise<number>;
 }
 
 export function createRailSubmitter(deps: LedgerDeps, rail: PayoutRail | undefined): RailSubmitter {
-  const submit = async (txId: string): Promise<void> => {
-    const tx = await findTransaction(deps.db, txId);
-    if (tx?.status !== "PROCESSING" || tx.railSubmittedAt) return;
+  const submitExecuted = async (tx: StoredTransaction): Promise<void> => {
+    const txId = tx.txId;
     if (!rail) {
       deps.logger.warn({ tx_id: txId }, "no payout rail configured; payout stays PROCESSING");
       return;
@@ -51,8 +52,14 @@ export function createRailSubmitter(deps: LedgerDeps, rail: PayoutRail | undefin
       await markRailAttemptFailed(deps.db, txId, new Date(deps.now().getTime() + delay));
     }
   };
+  const submit = async (txId: string): Promise<void> => {
+    const tx = await findTransaction(deps.db, txId);
+    if (tx?.status !== "PROCESSING" || tx.railSubmittedAt) return;
+    await submitExecuted(tx);
+  };
   return {
     submit,
+    submitExecuted,
     async retryDue() {
       const due = await dueRailSubmissions(deps.db, deps.now(), 50);
       for (const txId of due) await submit(txId);

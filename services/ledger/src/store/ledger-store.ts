@@ -5,6 +5,7 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { ACCOUNT_KINDS, type AccountKind, type Movement } from "../domain/posting-rules.js";
+import { Statement } from "./statement.js";
 
 /** Opens a partner's five accounts on first use. */
 export async function ensureAccounts(q: Queryable, partnerId: string): Promise<void> {
@@ -49,23 +50,31 @@ export interface MovementRecord {
   readonly at: Date;
 }
 
-export async function postMovement(q: Queryable, m: MovementRecord): Promise<void> {
-  await q.query(
+/** The movement and its entries, as two parts of `st` (the entries' trigger keeps the balances). */
+export function addMovement(st: Statement, m: MovementRecord): void {
+  const v = (value: unknown) => st.p(value);
+  const movementId = v(m.movementId);
+  const partnerId = v(m.partnerId);
+  const at = v(m.at);
+  st.with(
+    "movement_new",
     `INSERT INTO ledger.movements (movement_id, partner_id, kind, tx_id, reference, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [m.movementId, m.partnerId, m.movement.kind, m.txId ?? null, m.reference, m.at],
+     VALUES (${movementId}, ${partnerId}, ${v(m.movement.kind)}, ${v(m.txId ?? null)}, ${v(m.reference)}, ${at})`,
   );
-  await q.query(
+  st.with(
+    "entries_new",
     `INSERT INTO ledger.entries (movement_id, partner_id, kind, amount, created_at)
-     SELECT $1, $2, p.kind, p.amount::numeric, $3
-       FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS p(kind, amount, ord)
+     SELECT ${movementId}, ${partnerId}, p.kind, p.amount::numeric, ${at}
+       FROM unnest(${v(m.movement.postings.map((p) => p.account))}::text[],
+                   ${v(m.movement.postings.map((p) => toDecimalString(p.amount)))}::text[])
+            WITH ORDINALITY AS p(kind, amount, ord)
       ORDER BY p.ord`,
-    [
-      m.movementId,
-      m.partnerId,
-      m.at,
-      m.movement.postings.map((p) => p.account),
-      m.movement.postings.map((p) => toDecimalString(p.amount)),
-    ],
   );
+}
+
+/** The movement and its entries in one statement; the caller holds the partner's balance lock. */
+export async function postMovement(q: Queryable, m: MovementRecord): Promise<void> {
+  const st = new Statement();
+  addMovement(st, m);
+  await st.run(q, "SELECT 1");
 }

@@ -4,6 +4,7 @@
  * skips rows whose sequence value was taken before an earlier-committing transaction's).
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import type { Statement } from "./statement.js";
 
 export interface OutboxRow {
   readonly id: string;
@@ -15,18 +16,14 @@ export interface OutboxRow {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-export async function insertOutboxEvent(q: Queryable, row: Omit<OutboxRow, "id">): Promise<void> {
-  await q.query(
+/** The INSERT of one outbox row, as a part of `st` (written with the state change it announces). */
+export function addOutboxEvent(st: Statement, row: Omit<OutboxRow, "id">, name = "outbox_new"): string {
+  const v = (value: unknown) => st.p(value);
+  return st.with(
+    name,
     `INSERT INTO ledger.outbox (event_id, tx_id, sequence, event_type, payload, headers)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      row.eventId,
-      row.txId,
-      row.sequence,
-      row.eventType,
-      Buffer.from(row.payload),
-      JSON.stringify(row.headers),
-    ],
+     VALUES (${v(row.eventId)}, ${v(row.txId)}, ${v(row.sequence)}, ${v(row.eventType)},
+       ${v(Buffer.from(row.payload))}, ${v(JSON.stringify(row.headers))})`,
   );
 }
 

@@ -6,6 +6,7 @@ import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { ListPosition } from "../domain/list-cursor.js";
 import type { QuoteTerms } from "../domain/quote-terms.js";
 import { isTxStatus, type TxStatus } from "../domain/transaction-status.js";
+import { Statement } from "./statement.js";
 
 export interface StoredTransaction {
   readonly txId: string;
@@ -58,7 +59,7 @@ export interface HistoryRow {
   readonly at: Date;
 }
 
-interface TxRow {
+export interface TxRow {
   tx_id: string;
   partner_id: string;
   customer_id: string;
@@ -89,16 +90,24 @@ interface TxRow {
   updated_at: Date;
 }
 
-const COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
+/** Every column of a transaction row, in the order TxRow maps them. */
+export const TRANSACTION_COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
   partner_transaction_id, partner_app_id, wallet_identifier, quote_id, exchange_rate, amount_usd,
   percentage_fee, fixed_fee, quote_expires_at, debited_usd, execution_key, provider_reference,
   rail_submitted_at, rail_attempts, refund_reason, failure_reason, event_sequence, pending_expires_at,
   created_at, updated_at`;
+const COLUMNS = TRANSACTION_COLUMNS;
+
+/** COLUMNS of the row `alias` (never `alias.*`: statements are prepared, see pg-database.ts). */
+const columnsOf = (alias: string) =>
+  COLUMNS.split(",")
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(", ");
 
 const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
 const text = (v: Dec | undefined) => (v === undefined ? null : toDecimalString(v));
 
-function fromRow(r: TxRow): StoredTransaction {
+export function fromRow(r: TxRow): StoredTransaction {
   if (!isTxStatus(r.status)) throw new Error(`unknown status ${r.status} on ${r.tx_id}`);
   const quote: QuoteTerms | undefined =
     r.quote_id === null
@@ -140,29 +149,60 @@ function fromRow(r: TxRow): StoredTransaction {
   };
 }
 
-export async function insertTransaction(q: Queryable, t: NewTransaction): Promise<StoredTransaction> {
-  const res = await q.query<TxRow>(
+/**
+ * The INSERT of a new PENDING transaction (with its first quote, when the partner gave the amount at
+ * lookup) as the part `name` of `st`, returning the row.
+ */
+export function addNewTransaction(
+  st: Statement,
+  t: NewTransaction,
+  quote: QuoteTerms | undefined,
+  name = "tx_new",
+): string {
+  const v = (value: unknown) => st.p(value);
+  return st.with(
+    name,
     `INSERT INTO ledger.transactions (tx_id, partner_id, customer_id, status, country_code, currency,
-       destination, amount, partner_transaction_id, partner_app_id, wallet_identifier, event_sequence,
+       destination, amount, partner_transaction_id, partner_app_id, wallet_identifier, quote_id,
+       exchange_rate, amount_usd, percentage_fee, fixed_fee, quote_expires_at, event_sequence,
        pending_expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $12)
+     VALUES (${v(t.txId)}, ${v(t.partnerId)}, ${v(t.customerId)}, 'PENDING', ${v(t.countryCode)},
+       ${v(t.currency)}, ${v(JSON.stringify(t.destination))}, ${v(text(quote?.amount ?? t.amount))},
+       ${v(t.partnerTransactionId)}, ${v(t.partnerAppId)}, ${v(t.walletIdentifier)}, ${v(quote?.quoteId ?? null)},
+       ${v(text(quote?.exchangeRate))}, ${v(text(quote?.amountUsd))}, ${v(text(quote?.percentageFee))},
+       ${v(text(quote?.fixedFee))}, ${v(quote?.expiresAt ?? null)}, 1, ${v(t.pendingExpiresAt)},
+       ${v(t.createdAt)}, ${v(t.createdAt)})
      RETURNING ${COLUMNS}`,
-    [
-      t.txId,
-      t.partnerId,
-      t.customerId,
-      t.countryCode,
-      t.currency,
-      JSON.stringify(t.destination),
-      text(t.amount),
-      t.partnerTransactionId,
-      t.partnerAppId,
-      t.walletIdentifier,
-      t.pendingExpiresAt,
-      t.createdAt,
-    ],
   );
-  return fromRow(res.rows[0]!);
+}
+
+/** The row addNewTransaction writes, as read back (the values its outbox event is built from). */
+export function newTransactionState(t: NewTransaction, quote: QuoteTerms | undefined): StoredTransaction {
+  return {
+    txId: t.txId,
+    partnerId: t.partnerId,
+    customerId: t.customerId,
+    status: "PENDING",
+    countryCode: t.countryCode,
+    currency: t.currency,
+    destination: t.destination,
+    amount: quote?.amount ?? t.amount,
+    partnerTransactionId: t.partnerTransactionId,
+    partnerAppId: t.partnerAppId,
+    walletIdentifier: t.walletIdentifier,
+    quote,
+    debitedUsd: undefined,
+    executionKey: undefined,
+    providerReference: "",
+    railSubmittedAt: undefined,
+    railAttempts: 0,
+    refundReason: "",
+    failureReason: "",
+    eventSequence: 1,
+    pendingExpiresAt: t.pendingExpiresAt,
+    createdAt: t.createdAt,
+    updatedAt: t.createdAt,
+  };
 }
 
 /**
@@ -185,20 +225,24 @@ export async function findTransaction(
   return row ? fromRow(row) : undefined;
 }
 
+/**
+ * Stores a quote on a PENDING transaction still at the status sequence the caller read (`seen`); undefined
+ * when the row has moved on since (the caller reads it again). A newer quote replaces an older one.
+ */
 export async function saveQuote(
   q: Queryable,
-  txId: string,
+  seen: Pick<StoredTransaction, "txId" | "eventSequence">,
   quote: QuoteTerms,
   now: Date,
-): Promise<StoredTransaction> {
+): Promise<StoredTransaction | undefined> {
   const res = await q.query<TxRow>(
     `UPDATE ledger.transactions
         SET quote_id = $2, amount = $3, exchange_rate = $4, amount_usd = $5, percentage_fee = $6,
             fixed_fee = $7, quote_expires_at = $8, updated_at = $9
-      WHERE tx_id = $1 AND status = 'PENDING'
+      WHERE tx_id = $1 AND status = 'PENDING' AND event_sequence = $10
       RETURNING ${COLUMNS}`,
     [
-      txId,
+      seen.txId,
       quote.quoteId,
       toDecimalString(quote.amount),
       toDecimalString(quote.exchangeRate),
@@ -207,9 +251,11 @@ export async function saveQuote(
       toDecimalString(quote.fixedFee),
       quote.expiresAt,
       now,
+      seen.eventSequence,
     ],
   );
-  return exactlyOne(res.rows, `saveQuote ${txId}`);
+  const row = res.rows[0];
+  return row ? fromRow(row) : undefined;
 }
 
 /** Extra columns a status change may set at the same time. */
@@ -223,73 +269,191 @@ export interface StatusChanges {
 }
 
 /**
- * Moves a transaction from `from` (at `fromSequence`) to `to`. The WHERE clause re-asserts the state the
- * caller read under its row lock; a mismatch is a bug and aborts the database transaction.
+ * The UPDATE moving a transaction from `from` (at `fromSequence`) to `to`, as the part `name` of `st`,
+ * returning the row. The WHERE clause re-asserts the state the caller read under its row lock: the caller
+ * checks that exactly one row came back (a mismatch is a bug and must abort the database transaction).
  */
-export async function updateStatus(
-  q: Queryable,
+export function addStatusUpdate(
+  st: Statement,
   tx: Pick<StoredTransaction, "txId" | "status" | "eventSequence">,
   to: TxStatus,
   now: Date,
   changes: StatusChanges = {},
-): Promise<StoredTransaction> {
-  const res = await q.query<TxRow>(
+  name = "tx_update",
+): string {
+  const v = (value: unknown) => st.p(value);
+  return st.with(
+    name,
     `UPDATE ledger.transactions
-        SET status = $4, event_sequence = event_sequence + 1, updated_at = $5,
-            debited_usd = COALESCE($6, debited_usd),
-            execution_key = COALESCE($7, execution_key),
-            refund_reason = COALESCE($8, refund_reason),
-            failure_reason = COALESCE($9, failure_reason),
-            provider_reference = COALESCE($10, provider_reference),
-            next_rail_attempt_at = COALESCE($11, next_rail_attempt_at)
-      WHERE tx_id = $1 AND status = $2 AND event_sequence = $3
+        SET status = ${v(to)}, event_sequence = event_sequence + 1, updated_at = ${v(now)},
+            debited_usd = COALESCE(${v(text(changes.debitedUsd))}, debited_usd),
+            execution_key = COALESCE(${v(changes.executionKey ?? null)}, execution_key),
+            refund_reason = COALESCE(${v(changes.refundReason ?? null)}, refund_reason),
+            failure_reason = COALESCE(${v(changes.failureReason ?? null)}, failure_reason),
+            provider_reference = COALESCE(${v(changes.providerReference ?? null)}, provider_reference),
+            next_rail_attempt_at = COALESCE(${v(changes.nextRailAttemptAt ?? null)}, next_rail_attempt_at)
+      WHERE tx_id = ${v(tx.txId)} AND status = ${v(tx.status)} AND event_sequence = ${v(tx.eventSequence)}
       RETURNING ${COLUMNS}`,
-    [
-      tx.txId,
-      tx.status,
-      tx.eventSequence,
-      to,
-      now,
-      text(changes.debitedUsd),
-      changes.executionKey ?? null,
-      changes.refundReason ?? null,
-      changes.failureReason ?? null,
-      changes.providerReference ?? null,
-      changes.nextRailAttemptAt ?? null,
-    ],
   );
-  return exactlyOne(res.rows, `updateStatus ${tx.txId} ${tx.status}->${to}`);
 }
 
-export async function insertHistory(q: Queryable, h: HistoryRow): Promise<void> {
-  await q.query(
+/** The row addStatusUpdate writes, as read back: the same SET, applied to the row read under its lock. */
+export function statusChanged(
+  tx: StoredTransaction,
+  to: TxStatus,
+  now: Date,
+  changes: StatusChanges = {},
+): StoredTransaction {
+  return {
+    ...tx,
+    status: to,
+    eventSequence: tx.eventSequence + 1,
+    updatedAt: now,
+    debitedUsd: changes.debitedUsd ?? tx.debitedUsd,
+    executionKey: changes.executionKey ?? tx.executionKey,
+    refundReason: changes.refundReason ?? tx.refundReason,
+    failureReason: changes.failureReason ?? tx.failureReason,
+    providerReference: changes.providerReference ?? tx.providerReference,
+  };
+}
+
+/** The one row a write set's part returned (see addStatusUpdate). */
+export function exactlyOneTransaction(rows: readonly TxRow[], what: string): StoredTransaction {
+  return exactlyOne(rows, what);
+}
+
+/** The INSERT of one status history row, as a part of `st`. */
+export function addHistory(st: Statement, h: HistoryRow, name = "history_new"): string {
+  const v = (value: unknown) => st.p(value);
+  return st.with(
+    name,
     `INSERT INTO ledger.status_history (tx_id, sequence, from_status, to_status, reason, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [h.txId, h.sequence, h.from ?? null, h.to, h.reason, h.at],
+     VALUES (${v(h.txId)}, ${v(h.sequence)}, ${v(h.from ?? null)}, ${v(h.to)}, ${v(h.reason)}, ${v(h.at)})`,
   );
 }
 
-export async function listHistory(q: Queryable, txId: string): Promise<HistoryRow[]> {
-  const res = await q.query<{
-    tx_id: string;
-    sequence: number;
-    from_status: string | null;
-    to_status: string;
-    reason: string;
-    created_at: Date;
-  }>(
-    `SELECT tx_id, sequence, from_status, to_status, reason, created_at
-       FROM ledger.status_history WHERE tx_id = $1 ORDER BY sequence`,
-    [txId],
+function historyRow(
+  txId: string,
+  sequence: number,
+  from: string | null,
+  to: string,
+  reason: string,
+  at: Date,
+): HistoryRow {
+  return {
+    txId,
+    sequence,
+    from: from !== null && isTxStatus(from) ? from : undefined,
+    to: isTxStatus(to) ? to : "PENDING",
+    reason,
+    at,
+  };
+}
+
+/** A transaction read for a change: row-locked, with its history and, when asked for, its partner's balance. */
+export interface LockedTransaction {
+  readonly tx: StoredTransaction;
+  readonly history: readonly HistoryRow[];
+  /** The partner's spendable balance, row-locked after the transaction; undefined when not asked for. */
+  readonly balance: Dec | undefined;
+}
+
+export interface LockOptions {
+  /** Only this partner's transaction (another partner's reads as absent). */
+  readonly partnerId?: string | undefined;
+  /**
+   * Statuses in which the partner's balance row is locked too, after the transaction row (the lock order
+   * of every movement): the statuses from which the caller may move money.
+   */
+  readonly balanceIn?: readonly TxStatus[];
+  /** A part of the statement: when it has a row, the transaction is neither read nor locked. */
+  readonly unless?: string;
+}
+
+/**
+ * Parts `t` (the transaction, `FOR UPDATE`) and `b` (the balance row, `FOR UPDATE`, only when `t` is in one of
+ * `balanceIn`; its condition reads `t`, so `t` is always locked first). Returns the select list for the main
+ * query, which must read `t` (e.g. `FROM (SELECT 1) AS one LEFT JOIN t ON true`); lockedFromRow maps it.
+ */
+export function addLockedTransaction(st: Statement, txId: string, opts: LockOptions): string {
+  const byPartner = opts.partnerId !== undefined && opts.partnerId !== "";
+  const conditions = [`tx_id = ${st.p(txId)}`];
+  if (byPartner) conditions.push(`partner_id = ${st.p(opts.partnerId)}`);
+  if (opts.unless) conditions.push(`NOT EXISTS (SELECT 1 FROM ${opts.unless})`);
+  st.with(
+    "t",
+    `SELECT ${COLUMNS} FROM ledger.transactions WHERE ${conditions.join(" AND ")} FOR UPDATE`,
+    true,
   );
-  return res.rows.map((r) => ({
-    txId: r.tx_id,
-    sequence: r.sequence,
-    from: r.from_status !== null && isTxStatus(r.from_status) ? r.from_status : undefined,
-    to: isTxStatus(r.to_status) ? r.to_status : "PENDING",
-    reason: r.reason,
-    at: r.created_at,
-  }));
+  const balanceIn = st.p(opts.balanceIn ?? []);
+  st.with(
+    "b",
+    `SELECT balance FROM ledger.accounts
+      WHERE kind = 'balance' AND partner_id = (SELECT partner_id FROM t WHERE status = ANY(${balanceIn}::text[]))
+      FOR UPDATE`,
+    true,
+  );
+  return `${columnsOf("t")}, t.status = ANY(${balanceIn}::text[]) AS balance_locked, (SELECT balance FROM b) AS locked_balance,
+    ${HISTORY_OF_T} AS history`;
+}
+
+// The status history of the row `t`, oldest first, as one json column (lockedFromRow maps it).
+const HISTORY_OF_T = `(SELECT COALESCE(json_agg(json_build_array(h.sequence, h.from_status, h.to_status, h.reason,
+      (extract(epoch FROM h.created_at) * 1000)::float8) ORDER BY h.sequence), '[]'::json)
+    FROM ledger.status_history h WHERE h.tx_id = t.tx_id)`;
+
+/** One transaction with its status history (no locks), in one statement; partner-scoped like findTransaction. */
+export async function findTransactionWithHistory(
+  q: Queryable,
+  txId: string,
+  partnerId: string | undefined,
+): Promise<{ tx: StoredTransaction; history: readonly HistoryRow[] } | undefined> {
+  const byPartner = partnerId !== undefined && partnerId !== "";
+  const res = await q.query<LockedRow>(
+    `SELECT ${columnsOf("t")}, ${HISTORY_OF_T} AS history FROM ledger.transactions t
+      WHERE t.tx_id = $1 ${byPartner ? "AND t.partner_id = $2" : ""}`,
+    byPartner ? [txId, partnerId] : [txId],
+  );
+  return lockedFromRow(res.rows[0]);
+}
+
+export type LockedRow = Partial<TxRow> & {
+  balance_locked: boolean | null;
+  locked_balance: string | null;
+  history: [number, string | null, string, string, number][] | null;
+};
+
+export function lockedFromRow(r: LockedRow | undefined): LockedTransaction | undefined {
+  if (r?.tx_id === undefined || r.tx_id === null) return undefined;
+  const txId = r.tx_id;
+  return {
+    tx: fromRow(r as TxRow),
+    history: (r.history ?? []).map(([sequence, from, to, reason, atMs]) =>
+      historyRow(txId, sequence, from, to, reason, new Date(Math.trunc(atMs))),
+    ),
+    balance: r.balance_locked === true ? new Dec(r.locked_balance ?? "0") : undefined,
+  };
+}
+
+/** The part `name` of `st` with one boolean column `ok`: whether the partner's transaction exists. */
+export function addTransactionExists(st: Statement, txId: string, partnerId: string, name = "found"): string {
+  return st.with(
+    name,
+    `SELECT EXISTS (SELECT 1 FROM ledger.transactions
+                     WHERE tx_id = ${st.p(txId)} AND partner_id = ${st.p(partnerId)}) AS ok`,
+  );
+}
+
+/** One transaction, locked for a change (see addLockedTransaction): one statement. */
+export async function lockTransaction(
+  q: Queryable,
+  txId: string,
+  opts: LockOptions = {},
+): Promise<LockedTransaction | undefined> {
+  const st = new Statement();
+  const select = addLockedTransaction(st, txId, opts);
+  const res = await st.run<LockedRow>(q, `SELECT ${select} FROM t`);
+  return lockedFromRow(res.rows[0]);
 }
 
 export interface ListFilter {
@@ -393,7 +557,7 @@ export async function markRailAttemptFailed(q: Queryable, txId: string, nextAtte
   );
 }
 
-function exactlyOne(rows: TxRow[], what: string): StoredTransaction {
+function exactlyOne(rows: readonly TxRow[], what: string): StoredTransaction {
   if (rows.length !== 1) throw new Error(`${what}: expected one row, got ${rows.length}`);
   return fromRow(rows[0]!);
 }

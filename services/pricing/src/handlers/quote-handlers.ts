@@ -3,9 +3,7 @@ import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_p
 import { quoteCorridorPayout } from "../domain/binding-quote.js";
 import { limitsByCurrency } from "../domain/corridor.js";
 import { previewQuotations, validatePreviewBody } from "../domain/preview.js";
-import { findCorridor } from "../store/corridor-store.js";
-import { listFxRates } from "../store/fx-rate-store.js";
-import { findPartnerPricing } from "../store/partner-pricing-store.js";
+import { readQuoteInputs } from "../store/quote-inputs-store.js";
 import type { PricingHandlerDeps } from "./pricing-handler-deps.js";
 import { quoteMessage } from "./pricing-messages.js";
 import { requirePartnerId, valueOrReject } from "./pricing-rejection.js";
@@ -40,18 +38,19 @@ export function createQuoteHandlers(deps: PricingHandlerDeps): QuoteHandlers {
     async createQuote(request) {
       const partnerId = requirePartnerId(request.partnerId);
       const countryCode = request.countryCode.toUpperCase();
-      const [corridor, rates, pricing] = await Promise.all([
-        findCorridor(deps.db, countryCode),
-        listFxRates(deps.db),
-        findPartnerPricing(deps.db, partnerId),
-      ]);
+      const { corridor, rates, pricing } = await readQuoteInputs(
+        deps.db,
+        countryCode,
+        partnerId,
+        request.currency.toUpperCase(),
+      );
       const quote = valueOrReject(
         quoteCorridorPayout({
           amount: request.amount,
           currency: request.currency,
           countryCode,
           corridor,
-          rates: new Map(rates.map((rate) => [rate.currency, rate.ratePerUsd])),
+          rates,
           fees: pricing.fees,
           now: deps.now(),
           ttlMs: deps.config.quoteTtlMs,

@@ -2,7 +2,7 @@ import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { Corridor } from "../domain/corridor.js";
 
-interface CorridorRow {
+export interface CorridorRow {
   country_code: string;
   currency: string;
   min_amount: string;
@@ -12,7 +12,7 @@ interface CorridorRow {
 
 const COLUMNS = "country_code, currency, min_amount, max_amount, enabled";
 
-const toCorridor = (row: CorridorRow): Corridor => ({
+export const toCorridor = (row: CorridorRow): Corridor => ({
   countryCode: row.country_code,
   currency: row.currency,
   minAmount: new Dec(row.min_amount),
@@ -36,15 +36,6 @@ export async function upsertCorridor(db: Queryable, corridor: Corridor): Promise
     ],
   );
   return toCorridor(res.rows[0]!);
-}
-
-export async function findCorridor(db: Queryable, countryCode: string): Promise<Corridor | undefined> {
-  const res = await db.query<CorridorRow>(
-    `SELECT ${COLUMNS} FROM pricing.corridors WHERE country_code = $1`,
-    [countryCode],
-  );
-  const row = res.rows[0];
-  return row === undefined ? undefined : toCorridor(row);
 }
 
 export async function listCorridors(db: Queryable): Promise<Corridor[]> {

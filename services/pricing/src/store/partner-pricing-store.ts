@@ -2,7 +2,7 @@ import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { defaultPartnerPricing, type PartnerPricing } from "../domain/partner-pricing.js";
 
-interface PartnerPricingRow {
+export interface PartnerPricingRow {
   partner_id: string;
   supported_currencies: string[];
   fee_percent: string;
@@ -11,7 +11,7 @@ interface PartnerPricingRow {
 
 const COLUMNS = "partner_id, supported_currencies, fee_percent, fee_fixed_usd";
 
-const toPartnerPricing = (row: PartnerPricingRow): PartnerPricing => ({
+export const toPartnerPricing = (row: PartnerPricingRow): PartnerPricing => ({
   partnerId: row.partner_id,
   supportedCurrencies: row.supported_currencies,
   fees: { percent: new Dec(row.fee_percent), fixedUsd: new Dec(row.fee_fixed_usd) },

@@ -66,12 +66,13 @@ export async function insertSubmission(
   s: Omit<Submission, "callbackAttempts" | "deliveredAt" | "cancelledAt">,
   now: Date,
 ): Promise<Submission> {
-  await q.query(
+  const inserted = await q.query<Row>(
     `INSERT INTO rail.submissions (tx_id, provider_reference, country_code, currency, amount,
        destination_type, payment_destination, payment_destination_code, outcome, reason, next_callback_at,
        created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT (tx_id) DO NOTHING`,
+     ON CONFLICT (tx_id) DO NOTHING
+     RETURNING ${COLUMNS}`,
     [
       s.txId,
       s.providerReference,
@@ -87,8 +88,16 @@ export async function insertSubmission(
       now,
     ],
   );
-  const stored = await findSubmission(q, s.txId);
-  if (!stored) throw new Error(`submission ${s.txId} vanished`);
+  return insertedOrExisting(q, s.txId, inserted.rows);
+}
+
+// The row an INSERT … ON CONFLICT DO NOTHING RETURNING wrote, else (a submission for that tx_id existed) the
+// existing one, read by a statement of its own: a fresh snapshot sees a row that a concurrent submission
+// committed while the INSERT waited for it.
+async function insertedOrExisting(q: Queryable, txId: string, rows: readonly Row[]): Promise<Submission> {
+  if (rows[0]) return fromRow(rows[0]);
+  const stored = await findSubmission(q, txId);
+  if (!stored) throw new Error(`submission ${txId} vanished`);
   return stored;
 }
 
@@ -108,17 +117,16 @@ export async function insertCancellation(
   reason: string,
   now: Date,
 ): Promise<Submission> {
-  await q.query(
+  const inserted = await q.query<Row>(
     `INSERT INTO rail.submissions (tx_id, provider_reference, country_code, currency, amount,
        destination_type, payment_destination, payment_destination_code, outcome, reason, next_callback_at,
        created_at, cancelled_at)
      VALUES ($1, $2, '', '', '', '', '', '', 'FAILED', $3, NULL, $4, $4)
-     ON CONFLICT (tx_id) DO NOTHING`,
+     ON CONFLICT (tx_id) DO NOTHING
+     RETURNING ${COLUMNS}`,
     [txId, providerReference, reason, now],
   );
-  const stored = await findSubmission(q, txId);
-  if (!stored) throw new Error(`submission ${txId} vanished`);
-  return stored;
+  return insertedOrExisting(q, txId, inserted.rows);
 }
 
 /** An operator's verdict: replaces the planned outcome (while undelivered) and makes the callback due now. */
