@@ -3,7 +3,9 @@
  * tracing, metrics and caller-check interceptors, the RPC listener) in a child process, and a client in
  * this process calling `grpc.health.v1.Health/Check` with a caller token, 50 calls in flight, through
  *
- * - `connect-http1`: `createServiceTransport` (what the services use: Connect, binary, HTTP/1.1);
+ * - `connect-http1`: `createServiceTransport` (what the services use: Connect, binary, HTTP/1.1, with
+ *   the platform's own HTTP client, http1-unary-client.ts);
+ * - `connect-node-http1`: the same protocol through connect-node's `createConnectTransport`;
  * - `connect-grpc-h2c`: connect-node's gRPC transport over h2c with the same interceptors and headers
  *   (what they used before issue 13).
  *
@@ -15,17 +17,32 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import { createClient, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { CallerDigests, generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
-import { clientInterceptors, createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import {
+  clientInterceptors,
+  createServiceTransport,
+  MAX_CONNECTIONS_PER_SERVICE,
+} from "@payouts/platform/rpc/service-transport";
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
 
 const VARIANTS = {
   "connect-http1": (baseUrl: string) => createServiceTransport(baseUrl),
+  "connect-node-http1": (baseUrl: string) =>
+    createConnectTransport({
+      baseUrl,
+      httpVersion: "1.1",
+      useBinaryFormat: true,
+      nodeOptions: { agent: new Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS_PER_SERVICE }) },
+      interceptors: clientInterceptors(),
+      defaultTimeoutMs: 15_000,
+      acceptCompression: [],
+    }),
   "connect-grpc-h2c": (baseUrl: string) =>
     createGrpcTransport({
       baseUrl,

@@ -1,9 +1,10 @@
 import http from "node:http";
 import https from "node:https";
 import type { Interceptor, Transport } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { createTransport } from "@connectrpc/connect/protocol-connect";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import type { GrpcTls } from "./grpc-tls.js";
+import { createHttp1UnaryClient } from "./http1-unary-client.js";
 
 /**
  * Connections one process keeps to one service at most. A call beyond them waits for a connection (its
@@ -41,16 +42,22 @@ export function createServiceTransport(
     ? new https.Agent({ ...pool, ca: tls.ca, cert: tls.cert, key: tls.key })
     : new http.Agent(pool);
   serviceAgents.add(agent);
-  return createConnectTransport({
+  // connect-node's createConnectTransport with { httpVersion: "1.1", useBinaryFormat: true }, but with
+  // a leaner HTTP client under it (http1-unary-client.ts).
+  return createTransport({
     baseUrl,
-    httpVersion: "1.1",
+    httpClient: createHttp1UnaryClient(agent),
     useBinaryFormat: true,
-    nodeOptions: { agent },
     interceptors: [...clientInterceptors(), ...interceptors],
     defaultTimeoutMs: 15_000,
     // Service-to-service traffic stays inside the cluster: gzip would cost CPU on both ends (responses of
     // 1 KiB and more, e.g. listTransactions, were compressed) to save bandwidth nobody is short of.
     acceptCompression: [],
+    sendCompression: null,
+    compressMinBytes: 1024,
+    // connect's defaults: no limit beyond what a 32-bit length can say.
+    readMaxBytes: 0xffffffff,
+    writeMaxBytes: 0xffffffff,
   });
 }
 

@@ -1,0 +1,99 @@
+import http from "node:http";
+import type net from "node:net";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLogger } from "../logging/logger.js";
+import { startGrpcServer } from "./grpc-server.js";
+import { errorOf } from "./http1-unary-client.js";
+import { createServiceTransport } from "./service-transport.js";
+
+async function codeOf(call: Promise<unknown>): Promise<Code | "ok"> {
+  try {
+    await call;
+    return "ok";
+  } catch (error) {
+    return error instanceof ConnectError ? error.code : Code.Unknown;
+  }
+}
+
+/** A plain HTTP server on a free loopback port that answers every request with `handle`. */
+async function rawServer(handle: http.RequestListener): Promise<{ url: string; close(): void }> {
+  const server = http.createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe("errorOf", () => {
+  it("gives Node's socket failures connect-node's codes", () => {
+    const nodeError = (code: string) => Object.assign(new Error(code), { code });
+    expect(errorOf(nodeError("ECONNREFUSED")).code).toBe(Code.Unavailable);
+    expect(errorOf(nodeError("ENOTFOUND")).code).toBe(Code.Unavailable);
+    expect(errorOf(nodeError("ECONNRESET")).code).toBe(Code.Aborted);
+    expect(errorOf(new Error("wrapped", { cause: nodeError("ECONNRESET") })).code).toBe(Code.Aborted);
+    expect(errorOf(new Error("anything else")).code).toBe(Code.Internal);
+    const given = new ConnectError("deadline", Code.DeadlineExceeded);
+    expect(errorOf(given)).toBe(given);
+  });
+});
+
+describe("calls through createServiceTransport", async () => {
+  const server = await startGrpcServer({
+    name: "test",
+    port: 0,
+    serviceNames: ["payouts.pricing.v1.PricingService"],
+    routes: () => {},
+    auth: { digests: undefined },
+    logger: createLogger({ service: "test", level: "silent" }),
+  });
+  afterAll(() => server.close());
+
+  it("answer, many at once over the bounded keep-alive pool", async () => {
+    const client = createClient(Health, createServiceTransport(`http://127.0.0.1:${server.port}`));
+    const answers = await Promise.all(Array.from({ length: 300 }, () => client.check({ service: "" })));
+    expect(new Set(answers.map((a) => a.status))).toEqual(
+      new Set([HealthCheckResponse_ServingStatus.SERVING]),
+    );
+  });
+
+  it("carry the service's error code (an unknown service is NOT_FOUND)", async () => {
+    const client = createClient(Health, createServiceTransport(`http://127.0.0.1:${server.port}`));
+    expect(await codeOf(client.check({ service: "no.such.Service" }))).toBe(Code.NotFound);
+  });
+
+  it("to a port nobody listens on are UNAVAILABLE", async () => {
+    const closed = await rawServer(() => {});
+    closed.close();
+    const client = createClient(Health, createServiceTransport(closed.url));
+    expect(await codeOf(client.check({ service: "" }))).toBe(Code.Unavailable);
+  });
+
+  it("to a peer that dies during the call are ABORTED (connection reset)", async () => {
+    const dying = await rawServer((request) => request.socket.resetAndDestroy());
+    try {
+      const client = createClient(Health, createServiceTransport(dying.url));
+      expect(await codeOf(client.check({ service: "" }))).toBe(Code.Aborted);
+    } finally {
+      dying.close();
+    }
+  });
+
+  it("to a peer that never answers end at their deadline", async () => {
+    const silent = await rawServer(() => {});
+    try {
+      const client = createClient(Health, createServiceTransport(silent.url));
+      const started = Date.now();
+      expect(await codeOf(client.check({ service: "" }, { timeoutMs: 200 }))).toBe(Code.DeadlineExceeded);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.close();
+    }
+  });
+});
