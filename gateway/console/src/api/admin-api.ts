@@ -33,6 +33,7 @@ export function createAdminApi(token: string) {
     // Partners
     listPartners: (query: Query = {}) => get<T.PartnerList>("/admin/partners", query),
     getPartner: (partnerId: string) => get<T.PartnerDetail>(`/admin/partners/${seg(partnerId)}`),
+    listApps: (partnerId: string) => get<T.AppList>(`/admin/partners/${seg(partnerId)}/apps`),
     createPartner: (input: T.PartnerInput) => send<T.Partner>("POST", "/admin/partners", input),
     updatePartner: (partnerId: string, input: Partial<T.PartnerInput>) =>
       send<T.Partner>("PATCH", `/admin/partners/${seg(partnerId)}`, input),
@@ -60,7 +61,7 @@ export function createAdminApi(token: string) {
     searchTransactions: (query: Query) => get<T.TransactionList>("/admin/transactions", query),
     getTransaction: (txId: string) => get<T.TransactionDetail>(`/admin/transactions/${seg(txId)}`),
     refund: (txId: string, reason: string) =>
-      send<T.TransactionSummary>("POST", `/admin/transactions/${seg(txId)}/refund`, { reason }),
+      send<T.TransactionResult>("POST", `/admin/transactions/${seg(txId)}/refund`, { reason }),
     settle: (txId: string, outcome: "SUCCESS" | "FAILED", reason: string) =>
       send<T.SettleResult>("POST", `/admin/sandbox/transactions/${seg(txId)}/settle`, { outcome, reason }),
 
@@ -69,8 +70,11 @@ export function createAdminApi(token: string) {
     redeliver: (deliveryId: string) =>
       send<T.Delivery>("POST", `/admin/webhook-deliveries/${seg(deliveryId)}/redeliver`),
     listWebhookConfigs: (query: Query = {}) => get<T.WebhookConfigList>("/admin/webhook-configs", query),
-    setWebhookConfigEnabled: (configId: string, enabled: boolean) =>
-      send<T.WebhookConfig>("PATCH", `/admin/webhook-configs/${seg(configId)}`, { enabled }),
+    setWebhookConfigEnabled: (configId: string, enabled: boolean, reason?: string) =>
+      send<T.WebhookConfig>("PATCH", `/admin/webhook-configs/${seg(configId)}`, {
+        enabled,
+        ...(reason ? { reason } : {}),
+      }),
   };
 }
 

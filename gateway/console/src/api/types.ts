@@ -50,13 +50,22 @@ export interface App {
   revoked_at: string | null;
   secrets?: AppSecret[];
 }
-export interface PartnerDetail extends Partner {
-  apps?: App[];
-  balance_usd?: string;
+export type PartnerDetail = Partner;
+export interface PartnerSummary {
+  partner_id: string;
+  name: string;
+  active_apps: number;
+  balance_usd: string;
+  in_flight_usd: string;
+  created_at: string;
+  updated_at: string;
 }
 export interface PartnerList {
-  partners: (Partner & { balance_usd?: string })[];
-  next_cursor?: string | null;
+  partners: PartnerSummary[];
+  next_cursor: string | null;
+}
+export interface AppList {
+  apps: App[];
 }
 export interface CreatedApp {
   client_id: string;
@@ -71,82 +80,103 @@ export interface Balance {
   balance_usd: string;
 }
 export interface BalanceEntry {
-  entry_id?: string;
-  kind: string;
+  entry_id: string;
+  kind: "credit" | "payout" | "reversal" | "refund" | string;
+  tx_id: string | null;
+  reference: string | null;
   amount_usd: string;
-  balance_usd?: string;
-  reference?: string | null;
-  tx_id?: string | null;
+  balance_after_usd: string;
   created_at: string;
 }
 export interface BalanceEntryList {
+  partner_id: string;
+  balance_usd: string;
   entries: BalanceEntry[];
-  next_cursor?: string | null;
+  next_cursor: string | null;
 }
 
 export interface TransactionSummary {
   tx_id: string;
   partner_id: string;
-  partner_transaction_id?: string | null;
+  partner_transaction_id: string;
   status: string;
-  country?: string;
-  amount: string | number;
+  country: string;
   currency: string;
-  amount_usd?: string | null;
-  fee?: string | null;
-  total_usd?: string | null;
-  refund_reason?: string;
-  failure_reason?: string;
-  created_at?: string;
+  amount: string | null;
+  amount_usd: string | null;
+  fee: string | null;
+  total_usd: string | null;
+  payment_method: string;
+  destination_type: string;
+  created_at: string;
   updated_at: string;
 }
 export interface TransactionList {
   transactions: TransactionSummary[];
-  next_cursor?: string | null;
+  next_cursor: string | null;
 }
 export interface StatusChange {
-  status: string;
+  from: string | null;
+  to: string;
+  reason: string;
   at: string;
-  reason?: string | null;
 }
-export interface LedgerEntry {
-  entry_id?: string;
+export interface MovementLine {
   account: string;
   amount_usd: string;
-  kind?: string;
+}
+export interface LedgerMovement {
+  movement_id: string;
+  kind: string;
+  reference: string;
   created_at: string;
+  lines: MovementLine[];
 }
 export interface DeliveryAttempt {
   attempt: number;
-  attempted_at: string;
   status_code: number | null;
   duration_ms: number | null;
-  error?: string | null;
+  error: string | null;
+  attempted_at: string;
 }
 export interface Delivery {
   delivery_id: string;
-  config_id: string;
   partner_id: string;
-  tx_id?: string | null;
-  event: string;
-  url?: string;
-  status: string;
-  attempts: number | DeliveryAttempt[];
-  last_status_code?: number | null;
-  next_attempt_at?: string | null;
+  config_id: string;
+  event_id: string;
+  event_type: string;
+  tx_id: string | null;
+  status: "pending" | "delivering" | "delivered" | "dead" | string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  response_body: string | null;
   created_at: string;
-  updated_at?: string;
+  attempts: DeliveryAttempt[];
 }
 export interface DeliveryList {
   deliveries: Delivery[];
-  next_cursor?: string | null;
+  next_cursor: string | null;
 }
 export interface TransactionDetail extends TransactionSummary {
-  destination?: Record<string, unknown>;
-  quote?: Record<string, unknown> | null;
-  ledger_entries?: LedgerEntry[];
-  status_history?: StatusChange[];
-  webhook_deliveries?: (Delivery & { attempts: DeliveryAttempt[] })[];
+  customer_id: string;
+  client_id: string;
+  destination: Record<string, unknown> | null;
+  quote: Record<string, unknown> | null;
+  provider_reference: string;
+  refund_reason: string;
+  failure_reason: string;
+  status_history: StatusChange[];
+  ledger_movements: LedgerMovement[];
+  webhook_deliveries: Delivery[];
+}
+export interface TransactionResult {
+  tx_id: string;
+  partner_id: string;
+  status: string;
+  total_usd: string | null;
 }
 export interface SettleResult {
   tx_id: string;
@@ -158,22 +188,44 @@ export interface WebhookConfig {
   config_id: string;
   partner_id: string;
   url: string;
-  events?: string[];
+  events: string[];
   enabled: boolean;
-  created_at?: string;
+  disabled_reason: string | null;
+  pending_deliveries: number;
+  dead_deliveries: number;
+  created_at: string;
+  updated_at: string;
 }
 export interface WebhookConfigList {
   webhook_configs: WebhookConfig[];
+  next_cursor: string | null;
 }
-export interface PayoutCount {
+export interface CorridorCount {
   country: string;
+  currency: string;
   status: string;
   count: number;
-  total_usd: string;
+  amount: string;
+  debited_usd: string;
+}
+export interface PayoutWindow {
+  since: string;
+  total: number;
+  by_corridor: CorridorCount[];
 }
 export interface Overview {
-  payouts: { last_hour: PayoutCount[]; last_day: PayoutCount[] };
-  partner_balances_usd: string;
-  outbox: { unpublished: number; oldest_unpublished_age_seconds: number | null };
-  webhook_deliveries: { pending: number; delivered: number; dead: number };
+  as_of: string;
+  payouts: { last_hour: PayoutWindow; last_day: PayoutWindow };
+  balances: { total_usd: string; in_flight_usd: string; partners: number };
+  outbox: { unpublished: number; oldest_age_ms: number };
+  webhooks: {
+    pending: number;
+    retrying: number;
+    delivering: number;
+    dead: number;
+    delivered_last_hour: number;
+    delivered_last_day: number;
+    pending_disabled: number;
+    oldest_due_age_ms: number;
+  };
 }
