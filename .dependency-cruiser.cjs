@@ -3,8 +3,8 @@
  * violation prints; `test/boundaries/boundary-lint.test.ts` plants one violation of each and asserts the name.
  *
  * Packages are the workspaces of the root package.json. A package's public entry points are the `source`
- * targets of its `exports` (`./internal/*` aside: that subpath exists only under the `source` condition, for
- * the test suites); any other package may import those and nothing else.
+ * targets of the `exports` a build resolves too (`./internal/*` and `./testdata/*` exist only under the
+ * `source` condition, for the test suites); any other package may import those and nothing else.
  *
  * Paths are read from the working directory, so the same rules run on the repository and on a fixture tree.
  */
@@ -34,11 +34,16 @@ function ownedBy(dir) {
   return nested.length === 0 ? `^${escapeRegex(dir)}/` : `^${escapeRegex(dir)}/(?!(${nested.join("|")})/)`;
 }
 
-/** Regexes of the source files behind a package's public `exports` (a `*` stands for one or more segments). */
+/**
+ * Regexes of the source files behind a package's public `exports`: the subpaths a build resolves (those with
+ * a `default` target). Subpaths that exist only under the `source` condition (`./internal/*`, `./testdata/*`)
+ * are for the test suites. A `*` stands for one or more path segments, as in Node.
+ */
 function publicFiles({ dir, manifest }) {
-  return Object.entries(manifest.exports ?? {})
-    .filter(([subpath]) => subpath !== "./internal/*")
-    .map(([, target]) => (typeof target === "string" ? target : (target.source ?? target.default)))
+  return Object.values(manifest.exports ?? {})
+    .map((target) =>
+      typeof target === "string" ? target : target.default === undefined ? undefined : target.source,
+    )
     .filter((target) => typeof target === "string")
     .map((target) => `^${escapeRegex(join(dir, target))}$`.replace("\\*", ".+"));
 }

@@ -31,7 +31,7 @@ import { FLOOR_VARIANTS, type FloorVariant, withBestFloor } from "./one-hop-floo
 import { PartnerWorkload } from "./partner-workload.js";
 import { describePostgresSettings } from "./pg-settings.js";
 import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbench.js";
-import { partnerCall } from "./platform-api.js";
+import { partnerClient } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
 import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
@@ -329,10 +329,11 @@ async function measureWebhooks(
     { length: options.webhooks.fanOut },
     (_, i) => new TimingReceiver(`bench-webhook-secret-${i}-0123456789`),
   );
+  const partner = partnerClient(topology, tenant);
   for (const [i, receiver] of receivers.entries()) {
     const origin = await receiver.start();
     cleanups.push({ name: `webhook receiver ${i}`, run: () => receiver.stop() });
-    await partnerCall(topology, tenant, 201, "POST", "/webhookConfigs", {
+    await partner.createWebhookConfig({
       url: `${origin}/receiver-${i}`,
       events: ["transaction.success"],
       secret: receiver.secret,

@@ -63,7 +63,11 @@ const PACKAGES: Record<string, { name: string; exports: Record<string, unknown> 
   },
   "services/lookup": {
     name: "@payouts/lookup",
-    exports: { "./lookup-service": entry("lookup-service"), "./internal/*": { source: "./src/*.ts" } },
+    exports: {
+      "./lookup-service": entry("lookup-service"),
+      "./internal/*": { source: "./src/*.ts" },
+      "./testdata/*": { source: "./testdata/*.ts" },
+    },
   },
   "services/pricing": {
     name: "@payouts/pricing",
@@ -121,6 +125,9 @@ const FILES: Record<string, string> = {
   "services/pricing/src/cycle-b.ts": 'import { a } from "./cycle-a.js";\nexport const b = () => a;\n',
   // product-not-to-tests
   "gateway/src/uses-test.ts": 'import { t } from "../../test/lookup.test.js";\nexport const u = t;\n',
+  "services/lookup/testdata/qr-samples.ts": 'export const QR = "000201";\n',
+  "gateway/src/uses-testdata.ts":
+    'import { QR } from "@payouts/lookup/testdata/qr-samples";\nexport const q = QR;\n',
 };
 
 describe("the boundary lint", () => {
@@ -211,13 +218,17 @@ describe("the boundary lint", () => {
     expect(found("only-public-entry-points").sort()).toEqual([
       "gateway/src/health-route.ts → services/platform/src/rpc/health.ts",
       "gateway/src/routes/preview-route.ts → services/pricing/src/domain/preview.ts",
+      "gateway/src/uses-testdata.ts → services/lookup/testdata/qr-samples.ts",
     ]);
   });
 
   it("refuses import cycles and product code importing tests", () => {
     expect(found("no-circular").length).toBeGreaterThan(0);
     expect(found("no-circular").every((v) => v.startsWith("services/pricing/src/cycle-"))).toBe(true);
-    expect(found("product-not-to-tests")).toEqual(["gateway/src/uses-test.ts → test/lookup.test.ts"]);
+    expect(found("product-not-to-tests").sort()).toEqual([
+      "gateway/src/uses-test.ts → test/lookup.test.ts",
+      "gateway/src/uses-testdata.ts → services/lookup/testdata/qr-samples.ts",
+    ]);
   });
 
   it("lets tests reach internals through ./internal/*, and passes the clean files", () => {

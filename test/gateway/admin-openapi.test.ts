@@ -13,6 +13,7 @@ import { callJson } from "../support/call-json.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
+import { startTestReceiver } from "../webhooks/support/test-receiver.js";
 
 /**
  * The admin API's OpenAPI document (`GET /admin/openapi.json`, issue 14) against the running admin
@@ -375,6 +376,131 @@ describe("real answers match the documented schemas (money and reference data)",
     expect((await call("GET", "/readyz", "/readyz", undefined, {}, null)).json).toEqual({ status: "ready" });
     const metrics = await call("GET", "/metrics", "/metrics", undefined, {}, null);
     expect([200, 404]).toContain(metrics.status);
+  });
+});
+
+describe("real answers match the documented schemas (console routes, issue 15)", () => {
+  it("overview, transaction search and page, partners, apps, rate limit, balance history, webhooks", async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const partner = await fundedPartner(platform, "100");
+      const config = await platform.partner(partner, "POST", "/webhookConfigs", {
+        url: `${receiver.url}/contract`,
+        secret: "contract-webhook-secret-0123456789",
+      });
+      expect(config.status, config.text).toBe(201);
+      const txId = await pendingTransaction(platform, partner.partnerId, {
+        partnerTransactionId: "contract-1",
+      });
+      await quoted(platform, partner, txId);
+      expect((await executePayout(platform, partner, txId, "contract-console")).status).toBe(200);
+      const settled = await platform.admin("POST", `/admin/sandbox/transactions/${txId}/settle`, {
+        outcome: "SUCCESS",
+      });
+      expect(settled.status).toBe(200);
+      await receiver.waitFor(1);
+      const anon = (method: string, path: string, template: string, body?: unknown) =>
+        call(method, path, template, body, {}, null);
+
+      const overview = await call("GET", "/admin/overview", "/admin/overview");
+      expect(overview.json.payouts.last_hour.total).toBeGreaterThan(0);
+      expect((await anon("GET", "/admin/overview", "/admin/overview")).status).toBe(401);
+
+      const search = await call(
+        "GET",
+        `/admin/transactions?partner_id=${partner.partnerId}`,
+        "/admin/transactions",
+      );
+      expect(search.json.transactions.map((t: { tx_id: string }) => t.tx_id)).toEqual([txId]);
+      expect((await call("GET", "/admin/transactions?status=NOPE", "/admin/transactions")).status).toBe(400);
+      expect((await anon("GET", "/admin/transactions", "/admin/transactions")).status).toBe(401);
+
+      const page = "/admin/transactions/{tx_id}";
+      let detail = await call("GET", `/admin/transactions/${txId}`, page);
+      for (let i = 0; i < 100 && detail.json.webhook_deliveries[0]?.status !== "delivered"; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        detail = await call("GET", `/admin/transactions/${txId}`, page);
+      }
+      expect(detail.json.webhook_deliveries[0].attempts[0].status_code).toBe(200);
+      expect((await call("GET", "/admin/transactions/tx_nope", page)).status).toBe(404);
+      expect((await anon("GET", `/admin/transactions/${txId}`, page)).status).toBe(401);
+
+      expect((await call("GET", "/admin/partners?limit=1", "/admin/partners")).json.partners).toHaveLength(1);
+      expect((await anon("GET", "/admin/partners", "/admin/partners")).status).toBe(401);
+      const apps = "/admin/partners/{partner_id}/apps";
+      expect((await call("GET", `/admin/partners/${partner.partnerId}/apps`, apps)).json.apps).toHaveLength(
+        1,
+      );
+      expect((await call("GET", "/admin/partners/ptr_nope/apps", apps)).status).toBe(404);
+      expect((await anon("GET", `/admin/partners/${partner.partnerId}/apps`, apps)).status).toBe(401);
+
+      const app = "/admin/partners/{partner_id}/apps/{client_id}";
+      const appPath = `/admin/partners/${partner.partnerId}/apps/${partner.clientId}`;
+      const limit = { preview_rate_limit_per_minute: 90 };
+      expect((await call("PATCH", appPath, app, limit)).json.preview_rate_limit_per_minute).toBe(90);
+      expect((await call("PATCH", appPath, app, {})).json.code).toBe("MISSING_REQUIRED_FIELD");
+      expect(
+        (await call("PATCH", `/admin/partners/${partner.partnerId}/apps/ci_nope`, app, limit)).status,
+      ).toBe(404);
+      const spare = await platform.admin("POST", `/admin/partners/${partner.partnerId}/apps`, {});
+      await platform.admin("DELETE", `/admin/partners/${partner.partnerId}/apps/${spare.json.client_id}`);
+      const revoked = await call(
+        "PATCH",
+        `/admin/partners/${partner.partnerId}/apps/${spare.json.client_id}`,
+        app,
+        limit,
+      );
+      expect(revoked.json.code).toBe("APP_REVOKED");
+      expect((await anon("PATCH", appPath, app, limit)).status).toBe(401);
+      expect((await call("PATCH", appPath, app, "{", {})).status).toBe(400);
+      expect((await call("PATCH", appPath, app, "x", { "content-type": "text/plain" })).status).toBe(415);
+      expect((await call("PATCH", appPath, app, { x: "y".repeat(300_000) })).status).toBe(413);
+
+      const entries = "/admin/partners/{partner_id}/balance/entries";
+      const history = await call("GET", `/admin/partners/${partner.partnerId}/balance/entries`, entries);
+      expect(history.json.entries.map((e: { kind: string }) => e.kind)).toEqual(["payout", "credit"]);
+      expect((await call("GET", "/admin/partners/ptr_nope/balance/entries", entries)).status).toBe(404);
+      expect(
+        (await anon("GET", `/admin/partners/${partner.partnerId}/balance/entries`, entries)).status,
+      ).toBe(401);
+
+      const deliveries = "/admin/webhook-deliveries";
+      const listed = await call("GET", `${deliveries}?tx_id=${txId}`, deliveries);
+      const deliveryId: string = listed.json.deliveries[0].delivery_id;
+      expect((await anon("GET", deliveries, deliveries)).status).toBe(401);
+      const configs = "/admin/webhook-configs";
+      expect(
+        (await call("GET", `${configs}?partner_id=${partner.partnerId}`, configs)).json.webhook_configs,
+      ).toHaveLength(1);
+      expect((await anon("GET", configs, configs)).status).toBe(401);
+
+      const switchTemplate = "/admin/webhook-configs/{config_id}";
+      const switchPath = `/admin/webhook-configs/${config.json.config_id}`;
+      const off = await call("PATCH", switchPath, switchTemplate, { enabled: false, reason: "contract" });
+      expect(off.json).toMatchObject({ enabled: false, disabled_reason: "contract", has_secret: true });
+      const redeliver = "/admin/webhook-deliveries/{delivery_id}/redeliver";
+      const redeliverPath = `/admin/webhook-deliveries/${deliveryId}/redeliver`;
+      expect((await call("POST", redeliverPath, redeliver)).json.code).toBe("WEBHOOK_CONFIG_INACTIVE");
+      expect((await call("PATCH", switchPath, switchTemplate, { enabled: true })).json.enabled).toBe(true);
+      expect((await call("POST", redeliverPath, redeliver)).json.status).toBe("pending");
+      expect((await call("POST", "/admin/webhook-deliveries/whd_nope/redeliver", redeliver)).status).toBe(
+        404,
+      );
+      expect((await anon("POST", redeliverPath, redeliver)).status).toBe(401);
+      expect(
+        (await call("PATCH", "/admin/webhook-configs/whc_nope", switchTemplate, { enabled: true })).status,
+      ).toBe(404);
+      expect((await call("PATCH", switchPath, switchTemplate, {})).json.field).toBe("enabled");
+      expect((await anon("PATCH", switchPath, switchTemplate, { enabled: true })).status).toBe(401);
+      expect((await call("PATCH", switchPath, switchTemplate, "{", {})).status).toBe(400);
+      expect(
+        (await call("PATCH", switchPath, switchTemplate, "x", { "content-type": "text/plain" })).status,
+      ).toBe(415);
+      expect((await call("PATCH", switchPath, switchTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
+      await receiver.waitFor(2);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -106,11 +106,20 @@ describe("console webhook routes", () => {
   describe("GET /admin/webhook-deliveries", () => {
     it("lists deliveries across partners, newest first, each attempt with its status code and timing", async () => {
       const all = await deliveriesOf("");
-      expect(all.map((d) => [d.partner_id, d.tx_id, d.status])).toEqual([
-        [beta.partnerId, betaTx, "delivered"],
-        [alpha.partnerId, alphaTx, "dead"],
-      ]);
-      const dead = all[1];
+      // Newest first by delivery id; the two events may reach the dispatcher in either order (two keys).
+      expect(all.map((d) => d.delivery_id)).toEqual(
+        all
+          .map((d) => d.delivery_id)
+          .sort()
+          .reverse(),
+      );
+      expect(all.map((d) => [d.partner_id, d.tx_id, d.status]).sort()).toEqual(
+        [
+          [beta.partnerId, betaTx, "delivered"],
+          [alpha.partnerId, alphaTx, "dead"],
+        ].sort(),
+      );
+      const dead = all.find((d) => d.tx_id === alphaTx);
       expect(dead).toMatchObject({
         config_id: alphaConfig,
         event_type: "transaction.success",
@@ -127,7 +136,7 @@ describe("console webhook routes", () => {
         expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
         expect(Date.parse(attempt.attempted_at)).toBeGreaterThan(0);
       }
-      expect(all[0].attempts).toEqual([
+      expect(all.find((d) => d.tx_id === betaTx).attempts).toEqual([
         expect.objectContaining({ attempt: 1, status_code: 200, error: null }),
       ]);
     });
@@ -137,17 +146,19 @@ describe("console webhook routes", () => {
       expect(await ids("status=dead")).toEqual([alphaTx]);
       expect(await ids("status=delivered")).toEqual([betaTx]);
       expect(await ids("status=pending")).toEqual([]);
-      expect(await ids("event_type=transaction.success")).toEqual([betaTx, alphaTx]);
+      expect((await ids("event_type=transaction.success")).sort()).toEqual([betaTx, alphaTx].sort());
       expect(await ids("event_type=transaction.refunded")).toEqual([]);
       expect(await ids(`partner_id=${alpha.partnerId}`)).toEqual([alphaTx]);
       expect(await ids(`tx_id=${betaTx}`)).toEqual([betaTx]);
       expect(await ids(`tx_id=${betaTx}&partner_id=${alpha.partnerId}`)).toEqual([]);
       expect(await ids(`config_id=${alphaConfig}`)).toEqual([alphaTx]);
 
+      const newestFirst = (await deliveriesOf("")).map((d) => d.tx_id);
       const first = await admin("GET", "/admin/webhook-deliveries?limit=1");
-      expect(first.json.deliveries.map((d: Json) => d.tx_id)).toEqual([betaTx]);
       const second = await admin("GET", `/admin/webhook-deliveries?limit=1&cursor=${first.json.next_cursor}`);
-      expect(second.json.deliveries.map((d: Json) => d.tx_id)).toEqual([alphaTx]);
+      expect([...first.json.deliveries, ...second.json.deliveries].map((d: Json) => d.tx_id)).toEqual(
+        newestFirst,
+      );
       expect(second.json.next_cursor).toBeNull();
     });
 
@@ -306,5 +317,64 @@ describe("console webhook routes", () => {
     }
     const configs = await admin("GET", "/admin/webhook-configs?enabled=true");
     expect(configs.json.webhook_configs).toHaveLength(2);
+  });
+});
+
+describe("a config disabled while a delivery is pending", () => {
+  let platform: TestPlatform;
+  let receiver: TestReceiver;
+  let healthy = false;
+
+  beforeAll(async () => {
+    // The first attempt fails; the retry is due 1.5 s later, while the config is off.
+    platform = await startTestPlatform({
+      env: { WEBHOOK_RETRY_SCHEDULE_MS: "0,1500,100", QUOTE_TTL_MS: "600000" },
+    });
+    await setUpCorridor(platform);
+    receiver = await startTestReceiver(() => (healthy ? { status: 200, body: "{}" } : { status: 503 }));
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await receiver?.close();
+  });
+
+  it("keeps it pending, never attempted and never dead, and sends it once enabled again", async () => {
+    const partner = await fundedPartner(platform, "100");
+    const config = await platform.partner(partner, "POST", "/webhookConfigs", { url: `${receiver.url}/p` });
+    const txId = await pendingTransaction(platform, partner.partnerId);
+    await quoted(platform, partner, txId);
+    expect((await executePayout(platform, partner, txId, `key-${txId}`)).status).toBe(200);
+    await platform.admin("POST", `/admin/sandbox/transactions/${txId}/settle`, { outcome: "SUCCESS" });
+    await receiver.waitFor(1);
+    const off = await platform.admin("PATCH", `/admin/webhook-configs/${config.json.config_id}`, {
+      enabled: false,
+    });
+    expect(off.status, off.text).toBe(200);
+
+    const pendingRow = async () =>
+      (await platform.admin("GET", `/admin/webhook-deliveries?tx_id=${txId}`)).json.deliveries[0];
+    await eventually("the failed first attempt recorded", async () =>
+      (await pendingRow())?.attempt_count === 1 && (await pendingRow()).status === "pending"
+        ? true
+        : undefined,
+    );
+    // Past the retry's due time, with the config off: still pending, one attempt, nothing sent.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await pendingRow()).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(receiver.requests).toHaveLength(1);
+    const overview = await platform.admin("GET", "/admin/overview");
+    expect(overview.json.webhooks).toMatchObject({ pending: 1, retrying: 1, pending_disabled: 1, dead: 0 });
+    expect(overview.json.webhooks.oldest_due_age_ms).toBe(0);
+
+    healthy = true;
+    const on = await platform.admin("PATCH", `/admin/webhook-configs/${config.json.config_id}`, {
+      enabled: true,
+    });
+    expect(on.json).toMatchObject({ enabled: true, pending_deliveries: 1 });
+    const delivered = await eventually("the waiting delivery sent", async () => {
+      const row = await pendingRow();
+      return row?.status === "delivered" ? row : undefined;
+    });
+    expect(delivered.attempts.map((a: Json) => a.status_code)).toEqual([503, 200]);
   });
 });

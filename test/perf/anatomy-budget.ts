@@ -81,9 +81,9 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
   },
   getTransaction: {
     rpcs: { "LedgerService/GetTransaction": 1 },
-    sqlStatements: 2,
-    sqlBy: { ledger: 2 },
-    roundTrips: 2,
+    sqlStatements: 1,
+    sqlBy: { ledger: 1 },
+    roundTrips: 1,
     transactions: 0,
     messages: 0,
   },

@@ -5,6 +5,7 @@ import { createPgliteDatabase } from "@payouts/platform/database/pglite-database
 import { newId } from "@payouts/platform/ids";
 import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attempt-recorder";
 import { type RecordedAttempt, recordAttempts } from "@payouts/webhooks/internal/store/delivery-queue-store";
+import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
 import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
@@ -33,6 +34,90 @@ describe.each([
   afterAll(async () => {
     await db?.close();
     await drop();
+  });
+
+  it("marks a batch of events processed and stores their deliveries with exact bodies, one statement each", async () => {
+    const config = await insertConfig(db);
+    const seen = newId("evt");
+    const now = new Date("2026-11-25T01:00:00.000Z");
+    await markEventsProcessed(db, [{ eventId: seen, eventType: "transaction.success", txId: "tx_a" }], now);
+    const fresh = newId("evt");
+    const other = newId("evt");
+    const counted = countingStatements(db);
+    const marked = await markEventsProcessed(
+      counted.db,
+      [
+        { eventId: seen, eventType: "transaction.success", txId: "tx_a" },
+        { eventId: fresh, eventType: "transaction.success", txId: "tx_b" },
+        { eventId: other, eventType: "transaction.refunded", txId: "tx_b" },
+      ],
+      now,
+    );
+    expect([...marked].sort()).toEqual([fresh, other].sort());
+    const body = Buffer.from('{"tx_id":"tx_b","fee":0.50,"name":"Peña"}');
+    const partner = (
+      await db.query<{ partner_id: string }>("SELECT partner_id FROM webhooks.configs WHERE config_id = $1", [
+        config,
+      ])
+    ).rows[0]!.partner_id;
+    const base = {
+      configId: config,
+      partnerId: partner,
+      txId: "tx_b",
+      eventType: "transaction.success",
+      body,
+    };
+    const first = newId("whd");
+    const second = newId("whd");
+    await insertDeliveries(
+      counted.db,
+      [
+        {
+          ...base,
+          deliveryId: first,
+          eventId: fresh,
+          sequence: 2n,
+          nextAttemptAt: now,
+          traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+          occurredAt: new Date("2026-11-25T00:59:59.500Z"),
+        },
+        {
+          ...base,
+          deliveryId: second,
+          eventId: other,
+          eventType: "transaction.refunded",
+          sequence: 9007199254740993n,
+          nextAttemptAt: now,
+        },
+        // The same (event, config) again: left alone.
+        { ...base, deliveryId: newId("whd"), eventId: fresh, sequence: 2n, nextAttemptAt: now },
+      ],
+      now,
+    );
+    expect(counted.statements()).toBe(2);
+    const rows = await db.query<{
+      delivery_id: string;
+      body: Uint8Array;
+      sequence: string;
+      traceparent: string | null;
+      event_occurred_at: Date | null;
+      status: string;
+    }>(
+      "SELECT delivery_id, body, sequence::text AS sequence, traceparent, event_occurred_at, status FROM webhooks.deliveries WHERE config_id = $1 ORDER BY sequence",
+      [config],
+    );
+    expect(rows.rows.map((r) => r.delivery_id)).toEqual([first, second]);
+    expect(rows.rows.every((r) => Buffer.from(r.body).equals(body) && r.status === "pending")).toBe(true);
+    expect(rows.rows[0]).toMatchObject({
+      sequence: "2",
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    });
+    expect(rows.rows[0]!.event_occurred_at?.toISOString()).toBe("2026-11-25T00:59:59.500Z");
+    expect(rows.rows[1]).toMatchObject({
+      sequence: "9007199254740993",
+      traceparent: null,
+      event_occurred_at: null,
+    });
   });
 
   it("records many attempts in one statement: outcomes, guards, 410 and vanished deliveries", async () => {

@@ -69,6 +69,42 @@ describe("abandoned claims", () => {
     }
   });
 
+  it("does not count the claiming worker's answered claims against the receiver's cap; others count them", async () => {
+    await harness.dispatcher.stop();
+    try {
+      const partner = await harness.createPartner();
+      const config = await createConfig(harness, partner, { url: `${receiver.url}/answered` });
+      const live = [];
+      for (let i = 0; i < 4; i++) {
+        live.push(
+          await insertDelivery(harness.db, partner, config.config_id, {
+            status: "delivering",
+            leaseSql: "now() + interval '1 minute'",
+          }),
+        );
+      }
+      const due = await insertDelivery(harness.db, partner, config.config_id, { status: "pending" });
+      // Rows other tests left due may be claimed too: only this receiver's count here.
+      const claim = async (answered: string[]) =>
+        (
+          await claimDueDeliveries(harness.db, {
+            now: new Date(),
+            leaseMs: 12_000,
+            workerId: "whw_test",
+            limit: 16,
+            perConfigLimit: 4,
+            answered,
+          })
+        ).filter((c) => c.config_id === config.config_id);
+      // Another worker (or this one before the answers came) sees 4 requests at the receiver: none free.
+      expect(await claim([])).toEqual([]);
+      // Only three of the four answered: still one request at the receiver, so 3 slots of 4 free.
+      expect((await claim(live.slice(0, 3))).map((c) => c.delivery_id)).toEqual([due]);
+    } finally {
+      await harness.restartDispatcher();
+    }
+  });
+
   it("retries the claim of a worker that stopped renewing its liveness long before the claim's lease", async () => {
     const partner = await harness.createPartner();
     const config = await createConfig(harness, partner, { url: `${receiver.url}/dead-worker` });

@@ -1,17 +1,19 @@
 import type { operations } from "./generated/partner.js";
 
-type Operations = operations;
 /** An operation of the partner API, by its `operationId`. */
-export type PartnerOperation = keyof Operations;
+export type PartnerOperation = keyof operations;
 
 type ErrorBodyOf<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
-type ErrorStatuses<Op extends PartnerOperation> = Exclude<keyof Operations[Op]["responses"], 200 | 201 | 204>;
 type CodeOf<Body> = Body extends { code?: infer Code } ? Extract<Code, string> : never;
+type Responses<Ops, Op extends keyof Ops> = Ops[Op] extends { responses: infer R } ? R : never;
 
-/** The error codes the document lists for one operation, e.g. `ErrorCodeOf<"executePayout">`. */
-export type ErrorCodeOf<Op extends PartnerOperation> = CodeOf<
-  ErrorBodyOf<Operations[Op]["responses"][ErrorStatuses<Op>]>
+/** The error codes an operation of `Ops` (openapi-typescript's `operations`) lists in its document. */
+export type OperationErrorCode<Ops, Op extends keyof Ops> = CodeOf<
+  ErrorBodyOf<Responses<Ops, Op>[Exclude<keyof Responses<Ops, Op>, 200 | 201 | 204>]>
 >;
+
+/** The error codes the document lists for one partner operation, e.g. `ErrorCodeOf<"executePayout">`. */
+export type ErrorCodeOf<Op extends PartnerOperation> = OperationErrorCode<operations, Op>;
 
 /** Every error code of the partner API (from the OpenAPI document). */
 export type PartnerErrorCode = { [Op in PartnerOperation]: ErrorCodeOf<Op> }[PartnerOperation];
@@ -92,13 +94,16 @@ export function isPayoutsError<Op extends PartnerOperation>(
 }
 
 /** The error of an answer that is not 2xx; `body` is what openapi-fetch parsed (JSON, or text). */
-export function errorFromAnswer(response: Response, body: unknown): PayoutsError {
+export function errorFromAnswer<Code extends string = PartnerErrorCode>(
+  response: Response,
+  body: unknown,
+): PayoutsError<Code> {
   const headerRequestId = response.headers.get("x-request-id") ?? undefined;
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
   if (isErrorBody(body)) {
-    return new PayoutsError({
+    return new PayoutsError<Code>({
       status: response.status,
-      code: body.code as PartnerErrorCode,
+      code: body.code as Code,
       message: body.message,
       field: typeof body.field === "string" ? body.field : undefined,
       request_id: typeof body.request_id === "string" ? body.request_id : headerRequestId,
@@ -106,7 +111,7 @@ export function errorFromAnswer(response: Response, body: unknown): PayoutsError
     });
   }
   const excerpt = typeof body === "string" ? body.slice(0, 200) : "";
-  return new PayoutsError<PartnerErrorCode>({
+  return new PayoutsError<Code>({
     status: response.status,
     code: "INVALID_RESPONSE",
     message: `HTTP ${response.status} without the API's error body${excerpt ? `: ${excerpt}` : ""}`,
@@ -116,9 +121,9 @@ export function errorFromAnswer(response: Response, body: unknown): PayoutsError
 }
 
 /** The error of a call that got no answer. */
-export function networkError(cause: unknown): PayoutsError {
+export function networkError<Code extends string = PartnerErrorCode>(cause: unknown): PayoutsError<Code> {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new PayoutsError<PartnerErrorCode>({
+  return new PayoutsError<Code>({
     status: 0,
     code: "NETWORK_ERROR",
     message: `no answer: ${reason}`,

@@ -7,6 +7,7 @@ export {
   type ClientErrorCode,
   type ErrorCodeOf,
   isPayoutsError,
+  type OperationErrorCode,
   type PartnerErrorCode,
   type PartnerOperation,
   PayoutsError,

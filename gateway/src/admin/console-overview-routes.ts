@@ -4,10 +4,12 @@
  * services compute over indexes; the console polls this route.
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { iso } from "../http/render-transaction.js";
+import { getOverview, type Overview } from "./console-api.js";
 import { QueryReader } from "./console-query.js";
 
 const HOUR = 3600;
@@ -16,15 +18,15 @@ const DAY = 86_400;
 export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { ledgerAdmin, webhooksAdmin } = deps.clients;
 
-  app.get("/admin/overview", async (request) => {
-    new QueryReader(request.query, []);
+  addRoute(app, getOverview, async (request): Promise<Overview> => {
+    new QueryReader(request.query, undefined);
     const [ledger, webhooks] = await Promise.all([
       ledgerAdmin.getLedgerOverview({ windowSeconds: [HOUR, DAY] }),
       webhooksAdmin.getDeliveryStats({}),
     ]);
     const window = (seconds: number) => renderWindow(ledger.windows.find((w) => w.windowSeconds === seconds));
     return {
-      as_of: ledger.asOf ? timestampDate(ledger.asOf).toISOString() : null,
+      as_of: timestampIso(ledger.asOf),
       payouts: { last_hour: window(HOUR), last_day: window(DAY) },
       balances: {
         total_usd: ledger.totalBalanceUsd,
@@ -49,15 +51,15 @@ export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: Gatewa
   });
 }
 
-function renderWindow(window: PayoutWindow | undefined) {
+function renderWindow(window: PayoutWindow | undefined): Overview["payouts"]["last_hour"] {
   const counts = window?.counts ?? [];
   return {
-    since: iso(window?.since),
+    since: timestampIso(window?.since),
     total: counts.reduce((sum, c) => sum + Number(c.count), 0),
     by_corridor: counts.map((c) => ({
       country: c.countryCode,
       currency: c.currency,
-      status: c.status,
+      status: c.status as Overview["payouts"]["last_hour"]["by_corridor"][number]["status"],
       count: Number(c.count),
       amount: c.amount,
       debited_usd: c.debitedUsd,

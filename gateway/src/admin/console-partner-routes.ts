@@ -4,24 +4,38 @@
  * history with a running balance. Creating and editing partners, apps and secrets is in
  * partner-admin-routes.ts; credits in ledger-admin-routes.ts.
  */
+
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { ApiError, missingField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
-import { iso } from "../http/render-transaction.js";
+import { ApiError } from "../http/api-error.js";
+import { readBody } from "../http/read-body.js";
 import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
 import { findPartner } from "../store/partner-store.js";
-import { ID_PATTERN, QueryReader } from "./console-query.js";
+import {
+  type AdminApp,
+  type AppSettings,
+  type BalanceHistory,
+  ID_PATTERN,
+  listApps,
+  listBalanceEntries,
+  listPartners as listPartnersOperation,
+  type PartnerListItem,
+  setAppRateLimit,
+} from "./console-api.js";
+import { QueryReader } from "./console-query.js";
 
 const DEFAULT_PARTNER_PAGE = 20;
-const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+type PartnerPageShape = { partners: PartnerListItem[]; next_cursor: string | null };
 
 export function registerConsolePartnerRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { ledgerAdmin } = deps.clients;
 
-  app.get("/admin/partners", async (request) => {
-    const q = new QueryReader(request.query, ["name", "limit", "cursor"]);
-    const name = q.string("name", { max: 200 });
+  addRoute(app, listPartnersOperation, async (request): Promise<PartnerPageShape> => {
+    const q = new QueryReader(request.query, listPartnersOperation.query);
+    const name = q.string("name");
     const limit = q.limit() || DEFAULT_PARTNER_PAGE;
     const cursor = q.cursor();
     if (cursor && !(await findPartner(deps.db, cursor))) {
@@ -45,8 +59,8 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
     };
   });
 
-  app.get<{ Params: { partner_id: string } }>("/admin/partners/:partner_id/apps", async (request) => {
-    new QueryReader(request.query, []);
+  addRoute(app, listApps, async (request): Promise<{ apps: AdminApp[] }> => {
+    new QueryReader(request.query, undefined);
     const partnerId = await requirePartner(deps, request.params.partner_id);
     const apps = await listAppsWithSecrets(deps.db, partnerId);
     return {
@@ -66,61 +80,50 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
   });
 
   // The new limit applies on this gateway at once and on other replicas within AUTH_CACHE_TTL_MS.
-  app.patch<{ Params: { partner_id: string; client_id: string } }>(
-    "/admin/partners/:partner_id/apps/:client_id",
-    async (request) => {
-      const body = new BodyReader(request.body);
-      const perMinute = body.integer("preview_rate_limit_per_minute", {
-        min: 1,
-        max: MAX_RATE_LIMIT_PER_MINUTE,
-      });
-      if (perMinute === undefined) throw missingField("preview_rate_limit_per_minute");
-      const { partner_id, client_id } = request.params;
-      const outcome = await setPreviewRateLimit(deps.db, partner_id, client_id, perMinute);
-      if (outcome.kind === "app_not_found") {
-        throw new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
-      }
-      if (outcome.kind === "app_revoked") {
-        throw new ApiError(409, "APP_REVOKED", `app ${client_id} is revoked`);
-      }
-      deps.verifier.forget(client_id);
-      const a = outcome.app;
-      return {
-        client_id: a.client_id,
-        partner_id: a.partner_id,
-        preview_rate_limit_per_minute: a.preview_rate_limit_per_minute,
-        created_at: a.created_at.toISOString(),
-        revoked_at: a.revoked_at?.toISOString() ?? null,
-      };
-    },
-  );
+  addRoute(app, setAppRateLimit, async (request): Promise<AppSettings> => {
+    const perMinute = readBody(setAppRateLimit.body, request.body).preview_rate_limit_per_minute;
+    const { partner_id, client_id } = request.params;
+    const outcome = await setPreviewRateLimit(deps.db, partner_id, client_id, perMinute);
+    if (outcome.kind === "app_not_found") {
+      throw new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
+    }
+    if (outcome.kind === "app_revoked") {
+      throw new ApiError(409, "APP_REVOKED", `app ${client_id} is revoked`);
+    }
+    deps.verifier.forget(client_id);
+    const a = outcome.app;
+    return {
+      client_id: a.client_id,
+      partner_id: a.partner_id,
+      preview_rate_limit_per_minute: a.preview_rate_limit_per_minute,
+      created_at: a.created_at.toISOString(),
+      revoked_at: a.revoked_at?.toISOString() ?? null,
+    };
+  });
 
-  app.get<{ Params: { partner_id: string } }>(
-    "/admin/partners/:partner_id/balance/entries",
-    async (request) => {
-      const q = new QueryReader(request.query, ["limit", "cursor"]);
-      const partnerId = await requirePartner(deps, request.params.partner_id);
-      const res = await ledgerAdmin.listBalanceEntries({ partnerId, limit: q.limit(), cursor: q.cursor() });
-      return {
-        partner_id: partnerId,
-        balance_usd: res.balanceUsd,
-        entries: res.entries.map((e) => ({
-          entry_id: e.entryId,
-          kind: e.kind,
-          tx_id: e.txId || null,
-          reference: e.reference || null,
-          amount_usd: e.amountUsd,
-          balance_after_usd: e.balanceAfterUsd,
-          created_at: iso(e.createdAt),
-        })),
-        next_cursor: res.nextCursor || null,
-      };
-    },
-  );
+  addRoute(app, listBalanceEntries, async (request): Promise<BalanceHistory> => {
+    const q = new QueryReader(request.query, listBalanceEntries.query);
+    const partnerId = await requirePartner(deps, request.params.partner_id);
+    const res = await ledgerAdmin.listBalanceEntries({ partnerId, limit: q.limit(), cursor: q.cursor() });
+    return {
+      partner_id: partnerId,
+      balance_usd: res.balanceUsd,
+      entries: res.entries.map((e) => ({
+        entry_id: e.entryId,
+        kind: e.kind as BalanceHistory["entries"][number]["kind"],
+        tx_id: e.txId || null,
+        reference: e.reference || null,
+        amount_usd: e.amountUsd,
+        balance_after_usd: e.balanceAfterUsd,
+        created_at: timestampIso(e.createdAt),
+      })),
+      next_cursor: res.nextCursor || null,
+    };
+  });
 }
 
 async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<string> {
-  if (!ID_PATTERN.test(partnerId) || !(await findPartner(deps.db, partnerId))) {
+  if (!new RegExp(ID_PATTERN).test(partnerId) || !(await findPartner(deps.db, partnerId))) {
     throw new ApiError(404, "PARTNER_NOT_FOUND", `partner ${partnerId} not found`);
   }
   return partnerId;

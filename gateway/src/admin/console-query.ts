@@ -1,45 +1,52 @@
 /**
- * Query parameters of the console's list routes: each read once, by name, with the usual 400
- * INVALID_FIELD naming the parameter. A parameter the route does not know is refused too, so a typo in a
- * filter is an error rather than an unfiltered list.
+ * Query parameters of the console's routes, read against the operation's query shape (`console-api.ts`):
+ * a parameter the shape does not list, or one given twice, is 400 INVALID_FIELD naming it, so a typo is an
+ * error rather than an unfiltered list; each value is checked by its shape's pattern, enum, length and
+ * range. A route without a query shape takes no parameters.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { TObject } from "../api/schema.js";
 import { invalidField } from "../http/api-error.js";
 
-export const MAX_PAGE_SIZE = 100;
-
-// RFC 3339 date-time (with zone) or a plain date (midnight UTC), as listTransactions reads them.
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+type Json = Record<string, unknown>;
 
 export class QueryReader {
-  private readonly query: Record<string, unknown>;
+  private readonly query: Json;
+  private readonly properties: Record<string, Json>;
 
-  constructor(query: unknown, allowed: readonly string[]) {
-    this.query = (query ?? {}) as Record<string, unknown>;
+  constructor(query: unknown, shape: TObject | undefined) {
+    this.query = (query ?? {}) as Json;
+    this.properties = (shape?.properties ?? {}) as Record<string, Json>;
+    const allowed = Object.keys(this.properties);
     for (const name of Object.keys(this.query)) {
-      if (!allowed.includes(name))
-        throw invalidField(name, `is not a parameter of this route (${allowed.join(", ")})`);
+      if (!allowed.includes(name)) {
+        throw invalidField(
+          name,
+          allowed.length === 0
+            ? "is not a parameter of this route (it takes none)"
+            : `is not a parameter of this route (${allowed.join(", ")})`,
+        );
+      }
     }
   }
 
-  string(name: string, opts: { pattern?: RegExp; max?: number; upper?: boolean } = {}): string | undefined {
+  /** The text given, checked against the shape; `upper` reads it upper-cased (codes, statuses). */
+  string(name: string, opts: { upper?: boolean } = {}): string | undefined {
+    const schema = this.schemaOf(name);
     const v = this.query[name];
     if (v === undefined || v === "") return undefined;
-    const max = opts.max ?? 255;
+    const max = typeof schema.maxLength === "number" ? schema.maxLength : 255;
     if (typeof v !== "string" || v.length > max) {
       throw invalidField(name, `must be given once, as at most ${max} characters`);
     }
     const value = opts.upper ? v.toUpperCase() : v;
-    if (opts.pattern && !opts.pattern.test(value)) throw invalidField(name, "is not well formed");
+    if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
+      throw invalidField(name, `must be one of ${schema.enum.join(", ")}`);
+    }
+    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) {
+      throw invalidField(name, "is not well formed");
+    }
     return value;
-  }
-
-  oneOf<T extends string>(name: string, values: readonly T[], opts: { upper?: boolean } = {}): T | undefined {
-    const text = this.string(name, opts);
-    if (text === undefined) return undefined;
-    if (!(values as readonly string[]).includes(text))
-      throw invalidField(name, `must be one of ${values.join(", ")}`);
-    return text as T;
   }
 
   boolean(name: string): boolean | undefined {
@@ -49,33 +56,45 @@ export class QueryReader {
     return text === "true";
   }
 
+  /** An integer within the shape's range; 0 when absent (the service's default). */
+  integer(name: string): number {
+    const schema = this.schemaOf(name);
+    const text = this.string(name);
+    if (text === undefined) return 0;
+    const min = typeof schema.minimum === "number" ? schema.minimum : 0;
+    const max = typeof schema.maximum === "number" ? schema.maximum : Number.MAX_SAFE_INTEGER;
+    const n = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max)) throw invalidField(name, `must be an integer from ${min} to ${max}`);
+    return n;
+  }
+
   date(name: string): Date | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    const date = ISO_DATE.test(text) ? new Date(text) : undefined;
-    if (!date || Number.isNaN(date.getTime())) {
+    const date = new Date(text);
+    if (Number.isNaN(date.getTime())) {
       throw invalidField(name, "must be an ISO 8601 date or date-time with a time zone");
     }
     return date;
   }
 
-  /** 0 when absent (the service's default page size). */
   limit(): number {
-    const text = this.string("limit");
-    if (text === undefined) return 0;
-    const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= 1 && n <= MAX_PAGE_SIZE))
-      throw invalidField("limit", `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-    return n;
+    return this.integer("limit");
   }
 
-  /** The cursor as given; its content is the service's to check. */
+  /** The cursor as given; what it holds is the service's to check. */
   cursor(): string {
-    return this.string("cursor", { max: 500 }) ?? "";
+    return this.string("cursor") ?? "";
+  }
+
+  private schemaOf(name: string): Json {
+    const schema = this.properties[name];
+    if (!schema) throw new Error(`query parameter ${name} is not in the route's shape`);
+    return schema;
   }
 }
 
-/** A date range: both ends optional, `from` not after `to`; as protobuf timestamps. */
+/** A creation date range: both ends optional, `from` not after `to`; as protobuf timestamps. */
 export function dateRange(q: QueryReader, fromName: string, toName: string) {
   const from = q.date(fromName);
   const to = q.date(toName);
@@ -85,6 +104,3 @@ export function dateRange(q: QueryReader, fromName: string, toName: string) {
     ...(to ? { createdTo: timestampFromDate(to) } : {}),
   };
 }
-
-/** Ids as the platform makes them: a short prefix, an underscore, base32 (platform/ids.ts). */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;

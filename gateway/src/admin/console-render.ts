@@ -5,21 +5,31 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { maskAccount } from "@payouts/platform/logging/logger";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Movement } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { StatusChange, Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { ConfigRecord, DeliveryRecord } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
-import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { transactionStatusName } from "../http/render-transaction.js";
+import type {
+  AdminWebhookConfig,
+  TransactionDetail,
+  TransactionSummary,
+  WebhookDelivery,
+} from "./console-api.js";
+
+type Status = TransactionSummary["status"];
+type MovementShape = TransactionDetail["ledger_movements"][number];
 
 /** One row of the transaction search. */
-export function renderTransactionSummary(tx: Transaction) {
+export function renderTransactionSummary(tx: Transaction): TransactionSummary {
   const d = tx.destination;
   return {
     tx_id: tx.txId,
     partner_id: tx.partnerId,
     partner_transaction_id: tx.partnerTransactionId,
-    status: transactionStatusName(tx.status),
+    status: transactionStatusName(tx.status) as Status,
     country: d?.countryCode ?? "",
     currency: tx.currency,
     amount: tx.amount || null,
@@ -28,8 +38,8 @@ export function renderTransactionSummary(tx: Transaction) {
     total_usd: tx.quote?.totalUsd ?? null,
     payment_method: d?.paymentMethod ?? "",
     destination_type: d?.destinationType ?? "",
-    created_at: iso(tx.createdAt),
-    updated_at: iso(tx.updatedAt),
+    created_at: timestampIso(tx.createdAt),
+    updated_at: timestampIso(tx.updatedAt),
   };
 }
 
@@ -38,7 +48,7 @@ export function renderTransactionDetail(
   tx: Transaction,
   movements: readonly Movement[],
   deliveries: readonly DeliveryRecord[],
-) {
+): TransactionDetail {
   return {
     ...renderTransactionSummary(tx),
     customer_id: tx.customerId,
@@ -101,31 +111,35 @@ function renderQuote(q: Quote | undefined) {
     fixed_fee: q.fixedFee,
     fee: q.fee,
     total_usd: q.totalUsd,
-    expires_at: iso(q.expiresAt),
+    expires_at: timestampIso(q.expiresAt),
   };
 }
 
-function renderStatusChange(change: StatusChange) {
+function renderStatusChange(change: StatusChange): TransactionDetail["status_history"][number] {
   return {
-    from: change.from === TransactionStatus.UNSPECIFIED ? null : transactionStatusName(change.from),
-    to: transactionStatusName(change.to),
+    from:
+      change.from === TransactionStatus.UNSPECIFIED ? null : (transactionStatusName(change.from) as Status),
+    to: transactionStatusName(change.to) as Status,
     reason: change.reason,
-    at: iso(change.at),
+    at: timestampIso(change.at),
   };
 }
 
-export function renderMovement(m: Movement) {
+export function renderMovement(m: Movement): MovementShape {
   return {
     movement_id: m.movementId,
-    kind: m.kind,
+    kind: m.kind as MovementShape["kind"],
     reference: m.reference,
-    created_at: iso(m.createdAt),
-    lines: m.lines.map((l) => ({ account: l.account, amount_usd: l.amountUsd })),
+    created_at: timestampIso(m.createdAt),
+    lines: m.lines.map((l) => ({
+      account: l.account as MovementShape["lines"][number]["account"],
+      amount_usd: l.amountUsd,
+    })),
   };
 }
 
 /** A delivery with every attempt: its status code (null when none arrived), duration and error. */
-export function renderDelivery(record: DeliveryRecord) {
+export function renderDelivery(record: DeliveryRecord): WebhookDelivery {
   const d = record.delivery;
   return {
     delivery_id: d?.deliveryId ?? "",
@@ -134,26 +148,26 @@ export function renderDelivery(record: DeliveryRecord) {
     event_id: d?.eventId ?? "",
     event_type: d?.eventType ?? "",
     tx_id: d?.txId ?? "",
-    status: d?.status ?? "",
+    status: (d?.status ?? "pending") as WebhookDelivery["status"],
     attempt_count: d?.attempts ?? 0,
-    next_attempt_at: iso(d?.nextAttemptAt),
-    delivered_at: iso(d?.deliveredAt),
+    next_attempt_at: timestampIso(d?.nextAttemptAt),
+    delivered_at: timestampIso(d?.deliveredAt),
     last_status_code: d?.lastStatusCode ? d.lastStatusCode : null,
     last_error: d?.lastError || null,
     response_body: d?.responseBody || null,
-    created_at: iso(d?.createdAt),
+    created_at: timestampIso(d?.createdAt),
     attempts: (d?.history ?? []).map((a) => ({
       attempt: a.attempt,
       status_code: a.statusCode === 0 ? null : a.statusCode,
       duration_ms: a.latencyMs,
       error: a.error || null,
-      attempted_at: iso(a.at),
+      attempted_at: timestampIso(a.at),
     })),
   };
 }
 
 /** A receiver as operators see it: never its secret or password, only whether they are set. */
-export function renderConfig(record: ConfigRecord) {
+export function renderConfig(record: ConfigRecord): AdminWebhookConfig {
   const c = record.config;
   return {
     config_id: c?.configId ?? "",
@@ -164,10 +178,10 @@ export function renderConfig(record: ConfigRecord) {
     disabled_reason: c?.disabledReason || null,
     has_secret: c?.hasSecret ?? false,
     basic_auth: c?.hasBasicAuth ? { username: c.basicAuthUsername } : null,
-    previous_secret_expires_at: iso(c?.previousSecretExpiresAt),
+    previous_secret_expires_at: timestampIso(c?.previousSecretExpiresAt),
     pending_deliveries: Number(record.pendingDeliveries),
     dead_deliveries: Number(record.deadDeliveries),
-    created_at: iso(c?.createdAt),
-    updated_at: iso(c?.updatedAt),
+    created_at: timestampIso(c?.createdAt),
+    updated_at: timestampIso(c?.updatedAt),
   };
 }

@@ -7,54 +7,42 @@
  * in order. Redelivering to a disabled config is refused (409 WEBHOOK_CONFIG_INACTIVE).
  */
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { missingField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
-import { ID_PATTERN, QueryReader } from "./console-query.js";
+import { readBody } from "../http/read-body.js";
+import { redeliverDelivery, searchConfigs, searchDeliveries, switchConfig } from "./console-api.js";
+import { QueryReader } from "./console-query.js";
 import { renderConfig, renderDelivery } from "./console-render.js";
-
-const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
-const EVENT_TYPES = ["transaction.success", "transaction.refunded", "transaction.failed"] as const;
 
 export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { webhooksAdmin } = deps.clients;
 
-  app.get("/admin/webhook-deliveries", async (request) => {
-    const q = new QueryReader(request.query, [
-      "status",
-      "event_type",
-      "partner_id",
-      "tx_id",
-      "config_id",
-      "limit",
-      "cursor",
-    ]);
+  addRoute(app, searchDeliveries, async (request) => {
+    const q = new QueryReader(request.query, searchDeliveries.query);
     const res = await webhooksAdmin.searchDeliveries({
-      status: q.oneOf("status", DELIVERY_STATUSES) ?? "",
-      eventType: q.oneOf("event_type", EVENT_TYPES) ?? "",
-      partnerId: q.string("partner_id", { pattern: ID_PATTERN }) ?? "",
-      txId: q.string("tx_id", { pattern: ID_PATTERN }) ?? "",
-      configId: q.string("config_id", { pattern: ID_PATTERN }) ?? "",
+      status: q.string("status") ?? "",
+      eventType: q.string("event_type") ?? "",
+      partnerId: q.string("partner_id") ?? "",
+      txId: q.string("tx_id") ?? "",
+      configId: q.string("config_id") ?? "",
       limit: q.limit(),
       cursor: q.cursor(),
     });
     return { deliveries: res.deliveries.map(renderDelivery), next_cursor: res.nextCursor || null };
   });
 
-  app.post<{ Params: { delivery_id: string } }>(
-    "/admin/webhook-deliveries/:delivery_id/redeliver",
-    async (request) => {
-      const res = await webhooksAdmin.redeliverDelivery({ deliveryId: request.params.delivery_id });
-      if (!res.delivery) throw new Error("dispatcher answered no delivery");
-      return renderDelivery(res.delivery);
-    },
-  );
+  addRoute(app, redeliverDelivery, async (request) => {
+    new QueryReader(request.query, undefined);
+    const res = await webhooksAdmin.redeliverDelivery({ deliveryId: request.params.delivery_id });
+    if (!res.delivery) throw new Error("dispatcher answered no delivery");
+    return renderDelivery(res.delivery);
+  });
 
-  app.get("/admin/webhook-configs", async (request) => {
-    const q = new QueryReader(request.query, ["partner_id", "enabled", "limit", "cursor"]);
+  addRoute(app, searchConfigs, async (request) => {
+    const q = new QueryReader(request.query, searchConfigs.query);
     const enabled = q.boolean("enabled");
     const res = await webhooksAdmin.searchConfigs({
-      partnerId: q.string("partner_id", { pattern: ID_PATTERN }) ?? "",
+      partnerId: q.string("partner_id") ?? "",
       ...(enabled === undefined ? {} : { active: enabled }),
       limit: q.limit(),
       cursor: q.cursor(),
@@ -62,15 +50,12 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: Gateway
     return { webhook_configs: res.configs.map(renderConfig), next_cursor: res.nextCursor || null };
   });
 
-  app.patch<{ Params: { config_id: string } }>("/admin/webhook-configs/:config_id", async (request) => {
-    const body = new BodyReader(request.body);
-    const enabled = body.boolean("enabled");
-    if (enabled === undefined) throw missingField("enabled");
-    const reason = body.string("reason", { max: 500 }) ?? "";
+  addRoute(app, switchConfig, async (request) => {
+    const body = readBody(switchConfig.body, request.body);
     const res = await webhooksAdmin.setConfigActive({
       configId: request.params.config_id,
-      active: enabled,
-      reason,
+      active: body.enabled,
+      reason: body.reason ?? "",
     });
     if (!res.config) throw new Error("dispatcher answered no config");
     return renderConfig(res.config);

@@ -5,13 +5,14 @@
  * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
-import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
@@ -122,6 +123,6 @@ function renderAdminTransaction(tx: Transaction): AdminTransaction {
     refund_reason: tx.refundReason,
     failure_reason: tx.failureReason,
     provider_reference: tx.providerReference,
-    updated_at: iso(tx.updatedAt),
+    updated_at: timestampIso(tx.updatedAt),
   };
 }

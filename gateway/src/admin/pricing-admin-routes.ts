@@ -1,4 +1,4 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Corridor, FxRate } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -66,7 +66,7 @@ function renderFxRate(rate: FxRate | undefined): FxRateShape {
   return {
     currency: rate?.currency ?? "",
     rate_per_usd: rate?.ratePerUsd ?? "",
-    updated_at: rate?.updatedAt === undefined ? null : timestampDate(rate.updatedAt).toISOString(),
+    updated_at: timestampIso(rate?.updatedAt),
   };
 }
 

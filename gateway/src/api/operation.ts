@@ -51,6 +51,8 @@ export interface ApiOperation {
   readonly responses: Readonly<Record<number, SuccessResponse>>;
   /** What the operation itself can answer besides its listener's common errors. */
   readonly errors: readonly ErrorCase[];
+  /** `errors` is the whole list, in the order the checks run: the listener's common errors are not added. */
+  readonly ownErrorsOnly?: boolean;
   readonly errorOptions?: ErrorResponseOptions;
 }
 

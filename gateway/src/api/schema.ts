@@ -8,6 +8,7 @@
  * non-enumerable `~` properties: TypeBox keeps them when it wraps a schema (Optional), and they never
  * reach the JSON of a document.
  */
+import type { JsonDecimal } from "@payouts/platform/money/json-decimal";
 import Type, { type Static, type TObject, type TSchema } from "typebox";
 
 export { type Static, type TObject, type TSchema, Type };
@@ -15,6 +16,7 @@ export { type Static, type TObject, type TSchema, Type };
 const COMPONENT = "~component";
 const INVALID_CODE = "~invalidCode";
 const MINOR_UNITS = "~minorUnitsOf";
+const SERVICE_RULE = "~serviceRule";
 
 function hint<T extends TSchema>(schema: T, key: string, value: string): T {
   Object.defineProperty(schema, key, { value, enumerable: false, configurable: true });
@@ -43,6 +45,16 @@ export const inMinorUnitsOf = <T extends TSchema>(currency: string, schema: T): 
 
 export const minorUnitsCurrencyOf = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[MINOR_UNITS];
+
+/**
+ * A field whose value rules (length, format, enum, range) are the owning service's, which answers them
+ * with its own messages: the gateway checks only the JSON type (an object: that its required members are
+ * strings); the document still states the rules.
+ */
+export const serviceRule = <T extends TSchema>(schema: T): T => hint(schema, SERVICE_RULE, "true");
+
+export const isServiceRule = (schema: unknown): boolean =>
+  (schema as Record<string, string | undefined>)[SERVICE_RULE] === "true";
 
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 
@@ -85,19 +97,49 @@ export const ErrorBody = component(
   Type.Object(
     {
       code: Type.String({ description: "Stable machine-readable code.", examples: ["INVALID_AMOUNT"] }),
-      message: Type.String({ description: "Human-readable; may change." }),
+      message: Type.String({ description: "Human-readable explanation; wording may change." }),
       field: Type.Optional(
         Type.String({
-          description: "The one field, header or query parameter at fault, when there is one.",
-          examples: ["amount"],
+          description:
+            "Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`.",
         }),
       ),
       request_id: Type.String({
-        description: "Equals the `X-Request-Id` response header.",
-        examples: ["req_01m7xx9726hzfmmn1fcz6t8605"],
+        description: "Same as the `X-Request-Id` response header; quote it to support.",
       }),
     },
-    { additionalProperties: false, description: "Every error answer of both listeners." },
+    {
+      additionalProperties: false,
+      description:
+        "The one error body of every route. `code` is stable and meant for programs; `message` for people.",
+    },
   ),
 );
 export type ErrorBody = Static<typeof ErrorBody>;
+
+/**
+ * Money answered as a JSON number with fixed decimals (`0.30`): rendered from a JsonDecimal
+ * (`@payouts/platform/money/json-decimal`), which is its TypeScript type.
+ */
+export const MoneyNumber = (description: string) => Type.Unsafe<JsonDecimal>({ type: "number", description });
+
+/** USD at the request's `dp`. */
+export const UsdAmount = (what: string) =>
+  MoneyNumber(
+    `${what} in USD, rounded half up to \`dp\` decimals (default 2) and written with exactly that many decimals (\`0.30\`). Stored values keep full precision.`,
+  );
+
+/** A local amount at the currency's ISO 4217 minor units. */
+export const LocalAmount = (what: string) =>
+  MoneyNumber(
+    `${what} in the local currency, written with the currency's ISO 4217 minor units (\`540.00\` BRL, \`2630000\` VND).`,
+  );
+
+export const ExchangeRate = (prefix = "") =>
+  MoneyNumber(
+    `${prefix}Units of the local currency per 1 USD, always written with 10 decimals (\`5.4000000000\`).`,
+  );
+
+/** A JSON object with free keys. */
+export const FreeMap = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({ type: "object", additionalProperties: true, description });

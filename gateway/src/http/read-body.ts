@@ -9,7 +9,7 @@
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import type { Static, TObject, TSchema } from "typebox";
-import { invalidCodeOf, minorUnitsCurrencyOf } from "../api/schema.js";
+import { invalidCodeOf, isServiceRule, minorUnitsCurrencyOf } from "../api/schema.js";
 import { ApiError, invalidField, missingField } from "./api-error.js";
 import { BodyReader } from "./body-reader.js";
 
@@ -32,7 +32,13 @@ function readObject(schema: TObject, reader: BodyReader): Json {
 function readField(reader: BodyReader, name: string, schema: TSchema, required: boolean): unknown {
   const s = schema as Json;
   const nullable = nonNull(s);
-  if (nullable) return reader.raw(name) === null ? null : readField(reader, name, nullable, required);
+  if (nullable) {
+    // `null` clears a nullable field; for a string, so does "" (BodyReader counts "" as absent).
+    const raw = reader.raw(name);
+    if (raw === null || (raw === "" && (nullable as Json).type === "string")) return null;
+    return readField(reader, name, nullable, required);
+  }
+  if (isServiceRule(s)) return readTypeOnly(reader, name, s, required);
   const type = s.type;
   if (Array.isArray(type) && type.includes("number") && type.includes("string")) {
     return readDecimal(reader, name, s, required);
@@ -71,6 +77,34 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     }
     default:
       throw new Error(`read-body: field ${reader.name(name)} has a shape it cannot read`);
+  }
+}
+
+/** A service-checked field: its JSON type only (an object: its required members must be strings). */
+function readTypeOnly(reader: BodyReader, name: string, s: Json, required: boolean): unknown {
+  switch (s.type) {
+    case "string":
+      return reader.string(name, { required });
+    case "array": {
+      const value = reader.stringArray(name);
+      if (value === undefined && required) throw missingField(reader.name(name));
+      return value;
+    }
+    case "object": {
+      const raw = reader.raw(name);
+      if (raw === undefined || raw === null) {
+        if (required) throw missingField(reader.name(name));
+        return undefined;
+      }
+      const members = (s.required as string[] | undefined) ?? [];
+      const value = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Json;
+      if (members.some((member) => typeof value[member] !== "string")) {
+        throw invalidField(reader.name(name), `must be an object with string ${members.join(" and ")}`);
+      }
+      return Object.fromEntries(members.map((member) => [member, value[member]]));
+    }
+    default:
+      throw new Error(`read-body: service-checked field ${reader.name(name)} has a shape it cannot read`);
   }
 }
 

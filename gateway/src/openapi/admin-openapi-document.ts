@@ -30,6 +30,11 @@ const TAGS: readonly Tag[] = [
   { name: "Transactions", description: "Refunds and failures of payouts." },
   { name: "Sandbox", description: "The sandbox rail's controls." },
   { name: "Reference data", description: "FX rates and corridors." },
+  {
+    name: "Console",
+    description:
+      "The operator console's reads across partners and its switches: overview, transaction search and page, webhook deliveries and receivers, partner list, apps, balance history.",
+  },
   { name: "Operations", description: "Probes and metrics (public)." },
   { name: "Documentation", description: "This document." },
 ];

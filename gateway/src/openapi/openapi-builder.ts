@@ -89,7 +89,8 @@ function buildOperation(op: ApiOperation, registry: SchemaRegistry, rules: Liste
         : {}),
     };
   }
-  const errors = errorResponses([...rules.commonErrors(op), ...op.errors], op.errorOptions);
+  const common = op.ownErrorsOnly ? [] : rules.commonErrors(op);
+  const errors = errorResponses([...common, ...op.errors], op.errorOptions);
   for (const status of Object.keys(errors)) {
     if (responses[status]) throw new Error(`${op.operationId}: status ${status} is both success and error`);
   }

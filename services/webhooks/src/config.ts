@@ -29,9 +29,9 @@ const spec = {
   },
   concurrency: {
     env: "WEBHOOK_CONCURRENCY",
-    doc: "deliveries in flight per dispatcher process",
+    doc: "deliveries in flight per dispatcher process (and most kept-alive connections to one receiver origin)",
     parse: parse.positiveInt,
-    default: 16,
+    default: 64,
   },
   receiverConcurrency: {
     env: "WEBHOOK_RECEIVER_CONCURRENCY",

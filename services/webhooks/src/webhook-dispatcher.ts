@@ -116,7 +116,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       subscription = await ctx.bus.subscribe({
         topic: config.eventsTopic,
         groupId: config.consumerGroup,
-        handler: intake,
+        batchHandler: intake,
       });
       logger.info(
         {

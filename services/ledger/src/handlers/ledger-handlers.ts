@@ -26,7 +26,7 @@ import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
 import {
   findTransaction,
-  listHistory,
+  findTransactionWithHistory,
   listTransactions,
   type StoredTransaction,
 } from "../store/transaction-store.js";
@@ -64,10 +64,14 @@ export function createLedgerHandlers(
     async getTransaction(req, ctx) {
       // Partner scope is required; only an operator caller (the admin API) reads across partners.
       if (!req.partnerId && !isOperatorCall(ctx)) throw missingField("partner_id");
+      if (req.includeHistory) {
+        const found = await findTransactionWithHistory(deps.db, req.txId, req.partnerId);
+        if (!found) throw notFound(req.txId);
+        return { transaction: toTransactionMessage(found.tx, found.history) };
+      }
       const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
       if (!tx) throw notFound(req.txId);
-      const history = req.includeHistory ? await listHistory(deps.db, tx.txId) : [];
-      return { transaction: toTransactionMessage(tx, history) };
+      return { transaction: toTransactionMessage(tx) };
     },
 
     async listTransactions(req) {

@@ -11,6 +11,7 @@ import {
   addNewTransaction,
   exactlyOneTransaction,
   newTransactionState,
+  TRANSACTION_COLUMNS,
   type TxRow,
 } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
@@ -71,7 +72,7 @@ export async function createTransaction(
     now,
     input.traceparent,
   );
-  const res = await st.run<TxRow>(deps.db, "SELECT * FROM tx_new");
+  const res = await st.run<TxRow>(deps.db, `SELECT ${TRANSACTION_COLUMNS} FROM tx_new`);
   deps.committed();
   return { tx: exactlyOneTransaction(res.rows, `createTransaction ${fresh.txId}`), history: [created] };
 }

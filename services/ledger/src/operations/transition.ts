@@ -19,6 +19,7 @@ import {
   type StatusChanges,
   type StoredTransaction,
   statusChanged,
+  TRANSACTION_COLUMNS,
   type TxRow,
 } from "../store/transaction-store.js";
 import { countArrival, countMovement } from "../telemetry/ledger-metrics.js";
@@ -56,7 +57,7 @@ export async function transition(
 
 const UPDATE_PART = "tx_update";
 /** The main query that returns the row of the part addTransition wrote. */
-export const TRANSITION_RESULT = `SELECT * FROM ${UPDATE_PART}`;
+export const TRANSITION_RESULT = `SELECT ${TRANSACTION_COLUMNS} FROM ${UPDATE_PART}`;
 
 /**
  * The writes of a change as parts of `st`, for a caller that adds more writes to the same statement: the

@@ -6,7 +6,7 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import type { ListPosition } from "../domain/list-cursor.js";
 import type { TxStatus } from "../domain/transaction-status.js";
-import { COLUMNS, fromRow, type StoredTransaction, type TxRow } from "./transaction-store.js";
+import { fromRow, type StoredTransaction, TRANSACTION_COLUMNS, type TxRow } from "./transaction-store.js";
 
 export interface SearchFilter {
   readonly txId: string | undefined;
@@ -46,7 +46,7 @@ export async function searchTransactions(q: Queryable, f: SearchFilter): Promise
   }
   params.push(f.limit);
   const res = await q.query<TxRow>(
-    `SELECT ${COLUMNS} FROM ledger.transactions
+    `SELECT ${TRANSACTION_COLUMNS} FROM ledger.transactions
       ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
       ORDER BY created_at DESC, tx_id DESC LIMIT $${params.length}`,
     params,

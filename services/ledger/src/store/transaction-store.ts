@@ -90,11 +90,19 @@ export interface TxRow {
   updated_at: Date;
 }
 
-export const COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
+/** Every column of a transaction row, in the order TxRow maps them. */
+export const TRANSACTION_COLUMNS = `tx_id, partner_id, customer_id, status, country_code, currency, destination, amount,
   partner_transaction_id, partner_app_id, wallet_identifier, quote_id, exchange_rate, amount_usd,
   percentage_fee, fixed_fee, quote_expires_at, debited_usd, execution_key, provider_reference,
   rail_submitted_at, rail_attempts, refund_reason, failure_reason, event_sequence, pending_expires_at,
   created_at, updated_at`;
+const COLUMNS = TRANSACTION_COLUMNS;
+
+/** COLUMNS of the row `alias` (never `alias.*`: statements are prepared, see pg-database.ts). */
+const columnsOf = (alias: string) =>
+  COLUMNS.split(",")
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(", ");
 
 const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
 const text = (v: Dec | undefined) => (v === undefined ? null : toDecimalString(v));
@@ -324,24 +332,6 @@ export function addHistory(st: Statement, h: HistoryRow, name = "history_new"): 
   );
 }
 
-export async function listHistory(q: Queryable, txId: string): Promise<HistoryRow[]> {
-  const res = await q.query<{
-    tx_id: string;
-    sequence: number;
-    from_status: string | null;
-    to_status: string;
-    reason: string;
-    created_at: Date;
-  }>(
-    `SELECT tx_id, sequence, from_status, to_status, reason, created_at
-       FROM ledger.status_history WHERE tx_id = $1 ORDER BY sequence`,
-    [txId],
-  );
-  return res.rows.map((r) =>
-    historyRow(r.tx_id, r.sequence, r.from_status, r.to_status, r.reason, r.created_at),
-  );
-}
-
 function historyRow(
   txId: string,
   sequence: number,
@@ -403,10 +393,28 @@ export function addLockedTransaction(st: Statement, txId: string, opts: LockOpti
       FOR UPDATE`,
     true,
   );
-  return `t.*, t.status = ANY(${balanceIn}::text[]) AS balance_locked, (SELECT balance FROM b) AS locked_balance,
-    (SELECT COALESCE(json_agg(json_build_array(h.sequence, h.from_status, h.to_status, h.reason,
-              (extract(epoch FROM h.created_at) * 1000)::float8) ORDER BY h.sequence), '[]'::json)
-       FROM ledger.status_history h WHERE h.tx_id = t.tx_id) AS history`;
+  return `${columnsOf("t")}, t.status = ANY(${balanceIn}::text[]) AS balance_locked, (SELECT balance FROM b) AS locked_balance,
+    ${HISTORY_OF_T} AS history`;
+}
+
+// The status history of the row `t`, oldest first, as one json column (lockedFromRow maps it).
+const HISTORY_OF_T = `(SELECT COALESCE(json_agg(json_build_array(h.sequence, h.from_status, h.to_status, h.reason,
+      (extract(epoch FROM h.created_at) * 1000)::float8) ORDER BY h.sequence), '[]'::json)
+    FROM ledger.status_history h WHERE h.tx_id = t.tx_id)`;
+
+/** One transaction with its status history (no locks), in one statement; partner-scoped like findTransaction. */
+export async function findTransactionWithHistory(
+  q: Queryable,
+  txId: string,
+  partnerId: string | undefined,
+): Promise<{ tx: StoredTransaction; history: readonly HistoryRow[] } | undefined> {
+  const byPartner = partnerId !== undefined && partnerId !== "";
+  const res = await q.query<LockedRow>(
+    `SELECT ${columnsOf("t")}, ${HISTORY_OF_T} AS history FROM ledger.transactions t
+      WHERE t.tx_id = $1 ${byPartner ? "AND t.partner_id = $2" : ""}`,
+    byPartner ? [txId, partnerId] : [txId],
+  );
+  return lockedFromRow(res.rows[0]);
 }
 
 export type LockedRow = Partial<TxRow> & {

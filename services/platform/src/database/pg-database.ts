@@ -2,6 +2,7 @@ import pg from "pg";
 import { isConnectionFailure, neverSent, reconnectDelayMs } from "./connection-failure.js";
 import type { Database, Queryable, QueryResult } from "./database.js";
 import { DatabaseUnavailableError } from "./database-unavailable.js";
+import { createStatementNames } from "./statement-names.js";
 
 // NUMERIC and BIGINT stay strings: money is decimal and ids may exceed 2^53.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
@@ -105,7 +106,11 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
   };
 
   const run = async <R>(client: pg.PoolClient, sql: string, params?: readonly unknown[]) => {
-    const res = await client.query(sql, params as unknown[] | undefined);
+    const name = params !== undefined && params.length > 0 ? preparedName(sql) : undefined;
+    const config: pg.QueryConfig = { text: sql };
+    if (params !== undefined) config.values = params as unknown[];
+    if (name !== undefined) config.name = name;
+    const res = await client.query(config);
     return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 } satisfies QueryResult<R>;
   };
 
@@ -179,6 +184,9 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
     close: () => pool.end(),
   };
 }
+
+// One table of statement names per process: a name always stands for the same text on every connection.
+const preparedName = createStatementNames();
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

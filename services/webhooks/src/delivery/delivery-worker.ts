@@ -85,6 +85,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const metrics = createDeliveryMetrics();
   const recorder = createAttemptRecorder({ db: options.db, maxBatch: RECORD_BATCH });
   const inFlight = new Set<Promise<void>>();
+  /** Claims whose receiver answered and whose record is being stored: their slot is free again. */
+  const answered = new Set<string>();
   let running = false;
   let loop: Promise<void> | undefined;
   let woken = false;
@@ -143,7 +145,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await dropExpiredPreviousSecrets(options.db, now);
       }
     }
-    const free = options.concurrency - inFlight.size;
+    const free = options.concurrency - (inFlight.size - answered.size);
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
     if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
@@ -155,10 +157,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       workerId: options.workerId,
       limit: free,
       perConfigLimit: options.receiverConcurrency,
+      answered: [...answered],
     });
     for (const delivery of claimed) {
       const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
-      track(attempt(delivery, stop.signal, options, recorder, metrics).finally(stop.done));
+      const answeredNow = () => {
+        answered.add(delivery.delivery_id);
+        wake();
+      };
+      track(
+        attempt(delivery, stop.signal, options, recorder, metrics, answeredNow).finally(() => {
+          answered.delete(delivery.delivery_id);
+          stop.done();
+        }),
+      );
     }
     return claimed.length;
   };
@@ -203,6 +215,7 @@ async function attempt(
   options: DeliveryWorkerOptions,
   recorder: AttemptRecorder,
   metrics: DeliveryMetrics,
+  onAnswered: () => void,
 ): Promise<void> {
   await inSpan(
     "webhook delivery attempt",
@@ -222,6 +235,8 @@ async function attempt(
     async (span) => {
       try {
         const answer = await untraced(() => sendClaimed(delivery, signal, options));
+        // The receiver is done with it: its slot may take the next row while the record is stored.
+        onAnswered();
         const recorded = await record(delivery, answer, options, recorder);
         span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
         if (delivery.kind === "test") return;
@@ -333,7 +348,10 @@ async function record(
     disableConfigReason:
       decision.kind === "disable" ? `receiver answered 410 Gone at ${at.toISOString()}` : undefined,
   });
-  options.logger.info(
+  // A delivered attempt is in the delivery log, the metrics and the trace already: logged at debug, so a
+  // busy dispatcher does not write a line per notification. Failed attempts stay at info.
+  const level = result.status === "delivered" && delivery.kind === "event" ? "debug" : "info";
+  options.logger[level](
     {
       delivery_id: delivery.delivery_id,
       event_id: delivery.event_id,

@@ -43,7 +43,7 @@ export interface ReceiverClientOptions {
   /** Ports a receiver may be reached on (a config saved before the setting changed is refused here). */
   readonly allowedPorts?: readonly number[] | undefined;
   readonly timeoutMs: number;
-  /** Most open connections to one receiver origin (default 16: the dispatcher's concurrency). */
+  /** Most open connections to one receiver origin (the dispatcher passes its concurrency; default 16). */
   readonly connectionsPerOrigin?: number;
   /** Resolver used instead of the system's (tests). Must return every address of the host. */
   readonly resolve?: (hostname: string) => Promise<readonly LookupAddress[]>;

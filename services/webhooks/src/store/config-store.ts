@@ -104,11 +104,14 @@ export async function listConfigs(db: Queryable, partnerId: string): Promise<Con
   return res.rows;
 }
 
-/** The configurations an event of `partnerId` may be delivered to; the event filter is applied by the caller. */
-export async function activeConfigsOf(db: Queryable, partnerId: string): Promise<ConfigRow[]> {
+/** The configurations events of these partners (an intake batch's) may go to; the caller applies the filters. */
+export async function activeConfigsOfPartners(
+  db: Queryable,
+  partnerIds: readonly string[],
+): Promise<ConfigRow[]> {
   const res = await db.query<ConfigRow>(
-    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 AND active ORDER BY config_id`,
-    [partnerId],
+    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = ANY($1::text[]) AND active ORDER BY config_id`,
+    [partnerIds],
   );
   return res.rows;
 }

@@ -44,6 +44,13 @@ export interface ClaimOptions {
    * replicas × this many (never the same row twice).
    */
   readonly perConfigLimit: number;
+  /**
+   * Claims of this worker whose receiver has answered but whose record is not stored yet: still
+   * `delivering` (they keep holding later events of their transaction back), but no longer a request at
+   * the receiver, so they do not count against its cap or the partner's turn. Other workers, who do not
+   * know them, count them: the cap is never exceeded, only reached later.
+   */
+  readonly answered?: readonly string[];
 }
 
 /**
@@ -56,7 +63,7 @@ export interface ClaimOptions {
  * free slots (of any process) first, and a busy partner still uses every slot nobody else needs.
  *
  * Only live claims count as in flight: a claim whose lease ran out is stale and blocks nothing (it is
- * released at the next pass). Rows locked by another claimer are skipped; the final status check
+ * released at the next pass), and the claiming worker's answered ones (see `answered`) neither. Rows locked by another claimer are skipped; the final status check
  * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -69,6 +76,7 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
     `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
+          AND b.delivery_id <> ALL($6::text[])
         GROUP BY b.partner_id
      ), candidates AS (
        SELECT c.delivery_id, c.next_attempt_at, c.sequence, cfg.partner_id
@@ -85,7 +93,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT greatest($3 - (SELECT count(*) FROM webhooks.deliveries f
                                  WHERE f.config_id = cfg.config_id AND f.status = 'delivering'
-                                   AND f.lease_expires_at > statement_timestamp()), 0)
+                                   AND f.lease_expires_at > statement_timestamp()
+                                   AND f.delivery_id <> ALL($6::text[])), 0)
         ) c
         WHERE cfg.active
           AND EXISTS (SELECT 1 FROM webhooks.deliveries p
@@ -113,7 +122,14 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
                d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
-    [options.now, options.leaseMs, options.perConfigLimit, options.limit, options.workerId],
+    [
+      options.now,
+      options.leaseMs,
+      options.perConfigLimit,
+      options.limit,
+      options.workerId,
+      options.answered ?? [],
+    ],
   );
   return res.rows;
 }

@@ -1,5 +1,5 @@
-import type { QrScheme } from "./decoded-qr.js";
-import { type EmvRecord, encodeEmvRecord } from "./encode-emv.js";
+import type { QrScheme } from "../src/domain/qr/decoded-qr.js";
+import { type EmvRecord, encodeEmvRecord } from "../src/domain/qr/encode-emv.js";
 
 /**
  * One fictional, decodable QR per scheme, for sandbox curl examples and as test fixtures. Values come from
