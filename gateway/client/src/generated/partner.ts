@@ -472,40 +472,6 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description The one error body of every route. `code` is stable and meant for programs; `message` for people. */
-        ErrorBody: {
-            /**
-             * @description Stable machine-readable code.
-             * @example INVALID_AMOUNT
-             */
-            code: string;
-            /** @description Human-readable explanation; wording may change. */
-            message: string;
-            /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
-            field?: string;
-            /** @description Same as the `X-Request-Id` response header; quote it to support. */
-            request_id: string;
-        };
-        RailCallbackRequest: {
-            /** @description The PROCESSING transaction. */
-            tx_id: string;
-            /**
-             * @description The rail's verdict.
-             * @enum {string}
-             */
-            outcome: "SUCCESS" | "FAILED";
-            /** @description Why it failed. */
-            reason?: string;
-            /** @description The rail's own reference. */
-            provider_reference?: string;
-        };
-        RailCallbackResult: {
-            /** @description The transaction. */
-            tx_id: string;
-            status: components["schemas"]["TransactionStatus"];
-            /** @description False when this verdict was already recorded (a retried callback), or contradicts it. */
-            changed: boolean;
-        };
         /** @description Two contracts. **Manual destinations** (AR, BR, PE, BO, CO, NG, GH, ZM; also KE, TZ, UG with a typed till or paybill): `customer_id`, `country_code`, `payment_method`, `payment_destination` (or its legacy alias `qr_string`), and `payment_destination_code` where the country needs one (BR `PIX`, PE `YAPE`/`PLIN`, CO `BREB`, BO/NG/GH/ZM an institution code from `GET /listBanks`; KE/TZ/UG optional `TILL`/`PAYBILL`). BO bank transfers also need `account_type` and `recipient`. **Merchant or account lookup** (KE, TZ, VN): `customer_id`, `country_code`, `merchant_id`; VN also `account_reference` (the bank's 6-digit NAPAS BIN). A `sender` is never accepted. Strings are trimmed; blank strings count as absent; fields a corridor does not use are ignored. */
         LookupPaymentCodeRequest: {
             /** @description A customer registered with `POST /customers`; the sender of the payout. */
@@ -728,401 +694,6 @@ export interface components {
              */
             created_at: string | null;
         };
-        /** @description Checked in this order: `amount` (INVALID_AMOUNT), `currency` (MISSING_REQUIRED_FIELD), the amount's decimals against the currency's minor units (INVALID_AMOUNT), then credentials, rate limit and the rate of `currency` (INVALID_CURRENCY). */
-        PreviewQuotationsRequest: {
-            /** @description Amount in `currency`; must be greater than 0. A JSON number or a decimal string (`"1500.50"`). */
-            amount: number | string;
-            /**
-             * @description ISO 4217 code, any case.
-             * @example USD
-             * @example kes
-             */
-            currency: string;
-        };
-        QuotationItem: {
-            /** @description The previewed amount converted to `currency`, in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
-            amount: number;
-            /** @description Target currency, one of the account's supported currencies. */
-            currency: string;
-            /** @description Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
-            exchange_rate: number;
-            /** @description The amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            amount_usd: number;
-            /** @description `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fee: number;
-            /** @description Percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            percentage_fee: number;
-            /** @description Fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fixed_fee: number;
-            /**
-             * Format: date-time
-             * @description Always 30 minutes after the response time. Indicative only: nothing is reserved.
-             */
-            expires_at: string;
-        };
-        /** @description One quotation per supported currency of the account (only USD when none is configured), in the account's order. A currency without an FX rate, or whose converted amount is outside its corridor's limits, is left out; the list may be empty. */
-        PreviewQuotationsResponse: {
-            quotations: components["schemas"]["QuotationItem"][];
-        };
-        GetQuotationRequest: {
-            /** @description A PENDING transaction from `lookupPaymentCode` or `decodeQr`. */
-            tx_id: string;
-            /** @description Local-currency amount; must be greater than 0. A JSON number or a decimal string (`"1500.50"`). */
-            amount: number | string;
-            /** @description ISO 4217 code; when sent it must be the transaction's currency (any case). */
-            currency?: string;
-        };
-        /** @description A binding price, attached to the transaction (a newer quote replaces the older). `executePayout` debits `total_usd` at full precision. */
-        BindingQuote: {
-            /** @description The transaction quoted. */
-            tx_id: string;
-            /** @description The payout amount in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
-            amount: number;
-            /** @description The transaction's currency. */
-            currency: string;
-            /** @description Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
-            exchange_rate: number;
-            /** @description The amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            amount_usd: number;
-            /** @description `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fee: number;
-            /** @description Percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            percentage_fee: number;
-            /** @description Fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fixed_fee: number;
-            /** @description `amount_usd + fee`, what executePayout debits in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            total_usd: number;
-            /**
-             * Format: date-time
-             * @description After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again. ISO 8601 in UTC with milliseconds.
-             */
-            expires_at: string | null;
-        };
-        Balance: {
-            /** @description What the partner may spend in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            balance_usd: number;
-            /**
-             * @description Always `USD`.
-             * @constant
-             */
-            currency: "USD";
-        };
-        /**
-         * @description PENDING (created by lookup or decodeQr; quotes attach here) → PROCESSING (executePayout debited the balance and submitted the payout) → SUCCESS (the rail paid) → REFUNDED (operations refunded it; balance credited). PROCESSING → FAILED (the rail failed it; debit reversed). PENDING → EXPIRED (not executed in time).
-         * @enum {string}
-         */
-        TransactionStatus: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED";
-        ExecutePayoutRequest: {
-            /** @description A PENDING transaction with an unexpired quote. */
-            tx_id: string;
-        };
-        StatusChange: {
-            /**
-             * @description Previous status; null for the creation.
-             * @enum {string|null}
-             */
-            from: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED" | null;
-            to: components["schemas"]["TransactionStatus"];
-            /** @description Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason. */
-            reason: string;
-            /**
-             * Format: date-time
-             * @description When. ISO 8601 in UTC with milliseconds.
-             */
-            at: string | null;
-        };
-        /** @description Who pays whom, as lookup or decodeQr established it; empty parts are left out. The seed's sender and recipient details live here. */
-        QrData: {
-            /** @description The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`. */
-            sender?: {
-                [key: string]: unknown;
-            };
-            /** @description The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only). */
-            recipient?: {
-                [key: string]: unknown;
-            };
-            /** @description `payment_key`, `ewallet` or `bank_transfer`. */
-            payment_method?: string;
-            /** @description Canonical kind of destination, e.g. `PIX_CPF`, `CBU`, `NUBAN`, `TILL`, `VN_ACCOUNT`. */
-            destination_type?: string;
-            /** @description The destination in canonical form. */
-            payment_destination?: string;
-            /** @description Canonical rail or institution code. */
-            payment_destination_code?: string;
-            /** @description Name of the institution or rail. */
-            institution_name?: string;
-            /** @description Merchant name. */
-            merchant?: string;
-            /** @description Till, paybill or account number of the merchant contract. */
-            merchant_id?: string;
-            /** @description Verified merchant name. */
-            merchant_name?: string;
-            /** @description `till` or `paybill`. */
-            payment_type?: string;
-        };
-        /** @description A transaction. Pricing fields appear once a quote is attached. `status_history` appears on `GET /transactions/{tx_id}` and on executePayout answers, not in lists. */
-        Transaction: {
-            /** @description Identifier. */
-            tx_id: string;
-            status: components["schemas"]["TransactionStatus"];
-            /** @description ISO alpha-2 of the destination. */
-            country: string;
-            /** @description ISO 4217 of the corridor. */
-            currency: string;
-            /** @description The payout amount; 0 while none was given in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
-            amount: number;
-            /** @description Only when quoted. Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
-            exchange_rate?: number;
-            /** @description Only when quoted: the amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            amount_usd?: number;
-            /** @description Only when quoted: `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fee?: number;
-            /** @description Only when quoted: the percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            percentage_fee?: number;
-            /** @description Only when quoted: the fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fixed_fee?: number;
-            /** @description Your reference; empty string when none. */
-            partner_transaction_id: string;
-            qr_data: components["schemas"]["QrData"];
-            /** @description Only on FAILED: why the rail failed it. */
-            failure_reason?: string;
-            /** @description Only on REFUNDED, when operations gave a reason. */
-            refund_reason?: string;
-            /**
-             * Format: date-time
-             * @description Creation time. ISO 8601 in UTC with milliseconds.
-             */
-            created_at: string | null;
-            /**
-             * Format: date-time
-             * @description Last status change. ISO 8601 in UTC with milliseconds.
-             */
-            updated_at: string | null;
-            /** @description Every status change, oldest first. */
-            status_history?: components["schemas"]["StatusChange"][];
-        };
-        TransactionList: {
-            /** @description Newest first (by creation time, then tx_id). */
-            transactions: components["schemas"]["Transaction"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            next_cursor: string | null;
-        };
-        WebhookConfigCreateRequest: {
-            /**
-             * Format: uri
-             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
-             */
-            url: string;
-            /**
-             * @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive.
-             * @default [
-             *       "*"
-             *     ]
-             */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
-            /**
-             * @description Inactive configs receive nothing.
-             * @default true
-             */
-            active?: boolean;
-            /** @description Signing secret, 16–256 characters without control characters. Write-only: answers say `has_secret`. */
-            secret?: string;
-            /** @description Credentials sent to the receiver as `Authorization: Basic …`. The password is write-only. User name non-empty without `:`, password non-empty, both ≤ 256 characters. */
-            basic_auth?: {
-                /** @description User name. */
-                username: string;
-                /** @description Password. */
-                password: string;
-            };
-        };
-        /** @description Partial update: absent fields are left as they are. `secret: null` (or `""`) and `basic_auth: null` remove them; `active: true` also clears `disabled_reason`. */
-        WebhookConfigUpdateRequest: {
-            /**
-             * Format: uri
-             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
-             */
-            url?: string;
-            /** @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive. */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
-            /** @description Activate or deactivate. */
-            active?: boolean;
-            /** @description Signing secret, 16–256 characters without control characters. Write-only: answers say `has_secret`. */
-            secret?: string | null;
-            /** @description Credentials sent to the receiver as `Authorization: Basic …`. The password is write-only. User name non-empty without `:`, password non-empty, both ≤ 256 characters. */
-            basic_auth?: {
-                /** @description User name. */
-                username: string;
-                /** @description Password. */
-                password: string;
-            } | null;
-        };
-        WebhookConfig: {
-            /**
-             * @description Identifier.
-             * @example whc_01m7xx9g5rjdhf24yzyd2vjq4m
-             */
-            config_id: string;
-            /** @description The receiver's base URL. */
-            url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
-            /** @description Whether notifications are sent. */
-            active: boolean;
-            /** @description Whether notifications are signed. */
-            has_secret: boolean;
-            /** @description The basic-auth user name, or null; the password is never returned. */
-            basic_auth: {
-                /** @description User name. */
-                username: string;
-            } | null;
-            /** @description Why the service deactivated the config (the receiver answered 410 Gone). */
-            disabled_reason: string | null;
-            /**
-             * Format: date-time
-             * @description Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise. ISO 8601 in UTC with milliseconds.
-             */
-            previous_secret_expires_at: string | null;
-            /**
-             * Format: date-time
-             * @description Creation time. ISO 8601 in UTC with milliseconds.
-             */
-            created_at: string | null;
-            /**
-             * Format: date-time
-             * @description Last change. ISO 8601 in UTC with milliseconds.
-             */
-            updated_at: string | null;
-        };
-        WebhookSecretRotationRequest: {
-            /** @description The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url). */
-            secret?: string;
-            /**
-             * @description How long the current secret keeps signing beside the new one; 0 drops it at once.
-             * @default 86400
-             */
-            grace_period_seconds?: number;
-        };
-        WebhookSecretRotation: {
-            /**
-             * @description Identifier.
-             * @example whc_01m7xx9g5rjdhf24yzyd2vjq4m
-             */
-            config_id: string;
-            /** @description The receiver's base URL. */
-            url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
-            /** @description Whether notifications are sent. */
-            active: boolean;
-            /** @description Whether notifications are signed. */
-            has_secret: boolean;
-            /** @description The basic-auth user name, or null; the password is never returned. */
-            basic_auth: {
-                /** @description User name. */
-                username: string;
-            } | null;
-            /** @description Why the service deactivated the config (the receiver answered 410 Gone). */
-            disabled_reason: string | null;
-            /**
-             * Format: date-time
-             * @description Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise. ISO 8601 in UTC with milliseconds.
-             */
-            previous_secret_expires_at: string | null;
-            /**
-             * Format: date-time
-             * @description Creation time. ISO 8601 in UTC with milliseconds.
-             */
-            created_at: string | null;
-            /**
-             * Format: date-time
-             * @description Last change. ISO 8601 in UTC with milliseconds.
-             */
-            updated_at: string | null;
-            /** @description The new signing secret. Answered this once, never again: store it now. */
-            secret: string;
-        };
-        WebhookConfigList: {
-            /** @description Oldest first. */
-            webhook_configs: components["schemas"]["WebhookConfig"][];
-        };
-        WebhookTestResult: {
-            /** @description True when the receiver answered 2xx. */
-            delivered: boolean;
-            /** @description The receiver's HTTP status; null when none. */
-            status_code: number | null;
-            /** @description Time to the answer. */
-            latency_ms: number;
-            /** @description Transport error, refused address or timeout; null when the receiver answered. */
-            error: string | null;
-            /** @description The receiver's answer (at most 20 KB). */
-            response_body: string | null;
-        };
-        DeliveryAttempt: {
-            /** @description 1 for the first attempt. */
-            attempt: number;
-            /** @description The receiver's status; null when none. */
-            status_code: number | null;
-            /** @description Why the attempt failed without an answer. */
-            error: string | null;
-            /** @description Time to the answer. */
-            latency_ms: number;
-            /**
-             * Format: date-time
-             * @description When. ISO 8601 in UTC with milliseconds.
-             */
-            at: string | null;
-        };
-        /** @description One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone). */
-        WebhookDelivery: {
-            /**
-             * @description Identifier.
-             * @example whd_01m7xx9n4e0tw3dnmj5m0vcwx5
-             */
-            delivery_id: string;
-            /** @description The receiving config. */
-            config_id: string;
-            /** @description The event's id, also sent as `webhook-id` and in the body: deduplicate by it. */
-            event_id: string;
-            /**
-             * @description Event kind.
-             * @enum {string}
-             */
-            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed";
-            /** @description The transaction. */
-            tx_id: string;
-            /**
-             * @description Delivery state.
-             * @enum {string}
-             */
-            status: "pending" | "delivering" | "delivered" | "dead";
-            /** @description Attempts made so far. */
-            attempts: number;
-            /**
-             * Format: date-time
-             * @description Only while pending: when the next attempt is due. ISO 8601 in UTC with milliseconds.
-             */
-            next_attempt_at: string | null;
-            /**
-             * Format: date-time
-             * @description When a 2xx was received. ISO 8601 in UTC with milliseconds.
-             */
-            delivered_at: string | null;
-            /** @description Status of the last attempt. */
-            last_status_code: number | null;
-            /** @description Error of the last attempt. */
-            last_error: string | null;
-            /** @description The receiver's last answer (at most 20 KB). */
-            response_body: string | null;
-            /**
-             * Format: date-time
-             * @description When the event was taken in. ISO 8601 in UTC with milliseconds.
-             */
-            created_at: string | null;
-            /** @description Every attempt. */
-            history: components["schemas"]["DeliveryAttempt"][];
-        };
-        WebhookDeliveryList: {
-            /** @description Newest first. */
-            deliveries: components["schemas"]["WebhookDelivery"][];
-        };
         /** @description Body of `transaction.success`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Money is written with fixed decimals. */
         TransactionSuccessNotification: {
             /** @description The transaction. */
@@ -1264,6 +835,373 @@ export interface components {
             received?: boolean;
             /** @description Free text. */
             message?: string;
+        };
+        /** @description The one error body of every route. `code` is stable and meant for programs; `message` for people. */
+        ErrorBody: {
+            /**
+             * @description Stable machine-readable code.
+             * @example INVALID_AMOUNT
+             */
+            code: string;
+            /** @description Human-readable explanation; wording may change. */
+            message: string;
+            /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
+            field?: string;
+            /** @description Same as the `X-Request-Id` response header; quote it to support. */
+            request_id: string;
+        };
+        /** @description One quotation per supported currency of the account (only USD when none is configured), in the account's order. A currency without an FX rate, or whose converted amount is outside its corridor's limits, is left out; the list may be empty. */
+        PreviewQuotationsResponse: {
+            quotations: components["schemas"]["QuotationItem"][];
+        };
+        QuotationItem: {
+            /** @description The previewed amount converted to `currency`, in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
+            amount: number;
+            /** @description Target currency, one of the account's supported currencies. */
+            currency: string;
+            /** @description Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
+            exchange_rate: number;
+            /** @description The amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            amount_usd: number;
+            /** @description `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fee: number;
+            /** @description Percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            percentage_fee: number;
+            /** @description Fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fixed_fee: number;
+            expires_at: string | null;
+        };
+        /** @description Checked in this order: `amount` (INVALID_AMOUNT), `currency` (MISSING_REQUIRED_FIELD), the amount's decimals against the currency's minor units (INVALID_AMOUNT), then credentials, rate limit and the rate of `currency` (INVALID_CURRENCY). */
+        PreviewQuotationsRequest: {
+            /** @description Amount in `currency`; must be greater than 0. A JSON number or a decimal string (`"1500.50"`). */
+            amount: number | string;
+            /**
+             * @description ISO 4217 code, any case.
+             * @example USD
+             * @example kes
+             */
+            currency: string;
+        };
+        /** @description A binding price, attached to the transaction (a newer quote replaces the older). `executePayout` debits `total_usd` at full precision. */
+        BindingQuote: {
+            /** @description The transaction quoted. */
+            tx_id: string;
+            /** @description The payout amount in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
+            amount: number;
+            /** @description The transaction's currency. */
+            currency: string;
+            /** @description Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
+            exchange_rate: number;
+            /** @description The amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            amount_usd: number;
+            /** @description `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fee: number;
+            /** @description Percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            percentage_fee: number;
+            /** @description Fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fixed_fee: number;
+            /** @description `amount_usd + fee`, what executePayout debits in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            total_usd: number;
+            expires_at: string | null;
+        };
+        GetQuotationRequest: {
+            /** @description A PENDING transaction from `lookupPaymentCode` or `decodeQr`. */
+            tx_id: string;
+            /** @description Local-currency amount; must be greater than 0. A JSON number or a decimal string (`"1500.50"`). */
+            amount: number | string;
+            /** @description ISO 4217 code; when sent it must be the transaction's currency (any case). */
+            currency?: string;
+        };
+        /** @description A transaction. Pricing fields appear once a quote is attached. `status_history` appears on `GET /transactions/{tx_id}` and on executePayout answers, not in lists. */
+        Transaction: {
+            /** @description Identifier. */
+            tx_id: string;
+            status: components["schemas"]["TransactionStatus"];
+            /** @description ISO alpha-2 of the destination. */
+            country: string;
+            /** @description ISO 4217 of the corridor. */
+            currency: string;
+            /** @description The payout amount; 0 while none was given in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
+            amount: number;
+            /** @description Only when quoted. Units of the local currency per 1 USD, always written with 10 decimals (`5.4000000000`). */
+            exchange_rate?: number;
+            /** @description Only when quoted: the amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            amount_usd?: number;
+            /** @description Only when quoted: `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fee?: number;
+            /** @description Only when quoted: the percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            percentage_fee?: number;
+            /** @description Only when quoted: the fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fixed_fee?: number;
+            /** @description Your reference; empty string when none. */
+            partner_transaction_id: string;
+            qr_data: components["schemas"]["QrData"];
+            /** @description Only on FAILED: why the rail failed it. */
+            failure_reason?: string;
+            /** @description Only on REFUNDED, when operations gave a reason. */
+            refund_reason?: string;
+            created_at: string | null;
+            updated_at: string | null;
+            /** @description Every status change, oldest first. */
+            status_history?: components["schemas"]["StatusChange"][];
+        };
+        /**
+         * @description PENDING (created by lookup or decodeQr; quotes attach here) → PROCESSING (executePayout debited the balance and submitted the payout) → SUCCESS (the rail paid) → REFUNDED (operations refunded it; balance credited). PROCESSING → FAILED (the rail failed it; debit reversed). PENDING → EXPIRED (not executed in time).
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED";
+        /** @description Who pays whom, as lookup or decodeQr established it; empty parts are left out. The seed's sender and recipient details live here. */
+        QrData: {
+            /** @description The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`. */
+            sender?: {
+                [key: string]: unknown;
+            };
+            /** @description The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only). */
+            recipient?: {
+                [key: string]: unknown;
+            };
+            /** @description `payment_key`, `ewallet` or `bank_transfer`. */
+            payment_method?: string;
+            /** @description Canonical kind of destination, e.g. `PIX_CPF`, `CBU`, `NUBAN`, `TILL`, `VN_ACCOUNT`. */
+            destination_type?: string;
+            /** @description The destination in canonical form. */
+            payment_destination?: string;
+            /** @description Canonical rail or institution code. */
+            payment_destination_code?: string;
+            /** @description Name of the institution or rail. */
+            institution_name?: string;
+            /** @description Merchant name. */
+            merchant?: string;
+            /** @description Till, paybill or account number of the merchant contract. */
+            merchant_id?: string;
+            /** @description Verified merchant name. */
+            merchant_name?: string;
+            /** @description `till` or `paybill`. */
+            payment_type?: string;
+        };
+        StatusChange: {
+            /**
+             * @description Previous status; null for the creation.
+             * @enum {string|null}
+             */
+            from: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED" | null;
+            to: components["schemas"]["TransactionStatus"];
+            /** @description Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason. */
+            reason: string;
+            at: string | null;
+        };
+        ExecutePayoutRequest: {
+            /** @description A PENDING transaction with an unexpired quote. */
+            tx_id: string;
+        };
+        TransactionList: {
+            /** @description Newest first (by creation time, then tx_id). */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        Balance: {
+            /** @description What the partner may spend in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            balance_usd: number;
+            /**
+             * @description Always `USD`.
+             * @constant
+             */
+            currency: "USD";
+        };
+        WebhookConfig: {
+            /**
+             * @description Identifier.
+             * @example whc_01m7xx9g5rjdhf24yzyd2vjq4m
+             */
+            config_id: string;
+            /** @description The receiver's base URL. */
+            url: string;
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            /** @description Whether notifications are sent. */
+            active: boolean;
+            /** @description Whether notifications are signed. */
+            has_secret: boolean;
+            /** @description The basic-auth user name, or null; the password is never returned. */
+            basic_auth: {
+                /** @description User name. */
+                username: string;
+            } | null;
+            /** @description Why the service deactivated the config (the receiver answered 410 Gone). */
+            disabled_reason: string | null;
+            previous_secret_expires_at: string | null;
+            created_at: string | null;
+            updated_at: string | null;
+        };
+        WebhookConfigCreateRequest: {
+            /**
+             * Format: uri
+             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
+             */
+            url: string;
+            /**
+             * @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive.
+             * @default [
+             *       "*"
+             *     ]
+             */
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            /**
+             * @description Inactive configs receive nothing.
+             * @default true
+             */
+            active?: boolean;
+            /** @description Signing secret, 16–256 characters without control characters. Write-only: answers say `has_secret`. */
+            secret?: string;
+            /** @description Credentials sent to the receiver as `Authorization: Basic …`. The password is write-only. User name non-empty without `:`, password non-empty, both ≤ 256 characters. */
+            basic_auth?: {
+                /** @description User name. */
+                username: string;
+                /** @description Password. */
+                password: string;
+            };
+        };
+        WebhookConfigList: {
+            /** @description Oldest first. */
+            webhook_configs: components["schemas"]["WebhookConfig"][];
+        };
+        /** @description Partial update: absent fields are left as they are. `secret: null` (or `""`) and `basic_auth: null` remove them; `active: true` also clears `disabled_reason`. */
+        WebhookConfigUpdateRequest: {
+            /**
+             * Format: uri
+             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
+             */
+            url?: string;
+            /** @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive. */
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            /** @description Activate or deactivate. */
+            active?: boolean;
+            secret?: string | null;
+            basic_auth?: {
+                /** @description User name. */
+                username: string;
+                /** @description Password. */
+                password: string;
+            } | null;
+        };
+        WebhookSecretRotation: {
+            /**
+             * @description Identifier.
+             * @example whc_01m7xx9g5rjdhf24yzyd2vjq4m
+             */
+            config_id: string;
+            /** @description The receiver's base URL. */
+            url: string;
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            /** @description Whether notifications are sent. */
+            active: boolean;
+            /** @description Whether notifications are signed. */
+            has_secret: boolean;
+            /** @description The basic-auth user name, or null; the password is never returned. */
+            basic_auth: {
+                /** @description User name. */
+                username: string;
+            } | null;
+            /** @description Why the service deactivated the config (the receiver answered 410 Gone). */
+            disabled_reason: string | null;
+            previous_secret_expires_at: string | null;
+            created_at: string | null;
+            updated_at: string | null;
+            /** @description The new signing secret. Answered this once, never again: store it now. */
+            secret: string;
+        };
+        WebhookSecretRotationRequest: {
+            /** @description The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url). */
+            secret?: string;
+            /**
+             * @description How long the current secret keeps signing beside the new one; 0 drops it at once.
+             * @default 86400
+             */
+            grace_period_seconds?: number;
+        };
+        WebhookTestResult: {
+            /** @description True when the receiver answered 2xx. */
+            delivered: boolean;
+            /** @description The receiver's HTTP status; null when none. */
+            status_code: number | null;
+            /** @description Time to the answer. */
+            latency_ms: number;
+            /** @description Transport error, refused address or timeout; null when the receiver answered. */
+            error: string | null;
+            /** @description The receiver's answer (at most 20 KB). */
+            response_body: string | null;
+        };
+        WebhookDeliveryList: {
+            /** @description Newest first. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone). */
+        WebhookDelivery: {
+            /**
+             * @description Identifier.
+             * @example whd_01m7xx9n4e0tw3dnmj5m0vcwx5
+             */
+            delivery_id: string;
+            /** @description The receiving config. */
+            config_id: string;
+            /** @description The event's id, also sent as `webhook-id` and in the body: deduplicate by it. */
+            event_id: string;
+            /**
+             * @description Event kind.
+             * @enum {string}
+             */
+            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed";
+            /** @description The transaction. */
+            tx_id: string;
+            /**
+             * @description Delivery state.
+             * @enum {string}
+             */
+            status: "pending" | "delivering" | "delivered" | "dead";
+            /** @description Attempts made so far. */
+            attempts: number;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            /** @description Status of the last attempt. */
+            last_status_code: number | null;
+            /** @description Error of the last attempt. */
+            last_error: string | null;
+            /** @description The receiver's last answer (at most 20 KB). */
+            response_body: string | null;
+            created_at: string | null;
+            /** @description Every attempt. */
+            history: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            /** @description 1 for the first attempt. */
+            attempt: number;
+            /** @description The receiver's status; null when none. */
+            status_code: number | null;
+            /** @description Why the attempt failed without an answer. */
+            error: string | null;
+            /** @description Time to the answer. */
+            latency_ms: number;
+            at: string | null;
+        };
+        RailCallbackResult: {
+            /** @description The transaction. */
+            tx_id: string;
+            status: components["schemas"]["TransactionStatus"];
+            /** @description False when this verdict was already recorded (a retried callback), or contradicts it. */
+            changed: boolean;
+        };
+        RailCallbackRequest: {
+            /** @description The PROCESSING transaction. */
+            tx_id: string;
+            /**
+             * @description The rail's verdict.
+             * @enum {string}
+             */
+            outcome: "SUCCESS" | "FAILED";
+            /** @description Why it failed. */
+            reason?: string;
+            /** @description The rail's own reference. */
+            provider_reference?: string;
         };
     };
     responses: never;
@@ -2743,13 +2681,14 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
-                /** @description Decimal places of USD amounts and fees in the response (`amount_usd`, `fee`, `percentage_fee`, `fixed_fee`, `total_usd`, `balance_usd`), rounded half up. Rounding affects the response only: stored values and balance debits keep full precision, so with the default a sub-cent fee shows as 0.00. `exchange_rate` always has 10 decimals; local amounts use the currency's ISO 4217 minor units. Other values → 400 `INVALID_FIELD` (`field` = `dp`). */
-                dp?: components["parameters"]["dp"];
                 /** @description Only transactions in this status (any case). */
                 status?: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED";
                 /** @description Only transactions with this reference of yours. */
                 partner_transaction_id?: string;
-                /** @description Created at or after (inclusive): an RFC 3339 date-time with zone, or a date (midnight UTC). */
+                /**
+                 * @description Created at or after (inclusive): an RFC 3339 date-time with zone, or a date (midnight UTC).
+                 * @example 2026-11-01
+                 */
                 created_from?: string;
                 /** @description Created at or before (inclusive); same format as `created_from`. */
                 created_to?: string;
@@ -2757,6 +2696,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page, unchanged (opaque). */
                 cursor?: string;
+                /** @description Decimal places of USD amounts and fees in the response (`amount_usd`, `fee`, `percentage_fee`, `fixed_fee`, `total_usd`, `balance_usd`), rounded half up. Rounding affects the response only: stored values and balance debits keep full precision, so with the default a sub-cent fee shows as 0.00. `exchange_rate` always has 10 decimals; local amounts use the currency's ISO 4217 minor units. Other values → 400 `INVALID_FIELD` (`field` = `dp`). */
+                dp?: components["parameters"]["dp"];
             };
             header?: {
                 /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
@@ -3623,7 +3564,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["WebhookConfigUpdateRequest"];
             };
@@ -4135,8 +4076,8 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of test notifications is used up; retry after `Retry-After` seconds
              *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of test notifications is used up; retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4474,8 +4415,8 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of redeliveries is used up; retry after `Retry-After` seconds
              *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of redeliveries is used up; retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4567,6 +4508,7 @@ export interface operations {
             /**
              * @description Bad request. Error body with one of these codes:
              *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
              *     - `INVALID_FIELD`: the body is not valid JSON, a field is malformed (`outcome` not SUCCESS or FAILED), a string has a NUL character or an unpaired surrogate, or the body nests deeper than 64 levels
              *     - `MISSING_REQUIRED_FIELD`: `tx_id` or `outcome` is absent
              */
@@ -4706,7 +4648,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4719,7 +4664,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
@@ -4727,7 +4712,10 @@ export interface operations {
     getDocsPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4741,6 +4729,44 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
         };
