@@ -123,7 +123,7 @@ function PayoutTable({ title, window }: { title: string; window: Types.PayoutWin
                   </td>
                   <td className="num">
                     <Link
-                      to={`/transactions?country=${r.country}&status=${r.status}&created_from=${encodeURIComponent(window.since)}`}
+                      to={`/transactions?country=${r.country}&status=${r.status}${window.since ? `&created_from=${encodeURIComponent(window.since)}` : ""}`}
                       aria-label={`${r.count} ${r.status} payouts to ${r.country}`}
                     >
                       {r.count}

@@ -100,7 +100,8 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
           <ol className="timeline">
             {tx.status_history.map((step) => (
               <li key={`${step.to}-${step.at}`}>
-                <StatusBadge status={step.to} /> <time dateTime={step.at}>{formatTime(step.at)}</time>
+                <StatusBadge status={step.to} />{" "}
+                <time dateTime={step.at ?? undefined}>{formatTime(step.at)}</time>
                 {step.from ? <span className="muted"> from {step.from}</span> : null}
                 {step.reason ? <span className="muted"> — {step.reason}</span> : null}
               </li>
