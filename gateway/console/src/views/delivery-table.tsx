@@ -24,29 +24,27 @@ export function DeliveryTable({
 }) {
   if (deliveries.length === 0) return <p className="state empty">No webhook deliveries.</p>;
   return (
-    <>
-      <TableScroll label={label}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Event</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((d) => (
-              <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={onDone} />
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-    </>
+    <TableScroll label={label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Delivery</th>
+            <th scope="col">Event</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => (
+            <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={onDone} />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
