@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { ApiError, invalidField } from "../http/api-error.js";
+import { invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
 import { readBody } from "../http/read-body.js";
