@@ -20,6 +20,7 @@ COPY services/ledger/package.json services/ledger/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/sandbox-rail/package.json services/sandbox-rail/
 COPY gateway/package.json gateway/
+COPY gateway/client/package.json gateway/client/
 COPY gateway/console/package.json gateway/console/
 COPY test/package.json test/
 # npm install, not npm ci: the lockfile was made against a registry mirror that serves only linux-x64
@@ -36,7 +37,7 @@ RUN set -eu; \
     mkdir -p /out; \
     cp package.json package-lock.json /out/; \
     for ws in proto services/platform services/lookup services/pricing services/ledger services/webhooks \
-              services/sandbox-rail gateway gateway/console test; do \
+              services/sandbox-rail gateway gateway/client gateway/console test; do \
       mkdir -p "/out/$ws"; \
       cp "$ws/package.json" "/out/$ws/"; \
       for dir in dist migrations; do \
