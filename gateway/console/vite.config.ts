@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 import { CONSOLE_DIST, CONSOLE_ROOT, STAMP_FILE, sourceFingerprint } from "./build-stamp.js";
 
 /** Records what this build was made from, so `npm start` rebuilds only when a source changed. */
@@ -21,6 +21,8 @@ export default defineConfig({
   // Served by the admin listener under /console (gateway/src/admin/console-static.ts).
   base: "/console/",
   plugins: [react(), buildStamp()],
+  // Workspace packages (@payouts/client) export their TypeScript sources under "source": bundle those.
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   build: {
     outDir: CONSOLE_DIST,
     emptyOutDir: true,

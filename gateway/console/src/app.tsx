@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from "react-router";
-import { ApiError } from "./api/api-error";
+import { isUnauthorized } from "./api/api-error";
 import { SessionProvider, useSession } from "./auth/session-context";
 import { SignInPage } from "./auth/sign-in-page";
 import { Shell } from "./components/shell";
@@ -21,7 +21,7 @@ function RequireSession() {
   const location = useLocation();
   useEffect(() => {
     setFailureHandler((error) => {
-      if (error instanceof ApiError && error.unauthorized) {
+      if (isUnauthorized(error)) {
         queryClient.clear();
         signOut("The admin API refused the token (401). Sign in again with a valid admin token.");
       }

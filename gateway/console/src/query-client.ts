@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { ApiError } from "./api/api-error";
+import { isRefusal } from "./api/api-error";
 
 /** Called with every failed query or mutation; the session ends on a refused token. */
 let onFailure: (error: unknown) => void = () => {};
@@ -13,8 +13,7 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       // A refusal (4xx) will not change by asking again; a lost connection or a 503 may.
-      retry: (count, error) =>
-        count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      retry: (count, error) => count < 2 && !isRefusal(error),
       staleTime: 2_000,
       refetchOnWindowFocus: true,
     },

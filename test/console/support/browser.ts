@@ -62,7 +62,9 @@ export async function expectAccessible(page: Page, view: string): Promise<void> 
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
     }));
   });
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.targets.join(" | ")}`);
   expect(serious, `${view}: axe found serious or critical violations`).toEqual([]);
 }
 

@@ -27,6 +27,10 @@ export class ConsoleSession {
     viewport: { width: number; height: number },
   ): Promise<ConsoleSession> {
     const context = await browser.newContext({ viewport });
+    // The copy button of a new client secret writes to the clipboard, as an operator's browser lets it.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+      origin: new URL(adminUrl).origin,
+    });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     return new ConsoleSession(context, page, `${adminUrl}/console`);
@@ -54,6 +58,13 @@ export class ConsoleSession {
     await this.page.locator(".notice").filter({ hasText: text }).first().waitFor();
   }
 
+  /** The transaction page's current status (the live status line). */
+  async waitForStatus(status: string, timeout = 20_000): Promise<void> {
+    await this.page
+      .locator(".status-line .badge", { hasText: new RegExp(`^${status}$`) })
+      .waitFor({ timeout });
+  }
+
   /** What the page keeps in the browser: sessionStorage's entries, localStorage's size, and its cookies. */
   storage(): Promise<{ session: Record<string, string>; localCount: number; cookies: string }> {
     return this.page.evaluate(() => {
@@ -65,6 +76,14 @@ export class ConsoleSession {
       }
       return { session, localCount: w.localStorage.length, cookies: w.document.cookie };
     });
+  }
+
+  clipboardText(): Promise<string> {
+    return this.page.evaluate(() =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+      ).navigator.clipboard.readText(),
+    );
   }
 
   /** Replaces every value in sessionStorage, as if the stored token had been revoked meanwhile. */

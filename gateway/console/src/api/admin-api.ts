@@ -1,76 +1,116 @@
 /**
- * The console's only door to the admin API: one method per route. Views never build URLs or bodies
- * themselves, so the transport (and the types' source) changes here alone.
+ * The console's only door to the admin API: one method per route, over @payouts/client/admin (typed from the
+ * admin OpenAPI document, Bearer token on every request). Views never build URLs or bodies themselves.
+ * A failed call rejects with the client's PayoutsError (status, code, field, request_id; status 0 without an
+ * answer).
  */
-import { call, type Query } from "./transport";
+import { createAdminClient, dataOf } from "@payouts/client/admin";
 import type * as T from "./types";
 
 export type { T as Types };
 
-let keys = 0;
 /** A fresh idempotency key per money-moving action; a retry of the same action reuses its key. */
-export const newIdempotencyKey = (purpose: string) =>
-  `console-${purpose}-${Date.now().toString(36)}-${(++keys).toString(36)}-${crypto.randomUUID()}`;
+export const newIdempotencyKey = (purpose: string) => `console-${purpose}-${crypto.randomUUID()}`;
+
+/** A search form's values for query Q: plain strings the operator typed, checked by the API (400 naming the field). */
+type Form<Q> = { [K in keyof Q]?: string | number | undefined };
+
+/** Drops the empty fields of a search form: the API refuses an empty filter rather than ignoring it. */
+function compact<Q extends object>(form: Form<Q>): Q {
+  return Object.fromEntries(Object.entries(form).filter(([, v]) => v !== undefined && v !== "")) as Q;
+}
 
 export function createAdminApi(token: string) {
-  const get = <R>(path: string, query?: Query) => call<R>(token, "GET", path, query ? { query } : {});
-  const send = <R>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-    call<R>(token, method, path, {
-      ...(body !== undefined ? { body } : {}),
-      ...(headers ? { headers } : {}),
-    });
-  const seg = encodeURIComponent;
+  const admin = createAdminClient({
+    // The admin listener serves the console, so the API is this page's origin.
+    baseUrl: window.location.origin,
+    token,
+    // Live figures must never come from the browser's HTTP cache.
+    fetch: (request) => fetch(new Request(request, { cache: "no-store" })),
+  });
+  const partner = (partner_id: string) => ({ params: { path: { partner_id } } });
+  const app = (partner_id: string, client_id: string) => ({ params: { path: { partner_id, client_id } } });
+  const tx = (tx_id: string) => ({ params: { path: { tx_id } } });
 
   return {
     // Reference data
-    listFxRates: () => get<T.FxRateList>("/admin/fx-rates"),
-    putFxRate: (currency: string, ratePerUsd: string) =>
-      send<T.FxRate>("PUT", `/admin/fx-rates/${seg(currency)}`, { rate_per_usd: ratePerUsd }),
-    listCorridors: () => get<T.CorridorList>("/admin/corridors"),
-    putCorridor: (countryCode: string, corridor: T.CorridorInput) =>
-      send<T.Corridor>("PUT", `/admin/corridors/${seg(countryCode)}`, corridor),
+    listFxRates: () => dataOf(admin.GET("/admin/fx-rates")),
+    putFxRate: (currency: string, rate_per_usd: string) =>
+      dataOf(
+        admin.PUT("/admin/fx-rates/{currency}", { params: { path: { currency } }, body: { rate_per_usd } }),
+      ),
+    listCorridors: () => dataOf(admin.GET("/admin/corridors")),
+    putCorridor: (country_code: string, body: T.CorridorInput) =>
+      dataOf(admin.PUT("/admin/corridors/{country_code}", { params: { path: { country_code } }, body })),
 
     // Partners
-    listPartners: (query: Query = {}) => get<T.PartnerList>("/admin/partners", query),
-    getPartner: (partnerId: string) => get<T.PartnerDetail>(`/admin/partners/${seg(partnerId)}`),
-    createPartner: (input: T.PartnerInput) => send<T.Partner>("POST", "/admin/partners", input),
-    updatePartner: (partnerId: string, input: Partial<T.PartnerInput>) =>
-      send<T.Partner>("PATCH", `/admin/partners/${seg(partnerId)}`, input),
-    createApp: (partnerId: string, input: { preview_rate_limit_per_minute?: number }) =>
-      send<T.CreatedApp>("POST", `/admin/partners/${seg(partnerId)}/apps`, input),
+    listPartners: (query: Form<T.PartnerQuery>) =>
+      dataOf(admin.GET("/admin/partners", { params: { query: compact<T.PartnerQuery>(query) } })),
+    getPartner: (partnerId: string) => dataOf(admin.GET("/admin/partners/{partner_id}", partner(partnerId))),
+    createPartner: (body: T.PartnerInput) => dataOf(admin.POST("/admin/partners", { body })),
+    updatePartner: (partnerId: string, body: T.PartnerUpdate) =>
+      dataOf(admin.PATCH("/admin/partners/{partner_id}", { ...partner(partnerId), body })),
+    listApps: (partnerId: string) =>
+      dataOf(admin.GET("/admin/partners/{partner_id}/apps", partner(partnerId))),
+    createApp: (partnerId: string, body: { preview_rate_limit_per_minute?: number }) =>
+      dataOf(admin.POST("/admin/partners/{partner_id}/apps", { ...partner(partnerId), body })),
     revokeApp: (partnerId: string, clientId: string) =>
-      send<void>("DELETE", `/admin/partners/${seg(partnerId)}/apps/${seg(clientId)}`),
+      dataOf(admin.DELETE("/admin/partners/{partner_id}/apps/{client_id}", app(partnerId, clientId))),
     setAppRateLimit: (partnerId: string, clientId: string, perMinute: number) =>
-      send<T.App>("PATCH", `/admin/partners/${seg(partnerId)}/apps/${seg(clientId)}`, {
-        preview_rate_limit_per_minute: perMinute,
-      }),
-    getBalance: (partnerId: string) => get<T.Balance>(`/admin/partners/${seg(partnerId)}/balance`),
-    creditBalance: (partnerId: string, amountUsd: string, reference: string, idempotencyKey: string) =>
-      send<T.Balance>(
-        "POST",
-        `/admin/partners/${seg(partnerId)}/balance/credits`,
-        { amount_usd: amountUsd, reference },
-        { "X-Idempotency-Key": idempotencyKey },
+      dataOf(
+        admin.PATCH("/admin/partners/{partner_id}/apps/{client_id}", {
+          ...app(partnerId, clientId),
+          body: { preview_rate_limit_per_minute: perMinute },
+        }),
       ),
-    listBalanceEntries: (partnerId: string, query: Query = {}) =>
-      get<T.BalanceEntryList>(`/admin/partners/${seg(partnerId)}/balance/entries`, query),
+    getBalance: (partnerId: string) =>
+      dataOf(admin.GET("/admin/partners/{partner_id}/balance", partner(partnerId))),
+    creditBalance: (partnerId: string, amount_usd: string, reference: string, idempotencyKey: string) =>
+      dataOf(
+        admin.POST("/admin/partners/{partner_id}/balance/credits", {
+          params: { path: { partner_id: partnerId }, header: { "X-Idempotency-Key": idempotencyKey } },
+          body: { amount_usd, reference },
+        }),
+      ),
+    listBalanceEntries: (partnerId: string, query: Form<T.BalanceEntryQuery>) =>
+      dataOf(
+        admin.GET("/admin/partners/{partner_id}/balance/entries", {
+          params: { path: { partner_id: partnerId }, query: compact<T.BalanceEntryQuery>(query) },
+        }),
+      ),
 
     // Transactions
-    overview: () => get<T.Overview>("/admin/overview"),
-    searchTransactions: (query: Query) => get<T.TransactionList>("/admin/transactions", query),
-    getTransaction: (txId: string) => get<T.TransactionDetail>(`/admin/transactions/${seg(txId)}`),
+    overview: () => dataOf(admin.GET("/admin/overview")),
+    searchTransactions: (query: Form<T.TransactionQuery>) =>
+      dataOf(admin.GET("/admin/transactions", { params: { query: compact<T.TransactionQuery>(query) } })),
+    getTransaction: (txId: string) => dataOf(admin.GET("/admin/transactions/{tx_id}", tx(txId))),
     refund: (txId: string, reason: string) =>
-      send<T.TransactionSummary>("POST", `/admin/transactions/${seg(txId)}/refund`, { reason }),
+      dataOf(admin.POST("/admin/transactions/{tx_id}/refund", { ...tx(txId), body: { reason } })),
     settle: (txId: string, outcome: "SUCCESS" | "FAILED", reason: string) =>
-      send<T.SettleResult>("POST", `/admin/sandbox/transactions/${seg(txId)}/settle`, { outcome, reason }),
+      dataOf(
+        admin.POST("/admin/sandbox/transactions/{tx_id}/settle", { ...tx(txId), body: { outcome, reason } }),
+      ),
 
     // Webhooks
-    listDeliveries: (query: Query) => get<T.DeliveryList>("/admin/webhook-deliveries", query),
-    redeliver: (deliveryId: string) =>
-      send<T.Delivery>("POST", `/admin/webhook-deliveries/${seg(deliveryId)}/redeliver`),
-    listWebhookConfigs: (query: Query = {}) => get<T.WebhookConfigList>("/admin/webhook-configs", query),
-    setWebhookConfigEnabled: (configId: string, enabled: boolean) =>
-      send<T.WebhookConfig>("PATCH", `/admin/webhook-configs/${seg(configId)}`, { enabled }),
+    listDeliveries: (query: Form<T.DeliveryQuery>) =>
+      dataOf(admin.GET("/admin/webhook-deliveries", { params: { query: compact<T.DeliveryQuery>(query) } })),
+    redeliver: (delivery_id: string) =>
+      dataOf(
+        admin.POST("/admin/webhook-deliveries/{delivery_id}/redeliver", {
+          params: { path: { delivery_id } },
+        }),
+      ),
+    listWebhookConfigs: (query: Form<T.WebhookConfigQuery>) =>
+      dataOf(
+        admin.GET("/admin/webhook-configs", { params: { query: compact<T.WebhookConfigQuery>(query) } }),
+      ),
+    setWebhookConfigEnabled: (config_id: string, enabled: boolean, reason?: string) =>
+      dataOf(
+        admin.PATCH("/admin/webhook-configs/{config_id}", {
+          params: { path: { config_id } },
+          body: { enabled, ...(reason ? { reason } : {}) },
+        }),
+      ),
   };
 }
 

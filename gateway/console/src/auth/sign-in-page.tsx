@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { createAdminApi } from "../api/admin-api";
-import { ApiError } from "../api/api-error";
+import { ApiError, isUnauthorized } from "../api/api-error";
 import { useSession } from "./session-context";
 
 /** The admin token is entered once per browser session and checked against the API before it is kept. */
@@ -77,7 +77,7 @@ export function SignInPage() {
 
 function signInError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.unauthorized) return "That admin token was refused (401). Check the token and try again.";
+    if (isUnauthorized(error)) return "That admin token was refused (401). Check the token and try again.";
     if (error.status === 0) return `The admin API could not be reached. ${error.message}`;
     return `The admin API answered ${error.status} ${error.code}: ${error.message}`;
   }

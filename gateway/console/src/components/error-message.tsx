@@ -10,7 +10,7 @@ export function ErrorMessage({ error, prefix }: { error: unknown; prefix: string
           ({error.status ? `${error.status} ` : ""}
           {error.code}
           {error.field ? `, field ${error.field}` : ""}
-          {error.requestId ? `, request ${error.requestId}` : ""})
+          {error.request_id ? `, request ${error.request_id}` : ""})
         </span>
       </p>
     );

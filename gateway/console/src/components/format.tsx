@@ -21,8 +21,31 @@ export function formatDecimal(value: string | number | null | undefined, dp = 2)
   return shown ? `${sign}${grouped}.${shown}` : `${sign}${grouped}`;
 }
 
+/**
+ * A decimal string rounded half-up to `dp` decimals with integer arithmetic (BigInt), never through a
+ * binary double: "19.096296296296296297" → "19.10". Stored values keep full precision; this is display only.
+ */
+export function roundDecimal(value: string, dp = 2): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return value;
+  const [, sign = "", int = "0", frac = ""] = match;
+  const digits = BigInt(int + frac.padEnd(dp, "0").slice(0, dp));
+  const up = (frac[dp] ?? "0") >= "5" ? 1n : 0n;
+  const text = (digits + up).toString().padStart(dp + 1, "0");
+  const rounded = dp === 0 ? text : `${text.slice(0, -dp)}.${text.slice(-dp)}`;
+  return /[1-9]/.test(rounded) ? `${sign}${rounded}` : rounded;
+}
+
+/** A USD amount as operators read it: cents, half-up; the exact value stays one hover away. */
 export function Usd({ value }: { value: string | number | null | undefined }) {
-  return <span className="num">{formatDecimal(value)} USD</span>;
+  if (value === null || value === undefined || value === "") return <span className="num">—</span>;
+  const exact = String(value);
+  const shown = formatDecimal(roundDecimal(exact));
+  return (
+    <span className="num" title={formatDecimal(exact) !== shown ? `${exact} USD exactly` : undefined}>
+      {shown} USD
+    </span>
+  );
 }
 
 const STATUS_TONE: Record<string, string> = {

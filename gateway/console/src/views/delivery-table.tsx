@@ -1,54 +1,50 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime, StatusBadge } from "../components/format";
-import { ResultNotice } from "../components/result-notice";
 import { TableScroll } from "../components/table-scroll";
 
-const attemptsOf = (d: Types.Delivery): Types.DeliveryAttempt[] =>
-  Array.isArray(d.attempts) ? d.attempts : [];
-const attemptCount = (d: Types.Delivery) => (Array.isArray(d.attempts) ? d.attempts.length : d.attempts);
+/** A delivery can be sent again once it is settled either way; a pending or in-flight one is already on its way. */
+const redeliverable = (d: Types.Delivery) => d.status === "dead" || d.status === "delivered";
 
 /** Webhook deliveries with their outcome; dead ones stand out and can be sent again. */
 export function DeliveryTable({
   deliveries,
   showAttempts = false,
   label,
+  onDone,
 }: {
   deliveries: Types.Delivery[];
   showAttempts?: boolean;
   label: string;
+  /** Reports a redelivery; the caller shows it above the list, which may change (or empty) right after. */
+  onDone: (message: string) => void;
 }) {
-  const [result, setResult] = useState<string>();
   if (deliveries.length === 0) return <p className="state empty">No webhook deliveries.</p>;
   return (
-    <>
-      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
-      <TableScroll label={label}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Event</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((d) => (
-              <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={setResult} />
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-    </>
+    <TableScroll label={label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Delivery</th>
+            <th scope="col">Event</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => (
+            <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={onDone} />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -66,19 +62,21 @@ function DeliveryRow({
   const redeliver = useMutation({
     mutationFn: () => api.redeliver(d.delivery_id),
     onSuccess: async (res) => {
-      onDone(`Delivery ${d.delivery_id} queued again (${res.status}). It is retried at once.`);
+      onDone(`Delivery ${d.delivery_id} queued again (${res.status}): it is sent at once.`);
       await client.invalidateQueries({ queryKey: ["deliveries"] });
       if (d.tx_id) await client.invalidateQueries({ queryKey: ["transaction", d.tx_id] });
     },
   });
-  const dead = d.status.toUpperCase() === "DEAD" || d.status.toUpperCase() === "FAILED";
-  const attempts = attemptsOf(d);
+  const dead = d.status === "dead";
+  const { attempts } = d;
   return (
     <>
       <tr className={dead ? "dead" : undefined}>
         <th scope="row">
           <span className="mono">{d.delivery_id}</span>
-          {d.url && <div className="muted wrap">{d.url}</div>}
+          <div className="muted mono">
+            to {d.config_id} · <span title="created">{formatTime(d.created_at)}</span>
+          </div>
           {d.tx_id && !showAttempts && (
             <div>
               <Link to={`/transactions/${d.tx_id}`} className="mono">
@@ -87,17 +85,20 @@ function DeliveryRow({
             </div>
           )}
         </th>
-        <td>{d.event}</td>
+        <td>{d.event_type}</td>
         <td>
           <StatusBadge status={d.status} />
-          {d.next_attempt_at && d.status.toUpperCase() === "PENDING" && (
+          {d.next_attempt_at && d.status === "pending" && (
             <div className="muted">next {formatTime(d.next_attempt_at)}</div>
           )}
         </td>
-        <td className="num">{attemptCount(d)}</td>
-        <td className="num">{d.last_status_code ?? attempts[attempts.length - 1]?.status_code ?? "—"}</td>
+        <td className="num">{d.attempt_count}</td>
         <td>
-          {d.status.toUpperCase() !== "PENDING" && (
+          <span className="num">{d.last_status_code ?? "—"}</span>
+          {d.last_error && <div className="muted wrap">{d.last_error}</div>}
+        </td>
+        <td>
+          {redeliverable(d) && (
             <button
               type="button"
               onClick={() => redeliver.mutate()}

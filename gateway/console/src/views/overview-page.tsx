@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
-import { StatusBadge, Usd } from "../components/format";
+import { formatDecimal, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { TableScroll } from "../components/table-scroll";
 
@@ -30,78 +30,110 @@ export function OverviewPage() {
   );
 }
 
+const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 function OverviewFigures({ overview: o }: { overview: Types.Overview }) {
-  const dead = o.webhook_deliveries.dead;
+  const { dead } = o.webhooks;
   return (
     <>
       <div className="tiles">
-        <div className="tile">
-          <h2>Partner balances</h2>
+        <section className="tile" aria-labelledby="tile-balances">
+          <h2 id="tile-balances">Partner balances</h2>
           <p className="big-figure">
-            <Usd value={o.partner_balances_usd} />
+            <Usd value={o.balances.total_usd} />
           </p>
-        </div>
-        <div className="tile">
-          <h2>Outbox lag</h2>
+          <p className="muted">
+            {o.balances.partners} {o.balances.partners === 1 ? "partner" : "partners"};{" "}
+            <Usd value={o.balances.in_flight_usd} /> in flight
+          </p>
+        </section>
+        <section className="tile" aria-labelledby="tile-outbox">
+          <h2 id="tile-outbox">Outbox lag</h2>
           <p className="big-figure">{o.outbox.unpublished} unpublished</p>
           <p className="muted">
-            {o.outbox.oldest_unpublished_age_seconds === null
-              ? "Nothing waiting."
-              : `Oldest waiting ${o.outbox.oldest_unpublished_age_seconds} s.`}
+            {o.outbox.unpublished === 0
+              ? "Every event is published."
+              : `Oldest waiting ${seconds(o.outbox.oldest_age_ms)}.`}
           </p>
-        </div>
-        <div className={`tile${dead > 0 ? " alert" : ""}`}>
-          <h2>Webhook deliveries</h2>
+        </section>
+        <section className={`tile${dead > 0 ? " alert" : ""}`} aria-labelledby="tile-webhooks">
+          <h2 id="tile-webhooks">Webhook deliveries</h2>
           <ul className="plain">
-            <li>Delivered: {o.webhook_deliveries.delivered}</li>
-            <li>Pending: {o.webhook_deliveries.pending}</li>
             <li>
               {dead > 0 ? (
-                <Link to="/webhooks?outcome=DEAD">
+                <Link to="/webhooks?status=dead">
                   <strong>Dead: {dead}</strong> — review and redeliver
                 </Link>
               ) : (
                 "Dead: 0"
               )}
             </li>
+            <li>
+              Pending: {o.webhooks.pending} ({o.webhooks.retrying} retrying
+              {o.webhooks.pending_disabled
+                ? `, ${o.webhooks.pending_disabled} held by disabled receivers`
+                : ""}
+              )
+            </li>
+            <li>Delivering now: {o.webhooks.delivering}</li>
+            <li>
+              Delivered: {o.webhooks.delivered_last_hour} in the last hour, {o.webhooks.delivered_last_day} in
+              the last day
+            </li>
+            {o.webhooks.oldest_due_age_ms > 0 && (
+              <li>Oldest due delivery late by {seconds(o.webhooks.oldest_due_age_ms)}</li>
+            )}
           </ul>
-        </div>
+        </section>
       </div>
-      <PayoutTable title="Payouts in the last hour" rows={o.payouts.last_hour} />
-      <PayoutTable title="Payouts in the last day" rows={o.payouts.last_day} />
+      <PayoutTable title="Payouts in the last hour" window={o.payouts.last_hour} />
+      <PayoutTable title="Payouts in the last day" window={o.payouts.last_day} />
     </>
   );
 }
 
-function PayoutTable({ title, rows }: { title: string; rows: Types.PayoutCount[] }) {
+function PayoutTable({ title, window }: { title: string; window: Types.PayoutWindow }) {
   return (
     <section aria-label={title}>
-      <h2>{title}</h2>
-      {rows.length === 0 ? (
+      <h2>
+        {title}: {window.total}
+      </h2>
+      {window.by_corridor.length === 0 ? (
         <p className="state empty">No payouts in this period.</p>
       ) : (
-        <TableScroll label={`${title} table`}>
+        <TableScroll label={`${title} by corridor and status`}>
           <table>
             <thead>
               <tr>
                 <th scope="col">Corridor</th>
                 <th scope="col">Status</th>
                 <th scope="col">Payouts</th>
-                <th scope="col">Total USD</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Debited USD</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => (
-                <tr key={`${r.country}-${r.status}`}>
-                  <th scope="row">{r.country}</th>
+              {window.by_corridor.map((r) => (
+                <tr key={`${r.country}-${r.currency}-${r.status}`}>
+                  <th scope="row">
+                    {r.country} · {r.currency}
+                  </th>
                   <td>
                     <StatusBadge status={r.status} />
                   </td>
                   <td className="num">
-                    <Link to={`/transactions?country=${r.country}&status=${r.status}`}>{r.count}</Link>
+                    <Link
+                      to={`/transactions?country=${r.country}&status=${r.status}${window.since ? `&created_from=${encodeURIComponent(window.since)}` : ""}`}
+                      aria-label={`${r.count} ${r.status} payouts to ${r.country}`}
+                    >
+                      {r.count}
+                    </Link>
                   </td>
                   <td className="num">
-                    <Usd value={r.total_usd} />
+                    {formatDecimal(r.amount, 0)} {r.currency}
+                  </td>
+                  <td>
+                    <Usd value={r.debited_usd} />
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
@@ -7,6 +7,7 @@ import { CopyButton } from "../components/copy-button";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { formatTime } from "../components/format";
+import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
 import { TableScroll } from "../components/table-scroll";
 
@@ -16,10 +17,11 @@ const checkLimit = (text: string) =>
     : "A whole number from 1 to 1,000,000.";
 
 /** The partner's API apps: create (the secret is shown once), revoke, and the previewQuotations rate limit. */
-export function PartnerApps({ partnerId, apps }: { partnerId: string; apps: Types.App[] | undefined }) {
+export function PartnerApps({ partnerId }: { partnerId: string }) {
   const api = useApi();
   const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: ["partner", partnerId] });
+  const query = useQuery({ queryKey: ["apps", partnerId], queryFn: () => api.listApps(partnerId) });
+  const refresh = () => client.invalidateQueries({ queryKey: ["apps", partnerId] });
   const [limit, setLimit] = useState("");
   const [limitProblem, setLimitProblem] = useState<string>();
   const [created, setCreated] = useState<Types.CreatedApp>();
@@ -39,6 +41,7 @@ export function PartnerApps({ partnerId, apps }: { partnerId: string; apps: Type
     setLimitProblem(problem);
     if (!problem) create.mutate();
   }
+  const apps = query.data?.apps;
   const active = (apps ?? []).filter((a) => !a.revoked_at);
   const revoked = (apps ?? []).filter((a) => a.revoked_at);
   return (
@@ -61,7 +64,11 @@ export function PartnerApps({ partnerId, apps }: { partnerId: string; apps: Type
         </div>
       )}
       {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      {apps === undefined ? null : active.length === 0 ? (
+      {apps === undefined ? (
+        <QueryState query={query} what="apps">
+          {() => null}
+        </QueryState>
+      ) : active.length === 0 ? (
         <p className="state empty">No active apps: the partner cannot call the API until one is created.</p>
       ) : (
         <TableScroll label="Apps table">
@@ -172,19 +179,21 @@ function AppRow({
       <td className="row-actions">
         {editing ? (
           <>
-            <button type="submit" form={formId} className="primary" disabled={save.isPending}>
+            {/* Keys keep React from turning the clicked "Edit limit" button into this submit button mid-click. */}
+            <button key="save" type="submit" form={formId} className="primary" disabled={save.isPending}>
               Save limit
             </button>
-            <button type="button" onClick={() => setEditing(false)}>
+            <button key="cancel" type="button" onClick={() => setEditing(false)}>
               Cancel
             </button>
           </>
         ) : (
           <>
             <button
+              key="edit"
               type="button"
               onClick={() => setEditing(true)}
-              aria-label={`Edit rate limit of ${app.client_id}`}
+              aria-label={`Edit limit of ${app.client_id}`}
             >
               Edit limit
             </button>

@@ -5,7 +5,7 @@ import { newIdempotencyKey } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
-import { formatDecimal, formatTime, Usd } from "../components/format";
+import { formatDecimal, formatTime, roundDecimal, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
@@ -34,7 +34,7 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
     mutationFn: () => api.creditBalance(partnerId, amount.trim(), reference.trim(), key),
     onSuccess: async (res) => {
       setResult(
-        `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(res.balance_usd)} USD.`,
+        `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(roundDecimal(res.balance_usd))} USD.`,
       );
       setOpen(false);
       setAmount("");
@@ -139,13 +139,15 @@ function BalanceHistory({ partnerId }: { partnerId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.entries.map((e, i) => (
-                    <tr key={e.entry_id ?? `${e.created_at}-${i}`}>
+                  {data.entries.map((e) => (
+                    <tr key={e.entry_id}>
                       <td>{formatTime(e.created_at)}</td>
                       <td>{e.kind}</td>
-                      <td className="num">{formatDecimal(e.amount_usd)}</td>
-                      <td className="num">
-                        {e.balance_usd !== undefined ? formatDecimal(e.balance_usd) : "—"}
+                      <td>
+                        <Usd value={e.amount_usd} />
+                      </td>
+                      <td>
+                        <Usd value={e.balance_after_usd} />
                       </td>
                       <td>
                         {e.tx_id ? (

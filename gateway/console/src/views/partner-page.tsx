@@ -57,7 +57,7 @@ export function PartnerPage() {
               {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
             </section>
             <PartnerBalance partnerId={partner.partner_id} />
-            <PartnerApps partnerId={partner.partner_id} apps={partner.apps} />
+            <PartnerApps partnerId={partner.partner_id} />
           </>
         )}
       </QueryState>

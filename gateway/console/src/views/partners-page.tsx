@@ -13,10 +13,12 @@ export function PartnersPage() {
   const api = useApi();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const pager = useCursorPager("partners");
+  const [name, setName] = useState("");
+  const [search, setSearch] = useState("");
+  const pager = useCursorPager(`partners:${search}`);
   const query = useQuery({
-    queryKey: ["partners", pager.cursor],
-    queryFn: () => api.listPartners({ cursor: pager.cursor, limit: 25 }),
+    queryKey: ["partners", search, pager.cursor],
+    queryFn: () => api.listPartners({ name: search, cursor: pager.cursor, limit: 25 }),
   });
   const create = useMutation({
     mutationFn: api.createPartner,
@@ -35,6 +37,17 @@ export function PartnersPage() {
       <h1>Partners</h1>
       <section aria-labelledby="partner-list-heading">
         <h2 id="partner-list-heading">All partners</h2>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(name.trim());
+          }}
+        >
+          <label htmlFor="partner-name-search">Name contains</label>
+          <input id="partner-name-search" value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit">Search</button>
+        </form>
         <form className="inline-form" onSubmit={open}>
           <label htmlFor="open-partner">Open partner by id</label>
           <input
@@ -58,9 +71,9 @@ export function PartnersPage() {
                   <thead>
                     <tr>
                       <th scope="col">Partner</th>
-                      <th scope="col">Currencies</th>
-                      <th scope="col">Fees</th>
+                      <th scope="col">Active apps</th>
                       <th scope="col">Balance</th>
+                      <th scope="col">In flight</th>
                       <th scope="col">Created</th>
                     </tr>
                   </thead>
@@ -71,11 +84,13 @@ export function PartnersPage() {
                           <Link to={`/partners/${p.partner_id}`}>{p.name}</Link>
                           <div className="muted mono">{p.partner_id}</div>
                         </th>
-                        <td>{p.supported_currencies.join(", ") || "—"}</td>
+                        <td className="num">{p.active_apps}</td>
                         <td>
-                          {p.fees.percent}% + {p.fees.fixed_usd} USD
+                          <Usd value={p.balance_usd} />
                         </td>
-                        <td>{p.balance_usd !== undefined ? <Usd value={p.balance_usd} /> : "—"}</td>
+                        <td>
+                          <Usd value={p.in_flight_usd} />
+                        </td>
                         <td>{formatTime(p.created_at)}</td>
                       </tr>
                     ))}

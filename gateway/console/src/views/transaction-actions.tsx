@@ -4,7 +4,7 @@ import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
-import { formatDecimal } from "../components/format";
+import { formatDecimal, roundDecimal } from "../components/format";
 import { ResultNotice } from "../components/result-notice";
 
 type Action = { kind: "refund" } | { kind: "settle"; outcome: "SUCCESS" | "FAILED" };
@@ -25,7 +25,7 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
     mutationFn: async (a: Action): Promise<string> => {
       if (a.kind === "refund") {
         const res = await api.refund(tx.tx_id, reason.trim());
-        return `Refunded ${tx.tx_id}: ${formatDecimal(res.total_usd ?? tx.total_usd)} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
+        return `Refunded ${tx.tx_id}: ${formatDecimal(roundDecimal(res.total_usd ?? tx.total_usd ?? "0"))} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
       }
       const res = await api.settle(tx.tx_id, a.outcome, reason.trim());
       return `Sandbox rail settled ${tx.tx_id} as ${res.outcome}${res.delivered ? "" : " (the callback is still being delivered)"}. Status: ${res.status ?? "unknown"}.`;
@@ -84,7 +84,7 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
         }
         confirmLabel={
           action?.kind === "refund"
-            ? `Refund ${formatDecimal(tx.total_usd)} USD`
+            ? `Refund ${formatDecimal(roundDecimal(tx.total_usd ?? "0"))} USD`
             : action?.kind === "settle" && action.outcome === "FAILED"
               ? "Settle as failed"
               : "Settle as paid"
@@ -97,8 +97,9 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
       >
         {action?.kind === "refund" ? (
           <p>
-            The full debit of {formatDecimal(tx.total_usd)} USD (fees included) goes back to partner{" "}
-            <span className="mono">{tx.partner_id}</span>'s balance, once. The partner is notified by webhook.
+            The full debit of {formatDecimal(tx.total_usd)} USD (fees included, at full precision) goes back
+            to partner <span className="mono">{tx.partner_id}</span>'s balance, once. The partner is notified
+            by webhook.
           </p>
         ) : (
           <p>

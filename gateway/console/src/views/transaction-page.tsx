@@ -1,9 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
 import { TableScroll } from "../components/table-scroll";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
@@ -33,6 +35,7 @@ export function TransactionPage() {
 }
 
 function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
+  const [redelivered, setRedelivered] = useState<string>();
   return (
     <>
       <h1>
@@ -65,7 +68,17 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
               {formatDecimal(tx.amount, 0)} {tx.currency}
             </dd>
             <dt>Corridor</dt>
-            <dd>{tx.country ?? "—"}</dd>
+            <dd>
+              {tx.country || "—"} · {tx.currency}
+            </dd>
+            <dt>Total debited</dt>
+            <dd>{tx.total_usd === null ? "not quoted" : <Usd value={tx.total_usd} />}</dd>
+            {tx.provider_reference ? (
+              <>
+                <dt>Rail reference</dt>
+                <dd className="mono">{tx.provider_reference}</dd>
+              </>
+            ) : null}
             <dt>Created</dt>
             <dd>{formatTime(tx.created_at)}</dd>
             <dt>Updated</dt>
@@ -74,7 +87,7 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
         </section>
         <section aria-labelledby="tx-destination-heading">
           <h2 id="tx-destination-heading">Destination</h2>
-          <KeyValues value={tx.destination} empty="No destination recorded." />
+          <KeyValues value={tx.destination ?? undefined} empty="No destination recorded." />
         </section>
         <section aria-labelledby="tx-quote-heading">
           <h2 id="tx-quote-heading">Quote</h2>
@@ -83,11 +96,13 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </div>
       <section aria-labelledby="tx-timeline-heading">
         <h2 id="tx-timeline-heading">Status history</h2>
-        {tx.status_history?.length ? (
+        {tx.status_history.length ? (
           <ol className="timeline">
             {tx.status_history.map((step) => (
-              <li key={`${step.status}-${step.at}`}>
-                <StatusBadge status={step.status} /> <time dateTime={step.at}>{formatTime(step.at)}</time>
+              <li key={`${step.to}-${step.at}`}>
+                <StatusBadge status={step.to} />{" "}
+                <time dateTime={step.at ?? undefined}>{formatTime(step.at)}</time>
+                {step.from ? <span className="muted"> from {step.from}</span> : null}
                 {step.reason ? <span className="muted"> — {step.reason}</span> : null}
               </li>
             ))}
@@ -98,28 +113,30 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </section>
       <section aria-labelledby="tx-ledger-heading">
         <h2 id="tx-ledger-heading">Ledger entries</h2>
-        {tx.ledger_entries?.length ? (
+        {tx.ledger_movements.length ? (
           <TableScroll label="Ledger entries table">
             <table>
               <thead>
                 <tr>
                   <th scope="col">When</th>
+                  <th scope="col">Movement</th>
                   <th scope="col">Account</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Amount</th>
+                  <th scope="col">Amount USD</th>
                 </tr>
               </thead>
               <tbody>
-                {tx.ledger_entries.map((e, i) => (
-                  <tr key={e.entry_id ?? i}>
-                    <td>{formatTime(e.created_at)}</td>
-                    <td className="mono">{e.account}</td>
-                    <td>{e.kind ?? "—"}</td>
-                    <td className="num">
-                      <Usd value={e.amount_usd} />
-                    </td>
-                  </tr>
-                ))}
+                {tx.ledger_movements.flatMap((m) =>
+                  m.lines.map((line, i) => (
+                    <tr key={`${m.movement_id}-${line.account}`}>
+                      <td>{i === 0 ? formatTime(m.created_at) : ""}</td>
+                      <td>{i === 0 ? `${m.kind}${m.reference ? ` (${m.reference})` : ""}` : ""}</td>
+                      <td className="mono">{line.account}</td>
+                      <td>
+                        <Usd value={line.amount_usd} />
+                      </td>
+                    </tr>
+                  )),
+                )}
               </tbody>
             </table>
           </TableScroll>
@@ -129,10 +146,14 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </section>
       <section aria-labelledby="tx-webhooks-heading">
         <h2 id="tx-webhooks-heading">Webhook deliveries</h2>
+        {redelivered && (
+          <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>
+        )}
         <DeliveryTable
-          deliveries={tx.webhook_deliveries ?? []}
+          deliveries={tx.webhook_deliveries}
           showAttempts
           label="Webhook deliveries of this transaction"
+          onDone={setRedelivered}
         />
       </section>
     </>
@@ -147,14 +168,21 @@ function KeyValues({ value, empty }: { value: Record<string, unknown> | undefine
       {Object.entries(value).map(([key, v]) => (
         <div key={key} className="fact">
           <dt>{key.replaceAll("_", " ")}</dt>
-          <dd className={typeof v === "string" && /^\d/.test(v) ? "num" : undefined}>
-            {v === null || v === undefined || v === ""
-              ? "—"
-              : typeof v === "object"
-                ? Object.entries(v as Record<string, unknown>)
-                    .map(([k, x]) => `${k}: ${String(x)}`)
-                    .join(", ")
-                : String(v)}
+          <dd>
+            {v !== null && typeof v === "object" ? (
+              <ul className="plain">
+                {Object.entries(v as Record<string, unknown>).map(([k, x]) => (
+                  <li key={k}>
+                    <span className="muted">{k.replaceAll("_", " ")}:</span>{" "}
+                    {x === "" || x == null ? "—" : String(x)}
+                  </li>
+                ))}
+              </ul>
+            ) : v === null || v === undefined || v === "" ? (
+              "—"
+            ) : (
+              String(v)
+            )}
           </dd>
         </div>
       ))}

@@ -2,24 +2,53 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useApi } from "../auth/session-context";
-import { formatDecimal, formatTime, StatusBadge } from "../components/format";
+import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { TableScroll } from "../components/table-scroll";
 
 export const STATUSES = ["PENDING", "PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "EXPIRED"];
-const FILTERS = ["tx_id", "partner_transaction_id", "partner_id", "status", "country", "from", "to"] as const;
+const FILTERS = [
+  "tx_id",
+  "partner_transaction_id",
+  "partner_id",
+  "status",
+  "country",
+  "created_from",
+  "created_to",
+] as const;
 type Filter = (typeof FILTERS)[number];
+const DATES: readonly Filter[] = ["created_from", "created_to"];
 
-/** datetime-local gives local wall time; the API takes an instant. */
-const toInstant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+/** datetime-local gives local wall time; the API takes an instant (RFC 3339 with a zone). */
+const toInstant = (value: string) => {
+  const date = new Date(value);
+  return value && !Number.isNaN(date.getTime()) ? date.toISOString() : value || undefined;
+};
+/** An instant (e.g. from an overview link) as the local wall time a datetime-local field shows. */
+const toLocalInput = (value: string) => {
+  const date = new Date(value);
+  if (!value || Number.isNaN(date.getTime())) return value;
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+};
 
 /** Search across partners; the filters live in the URL, so a search can be bookmarked or shared. */
 export function TransactionsPage() {
+  const [params] = useSearchParams();
+  // A new URL (a link from the overview, back/forward) starts the form over from it.
+  return <TransactionSearch key={params.toString()} />;
+}
+
+function TransactionSearch() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""])) as Record<Filter, string>;
-  const [draft, setDraft] = useState(filters);
+  const [draft, setDraft] = useState(() => {
+    const shown = { ...filters };
+    for (const f of DATES) shown[f] = toLocalInput(shown[f]);
+    return shown;
+  });
   const searchKey = params.toString();
   const pager = useCursorPager(searchKey);
   const query = useQuery({
@@ -27,8 +56,8 @@ export function TransactionsPage() {
     queryFn: () =>
       api.searchTransactions({
         ...filters,
-        from: toInstant(filters.from),
-        to: toInstant(filters.to),
+        created_from: toInstant(filters.created_from),
+        created_to: toInstant(filters.created_to),
         cursor: pager.cursor,
         limit: 25,
       }),
@@ -70,21 +99,21 @@ export function TransactionsPage() {
         </div>
         {text("country", "Corridor (country)", "BR")}
         <div className="field">
-          <label htmlFor="tx-from">Created from</label>
+          <label htmlFor="tx-created-from">Created from</label>
           <input
-            id="tx-from"
+            id="tx-created-from"
             type="datetime-local"
-            value={draft.from}
-            onChange={(e) => set("from", e.target.value)}
+            value={draft.created_from}
+            onChange={(e) => set("created_from", e.target.value)}
           />
         </div>
         <div className="field">
-          <label htmlFor="tx-to">Created before</label>
+          <label htmlFor="tx-created-to">Created until</label>
           <input
-            id="tx-to"
+            id="tx-created-to"
             type="datetime-local"
-            value={draft.to}
-            onChange={(e) => set("to", e.target.value)}
+            value={draft.created_to}
+            onChange={(e) => set("created_to", e.target.value)}
           />
         </div>
         <div className="row-actions">
@@ -140,12 +169,14 @@ export function TransactionsPage() {
                       <td className="mono">
                         <Link to={`/partners/${tx.partner_id}`}>{tx.partner_id}</Link>
                       </td>
-                      <td>{tx.country ?? "—"}</td>
+                      <td>{tx.country || "—"}</td>
                       <td className="num">
                         {formatDecimal(tx.amount, 0)} {tx.currency}
                       </td>
-                      <td className="num">{formatDecimal(tx.total_usd)}</td>
-                      <td>{formatTime(tx.created_at ?? tx.updated_at)}</td>
+                      <td>
+                        <Usd value={tx.total_usd} />
+                      </td>
+                      <td>{formatTime(tx.created_at)}</td>
                     </tr>
                   ))}
                 </tbody>

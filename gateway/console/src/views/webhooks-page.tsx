@@ -10,7 +10,7 @@ import { ResultNotice } from "../components/result-notice";
 import { TableScroll } from "../components/table-scroll";
 import { DeliveryTable } from "./delivery-table";
 
-const OUTCOMES = ["PENDING", "DELIVERED", "DEAD"];
+const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
 const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed"];
 
 export function WebhooksPage() {
@@ -27,12 +27,13 @@ function Deliveries() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const filters = {
-    outcome: params.get("outcome") ?? "",
-    event: params.get("event") ?? "",
+    status: params.get("status") ?? "",
+    event_type: params.get("event_type") ?? "",
     partner_id: params.get("partner_id") ?? "",
   };
   const key = params.toString();
   const pager = useCursorPager(key);
+  const [redelivered, setRedelivered] = useState<string>();
   const query = useQuery({
     queryKey: ["deliveries", key, pager.cursor],
     queryFn: () => api.listDeliveries({ ...filters, cursor: pager.cursor, limit: 25 }),
@@ -52,8 +53,8 @@ function Deliveries() {
           <label htmlFor="delivery-outcome">Outcome</label>
           <select
             id="delivery-outcome"
-            value={filters.outcome}
-            onChange={(e) => update("outcome", e.target.value)}
+            value={filters.status}
+            onChange={(e) => update("status", e.target.value)}
           >
             <option value="">Any</option>
             {OUTCOMES.map((o) => (
@@ -63,7 +64,11 @@ function Deliveries() {
         </div>
         <div className="field">
           <label htmlFor="delivery-event">Event</label>
-          <select id="delivery-event" value={filters.event} onChange={(e) => update("event", e.target.value)}>
+          <select
+            id="delivery-event"
+            value={filters.event_type}
+            onChange={(e) => update("event_type", e.target.value)}
+          >
             <option value="">Any</option>
             {EVENTS.map((o) => (
               <option key={o}>{o}</option>
@@ -83,6 +88,7 @@ function Deliveries() {
           />
         </div>
       </form>
+      {redelivered && <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>}
       <QueryState
         query={query}
         what="deliveries"
@@ -91,7 +97,7 @@ function Deliveries() {
       >
         {(data) => (
           <>
-            <DeliveryTable deliveries={data.deliveries} label="Webhook deliveries" />
+            <DeliveryTable deliveries={data.deliveries} label="Webhook deliveries" onDone={setRedelivered} />
             <PagerControls pager={pager} nextCursor={data.next_cursor} label="Deliveries" />
           </>
         )}
@@ -181,8 +187,14 @@ function ConfigRow({ config: c, onDone }: { config: Types.WebhookConfig; onDone:
         <div className="muted wrap">{c.url}</div>
       </th>
       <td className="mono">{c.partner_id}</td>
-      <td>{c.events?.join(", ") ?? "all"}</td>
-      <td>{c.enabled ? "Enabled" : "Disabled"}</td>
+      <td>{c.events.includes("*") ? "all" : c.events.join(", ")}</td>
+      <td>
+        {c.enabled ? "Enabled" : "Disabled"}
+        {c.disabled_reason && <div className="muted">{c.disabled_reason}</div>}
+        <div className="muted">
+          {c.pending_deliveries} pending, {c.dead_deliveries} dead
+        </div>
+      </td>
       <td>
         <button
           type="button"
