@@ -1,5 +1,4 @@
 import { adminOpenApiDocument } from "@payouts/gateway/openapi/openapi-document";
-import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   executePayout,
@@ -9,6 +8,7 @@ import {
   setUpCorridor,
 } from "../ledger/support/payout-fixtures.js";
 import { callJson } from "../support/call-json.js";
+import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";

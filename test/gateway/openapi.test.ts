@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
 import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
-import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
 import {
   railCallbackSignature,
   railCallbackTimestamp,
 } from "@payouts/platform/signing/rail-callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
+import { createOpenApiValidator, documentedSchema } from "../support/openapi/openapi-validator.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import {
   type ApiResponse,
