@@ -1,5 +1,4 @@
 import { CONSOLE_ROUTES } from "@payouts/gateway/internal/admin/console-static";
-import { checkOpenApiStructure } from "@payouts/gateway/internal/openapi/openapi-structure";
 import { adminOpenApiDocument } from "@payouts/gateway/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,6 +9,7 @@ import {
   setUpCorridor,
 } from "../ledger/support/payout-fixtures.js";
 import { callJson } from "../support/call-json.js";
+import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";

@@ -1,9 +1,6 @@
-import {
-  createOpenApiValidator,
-  documentedSchema,
-} from "@payouts/gateway/internal/openapi/openapi-validator";
 import { expect } from "vitest";
 import type { ApiResponse } from "./call-json.js";
+import { createOpenApiValidator, documentedSchema } from "./openapi/openapi-validator.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the contract walks a JSON document
 type Json = Record<string, any>;

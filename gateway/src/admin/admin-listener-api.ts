@@ -1,6 +1,7 @@
 /** The admin listener's own routes (`admin-app.ts`): probes, metrics and this API's document. */
 import { defineOperation } from "../api/operation.js";
 import { component, StringEnum, Type } from "../api/schema.js";
+import { URL_TEXT_CASE } from "../openapi/openapi-errors.js";
 
 export const Health = component(
   "Health",
@@ -68,7 +69,12 @@ export const adminOpenApi = defineOperation({
   responses: {
     200: { description: "The document.", schema: Type.Object({}, { additionalProperties: true }) },
   },
-  errors: [],
+  // Served from memory: only the token can be wrong.
+  ownErrorsOnly: true,
+  errors: [
+    URL_TEXT_CASE,
+    ["AUTHENTICATION_REQUIRED", "no `Authorization: Bearer` header, or not the admin token"],
+  ],
 });
 
 export const ADMIN_LISTENER_OPERATIONS = [healthz, readyz, metrics, adminOpenApi] as const;

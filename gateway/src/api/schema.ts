@@ -17,6 +17,8 @@ const COMPONENT = "~component";
 const INVALID_CODE = "~invalidCode";
 const MINOR_UNITS = "~minorUnitsOf";
 const SERVICE_RULE = "~serviceRule";
+const REFUSED = "~refused";
+const STRICT_MESSAGE = "~strictMessage";
 
 function hint<T extends TSchema>(schema: T, key: string, value: string): T {
   Object.defineProperty(schema, key, { value, enumerable: false, configurable: true });
@@ -47,14 +49,37 @@ export const minorUnitsCurrencyOf = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[MINOR_UNITS];
 
 /**
- * A field whose value rules (length, format, enum, range) are the owning service's, which answers them
- * with its own messages: the gateway checks only the JSON type (an object: that its required members are
- * strings); the document still states the rules.
+ * A field whose value rules (presence, length, format, enum, range) are the owning service's, which
+ * answers them with its own messages: the gateway checks only the JSON type (an object: that its required
+ * members are strings) and, for a string, its own cap `maxLength` (which keeps junk out of the services);
+ * the document still states the service's rules.
  */
-export const serviceRule = <T extends TSchema>(schema: T): T => hint(schema, SERVICE_RULE, "true");
+export const serviceRule = <T extends TSchema>(schema: T, gateway: { maxLength?: number } = {}): T =>
+  hint(schema, SERVICE_RULE, JSON.stringify(gateway));
 
-export const isServiceRule = (schema: unknown): boolean =>
-  (schema as Record<string, string | undefined>)[SERVICE_RULE] === "true";
+export const serviceRuleOf = (schema: unknown): { maxLength?: number } | undefined => {
+  const text = (schema as Record<string, string | undefined>)[SERVICE_RULE];
+  return text === undefined ? undefined : JSON.parse(text);
+};
+
+/** A field that must not be sent at all: present (not null) → 400 `code` with `message`, naming it. */
+export const Refused = (code: string, message: string, description: string) =>
+  hint(Type.Unsafe<never>({ not: {}, description }), REFUSED, JSON.stringify({ code, message }));
+
+export const refusalOf = (schema: unknown): { code: string; message: string } | undefined => {
+  const text = (schema as Record<string, string | undefined>)[REFUSED];
+  return text === undefined ? undefined : JSON.parse(text);
+};
+
+/**
+ * A text field checked strictly: a blank string is a value (checked against the pattern, not taken as
+ * absent), and any wrong type or format is INVALID_FIELD with `message`.
+ */
+export const strictText = <T extends TSchema>(message: string, schema: T): T =>
+  hint(schema, STRICT_MESSAGE, message);
+
+export const strictMessageOf = (schema: unknown): string | undefined =>
+  (schema as Record<string, string | undefined>)[STRICT_MESSAGE];
 
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 

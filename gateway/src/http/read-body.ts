@@ -9,7 +9,13 @@
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import type { Static, TObject, TSchema } from "typebox";
-import { invalidCodeOf, isServiceRule, minorUnitsCurrencyOf } from "../api/schema.js";
+import {
+  invalidCodeOf,
+  minorUnitsCurrencyOf,
+  refusalOf,
+  serviceRuleOf,
+  strictMessageOf,
+} from "../api/schema.js";
 import { ApiError, invalidField, missingField } from "./api-error.js";
 import { BodyReader } from "./body-reader.js";
 
@@ -31,6 +37,13 @@ function readObject(schema: TObject, reader: BodyReader): Json {
 
 function readField(reader: BodyReader, name: string, schema: TSchema, required: boolean): unknown {
   const s = schema as Json;
+  const refusal = refusalOf(s);
+  if (refusal) {
+    if (reader.has(name)) throw new ApiError(400, refusal.code, refusal.message, reader.name(name));
+    return undefined;
+  }
+  const strict = strictMessageOf(s);
+  if (strict !== undefined) return readStrictText(reader, name, s, strict);
   const nullable = nonNull(s);
   if (nullable) {
     // `null` clears a nullable field; for a string, so does "" (BodyReader counts "" as absent).
@@ -38,7 +51,8 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     if (raw === null || (raw === "" && (nullable as Json).type === "string")) return null;
     return readField(reader, name, nullable, required);
   }
-  if (isServiceRule(s)) return readTypeOnly(reader, name, s, required);
+  const gatewayRule = serviceRuleOf(s);
+  if (gatewayRule) return readTypeOnly(reader, name, s, gatewayRule.maxLength);
   const type = s.type;
   if (Array.isArray(type) && type.includes("number") && type.includes("string")) {
     return readDecimal(reader, name, s, required);
@@ -80,22 +94,30 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
   }
 }
 
-/** A service-checked field: its JSON type only (an object: its required members must be strings). */
-function readTypeOnly(reader: BodyReader, name: string, s: Json, required: boolean): unknown {
+/** A strict text field: "" is a value; any wrong type or format → INVALID_FIELD with `message`. */
+function readStrictText(reader: BodyReader, name: string, s: Json, message: string): string | undefined {
+  const value = reader.raw(name);
+  if (value === undefined || value === null) return undefined;
+  const pattern = typeof s.pattern === "string" ? new RegExp(s.pattern) : undefined;
+  if (typeof value !== "string" || (pattern && !pattern.test(value))) {
+    throw invalidField(reader.name(name), message);
+  }
+  return value;
+}
+
+/**
+ * A service-checked field: its JSON type only (an object: its required members must be strings) and the
+ * gateway's length cap; whether it is required, its format and its values are the service's to answer.
+ */
+function readTypeOnly(reader: BodyReader, name: string, s: Json, cap: number | undefined): unknown {
   switch (s.type) {
     case "string":
-      return reader.string(name, { required });
-    case "array": {
-      const value = reader.stringArray(name);
-      if (value === undefined && required) throw missingField(reader.name(name));
-      return value;
-    }
+      return reader.string(name, cap === undefined ? {} : { max: cap });
+    case "array":
+      return reader.stringArray(name);
     case "object": {
       const raw = reader.raw(name);
-      if (raw === undefined || raw === null) {
-        if (required) throw missingField(reader.name(name));
-        return undefined;
-      }
+      if (raw === undefined || raw === null) return undefined;
       const members = (s.required as string[] | undefined) ?? [];
       const value = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Json;
       if (members.some((member) => typeof value[member] !== "string")) {

@@ -2,6 +2,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { Dec } from "@payouts/platform/money/decimal";
 import { local, usd } from "@payouts/platform/money/json-decimal";
 import type { Destination, MerchantInfo, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
+import type { LookupResult } from "../routes/lookup-api.js";
 
 /** What a lookup or a QR decoding produced, once its PENDING transaction exists. */
 export interface LookupOutcome {
@@ -16,18 +17,14 @@ export interface LookupOutcome {
   readonly dp: number;
 }
 
-interface MissingField {
-  readonly field: string;
-  readonly type: string;
-  readonly label: string;
-}
+type MissingField = LookupResult["missing_fields"][number];
 
 /**
  * The seed's lookup result, shared by `POST /lookupPaymentCode` and `POST /decodeQr`. Merchant fields appear
  * only when the destination has them (tills, paybills, merchant QRs); pricing fields only when the amount is
  * greater than 0. Local amounts use the currency's minor units, USD figures `dp`.
  */
-export function renderLookupResult(outcome: LookupOutcome): Record<string, unknown> {
+export function renderLookupResult(outcome: LookupOutcome): LookupResult {
   const d = outcome.destination;
   return {
     is_dynamic: d.isDynamic,

@@ -59,7 +59,8 @@ function adminCommonErrors(op: ApiOperation): readonly ErrorCase[] {
         ...((op.body.required?.length ?? 0) > 0 ? [MISSING_FIELD_CASE] : []),
       ]
     : [];
-  if (op.public) return [URL_TEXT_CASE, INTERNAL_CASE];
+  // The probes and the metrics depend on nothing that fails with a 500 (readyz answers 503 itself).
+  if (op.public) return [URL_TEXT_CASE];
   return [URL_TEXT_CASE, ...body, ADMIN_AUTH_CASE, INTERNAL_CASE, UNAVAILABLE_CASE];
 }
 

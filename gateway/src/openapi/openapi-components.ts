@@ -3,7 +3,6 @@
  * modules use to refer to them.
  */
 
-import { schemaRef } from "./openapi-schemas.js";
 import type {
   Example,
   Header,
@@ -13,6 +12,7 @@ import type {
   Response,
   SecurityScheme,
 } from "./openapi-types.js";
+import { schemaRef } from "./schema-ref.js";
 
 export const OPENAPI_PARAMETERS = {
   dp: {

@@ -6,11 +6,12 @@
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
 import { DOCS_OPERATIONS } from "../routes/docs-api.js";
+import { LOOKUP_OPERATIONS } from "../routes/lookup-api.js";
 import { railCallback } from "../routes/rail-callback-api.js";
 import { TRANSACTION_OPERATIONS } from "../routes/transaction-api.js";
 import { WEBHOOK_OPERATIONS } from "../routes/webhook-api.js";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
-import { LOOKUP_PATHS } from "./lookup-paths.js";
+import { NOTIFICATION_SHAPES } from "./notification-shapes.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS, OPENAPI_SECURITY_SCHEMES } from "./openapi-components.js";
 import {
@@ -23,7 +24,6 @@ import {
   UNAVAILABLE_CASE,
   URL_TEXT_CASE,
 } from "./openapi-errors.js";
-import { OPENAPI_SCHEMAS } from "./openapi-schemas.js";
 import type { OpenApiDocument, Tag } from "./openapi-types.js";
 import { OUTBOUND_WEBHOOKS } from "./outbound-webhooks.js";
 
@@ -76,6 +76,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
   const registry = new SchemaRegistry();
   const rules = { commonErrors: partnerCommonErrors };
   const paths = (operations: readonly ApiOperation[]) => buildPaths(operations, registry, rules);
+  for (const shape of NOTIFICATION_SHAPES) registry.emit(shape);
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
@@ -93,7 +94,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     tags: TAGS,
     security: [{ basicAuth: [] }],
     paths: {
-      ...LOOKUP_PATHS,
+      ...paths(LOOKUP_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
       ...paths([railCallback]),
@@ -101,7 +102,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     },
     webhooks: OUTBOUND_WEBHOOKS,
     components: {
-      schemas: { ...OPENAPI_SCHEMAS, ...registry.schemas },
+      schemas: registry.schemas,
       parameters: OPENAPI_PARAMETERS,
       headers: OPENAPI_HEADERS,
       responses: {},

@@ -4,8 +4,8 @@
  * groups them by status into responses whose schema pins `code` to exactly those values.
  */
 import { headerRef } from "./openapi-components.js";
-import { schemaRef } from "./openapi-schemas.js";
 import type { Example, Header, Reference, Response } from "./openapi-types.js";
+import { schemaRef } from "./schema-ref.js";
 
 export const ERROR_STATUS: Readonly<Record<string, number>> = {
   INVALID_FIELD: 400,

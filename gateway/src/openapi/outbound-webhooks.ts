@@ -4,8 +4,8 @@
  */
 
 import { NOTIFICATION_EXAMPLES } from "./openapi-examples.js";
-import { schemaRef } from "./openapi-schemas.js";
 import type { Example, Parameter, PathItem, Response } from "./openapi-types.js";
+import { schemaRef } from "./schema-ref.js";
 
 const header = (name: string, description: string, required: boolean, example?: string): Parameter => ({
   name,

@@ -1,7 +1,7 @@
 /** `GET /openapi.json` and `GET /docs` (`docs-routes.ts`): public, integrators read them before they have credentials. */
 import { defineOperation } from "../api/operation.js";
 import { Type } from "../api/schema.js";
-import { INTERNAL_CASE, URL_TEXT_CASE } from "../openapi/openapi-errors.js";
+import { URL_TEXT_CASE } from "../openapi/openapi-errors.js";
 
 export const getOpenApiDocument = defineOperation({
   method: "GET",
@@ -15,7 +15,8 @@ export const getOpenApiDocument = defineOperation({
     200: { description: "The document.", schema: Type.Object({}, { additionalProperties: true }) },
   },
   ownErrorsOnly: true,
-  errors: [URL_TEXT_CASE, INTERNAL_CASE],
+  // Served from memory: nothing it depends on can fail.
+  errors: [URL_TEXT_CASE],
 });
 
 export const getDocsPage = defineOperation({
@@ -28,7 +29,8 @@ export const getDocsPage = defineOperation({
   public: true,
   responses: { 200: { description: "The page.", mediaType: "text/html", schema: Type.String() } },
   ownErrorsOnly: true,
-  errors: [URL_TEXT_CASE, INTERNAL_CASE],
+  // Served from memory: nothing it depends on can fail.
+  errors: [URL_TEXT_CASE],
 });
 
 export const DOCS_OPERATIONS = [getOpenApiDocument, getDocsPage] as const;

@@ -5,26 +5,36 @@ import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Customer, Recipient } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError, invalidField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
+import { readBody } from "../http/read-body.js";
 import { renderLookupResult } from "../http/render-lookup-result.js";
 import { replyJson } from "../http/reply-json.js";
+import {
+  type BankList,
+  type Customer as CustomerShape,
+  createCustomer,
+  decodeQr,
+  getCustomer,
+  listBanks,
+  lookupPaymentCode,
+} from "./lookup-api.js";
 
 /**
  * `POST /lookupPaymentCode`, `POST /decodeQr`, `GET /listBanks`, `POST /customers`, `GET /customers/{id}`.
  *
- * The gateway checks the JSON shape, in this order: `dp`, `sender` (SENDER_NOT_ACCEPTED: the sender comes
- * from the customer), field types (INVALID_FIELD), `partner_app_id`, `amount` (INVALID_FIELD when not a
- * number, INVALID_AMOUNT when negative). The lookup service then applies the destination rules and the
+ * The gateway checks `dp`, then the JSON shape in the order of the shapes (`lookup-api.ts`): `sender`
+ * (SENDER_NOT_ACCEPTED: the sender comes from the customer), field types and lengths (INVALID_FIELD),
+ * `partner_app_id`, `amount` (INVALID_FIELD when not a number, INVALID_AMOUNT when negative). The lookup service then applies the destination rules and the
  * customer check; pricing prices a positive amount; the ledger creates the PENDING transaction last, so a
  * refused request leaves nothing behind.
  */
 export function registerLookupRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  app.post("/lookupPaymentCode", async (request, reply) => {
+  addRoute(app, lookupPaymentCode, async (request, reply) => {
     const dp = readDp(request.query);
     const body = readLookupBody(request.body);
     const partnerId = partnerOf(request).partnerId;
@@ -36,7 +46,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: GatewayDeps): v
     return replyJson(reply, 200, renderLookupResult({ ...outcome, dp }));
   });
 
-  app.post("/decodeQr", async (request, reply) => {
+  addRoute(app, decodeQr, async (request, reply) => {
     const dp = readDp(request.query);
     const body = readDecodeQrBody(request.body);
     const partnerId = partnerOf(request).partnerId;
@@ -52,32 +62,34 @@ export function registerLookupRoutes(app: FastifyInstance, deps: GatewayDeps): v
     return replyJson(reply, 200, renderLookupResult({ ...outcome, dp }));
   });
 
-  app.get("/listBanks", async (request, reply) => {
+  addRoute(app, listBanks, async (request, reply) => {
     const countryCode = singleQueryValue(request, "country_code");
     const res = await deps.clients.lookup.listBanks({ countryCode });
-    const banks = res.banks.map(({ code, name, type }) => ({ code, name, type }));
-    return replyJson(reply, 200, { banks });
+    const list: BankList = {
+      banks: res.banks.map(({ code, name, type }) => ({ code, name, type: type as "bank" | "mobile_money" })),
+    };
+    return replyJson(reply, 200, list);
   });
 
-  app.post("/customers", async (request, reply) => {
-    const body = new BodyReader(request.body);
+  addRoute(app, createCustomer, async (request, reply) => {
+    const body = readBody(createCustomer.body, request.body);
     const res = await deps.clients.lookup.createCustomer({
       partnerId: partnerOf(request).partnerId,
       customer: {
-        nameFirst: text(body, "name_first", 200),
-        nameLast: text(body, "name_last", 200),
-        country: text(body, "country", 8),
-        icNumber: text(body, "ic_number", 100),
-        icType: text(body, "ic_type", 50),
-        phone: text(body, "phone", 50),
-        email: text(body, "email", 320),
-        externalReference: text(body, "external_reference", 200),
+        nameFirst: body.name_first ?? "",
+        nameLast: body.name_last ?? "",
+        country: body.country ?? "",
+        icNumber: body.ic_number ?? "",
+        icType: body.ic_type ?? "",
+        phone: body.phone ?? "",
+        email: body.email ?? "",
+        externalReference: body.external_reference ?? "",
       },
     });
     return replyJson(reply, 201, renderCustomer(res.customer));
   });
 
-  app.get<{ Params: { customer_id: string } }>("/customers/:customer_id", async (request, reply) => {
+  addRoute(app, getCustomer, async (request, reply) => {
     const res = await deps.clients.lookup.getCustomer({
       partnerId: partnerOf(request).partnerId,
       customerId: request.params.customer_id,
@@ -114,100 +126,63 @@ interface LookupBody {
   readonly refs: PartnerRefs;
 }
 
-// Generous caps: formats are the lookup service's business; these only keep junk out of the services.
-const DESTINATION_MAX = 1024;
-const FIELD_MAX = 128;
-
 function readLookupBody(raw: unknown): LookupBody {
-  const body = new BodyReader(raw);
-  refuseSender(body);
-  const typed = text(body, "payment_destination", DESTINATION_MAX);
-  const legacy = text(body, "qr_string", DESTINATION_MAX);
+  const body = readBody(lookupPaymentCode.body, raw);
+  const typed = body.payment_destination ?? "";
+  const legacy = body.qr_string ?? "";
   // Seed: qr_string is the legacy alias of payment_destination; when both are sent, payment_destination wins.
   const destinationField = typed.trim() === "" && legacy.trim() !== "" ? "qr_string" : "payment_destination";
-  const recipient = body.object("recipient");
+  const recipient = body.recipient;
   const lookup = {
-    customerId: text(body, "customer_id", FIELD_MAX),
-    countryCode: text(body, "country_code", FIELD_MAX),
-    paymentMethod: text(body, "payment_method", FIELD_MAX),
+    customerId: body.customer_id ?? "",
+    countryCode: body.country_code ?? "",
+    paymentMethod: body.payment_method ?? "",
     paymentDestination: destinationField === "qr_string" ? legacy : typed,
-    paymentDestinationCode: text(body, "payment_destination_code", FIELD_MAX),
-    accountType: text(body, "account_type", FIELD_MAX),
-    merchantId: text(body, "merchant_id", DESTINATION_MAX),
-    accountReference: text(body, "account_reference", FIELD_MAX),
-    currency: text(body, "currency", FIELD_MAX),
+    paymentDestinationCode: body.payment_destination_code ?? "",
+    accountType: body.account_type ?? "",
+    merchantId: body.merchant_id ?? "",
+    accountReference: body.account_reference ?? "",
+    currency: body.currency ?? "",
     hasRecipient: recipient !== undefined,
-    ...(recipient === undefined ? {} : { recipient: readRecipient(recipient) }),
+    ...(recipient === undefined
+      ? {}
+      : {
+          recipient: {
+            nameFirst: recipient.name_first ?? "",
+            nameLast: recipient.name_last ?? "",
+            icNumber: recipient.ic_number ?? "",
+          },
+        }),
   };
-  const refs = readRefs(body, lookup.customerId);
-  return { lookup, destinationField, refs, amount: readAmount(body) };
+  return { lookup, destinationField, refs: refsOf(body, lookup.customerId), amount: amountOf(body.amount) };
 }
 
 function readDecodeQrBody(raw: unknown): { qrString: string; amount: Dec | undefined; refs: PartnerRefs } {
-  const body = new BodyReader(raw);
-  refuseSender(body);
-  const qrString = text(body, "qr_string", DESTINATION_MAX);
-  const refs = readRefs(body, text(body, "customer_id", FIELD_MAX));
-  return { qrString, refs, amount: readAmount(body) };
-}
-
-function readRecipient(recipient: BodyReader) {
-  const field = (name: string) => {
-    try {
-      return text(recipient, name, FIELD_MAX);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      throw new ApiError(error.status, error.code, `recipient.${error.message}`, `recipient.${name}`);
-    }
+  const body = readBody(decodeQr.body, raw);
+  return {
+    qrString: body.qr_string ?? "",
+    refs: refsOf(body, body.customer_id ?? ""),
+    amount: amountOf(body.amount),
   };
-  return { nameFirst: field("name_first"), nameLast: field("name_last"), icNumber: field("ic_number") };
 }
 
-function readRefs(body: BodyReader, customerId: string): PartnerRefs {
+function refsOf(
+  body: { partner_transaction_id?: string; partner_app_id?: string; wallet_identifier?: string },
+  customerId: string,
+): PartnerRefs {
   return {
     customerId: customerId.trim(),
-    partnerTransactionId: text(body, "partner_transaction_id", FIELD_MAX),
-    partnerAppId: readPartnerAppId(body),
-    walletIdentifier: text(body, "wallet_identifier", FIELD_MAX),
+    partnerTransactionId: body.partner_transaction_id ?? "",
+    partnerAppId: body.partner_app_id ?? "",
+    walletIdentifier: body.wallet_identifier ?? "",
   };
 }
 
-/** Seed rule 7: the sender always comes from the registered customer. */
-function refuseSender(body: BodyReader): void {
-  if (!body.has("sender")) return;
-  throw new ApiError(
-    400,
-    "SENDER_NOT_ACCEPTED",
-    "sender is not accepted: the sender is the registered customer named by customer_id",
-    "sender",
-  );
-}
-
-/** An optional string field ("" when absent), INVALID_FIELD when it is not a string or too long. */
-function text(body: BodyReader, field: string, max: number): string {
-  return body.string(field, { max }) ?? "";
-}
-
-const PARTNER_APP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-function readPartnerAppId(body: BodyReader): string {
-  const value = body.raw("partner_app_id");
-  if (value === undefined || value === null) return "";
-  if (typeof value !== "string" || !PARTNER_APP_ID.test(value)) {
-    throw invalidField("partner_app_id", "has 1 to 64 characters from a-z, A-Z, 0-9, _ and -");
-  }
-  return value;
-}
-
-/** The local amount: absent or 0 means none yet; a negative amount is INVALID_AMOUNT. */
-function readAmount(body: BodyReader): Dec | undefined {
-  const textValue = body.decimalText("amount");
-  if (textValue === undefined) return undefined;
-  const amount = parseDecimal(textValue);
+/** The local amount (read and checked as at least 0 by its shape): absent or 0 means none yet. */
+function amountOf(text: string | undefined): Dec | undefined {
+  if (text === undefined) return undefined;
+  const amount = parseDecimal(text);
   if (amount === undefined) throw invalidField("amount", "must be a number");
-  if (amount.isNegative()) {
-    throw new ApiError(400, "INVALID_AMOUNT", "amount must be at least 0", "amount");
-  }
   return amount.isZero() ? undefined : amount;
 }
 
@@ -282,7 +257,7 @@ function singleQueryValue(request: FastifyRequest, name: string): string {
   return value;
 }
 
-function renderCustomer(customer: Customer | undefined): Record<string, unknown> {
+function renderCustomer(customer: Customer | undefined): CustomerShape {
   if (customer === undefined) throw new Error("lookup answered without a customer");
   const optional = (key: string, value: string) => (value === "" ? {} : { [key]: value });
   return {

@@ -55,12 +55,12 @@ export const TransactionStatus = component(
 );
 export type TransactionStatusName = Static<typeof TransactionStatus>;
 
-export const SenderMap = FreeMap(
-  "The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`.",
-);
-export const RecipientMap = FreeMap(
-  "The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only).",
-);
+export const SENDER_DESCRIPTION =
+  "The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`.";
+export const RECIPIENT_DESCRIPTION =
+  "The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only).";
+export const SenderMap = FreeMap(SENDER_DESCRIPTION);
+export const RecipientMap = FreeMap(RECIPIENT_DESCRIPTION);
 
 const PreviewQuotationsRequest = component(
   "PreviewQuotationsRequest",

@@ -35,13 +35,12 @@ const BasicAuthInput = serviceRule(
 );
 const EVENTS_DESCRIPTION =
   "Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive.";
-const UrlField = serviceRule(
-  Type.String({
-    format: "uri",
-    description:
-      "The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.",
-  }),
-);
+// Required here; whether it is an acceptable receiver is the dispatcher's rule (format is not checked here).
+const UrlField = Type.String({
+  format: "uri",
+  description:
+    "The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.",
+});
 const SecretField = serviceRule(
   Type.String({
     minLength: 16,

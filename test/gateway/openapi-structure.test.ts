@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOpenApiStructure } from "./openapi-structure.js";
+import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each case reaches into arbitrary JSON to break it
 type Doc = Record<string, any>;

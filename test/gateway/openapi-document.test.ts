@@ -1,13 +1,17 @@
 import { readFileSync } from "node:fs";
 import { Code } from "@connectrpc/connect";
+import { httpStatusFor } from "@payouts/gateway/internal/http/error-map";
+import { ERROR_STATUS } from "@payouts/gateway/internal/openapi/openapi-errors";
+import {
+  HTTP_METHODS,
+  type JsonSchema,
+  type Operation,
+} from "@payouts/gateway/internal/openapi/openapi-types";
+import { buildOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
 import { describe, expect, it } from "vitest";
-import { httpStatusFor } from "../http/error-map.js";
-import { buildOpenApiDocument, openApiDocument } from "./openapi-document.js";
-import { ERROR_STATUS } from "./openapi-errors.js";
-import { checkOpenApiStructure } from "./openapi-structure.js";
-import { HTTP_METHODS, type JsonSchema, type Operation } from "./openapi-types.js";
-import { createOpenApiValidator } from "./openapi-validator.js";
+import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
+import { createOpenApiValidator } from "../support/openapi/openapi-validator.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks the served JSON document
 type Json = Record<string, any>;
@@ -57,7 +61,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("carries the root package.json version", () => {
-    const root = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+    const root = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(openApiDocument().info.version).toBe(root.version);
     expect(doc.info.version).toBe("9.9.9");
   });

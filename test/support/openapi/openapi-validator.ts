@@ -6,8 +6,9 @@
  * In `closed` mode every object schema that does not say otherwise refuses properties it does not list,
  * so a field the gateway sends but the document forgets is caught.
  */
+
+import type { JsonSchema } from "@payouts/gateway/internal/openapi/openapi-types";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import type { JsonSchema } from "./openapi-types.js";
 
 const BASE = "https://payouts.invalid/openapi";
 const COMPONENT_REF = "#/components/schemas/";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOpenApiValidator, documentedSchema } from "./openapi-validator.js";
+import { createOpenApiValidator, documentedSchema } from "../support/openapi/openapi-validator.js";
 
 const doc = {
   paths: {
