@@ -20,6 +20,7 @@ COPY services/ledger/package.json services/ledger/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/sandbox-rail/package.json services/sandbox-rail/
 COPY gateway/package.json gateway/
+COPY gateway/console/package.json gateway/console/
 COPY test/package.json test/
 # npm install, not npm ci: the lockfile was made against a registry mirror that serves only linux-x64
 # builds, so it lacks other platforms' optional entries and npm ci's sync check refuses it.
@@ -29,19 +30,21 @@ COPY . .
 RUN npm run build
 
 # Gather what the runtime needs from each workspace: its manifest, compiled output and SQL migrations.
-# Sources, tests and the test workspace's code stay behind.
+# Sources, tests and the test workspace's code stay behind. The operator console ships as the static files
+# of its build (gateway/console/dist), which the gateway's admin listener serves at /console.
 RUN set -eu; \
     mkdir -p /out; \
     cp package.json package-lock.json /out/; \
     for ws in proto services/platform services/lookup services/pricing services/ledger services/webhooks \
-              services/sandbox-rail gateway test; do \
+              services/sandbox-rail gateway gateway/console test; do \
       mkdir -p "/out/$ws"; \
       cp "$ws/package.json" "/out/$ws/"; \
       for dir in dist migrations; do \
         if [ -d "$ws/$dir" ]; then cp -R "$ws/$dir" "/out/$ws/"; fi; \
       done; \
     done; \
-    test -f /out/gateway/dist/cli.js
+    test -f /out/gateway/dist/cli.js; \
+    test -f /out/gateway/console/dist/index.html
 
 # ---- runtime: production dependencies only, non-root ---------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -68,10 +71,11 @@ USER 10001:10001
 # Partner API, admin API (internal), Prometheus metrics, gRPC services (lookup..sandbox-rail).
 EXPOSE 8080 8081 9464 50051 50052 50053 50054 50055
 
-# OpenTelemetry loads before the application so http, undici and pg are instrumented (the loader hook
-# lets it patch ES modules). Spans leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT (or
-# OTEL_TRACES_EXPORTER) is set; OTEL_SDK_DISABLED=true turns tracing off (services/platform/README.md).
-ENV NODE_OPTIONS="--experimental-loader=@opentelemetry/instrumentation/hook.mjs --import=/app/services/platform/dist/telemetry/instrumentation.js"
+# OpenTelemetry loads before the application so http, undici and pg are instrumented (no ESM loader hook:
+# it cost ~40 MB per process for nothing traced here, see instrumentation.ts). Spans leave the process only
+# when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER) is set; OTEL_SDK_DISABLED=true turns tracing
+# off (services/platform/README.md).
+ENV NODE_OPTIONS="--import=/app/services/platform/dist/telemetry/instrumentation.js"
 
 # Node runs as PID 1: the processes handle SIGTERM themselves (graceful drain), so no init is needed.
 ENTRYPOINT ["node", "gateway/dist/cli.js"]

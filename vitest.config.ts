@@ -21,8 +21,10 @@ export default defineConfig({
           include: [
             "services/*/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
+            "gateway/client/test/**/*.test.ts",
             "test/bench/**/*.test.ts",
             "test/chaos/**/*.test.ts",
+            "test/boundaries/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
@@ -32,7 +34,14 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", "services/*/src/**/*.int.test.ts", "gateway/src/**/*.int.test.ts"],
-          exclude: ["test/bench/**", "test/chaos/**", "test/deploy/**", "**/node_modules/**"],
+          exclude: [
+            "test/bench/**",
+            "test/chaos/**",
+            "test/boundaries/**",
+            "test/deploy/**",
+            "test/console/**",
+            "**/node_modules/**",
+          ],
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -40,6 +49,21 @@ export default defineConfig({
           maxWorkers: 2,
           // Runs after the unit and deploy projects, which share the default worker pool.
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The operator console in Debian's Chromium (playwright-core, no browser download) against a
+          // started platform; the global setup builds the console when its sources changed.
+          name: "console",
+          include: ["test/console/**/*.test.ts"],
+          globalSetup: ["test/support/global-setup.ts", "test/console/support/build-console.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          // After the integration project: a browser and a platform together want the machine to themselves.
+          sequence: { groupOrder: 2 },
         },
       },
       {

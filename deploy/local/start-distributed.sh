@@ -54,9 +54,8 @@ state_dir=$local_dir/distributed/$base
 timeout=${PAYOUTS_START_TIMEOUT:-60}
 cli=$root/gateway/dist/cli.js
 instrumentation=$root/services/platform/dist/telemetry/instrumentation.js
-# As the image runs every process (Dockerfile NODE_OPTIONS): OpenTelemetry loads first. The loader
-# specifier resolves from the working directory, hence the cd to the repository root below.
-node_flags=(--experimental-loader=@opentelemetry/instrumentation/hook.mjs "--import=$instrumentation")
+# As the image runs every process (Dockerfile NODE_OPTIONS): OpenTelemetry loads first.
+node_flags=("--import=$instrumentation")
 services=(lookup pricing ledger webhook-dispatcher sandbox-rail)
 
 log() { echo "start-distributed: $*" >&2; }

@@ -2,15 +2,20 @@ import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-serv
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
+import { adminOpenApi, healthz, metrics, readyz } from "./admin/admin-listener-api.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
+import { registerConsole } from "./admin/console-static.js";
+import { addRoute } from "./api/operation.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { adminOpenApiDocument } from "./openapi/openapi-document.js";
 
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
  * except the allowlisted `/healthz` (process alive) and `/readyz` (database reachable) for probes, and
- * `/metrics` (Prometheus) when telemetry runs in this process.
+ * `/metrics` (Prometheus) when telemetry runs in this process, and the operator console's static files at
+ * `/console` (admin/console-static.ts), whose API calls carry the token like any other client's.
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -38,20 +43,36 @@ export async function buildAdminApp(
     });
   });
   installAdminAccess(app, deps.config.adminToken);
-  app.get("/healthz", { config: { public: true } }, async () => ({ status: "ok" }));
-  app.get("/readyz", { config: { public: true } }, async (_request, reply) => {
-    const ready = await readiness().catch(() => false);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready" });
-  });
-  app.get("/metrics", { config: { public: true } }, async (request, reply) => {
-    const running = activeTelemetry();
-    if (!running) throw new ApiError(404, "NOT_FOUND", "telemetry is not running in this process");
-    const source = await running;
-    reply.hijack();
-    // A hijacked reply skips Fastify's headers; every answer still carries X-Request-Id.
-    reply.raw.setHeader("X-Request-Id", request.id);
-    source.serveMetrics(request.raw, reply.raw);
-  });
+  addRoute(app, healthz, async () => ({ status: "ok" }), { public: true });
+  addRoute(
+    app,
+    readyz,
+    async (_request, reply) => {
+      const ready = await readiness().catch(() => false);
+      return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready" });
+    },
+    { public: true },
+  );
+  addRoute(
+    app,
+    metrics,
+    async (request, reply) => {
+      const running = activeTelemetry();
+      if (!running) throw new ApiError(404, "NOT_FOUND", "telemetry is not running in this process");
+      const source = await running;
+      reply.hijack();
+      // A hijacked reply skips Fastify's headers; every answer still carries X-Request-Id.
+      reply.raw.setHeader("X-Request-Id", request.id);
+      source.serveMetrics(request.raw, reply.raw);
+    },
+    { public: true },
+  );
+  // Behind the token like every admin route (admin-access.ts): the document maps the operator surface.
+  const document = JSON.stringify(adminOpenApiDocument());
+  addRoute(app, adminOpenApi, async (_request, reply) =>
+    reply.type("application/json; charset=utf-8").header("Cache-Control", "no-store").send(document),
+  );
   for (const register of ADMIN_ROUTE_MODULES) await register(app, deps);
+  await registerConsole(app, deps.config.consoleDir);
   return app;
 }

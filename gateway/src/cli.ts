@@ -20,7 +20,7 @@ import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/s
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import { loadGatewayConfig } from "./gateway-config.js";
 import { startGateway } from "./gateway-server.js";
-import { ALL_MIGRATIONS, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
+import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
 
 /**
  * One entry point for every process of the distributed mode:
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   if (role === "migrate") {
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
     await waitForDatabase(db, logger);
-    for (const set of ALL_MIGRATIONS) {
+    for (const set of await allMigrations()) {
       const applied = await migrate(db, set);
       logger.info({ schema: set.schema, applied }, "migrated");
     }
@@ -143,7 +143,8 @@ async function main(): Promise<void> {
   const ownToken = isServiceCaller(role) ? auth.tokens.get(role) : undefined;
   const outgoing = transportsWithToken(transports, ownToken);
   // Creating the module reads its settings: a wrong one fails now, before any wait for the database.
-  const module = spec.create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
+  const { create } = await spec.load();
+  const module = create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
   // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
   await waitForDatabase(db, logger);
   const server = await startGrpcServer({

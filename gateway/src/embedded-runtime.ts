@@ -21,7 +21,7 @@ import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import type { SecretHasher } from "./auth/secret-hash.js";
 import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
-import { ALL_MIGRATIONS, SERVICE_ROLES } from "./service-roles.js";
+import { allMigrations, SERVICE_ROLES } from "./service-roles.js";
 
 export interface EmbeddedOptions {
   readonly env: Record<string, string | undefined>;
@@ -76,7 +76,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
       : createInProcessEventBus(),
   );
   const bus = instrument.bus ? instrument.bus(rawBus) : rawBus;
-  for (const set of ALL_MIGRATIONS) await migrate(db, set);
+  for (const set of await allMigrations()) await migrate(db, set);
 
   const serviceEnv = {
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
@@ -102,7 +102,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   const auth = { digests: CallerDigests.of(Object.values(credentials.tokens)), logger };
   const modules: ServiceModule[] = [];
   for (const [role, spec] of Object.entries(SERVICE_ROLES)) {
-    const module = spec.create({
+    const { create } = await spec.load();
+    const module = create({
       db: dbFor(role),
       bus,
       logger: logger.child({ service: spec.transportKey }),

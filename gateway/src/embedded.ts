@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -25,19 +25,29 @@ async function main(): Promise<void> {
   const runtime = await startEmbedded({ env, logger, dataDir: join(dataRoot, "pg") });
   await seedSandbox(runtime.gateway.adminDeps, state);
   onShutdown(logger, () => runtime.close());
-  const { host } = runtime.gateway.deps.config;
+  const { host, consoleDir } = runtime.gateway.deps.config;
+  const admin = localBaseUrl(host, runtime.gateway.adminPort);
   printWelcome(
     state,
     localBaseUrl(host, runtime.gateway.partnerPort),
-    localBaseUrl(host, runtime.gateway.adminPort),
+    admin,
+    consoleLine(admin, consoleDir),
     process.env.DATABASE_URL ? "PostgreSQL" : dataRoot,
   );
+}
+
+/** The console's URL, or why there is none (`npm start` builds it first: gateway/console/scripts/ensure-built.ts). */
+function consoleLine(admin: string, consoleDir: string): string {
+  if (consoleDir === "") return "off (CONSOLE_DIR=off)";
+  if (!existsSync(join(consoleDir, "index.html"))) return "not built (npm run build -w @payouts/console)";
+  return `${admin}/console/   (sign in with the admin token)`;
 }
 
 function printWelcome(
   state: { client_id: string; client_secret: string; admin_token: string; partner_id: string },
   base: string,
   admin: string,
+  consoleUrl: string,
   storage: string,
 ): void {
   const auth = `${state.client_id}:${state.client_secret}`;
@@ -47,6 +57,7 @@ function printWelcome(
     `  data:           ${storage}`,
     `  partner API:    ${base}   (OpenAPI: ${base}/openapi.json)`,
     `  admin API:      ${admin}`,
+    `  console:        ${consoleUrl}`,
     `  partner_id:     ${state.partner_id}`,
     `  client_id:      ${state.client_id}`,
     `  client_secret:  ${state.client_secret}`,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 
@@ -9,6 +10,12 @@ const spec = {
     doc: "admin listener port (internal only)",
     parse: parse.port,
     default: 8081,
+  },
+  consoleDir: {
+    env: "CONSOLE_DIR",
+    doc: "folder of the built operator console, served at /console on the admin listener ('off' = no console)",
+    parse: (raw: string) => (raw === "off" ? "" : raw),
+    default: fileURLToPath(new URL("../console/dist", import.meta.url)),
   },
   host: {
     env: "HOST",

@@ -1,10 +1,12 @@
 import type { Client } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
+import type { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import type { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { CredentialVerifier } from "./auth/credential-verifier.js";
 import type { GatewayConfig } from "./gateway-config.js";
@@ -15,6 +17,9 @@ export interface ServiceClients {
   readonly ledger: Client<typeof LedgerService>;
   readonly webhooks: Client<typeof WebhookService>;
   readonly rail: Client<typeof RailService>;
+  /** Operators' reads across partners: only the admin identity may call them (caller-allowlist.ts). */
+  readonly ledgerAdmin: Client<typeof LedgerAdminService>;
+  readonly webhooksAdmin: Client<typeof WebhookAdminService>;
 }
 
 /** Everything route modules may use. The gateway holds no business rules: it reads JSON, calls services, renders. */

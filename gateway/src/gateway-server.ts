@@ -4,10 +4,12 @@ import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { transportsWithToken } from "@payouts/platform/rpc/service-credentials";
+import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin-app.js";
@@ -52,6 +54,8 @@ export function createServiceClients(t: GatewayTransports): ServiceClients {
     ledger: createClient(LedgerService, t.ledger),
     webhooks: createClient(WebhookService, t.webhooks),
     rail: createClient(RailService, t.rail),
+    ledgerAdmin: createClient(LedgerAdminService, t.ledger),
+    webhooksAdmin: createClient(WebhookAdminService, t.webhooks),
   };
 }
 

@@ -5,7 +5,7 @@ import {
   SANDBOX_FEES,
   SANDBOX_FX_RATES,
   SANDBOX_SUPPORTED_CURRENCIES,
-} from "@payouts/pricing/domain/seed-data";
+} from "@payouts/pricing/sandbox-defaults";
 import { creditFingerprint } from "./admin/ledger-admin-routes.js";
 import { hashSecret } from "./auth/secret-hash.js";
 import type { GatewayDeps } from "./gateway-deps.js";

@@ -1,35 +1,27 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLedgerService, LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
-import { createLookupService, LOOKUP_MIGRATIONS } from "@payouts/lookup/lookup-service";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
-import { createPricingService, PRICING_MIGRATIONS } from "@payouts/pricing/pricing-service";
-import {
-  createSandboxRailService,
-  SANDBOX_RAIL_MIGRATIONS,
-} from "@payouts/sandbox-rail/sandbox-rail-service";
-import { createWebhookDispatcher, WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 
 export const GATEWAY_MIGRATIONS: MigrationSet = {
   schema: "gateway",
   dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
 };
 
-/** Every schema, in the order a fresh database is migrated. */
-export const ALL_MIGRATIONS: readonly MigrationSet[] = [
-  GATEWAY_MIGRATIONS,
-  LOOKUP_MIGRATIONS,
-  PRICING_MIGRATIONS,
-  LEDGER_MIGRATIONS,
-  WEBHOOK_MIGRATIONS,
-  SANDBOX_RAIL_MIGRATIONS,
-];
-
 export type ServiceRole = "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
 
-export interface RoleSpec {
+/** What a service package gives its role. */
+export interface RoleModule {
   readonly create: (ctx: ServiceContext) => ServiceModule;
+  readonly migrations: MigrationSet;
+}
+
+export interface RoleSpec {
+  /**
+   * Imports the service's package. Only a process that runs the role loads it: a distributed process
+   * holds its own service's code and no other (each service is about 2–8 MB of heap and code).
+   */
+  readonly load: () => Promise<RoleModule>;
   /** Default gRPC port in the distributed mode. */
   readonly defaultPort: number;
   /** Key of ServiceTransports other services use to reach this one. */
@@ -37,9 +29,54 @@ export interface RoleSpec {
 }
 
 export const SERVICE_ROLES: Readonly<Record<ServiceRole, RoleSpec>> = {
-  lookup: { create: createLookupService, defaultPort: 50051, transportKey: "lookup" },
-  pricing: { create: createPricingService, defaultPort: 50052, transportKey: "pricing" },
-  ledger: { create: createLedgerService, defaultPort: 50053, transportKey: "ledger" },
-  "webhook-dispatcher": { create: createWebhookDispatcher, defaultPort: 50054, transportKey: "webhooks" },
-  "sandbox-rail": { create: createSandboxRailService, defaultPort: 50055, transportKey: "rail" },
+  lookup: {
+    load: async () => {
+      const { createLookupService, LOOKUP_MIGRATIONS } = await import("@payouts/lookup/lookup-service");
+      return { create: createLookupService, migrations: LOOKUP_MIGRATIONS };
+    },
+    defaultPort: 50051,
+    transportKey: "lookup",
+  },
+  pricing: {
+    load: async () => {
+      const { createPricingService, PRICING_MIGRATIONS } = await import("@payouts/pricing/pricing-service");
+      return { create: createPricingService, migrations: PRICING_MIGRATIONS };
+    },
+    defaultPort: 50052,
+    transportKey: "pricing",
+  },
+  ledger: {
+    load: async () => {
+      const { createLedgerService, LEDGER_MIGRATIONS } = await import("@payouts/ledger/ledger-service");
+      return { create: createLedgerService, migrations: LEDGER_MIGRATIONS };
+    },
+    defaultPort: 50053,
+    transportKey: "ledger",
+  },
+  "webhook-dispatcher": {
+    load: async () => {
+      const { createWebhookDispatcher, WEBHOOK_MIGRATIONS } = await import(
+        "@payouts/webhooks/webhook-dispatcher"
+      );
+      return { create: createWebhookDispatcher, migrations: WEBHOOK_MIGRATIONS };
+    },
+    defaultPort: 50054,
+    transportKey: "webhooks",
+  },
+  "sandbox-rail": {
+    load: async () => {
+      const { createSandboxRailService, SANDBOX_RAIL_MIGRATIONS } = await import(
+        "@payouts/sandbox-rail/sandbox-rail-service"
+      );
+      return { create: createSandboxRailService, migrations: SANDBOX_RAIL_MIGRATIONS };
+    },
+    defaultPort: 50055,
+    transportKey: "rail",
+  },
 };
+
+/** Every schema, in the order a fresh database is migrated: the gateway's, then each service's. */
+export async function allMigrations(): Promise<MigrationSet[]> {
+  const services = await Promise.all(Object.values(SERVICE_ROLES).map((spec) => spec.load()));
+  return [GATEWAY_MIGRATIONS, ...services.map((service) => service.migrations)];
+}

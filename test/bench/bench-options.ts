@@ -14,11 +14,11 @@ export interface BenchOptions {
     readonly scale: number;
   };
   readonly webhooks: {
-    /** Receivers (webhook configs) every event fans out to. */
+    /** Receivers (webhook configs, each on an origin of its own) every event fans out to. */
     readonly fanOut: number;
-    /** Events published at once to measure delivery capacity. */
+    /** Events published at once (× fanOut deliveries) to measure how fast a backlog drains. */
     readonly burstEvents: number;
-    /** Paced phase: events per second and seconds. */
+    /** Paced phase: events per second (× fanOut deliveries offered per second) and seconds. */
     readonly pacedRate: number;
     readonly pacedSeconds: number;
   };
@@ -51,7 +51,7 @@ const FULL: BenchOptions = {
   durationSeconds: 15,
   warmupSeconds: 3,
   pgbench: { clients: 10, threads: 2, durationSeconds: 15, scale: 10 },
-  webhooks: { fanOut: 5, burstEvents: 1000, pacedRate: 200, pacedSeconds: 15 },
+  webhooks: { fanOut: 5, burstEvents: 1000, pacedRate: 200, pacedSeconds: 60 },
   profile: false,
   skipEmbedded: false,
   skipBuild: false,
@@ -63,7 +63,7 @@ const QUICK: BenchOptions = {
   durationSeconds: 3,
   warmupSeconds: 1,
   pgbench: { clients: 10, threads: 2, durationSeconds: 3, scale: 1 },
-  webhooks: { fanOut: 5, burstEvents: 200, pacedRate: 200, pacedSeconds: 3 },
+  webhooks: { fanOut: 5, burstEvents: 200, pacedRate: 200, pacedSeconds: 5 },
 };
 
 const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--no-build] [--duration N] [--connections N]

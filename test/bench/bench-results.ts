@@ -20,18 +20,34 @@ export interface HttpScenarioResult {
 }
 
 export interface WebhookPhaseResult {
+  /** `burst`: a backlog queued at once (drain rate); `paced`: a steady offered load (latency). */
   readonly phase: "burst" | "paced";
   readonly events: number;
   /** Events per second offered (paced) or 0 (all at once). */
   readonly offeredRate: number;
+  /** Deliveries per second offered: events/s × receivers (0 for a burst). */
+  readonly offeredDeliveriesPerSecond: number;
+  /** How long publishing the phase's events took. */
+  readonly publishedSeconds: number;
+  /** Receivers (webhook configs, each on its own origin) every event fans out to. */
   readonly fanOut: number;
   readonly expectedDeliveries: number;
+  /** Distinct (event, receiver) deliveries that arrived. */
   readonly deliveries: number;
+  /** Arrivals beyond the first of one (event, receiver). */
   readonly duplicates: number;
+  /** (event, receiver) pairs that never arrived within the drain window. */
   readonly missing: number;
+  /** Events a receiver got that the phase did not publish. */
+  readonly unexpected: number;
+  /** Arrivals whose X-<brand>-Signature did not verify with the receiver's secret. */
+  readonly badSignatures: number;
+  /** Deliveries from the first event published to the last delivery. */
   readonly deliveriesPerSecond: number;
   /** From publishing the event to the receiver answering 2xx. */
   readonly eventToAckMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** CPU of the platform's processes and PostgreSQL per delivery (not the bench or Kafka). */
+  readonly cpuMsPerDelivery: number;
   readonly processes: readonly ProcessUsage[];
 }
 

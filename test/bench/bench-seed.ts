@@ -1,5 +1,6 @@
-import { SANDBOX_CORRIDORS } from "@payouts/pricing/domain/seed-data";
-import { adminCall, type Credentials, type PlatformEndpoints, partnerCall } from "./platform-api.js";
+import type { CustomerRequest, LookupPaymentCodeRequest } from "@payouts/client";
+import { SANDBOX_CORRIDORS } from "@payouts/pricing/sandbox-defaults";
+import { adminCall, type Credentials, type PlatformEndpoints, partnerClient } from "./platform-api.js";
 
 /** The partner every scenario runs as. */
 export interface BenchTenant extends Credentials {
@@ -16,7 +17,7 @@ export const BENCH_SENDER = {
   ic_number: "529.982.247-25",
   phone: "+55 11 98765-4321",
   email: "ana.souza@example.com",
-} as const;
+} as const satisfies CustomerRequest;
 
 /** A PIX CPF key in Brazil: valid check digits, no name enquiry needed. */
 export const LOOKUP_DESTINATION = {
@@ -24,7 +25,7 @@ export const LOOKUP_DESTINATION = {
   payment_method: "payment_key",
   payment_destination: "529.982.247-25",
   payment_destination_code: "PIX",
-} as const;
+} as const satisfies Omit<LookupPaymentCodeRequest, "customer_id">;
 
 /** 54 BRL at 5.4 BRL per USD = 10 USD, plus 1.5 % and 0.30 USD: 10.45 USD debited per payout. */
 export const QUOTE_AMOUNT_BRL = 54;
@@ -70,12 +71,13 @@ export async function seedDistributed(platform: PlatformEndpoints): Promise<Benc
 
 /** The embedded sandbox is seeded by `npm start` itself; only a customer is added. */
 export async function seedEmbedded(platform: PlatformEndpoints, sandbox: Credentials): Promise<BenchTenant> {
-  const balance = await partnerCall(platform, sandbox, 200, "GET", "/balance");
-  if (balance.json.currency !== "USD") throw new Error(`unexpected sandbox balance answer: ${balance.text}`);
+  const balance = await partnerClient(platform, sandbox).getBalance();
+  if (balance.currency !== "USD")
+    throw new Error(`unexpected sandbox balance answer: ${JSON.stringify(balance)}`);
   return { partnerId: "ptr_sandbox", ...sandbox, customerId: await registerCustomer(platform, sandbox) };
 }
 
 async function registerCustomer(platform: PlatformEndpoints, creds: Credentials): Promise<string> {
-  const customer = await partnerCall(platform, creds, 201, "POST", "/customers", BENCH_SENDER);
-  return customer.json.customer_id as string;
+  const customer = await partnerClient(platform, creds).createCustomer(BENCH_SENDER);
+  return customer.customer_id;
 }

@@ -52,7 +52,7 @@ function connectCheck(client: Client<typeof Health>): Check {
 function checker(client: FloorClient, baseUrl: string): Check {
   switch (client) {
     case "connect-grpc-h2c":
-      // As services/platform/src/rpc/service-transport.ts builds it (without its interceptors).
+      // As services/platform/src/rpc/service-transport.ts built it before issue 13 (no interceptors).
       return connectCheck(
         createClient(
           Health,
@@ -60,6 +60,7 @@ function checker(client: FloorClient, baseUrl: string): Check {
         ),
       );
     case "connect-http1-binary":
+      // What service-transport.ts builds now (without its interceptors and its 128-socket bound).
       return connectCheck(
         createClient(
           Health,

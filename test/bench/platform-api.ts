@@ -1,4 +1,5 @@
-/** Minimal clients of the partner and admin APIs for seeding and checks (not for measured load). */
+/** Clients of the partner and admin APIs for seeding and checks (not for measured load). */
+import { createPayoutsClient, type PayoutsClient } from "@payouts/client";
 import { type ApiResponse, callJson } from "../support/call-json.js";
 
 export interface Credentials {
@@ -7,10 +8,6 @@ export interface Credentials {
 }
 
 export type ApiAnswer = ApiResponse;
-
-export function basicAuth(creds: Credentials): string {
-  return `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
-}
 
 export { callJson };
 
@@ -53,22 +50,17 @@ export function adminCall(
   );
 }
 
-export function partnerCall(
-  platform: PlatformEndpoints,
-  creds: Credentials,
-  expected: number,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return expectJson(
-    expected,
-    `${platform.partnerUrl}${path}`,
-    method,
-    { authorization: basicAuth(creds), ...headers },
-    body,
-  );
+/**
+ * The partner API through @payouts/client, as integrators call it. No retries: a failed seeding or check
+ * call fails the run at once, as an error in the measured load counts as one.
+ */
+export function partnerClient(platform: PlatformEndpoints, creds: Credentials): PayoutsClient {
+  return createPayoutsClient({
+    baseUrl: platform.partnerUrl,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    retry: false,
+  });
 }
 
 /** Runs `task` over `items` with at most `concurrency` in flight; answers in input order. */

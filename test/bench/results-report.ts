@@ -55,8 +55,10 @@ export function renderMarkdown(results: BenchResults): string {
       "",
       "### Webhook fan-out",
       "",
-      "| phase | events | offered events/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | missing | duplicates | CPU % (busiest) |",
-      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+      "Each event fans out to every receiver (one webhook config each, on an origin of its own). _burst_: all events published at once, deliveries/s is the drain rate; _paced_: a steady offered load. deliveries/s counts from the first event published to the last delivery; the audit is per (event, receiver): missing, duplicate (arrived again), unexpected (not published by the phase), bad signature.",
+      "",
+      "| phase | events | offered events/s | offered deliveries/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | max ms | missing | duplicates | unexpected | bad signatures | CPU ms/delivery | CPU % (busiest) |",
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const w of results.webhooks) lines.push(webhookRow(w));
   }
@@ -94,7 +96,8 @@ function pgbenchRow(p: PgbenchResult): string {
 
 function webhookRow(w: WebhookPhaseResult): string {
   const offered = w.offeredRate > 0 ? String(w.offeredRate) : "all at once";
-  return `| ${w.phase} | ${w.events} | ${offered} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${w.missing} | ${w.duplicates} | ${busiest(w.processes)} |`;
+  const offeredDeliveries = w.offeredDeliveriesPerSecond > 0 ? String(w.offeredDeliveriesPerSecond) : "—";
+  return `| ${w.phase} | ${w.events} | ${offered} | ${offeredDeliveries} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${num(w.eventToAckMs.max)} | ${w.missing} | ${w.duplicates} | ${w.unexpected} | ${w.badSignatures} | ${w.cpuMsPerDelivery.toFixed(2)} | ${busiest(w.processes)} |`;
 }
 
 /**

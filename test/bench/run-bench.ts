@@ -31,7 +31,7 @@ import { FLOOR_VARIANTS, type FloorVariant, withBestFloor } from "./one-hop-floo
 import { PartnerWorkload } from "./partner-workload.js";
 import { describePostgresSettings } from "./pg-settings.js";
 import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbench.js";
-import { partnerCall } from "./platform-api.js";
+import { partnerClient } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
 import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
@@ -324,14 +324,19 @@ async function measureWebhooks(
 ): Promise<WebhookPhaseResult[]> {
   const { monitor, problems } = settings;
   log("webhook fan-out");
-  const receiver = new TimingReceiver();
-  const receiverPort = await receiver.start();
-  cleanups.push({ name: "webhook receiver", run: () => receiver.stop() });
-  for (let i = 0; i < options.webhooks.fanOut; i++) {
-    await partnerCall(topology, tenant, 201, "POST", "/webhookConfigs", {
-      url: `http://127.0.0.1:${receiverPort}/receiver-${i}`,
+  // One receiver per config, each on an origin of its own, as partners' endpoints are.
+  const receivers = Array.from(
+    { length: options.webhooks.fanOut },
+    (_, i) => new TimingReceiver(`bench-webhook-secret-${i}-0123456789`),
+  );
+  const partner = partnerClient(topology, tenant);
+  for (const [i, receiver] of receivers.entries()) {
+    const origin = await receiver.start();
+    cleanups.push({ name: `webhook receiver ${i}`, run: () => receiver.stop() });
+    await partner.createWebhookConfig({
+      url: `${origin}/receiver-${i}`,
       events: ["transaction.success"],
-      secret: `bench-webhook-secret-${i}-0123456789`,
+      secret: receiver.secret,
     });
   }
   const bus = createKafkaEventBus({ brokers: infra.kafka.split(","), clientId: "payouts-bench" });
@@ -339,12 +344,12 @@ async function measureWebhooks(
   const target = {
     bus,
     partnerId: tenant.partnerId,
-    receiver,
-    fanOut: options.webhooks.fanOut,
+    receivers,
     monitor,
-    drainTimeoutMs: options.quick ? 30_000 : 90_000,
+    drainTimeoutMs: options.quick ? 30_000 : 60_000,
     runId: infra.runId,
   };
+  // Warm-up (connections, JIT, the consumer's first fetch): not reported.
   await runBurst({ ...target, runId: `${infra.runId}w` }, 50);
   const webhooks = [
     await runBurst(target, options.webhooks.burstEvents),
@@ -352,16 +357,19 @@ async function measureWebhooks(
   ];
   for (const w of webhooks) {
     log(
-      `webhooks ${w.phase}: ${w.deliveries}/${w.expectedDeliveries} deliveries, ${w.deliveriesPerSecond.toFixed(0)}/s, ` +
-        `p50 ${w.eventToAckMs.p50} ms, p99 ${w.eventToAckMs.p99} ms`,
+      `webhooks ${w.phase}: ${w.deliveries}/${w.expectedDeliveries} deliveries, ${w.deliveriesPerSecond.toFixed(0)}/s ` +
+        `(offered ${w.offeredDeliveriesPerSecond || "at once"}), p50 ${w.eventToAckMs.p50} ms, p99 ${w.eventToAckMs.p99} ms, ` +
+        `${w.missing} missing, ${w.duplicates} duplicates, ${w.unexpected} unexpected, ${w.badSignatures} bad signatures`,
     );
     // Deliveries still on their way when the drain window closed are a matter of speed (reported in the
     // table); none at all means the pipeline is broken.
     if (w.deliveries === 0) problems.push(`webhooks ${w.phase}: no delivery arrived at the receiver`);
+    if (w.badSignatures > 0)
+      problems.push(`webhooks ${w.phase}: ${w.badSignatures} deliveries with a bad signature`);
   }
   checkAlive(topology.pids, problems);
   await bus.close();
-  await receiver.stop();
+  for (const receiver of receivers) await receiver.stop();
   return webhooks;
 }
 

@@ -23,8 +23,9 @@ describe("checkTargets", () => {
       "lookupPaymentCode ≥ 50 % of pgbench single-insert tps": false,
       "executePayout ≥ 40 % of pgbench tpcb-like tps": true,
       "executePayout: no errors other than the intended ones": false,
-      "webhook fan-out ≥ 1,000 deliveries/s": false,
-      "webhook p99 event-to-2xx ≤ 500 ms at 200 events/s": true,
+      "webhook burst of 5000 deliveries drains at ≥ 1,500 deliveries/s": false,
+      "webhook p99 event-to-2xx ≤ 500 ms at 1000 deliveries/s offered for 5 s": true,
+      "webhooks: nothing lost or duplicated (per event and receiver), every signature valid": true,
       "each service's RSS ≤ 200 MB under load": false,
       "embedded mode RSS ≤ 400 MB": true,
     });
@@ -46,5 +47,19 @@ describe("checkTargets", () => {
   it("a paced phase with missing deliveries does not meet the latency target", () => {
     const [check] = checkTargets([], [webhookPhase("paced", { missing: 3 })], {});
     expect(check?.met).toBe(false);
+  });
+
+  it("a duplicate, an unexpected event or a bad signature in any phase fails the audit", () => {
+    const audit = (fields: Parameters<typeof webhookPhase>[1]) =>
+      checkTargets([], [webhookPhase("burst"), webhookPhase("paced", fields)], {}).find((c) =>
+        c.target.startsWith("webhooks: nothing lost"),
+      );
+    expect(audit({})).toMatchObject({
+      met: true,
+      measured: "0 missing, 0 duplicates, 0 unexpected, 0 bad signatures",
+    });
+    expect(audit({ duplicates: 1 })?.met).toBe(false);
+    expect(audit({ unexpected: 2 })?.met).toBe(false);
+    expect(audit({ badSignatures: 1 })?.met).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/domain/qr/sandbox-qr-samples";
+import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/testdata/sandbox-qr-samples";
 import { Dec } from "@payouts/platform/money/decimal";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -67,9 +67,22 @@ describe("Dockerfile", () => {
         dependencies?: Record<string, string>;
       };
     const gatewayDeps = Object.keys(manifest("gateway").dependencies ?? {});
-    for (const workspace of workspaces.filter((w) => w !== "gateway" && w !== "test")) {
+    // The console is not a runtime dependency: it ships as its built static files (next test).
+    for (const workspace of workspaces.filter((w) => !["gateway", "gateway/console", "test"].includes(w))) {
       expect(gatewayDeps, workspace).toContain(manifest(workspace).name);
     }
+  });
+
+  it("ships the operator console's build where the gateway serves it from, and none of its packages", () => {
+    const staging = build.find((l) => l.includes("for ws in")) ?? "";
+    expect(staging).toContain("test -f /out/gateway/console/dist/index.html");
+    const consoleManifest = JSON.parse(
+      readFileSync(join(repoRoot, "gateway/console/package.json"), "utf8"),
+    ) as {
+      dependencies?: Record<string, string>;
+    };
+    // Bundled into the static files at build time: nothing for --omit=dev to install in the image.
+    expect(consoleManifest.dependencies ?? {}).toEqual({});
   });
 
   it("runs as the numeric non-root user the chart expects", () => {

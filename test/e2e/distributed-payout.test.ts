@@ -2,21 +2,25 @@
  * End to end on the distributed topology: every service its own `node gateway/dist/cli.js <role>`
  * process from the built output, gRPC between them, a fresh PostgreSQL database, real Kafka, and a
  * partner receiver that verifies signatures. One payout goes through the public HTTP API from lookup to
- * refund; the sandbox rail settles it by calling the gateway back. A @grpc/grpc-js client then talks to
- * the running services directly.
+ * refund; the sandbox rail settles it by calling the gateway back. The partner side is @payouts/client,
+ * as an integrator would use it, and the receiver verifies both signatures with its verifyWebhook. A
+ * @grpc/grpc-js client then talks to the running services directly.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
+import { type CustomerRequest, createPayoutsClient, type PayoutsClient } from "@payouts/client";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
+import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, kafkaBrokers } from "../support/infra.js";
@@ -28,13 +32,13 @@ import {
   startDistributedTopology,
 } from "./support/distributed-topology.js";
 import { GrpcJsError, grpcJsUnary, statusDetailsOf } from "./support/grpc-js-unary.js";
-import { basic, bearer, type Credentials, callJson, type HttpAnswer } from "./support/http-client.js";
+import { bearer, callJson, type HttpAnswer } from "./support/http-client.js";
 import { type Notification, type SigningReceiver, startSigningReceiver } from "./support/signing-receiver.js";
 
 const WEBHOOK_SECRET = `whsec-e2e-${randomBytes(8).toString("hex")}`;
 const APP_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
   .version;
-const SENDER = {
+const SENDER: CustomerRequest = {
   name_first: "Ana",
   name_last: "Souza",
   country: "BR",
@@ -85,8 +89,21 @@ const running = () => topology!;
 const as = (caller: ServiceCaller) => ({ authorization: `Bearer ${running().serviceToken(caller)}` });
 const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   callJson(`${running().adminUrl}${path}`, method, { ...bearer(running().adminToken), ...headers }, body);
-const partner = (app: Credentials, method: string, path: string, body?: unknown, headers = {}) =>
-  callJson(`${running().partnerUrl}${path}`, method, { ...basic(app), ...headers }, body);
+/** The partner API through @payouts/client; `texts` keeps each answer's exact text (decimal renderings). */
+function partnerClient(clientId: string, clientSecret: string): { client: PayoutsClient; texts: string[] } {
+  const texts: string[] = [];
+  const client = createPayoutsClient({
+    baseUrl: running().partnerUrl,
+    clientId,
+    clientSecret,
+    fetch: async (request) => {
+      const response = await fetch(request);
+      texts.push(await response.clone().text());
+      return response;
+    },
+  });
+  return { client, texts };
+}
 
 function expectStatus(answer: HttpAnswer, status: number): void {
   expect(answer.status, `${answer.status} ${answer.text}`).toBe(status);
@@ -131,7 +148,7 @@ describe("a payout through the distributed topology", () => {
     const partnerId: string = created.json.partner_id;
     const appAnswer = await admin("POST", `/admin/partners/${partnerId}/apps`, {});
     expectStatus(appAnswer, 201);
-    const app = { clientId: appAnswer.json.client_id, clientSecret: appAnswer.json.client_secret };
+    const { client: partner, texts } = partnerClient(appAnswer.json.client_id, appAnswer.json.client_secret);
     const credit = await admin(
       "POST",
       `/admin/partners/${partnerId}/balance/credits`,
@@ -141,40 +158,37 @@ describe("a payout through the distributed topology", () => {
     expectStatus(credit, 201);
     expect(await balanceOf(partnerId)).toBe("100");
 
-    const config = await partner(app, "POST", "/webhookConfigs", {
+    await partner.createWebhookConfig({
       url: `${receiver.url}/partner`,
       secret: WEBHOOK_SECRET,
       events: ["transaction.success", "transaction.refunded"],
     });
-    expectStatus(config, 201);
-    const customer = await partner(app, "POST", "/customers", SENDER);
-    expectStatus(customer, 201);
+    const customer = await partner.createCustomer(SENDER);
 
-    const lookup = await partner(app, "POST", "/lookupPaymentCode", {
-      customer_id: customer.json.customer_id,
+    const lookup = await partner.lookupPaymentCode({
+      customer_id: customer.customer_id,
       country_code: "BR",
       payment_method: "payment_key",
       payment_destination: "52998224725",
       payment_destination_code: "PIX",
       partner_transaction_id: "e2e-order-1",
     });
-    expectStatus(lookup, 200);
-    expect(lookup.json).toMatchObject({
+    expect(lookup).toMatchObject({
       country: "BR",
       currency: "BRL",
       partner_transaction_id: "e2e-order-1",
     });
-    const txId: string = lookup.json.tx_id;
+    const txId = lookup.tx_id;
     expect(txId).toMatch(/^tx_[0-9a-z]+$/);
-    expect((await partner(app, "GET", `/transactions/${txId}`)).json.status).toBe("PENDING");
+    expect((await partner.getTransaction(txId)).status).toBe("PENDING");
 
     // 54 BRL at 5.4 BRL per USD = 10 USD; fees 1.5 % (0.15) + 0.30 fixed.
-    const quote = await partner(app, "POST", "/getQuotation", { tx_id: txId, amount: 54 });
-    expectStatus(quote, 200);
-    expect(quote.text).toContain('"exchange_rate":5.4000000000');
-    expect(quote.text).toContain('"amount_usd":10.00');
-    expect(quote.text).toContain('"total_usd":10.45');
-    expect(quote.json).toMatchObject({
+    const quote = await partner.getQuotation({ tx_id: txId, amount: 54 });
+    const quoteText = texts.at(-1)!;
+    expect(quoteText).toContain('"exchange_rate":5.4000000000');
+    expect(quoteText).toContain('"amount_usd":10.00');
+    expect(quoteText).toContain('"total_usd":10.45');
+    expect(quote).toMatchObject({
       tx_id: txId,
       currency: "BRL",
       fee: 0.45,
@@ -182,21 +196,20 @@ describe("a payout through the distributed topology", () => {
       fixed_fee: 0.3,
     });
 
-    const executed = await partner(
-      app,
-      "POST",
-      "/executePayout",
-      { tx_id: txId },
-      { "X-Idempotency-Key": `e2e-${txId}` },
-    );
-    expectStatus(executed, 200);
-    expect(executed.json).toMatchObject({ tx_id: txId, status: "PROCESSING", amount_usd: 10, fee: 0.45 });
+    const executed = await partner.executePayout({ tx_id: txId }, { idempotencyKey: `e2e-${txId}` });
+    expect(executed).toMatchObject({ idempotencyKey: `e2e-${txId}`, replayed: false, attempts: 1 });
+    expect(executed.transaction).toMatchObject({
+      tx_id: txId,
+      status: "PROCESSING",
+      amount_usd: 10,
+      fee: 0.45,
+    });
     expect(await balanceOf(partnerId)).toBe("89.55");
 
     // The sandbox rail (its own process) settles after 300 ms by calling the gateway back, signed.
     await eventually(async () => {
-      const view = await partner(app, "GET", `/transactions/${txId}`);
-      return view.json.status === "SUCCESS" ? view : undefined;
+      const view = await partner.getTransaction(txId);
+      return view.status === "SUCCESS" ? view : undefined;
     }, 30_000);
     expect(await balanceOf(partnerId)).toBe("89.55");
 
@@ -237,26 +250,54 @@ describe("a payout through the distributed topology", () => {
       Date.parse(bodyOf(refunded!).occurred_at),
     );
 
-    const view = await partner(app, "GET", `/transactions/${txId}`);
-    expect(view.json.status_history.map((change: { to: string }) => change.to)).toEqual([
+    const view = await partner.getTransaction(txId);
+    expect(view.status_history?.map((change) => change.to)).toEqual([
       "PENDING",
       "PROCESSING",
       "SUCCESS",
       "REFUNDED",
     ]);
     const log = await eventually(async () => {
-      const answer = await partner(app, "GET", `/webhookDeliveries?tx_id=${txId}`);
-      const rows: Array<{ status: string }> = answer.json.deliveries;
-      return rows.length === 2 && rows.every((row) => row.status === "delivered")
-        ? answer.json.deliveries
+      const { deliveries } = await partner.listWebhookDeliveries({ tx_id: txId });
+      return deliveries.length === 2 && deliveries.every((row) => row.status === "delivered")
+        ? deliveries
         : undefined;
     }, 10_000);
-    expect(log.map((d: { event_type: string }) => d.event_type)).toEqual([
-      "transaction.refunded",
-      "transaction.success",
-    ]);
+    expect(log.map((d) => d.event_type)).toEqual(["transaction.refunded", "transaction.success"]);
     for (const delivery of log)
-      expect(JSON.parse(delivery.response_body)).toEqual({ received: true, message: "ok" });
+      expect(JSON.parse(delivery.response_body ?? "")).toEqual({ received: true, message: "ok" });
+  });
+});
+
+describe("the console's admin routes on the distributed topology (issue 15)", () => {
+  it("search, the transaction page, the overview and the balance history answer across the processes", async () => {
+    const search = await admin("GET", "/admin/transactions?status=REFUNDED&country=BR");
+    expectStatus(search, 200);
+    expect(search.json.transactions).toHaveLength(1);
+    const [tx] = search.json.transactions;
+    const page = await admin("GET", `/admin/transactions/${tx.tx_id}`);
+    expectStatus(page, 200);
+    expect(page.json.ledger_movements.map((m: { kind: string }) => m.kind)).toEqual([
+      "payout",
+      "settlement",
+      "refund",
+    ]);
+    expect(page.json.webhook_deliveries.map((d: { status: string }) => d.status)).toEqual([
+      "delivered",
+      "delivered",
+    ]);
+    expect(page.json.webhook_deliveries[0].attempts[0].status_code).toBe(200);
+    const overview = await admin("GET", "/admin/overview");
+    expectStatus(overview, 200);
+    expect(overview.json.payouts.last_hour.by_corridor).toContainEqual(
+      expect.objectContaining({ country: "BR", currency: "BRL", status: "REFUNDED", count: 1 }),
+    );
+    expect(overview.json.webhooks.dead).toBe(0);
+    const history = await admin("GET", `/admin/partners/${tx.partner_id}/balance/entries`);
+    expectStatus(history, 200);
+    expect(history.json.entries.map((e: { kind: string }) => e.kind)).toEqual(["refund", "payout", "credit"]);
+    const deliveries = await admin("GET", `/admin/webhook-deliveries?tx_id=${tx.tx_id}`);
+    expect(deliveries.json.deliveries).toHaveLength(2);
   });
 });
 
@@ -414,6 +455,28 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
       calls.map(() => grpc.status.PERMISSION_DENIED),
+    );
+    // The operators' services answer the admin identity only.
+    const operatorCalls = [
+      grpcJsUnary(ledger(), LedgerAdminService.method.searchTransactions, {}, 5_000, as("gateway")),
+      grpcJsUnary(ledger(), LedgerAdminService.method.getLedgerOverview, {}, 5_000, as("gateway-rail")),
+      grpcJsUnary(
+        running().grpcAddress("webhook-dispatcher"),
+        WebhookAdminService.method.searchDeliveries,
+        {},
+        5_000,
+        as("gateway"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("webhook-dispatcher"),
+        WebhookAdminService.method.setConfigActive,
+        { configId: "whc_any", active: false },
+        5_000,
+        as("ledger"),
+      ),
+    ];
+    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
+      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
     );
     // The ledger's own identity may cancel at the rail (the PROCESSING timeout and FailTransaction ask it).
     const cancelled = await grpcJsUnary(

@@ -1,12 +1,18 @@
-import { buildAdminApp } from "@payouts/gateway/admin-app";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildAdminApp } from "@payouts/gateway/internal/admin-app";
 import type { Database } from "@payouts/platform/database/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RawResponse, rawRequest } from "../support/raw-http.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
-/** The only admin routes that answer without the token (issue 12 item 1). */
-const PUBLIC_ROUTES = ["GET /healthz", "GET /metrics", "GET /readyz"];
+/**
+ * The only admin routes that answer without the token (issue 12 item 1): the probes, the metrics and the
+ * operator console's static files (issue 15), which hold no data.
+ */
+const PUBLIC_ROUTES = ["GET /console", "GET /console/*", "GET /healthz", "GET /metrics", "GET /readyz"];
 const MARKER = "edge-marker-partner-name";
 
 /** Bodies that would succeed with the token, so that a bypass would show as a 2xx and a write. */
@@ -20,6 +26,8 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "bypass", force: true },
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 7 },
+  "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "bypass" },
 };
 
 let keys = 0;
@@ -197,6 +205,10 @@ describe("a route added to the admin listener", () => {
     expect(() => app.get("/open", { config: { public: true } }, async () => ({ secret: "reached" }))).toThrow(
       /allowlist/,
     );
+    // The console's paths are public for reading only.
+    expect(() =>
+      app.post("/console/*", { config: { public: true } }, async () => ({ secret: "reached" })),
+    ).toThrow(/allowlist/);
     await app.ready();
     try {
       for (const [method, url] of [
@@ -217,6 +229,83 @@ describe("a route added to the admin listener", () => {
       expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe("the operator console's files on the admin listener", () => {
+  let platform: TestPlatform;
+  let port: number;
+  let dir: string;
+
+  beforeAll(async () => {
+    // A build of the console's shape: the page, a hashed asset, and a file outside the folder that must stay out of reach.
+    dir = mkdtempSync(join(tmpdir(), "console-dist-"));
+    mkdirSync(join(dir, "app", "assets"), { recursive: true });
+    writeFileSync(join(dir, "app", "index.html"), "<!doctype html><title>console-page</title>");
+    writeFileSync(join(dir, "app", "assets", "index-abc123.js"), "console.log('asset')");
+    writeFileSync(join(dir, "app", ".hidden.json"), "{}");
+    writeFileSync(join(dir, "outside.json"), '{"secret":"outside"}');
+    platform = await startTestPlatform({ env: { CONSOLE_DIR: join(dir, "app") } });
+    port = platform.runtime.gateway.adminPort;
+  });
+  afterAll(async () => {
+    await platform.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the page without the token, under a strict CSP, and every deep link gets the page", async () => {
+    for (const path of ["/console/", "/console/transactions/tx_1", "/console/partners?x=1"]) {
+      const res = await rawRequest(port, "GET", path);
+      expect(res.status, path).toBe(200);
+      expect(res.text, path).toContain("console-page");
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
+      expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(res.headers["content-security-policy"]).not.toContain("unsafe");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["x-request-id"]).toMatch(/^req_/);
+    }
+    const redirect = await rawRequest(port, "GET", "/console");
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.location).toBe("/console/");
+  });
+
+  it("serves hashed assets as immutable, and nothing outside the build, hidden, or written", async () => {
+    const asset = await rawRequest(port, "GET", "/console/assets/index-abc123.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers["content-type"]).toMatch(/javascript/);
+    expect(asset.headers["cache-control"]).toContain("immutable");
+    for (const path of [
+      "/console/assets/missing.js",
+      "/console/../outside.json",
+      "/console/%2e%2e/outside.json",
+      "/console/..%2foutside.json",
+      "/console/assets/..%2f..%2foutside.json",
+      "/console/.hidden.json",
+      "/console/assets/%2e%2e/%2e%2e/outside.json",
+    ]) {
+      const res = await rawRequest(port, "GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).not.toContain('"secret"');
+      expect(res.json.request_id, path).toBe(res.headers["x-request-id"]);
+    }
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      const res = await rawRequest(port, method, "/console/", { "content-type": "application/json" }, "{}");
+      expect(res.status, method).toBe(404);
+    }
+  });
+
+  it("keeps every admin API route behind the token", async () => {
+    for (const path of [
+      "/console/../admin/fx-rates",
+      "/console/%2e%2e/admin/fx-rates",
+      "/console/admin/fx-rates",
+    ]) {
+      const res = await rawRequest(port, "GET", path);
+      expect(res.text, path).not.toContain("fx_rates");
+      if (path.includes("..") || path.includes("%2e")) expect([401, 404], path).toContain(res.status);
     }
   });
 });

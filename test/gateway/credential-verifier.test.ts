@@ -4,9 +4,9 @@ import { join } from "node:path";
 import {
   type CredentialVerifierOptions,
   createCredentialVerifier,
-} from "@payouts/gateway/auth/credential-verifier";
-import { hashSecret, verifySecret } from "@payouts/gateway/auth/secret-hash";
-import { GATEWAY_MIGRATIONS } from "@payouts/gateway/service-roles";
+} from "@payouts/gateway/internal/auth/credential-verifier";
+import { hashSecret, verifySecret } from "@payouts/gateway/internal/auth/secret-hash";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
 import {
   addAppSecret,
   findAppCredentials,
@@ -14,7 +14,7 @@ import {
   insertPartner,
   MAX_ACTIVE_SECRETS_PER_APP,
   revokeApp,
-} from "@payouts/gateway/store/partner-store";
+} from "@payouts/gateway/internal/store/partner-store";
 import type { Queryable } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";

@@ -1,11 +1,15 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { hashSecret } from "@payouts/gateway/auth/secret-hash";
-import { loadGatewayConfig } from "@payouts/gateway/gateway-config";
-import { type GatewayHandle, type GatewayTransports, startGateway } from "@payouts/gateway/gateway-server";
-import { GATEWAY_MIGRATIONS } from "@payouts/gateway/service-roles";
-import { insertApp, insertPartner } from "@payouts/gateway/store/partner-store";
+import { hashSecret } from "@payouts/gateway/internal/auth/secret-hash";
+import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
+import {
+  type GatewayHandle,
+  type GatewayTransports,
+  startGateway,
+} from "@payouts/gateway/internal/gateway-server";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
+import { insertApp, insertPartner } from "@payouts/gateway/internal/store/partner-store";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";

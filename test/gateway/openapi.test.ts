@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
-import { checkOpenApiStructure } from "@payouts/gateway/openapi/openapi-structure";
-import { HTTP_METHODS } from "@payouts/gateway/openapi/openapi-types";
-import { createOpenApiValidator, documentedSchema } from "@payouts/gateway/openapi/openapi-validator";
+import { checkOpenApiStructure } from "@payouts/gateway/internal/openapi/openapi-structure";
+import { HTTP_METHODS } from "@payouts/gateway/internal/openapi/openapi-types";
+import {
+  createOpenApiValidator,
+  documentedSchema,
+} from "@payouts/gateway/internal/openapi/openapi-validator";
 import {
   railCallbackSignature,
   railCallbackTimestamp,

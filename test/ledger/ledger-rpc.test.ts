@@ -4,6 +4,7 @@
  * its retries, expiry, and the outbox.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import { TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
 import { TransactionSchema, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import pg from "pg";
@@ -144,6 +145,28 @@ describe("lifecycle", () => {
     ).toBe("TRANSACTION_NOT_PENDING");
   });
 
+  it("GetQuotableTransaction answers getQuotation's ledger rules in order", async () => {
+    const p = partner();
+    await h.client.creditBalance({ partnerId: p, amountUsd: "50", reference: "r", ...freshKey() });
+    const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
+    const txId = created.transaction!.txId;
+    const quotable = (partnerId: string, currency = "") =>
+      h.client.getQuotableTransaction({ partnerId, txId, currency });
+    expect((await quotable(p)).transaction).toMatchObject({ txId, currency: "NGN" });
+    expect((await quotable(p, "ngn")).transaction?.txId).toBe(txId);
+    const wrongCurrency = await quotable(p, "BRL").catch((e: unknown) => e);
+    expect(errorDetailOf(wrongCurrency)).toMatchObject({ reason: "INVALID_FIELD", field: "currency" });
+    expect((wrongCurrency as Error).message).toContain("currency must be the transaction's currency NGN");
+    expect(await reasonOf(quotable("ptr_other", "BRL"))).toBe("TRANSACTION_NOT_FOUND");
+    expect(await reasonOf(h.client.getQuotableTransaction({ partnerId: "", txId }))).toBe(
+      "MISSING_REQUIRED_FIELD",
+    );
+    await h.client.attachQuote({ partnerId: p, txId, quote: quote("10") });
+    await execute(p, txId, "k-quotable");
+    // Not PENDING comes before the currency.
+    expect(await reasonOf(quotable(p, "BRL"))).toBe("TRANSACTION_NOT_PENDING");
+  });
+
   it("rejects quotes the ledger could not debit exactly", async () => {
     const p = partner();
     const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
@@ -173,7 +196,6 @@ describe("executePayout result codes and idempotency", () => {
     // Same key, same request: the stored refusal, with the first request's id, even though funds now suffice.
     const replay = await execute(p, txId, "k-a", FP1, "req_second").catch((e: unknown) => e);
     expect(await reasonOf(Promise.reject(replay))).toBe("INSUFFICIENT_FUNDS");
-    const { errorDetailOf } = await import("@payouts/platform/rpc/service-error");
     expect(errorDetailOf(replay)?.metadata).toMatchObject({ replayed: "true", request_id: "req_first" });
     // Same key, different request.
     expect(await reasonOf(execute(p, txId, "k-a", FP2))).toBe("IDEMPOTENCY_KEY_REUSED");

@@ -1,5 +1,5 @@
-import { encodeEmvRecord } from "@payouts/lookup/domain/qr/encode-emv";
-import { SANDBOX_QR_FIELDS, SANDBOX_QR_PAYLOADS } from "@payouts/lookup/domain/qr/sandbox-qr-samples";
+import { encodeEmvRecord } from "@payouts/lookup/internal/domain/qr/encode-emv";
+import { SANDBOX_QR_FIELDS, SANDBOX_QR_PAYLOADS } from "@payouts/lookup/testdata/sandbox-qr-samples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {

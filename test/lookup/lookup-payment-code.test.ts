@@ -1,4 +1,4 @@
-import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/domain/qr/sandbox-qr-samples";
+import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/testdata/sandbox-qr-samples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {

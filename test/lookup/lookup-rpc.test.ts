@@ -1,7 +1,7 @@
 import { type Client, Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
-import { createSandboxNameEnquiry, type NameEnquiry } from "@payouts/lookup/domain/name-enquiry";
-import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/domain/qr/sandbox-qr-samples";
+import { createSandboxNameEnquiry, type NameEnquiry } from "@payouts/lookup/internal/domain/name-enquiry";
 import { createLookupService, LOOKUP_MIGRATIONS } from "@payouts/lookup/lookup-service";
+import { SANDBOX_QR_PAYLOADS } from "@payouts/lookup/testdata/sandbox-qr-samples";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";

@@ -38,7 +38,7 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
   getQuotation: {
     rpcs: {
       "LedgerService/AttachQuote": 1,
-      "LedgerService/GetTransaction": 1,
+      "LedgerService/GetQuotableTransaction": 1,
       "PricingService/CreateQuote": 1,
     },
     sqlStatements: 4,

@@ -10,6 +10,7 @@
  * harness throws, so a figure here is a fact about the code, not about timing.
  */
 
+import { basicAuthorization } from "@payouts/client";
 import {
   RAIL_SIGNATURE_HEADER,
   RAIL_TIMESTAMP_HEADER,
@@ -17,7 +18,6 @@ import {
   railCallbackTimestamp,
 } from "@payouts/platform/signing/rail-callback-signature";
 import { LOOKUP_DESTINATION, QUOTE_AMOUNT_BRL, seedDistributed } from "../bench/bench-seed.js";
-import { basicAuth } from "../bench/platform-api.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { CostCounter, type CostCounts } from "./cost-counter.js";
 
@@ -152,7 +152,12 @@ export class AnatomySession {
         adminUrl: platform.adminUrl,
         adminToken: ADMIN_TOKEN,
       });
-      return new AnatomySession(platform, counter, basicAuth(tenant), tenant.customerId);
+      return new AnatomySession(
+        platform,
+        counter,
+        basicAuthorization(tenant.clientId, tenant.clientSecret),
+        tenant.customerId,
+      );
     } catch (error) {
       await platform.close();
       throw error;

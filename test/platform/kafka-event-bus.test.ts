@@ -1,4 +1,5 @@
 import type { EventMessage } from "@payouts/platform/events/event-bus";
+import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -76,5 +77,95 @@ describe("EventBus over real Kafka", () => {
     await sub.stop();
     expect(done).toEqual(["only"]);
     expect(attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it("hands a batch handler consecutive messages of a partition, at most maxBatch, and commits them", async () => {
+    const topic = uniqueTopic("test.batches");
+    const groupId = `${topic}.group`;
+    const enc = new TextEncoder();
+    const messages: EventMessage[] = Array.from({ length: 40 }, (_, i) => ({
+      topic,
+      key: `tx_${i % 4}`,
+      value: enc.encode(String(i)),
+      headers: { "event-id": `e${i}` },
+    }));
+    await bus.publish(messages);
+    const batches: EventMessage[][] = [];
+    const sub = await bus.subscribe({
+      topic,
+      groupId,
+      maxBatch: 7,
+      batchHandler: async (batch) => void batches.push([...batch]),
+    });
+    await waitFor(() => batches.flat().length >= 40);
+    await sub.stop();
+    const received = batches.flat();
+    expect(new Set(received.map((m) => m.headers["event-id"])).size).toBe(40);
+    expect(batches.every((b) => b.length >= 1 && b.length <= 7)).toBe(true);
+    // Published before the consumer started, so at least one fetch brought more than one message.
+    expect(batches.some((b) => b.length > 1)).toBe(true);
+    for (const key of ["tx_0", "tx_1", "tx_2", "tx_3"]) {
+      const values = received
+        .filter((m) => m.key === key)
+        .map((m) => Number(new TextDecoder().decode(m.value)));
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+    }
+    // The same group again: everything was committed, nothing comes back.
+    const again: EventMessage[] = [];
+    const second = await bus.subscribe({
+      topic,
+      groupId,
+      batchHandler: async (batch) => void again.push(...batch),
+    });
+    await bus.publish([{ topic, key: "tx_0", value: enc.encode("last"), headers: { "event-id": "last" } }]);
+    await waitFor(() => again.length >= 1);
+    await second.stop();
+    expect(again.map((m) => m.headers["event-id"])).toEqual(["last"]);
+  });
+
+  it("redelivers the whole batch whose handler failed", async () => {
+    const topic = uniqueTopic("test.batch-retry");
+    const enc = new TextEncoder();
+    await bus.publish(
+      ["a", "b", "c"].map((v) => ({ topic, key: "k", value: enc.encode(v), headers: { "event-id": v } })),
+    );
+    let calls = 0;
+    const done: string[] = [];
+    const sub = await bus.subscribe({
+      topic,
+      groupId: `${topic}.group`,
+      batchHandler: async (batch) => {
+        calls++;
+        if (calls === 1) throw new Error("transient");
+        done.push(...batch.map((m) => new TextDecoder().decode(m.value)));
+      },
+    });
+    await waitFor(() => done.length >= 3, 60_000);
+    await sub.stop();
+    expect(done).toEqual(["a", "b", "c"]);
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("in-process EventBus with a batch handler", () => {
+  it("hands each publish call's messages of the topic over at once, in order", async () => {
+    const bus = createInProcessEventBus();
+    const batches: string[][] = [];
+    await bus.subscribe({
+      topic: "t",
+      groupId: "g",
+      batchHandler: async (batch) => void batches.push(batch.map((m) => m.key)),
+    });
+    const message = (key: string, topic = "t"): EventMessage => ({
+      topic,
+      key,
+      value: new Uint8Array(),
+      headers: {},
+    });
+    await bus.subscribe({ topic: "other", groupId: "g", handler: async () => {} });
+    await bus.publish([message("1"), message("x", "other"), message("2")]);
+    await bus.publish([message("3")]);
+    await bus.close();
+    expect(batches).toEqual([["1", "2"], ["3"]]);
   });
 });

@@ -6,10 +6,10 @@
  */
 import { metrics } from "@opentelemetry/api";
 import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import { createLedgerRetention } from "@payouts/ledger/retention/ledger-retention";
+import { createLedgerRetention } from "@payouts/ledger/internal/retention/ledger-retention";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { createWebhookRetention } from "@payouts/webhooks/retention/webhook-retention";
+import { createWebhookRetention } from "@payouts/webhooks/internal/retention/webhook-retention";
 import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

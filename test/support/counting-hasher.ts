@@ -1,4 +1,4 @@
-import { type SecretHasher, scryptHasher } from "@payouts/gateway/auth/secret-hash";
+import { type SecretHasher, scryptHasher } from "@payouts/gateway/internal/auth/secret-hash";
 
 /** The real scrypt hasher, counting its verifications and able to hold them until released. */
 export function countingHasher() {

@@ -9,7 +9,10 @@ export function registeredRoutes(app: FastifyInstance): string[] {
     if (!match) continue;
     const depth = (match[1] ?? "").length / 4;
     prefixes.length = depth;
-    const path = (prefixes[depth - 1] ?? "") + (match[2] ?? "");
+    const parent = prefixes[depth - 1] ?? "";
+    const segment = match[2] ?? "";
+    // A wildcard child prints as `*` under `/prefix` (the slash between them is the tree's, not shown).
+    const path = parent + (segment.startsWith("*") && !parent.endsWith("/") ? "/" : "") + segment;
     prefixes[depth] = path;
     for (const method of (match[3] ?? "").split(", ")) {
       if (method !== "" && method !== "HEAD") routes.push(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);

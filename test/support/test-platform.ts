@@ -1,9 +1,9 @@
-import type { SecretHasher } from "@payouts/gateway/auth/secret-hash";
 import {
   type EmbeddedHandle,
   type EmbeddedInstrumentation,
   startEmbedded,
 } from "@payouts/gateway/embedded-runtime";
+import type { SecretHasher } from "@payouts/gateway/internal/auth/secret-hash";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { type ApiResponse, callJson } from "./call-json.js";
 import { freePort } from "./free-port.js";

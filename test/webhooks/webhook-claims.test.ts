@@ -7,7 +7,7 @@ import { createInProcessEventBus } from "@payouts/platform/events/in-process-eve
 import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
 import type { ServiceModule } from "@payouts/platform/service-module";
-import { claimDueDeliveries } from "@payouts/webhooks/store/delivery-queue-store";
+import { claimDueDeliveries } from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
@@ -64,6 +64,42 @@ describe("abandoned claims", () => {
         perConfigLimit: 4,
       });
       expect(claimed.map((c) => c.delivery_id)).toEqual([due]);
+    } finally {
+      await harness.restartDispatcher();
+    }
+  });
+
+  it("does not count the claiming worker's answered claims against the receiver's cap; others count them", async () => {
+    await harness.dispatcher.stop();
+    try {
+      const partner = await harness.createPartner();
+      const config = await createConfig(harness, partner, { url: `${receiver.url}/answered` });
+      const live = [];
+      for (let i = 0; i < 4; i++) {
+        live.push(
+          await insertDelivery(harness.db, partner, config.config_id, {
+            status: "delivering",
+            leaseSql: "now() + interval '1 minute'",
+          }),
+        );
+      }
+      const due = await insertDelivery(harness.db, partner, config.config_id, { status: "pending" });
+      // Rows other tests left due may be claimed too: only this receiver's count here.
+      const claim = async (answered: string[]) =>
+        (
+          await claimDueDeliveries(harness.db, {
+            now: new Date(),
+            leaseMs: 12_000,
+            workerId: "whw_test",
+            limit: 16,
+            perConfigLimit: 4,
+            answered,
+          })
+        ).filter((c) => c.config_id === config.config_id);
+      // Another worker (or this one before the answers came) sees 4 requests at the receiver: none free.
+      expect(await claim([])).toEqual([]);
+      // Only three of the four answered: still one request at the receiver, so 3 slots of 4 free.
+      expect((await claim(live.slice(0, 3))).map((c) => c.delivery_id)).toEqual([due]);
     } finally {
       await harness.restartDispatcher();
     }

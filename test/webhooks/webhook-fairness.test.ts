@@ -1,6 +1,6 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
-import { claimDueDeliveries } from "@payouts/webhooks/store/delivery-queue-store";
+import { claimDueDeliveries } from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookHarness, type WebhookHarness } from "./support/webhook-harness.js";
 

@@ -1,4 +1,4 @@
-import { dropExpiredPreviousSecrets } from "@payouts/webhooks/store/config-store";
+import { dropExpiredPreviousSecrets } from "@payouts/webhooks/internal/store/config-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ReceivedRequest,

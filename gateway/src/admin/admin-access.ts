@@ -10,10 +10,20 @@ declare module "fastify" {
 }
 
 /**
- * The only admin paths a route may mark `public: true`: the probes and the Prometheus scrape. Any other
- * route, whenever and however it is registered, requires the token.
+ * The only admin paths a route may mark `public: true`: the probes, the Prometheus scrape and the operator
+ * console's static files (console-static.ts: the app's HTML, scripts and styles, no data). Any other route,
+ * whenever and however it is registered, requires the token.
  */
-export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz", "/metrics"]);
+export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set([
+  "/healthz",
+  "/readyz",
+  "/metrics",
+  "/console",
+  "/console/*",
+]);
+
+/** Public routes only read: a public route with any other method is refused at registration. */
+const PUBLIC_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
 
 /**
  * Authorization of the admin listener, keyed on the route the router matched and never on the URL text:
@@ -26,9 +36,11 @@ export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(["/healthz", "/re
 export function installAdminAccess(app: FastifyInstance, adminToken: string): void {
   const expected = digest(adminToken);
   app.addHook("onRoute", (route) => {
-    if (route.config?.public === true && !PUBLIC_ADMIN_PATHS.has(route.url)) {
+    if (route.config?.public !== true) return;
+    const methods = [route.method].flat();
+    if (!PUBLIC_ADMIN_PATHS.has(route.url) || !methods.every((m) => PUBLIC_METHODS.has(m))) {
       throw new Error(
-        `admin route ${route.method} ${route.url} is marked public but is not on the allowlist (${[...PUBLIC_ADMIN_PATHS].join(", ")})`,
+        `admin route ${methods.join(",")} ${route.url} is marked public but is not on the allowlist (GET or HEAD of ${[...PUBLIC_ADMIN_PATHS].join(", ")})`,
       );
     }
   });

@@ -1,4 +1,8 @@
 import type { RouteModule } from "../routes/route-module.js";
+import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
+import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
+import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
+import { registerConsoleWebhookRoutes } from "./console-webhook-routes.js";
 import { registerLedgerAdminRoutes } from "./ledger-admin-routes.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
 import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
@@ -8,4 +12,8 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
   registerLedgerAdminRoutes,
+  registerConsoleOverviewRoutes,
+  registerConsoleTransactionRoutes,
+  registerConsolePartnerRoutes,
+  registerConsoleWebhookRoutes,
 ];

@@ -4,18 +4,29 @@
  * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
  * (INVALID_AMOUNT otherwise, issue 12 item 11).
  */
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
-import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
-import { iso, transactionStatusName } from "../http/render-transaction.js";
+import { readBody } from "../http/read-body.js";
+import { transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
 import { findPartner } from "../store/partner-store.js";
+import {
+  type AdminTransaction,
+  creditBalance,
+  failTransaction,
+  getBalance,
+  type PartnerBalance,
+  refundTransaction,
+  type SettleResult,
+  settleSandboxPayout,
+} from "./ledger-admin-api.js";
 
 const CREDIT_ROUTE = "POST /admin/partners/{partner_id}/balance/credits";
 
@@ -37,39 +48,31 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
 
   // The contract of executePayout: the same key and body replay the first answer byte for byte with
   // Idempotent-Replayed; another body is IDEMPOTENCY_KEY_REUSED; a key in flight is IDEMPOTENCY_KEY_IN_USE.
-  app.post<{ Params: { partner_id: string } }>(
-    "/admin/partners/:partner_id/balance/credits",
-    async (request, reply) => {
-      const idempotencyKey = readIdempotencyKey(request, "credit");
-      const body = new BodyReader(request.body);
-      const amountUsd = body.decimalText("amount_usd", { required: true }) ?? "";
-      if (!fitsMinorUnits(new Dec(amountUsd), "USD")) {
-        throw new ApiError(400, "INVALID_AMOUNT", tooPreciseMessage("amount_usd", "USD"), "amount_usd");
-      }
-      const reference = body.string("reference", { required: true, max: 500 });
-      const partnerId = await requirePartner(deps, request.params.partner_id);
-      const res = await ledger.creditBalance({
-        partnerId,
-        amountUsd,
-        reference,
-        idempotencyKey,
-        requestFingerprint: creditFingerprint(partnerId, { amountUsd, reference }),
-        requestId: request.id,
-      });
-      if (res.replayed) reply.header("Idempotent-Replayed", "true");
-      return replyJson(reply, 201, { partner_id: partnerId, balance_usd: res.balanceUsd });
-    },
-  );
+  addRoute(app, creditBalance, async (request, reply) => {
+    const idempotencyKey = readIdempotencyKey(request, "credit");
+    const { amount_usd: amountUsd, reference } = readBody(creditBalance.body, request.body);
+    const partnerId = await requirePartner(deps, request.params.partner_id);
+    const res = await ledger.creditBalance({
+      partnerId,
+      amountUsd,
+      reference,
+      idempotencyKey,
+      requestFingerprint: creditFingerprint(partnerId, { amountUsd, reference }),
+      requestId: request.id,
+    });
+    if (res.replayed) reply.header("Idempotent-Replayed", "true");
+    const credited: PartnerBalance = { partner_id: partnerId, balance_usd: res.balanceUsd };
+    return replyJson(reply, 201, credited);
+  });
 
-  app.get<{ Params: { partner_id: string } }>("/admin/partners/:partner_id/balance", async (request) => {
+  addRoute(app, getBalance, async (request): Promise<PartnerBalance> => {
     const partnerId = await requirePartner(deps, request.params.partner_id);
     const res = await ledger.getBalance({ partnerId });
     return { partner_id: partnerId, balance_usd: res.balanceUsd };
   });
 
-  app.post<{ Params: { tx_id: string } }>("/admin/transactions/:tx_id/refund", async (request) => {
-    const body = new BodyReader(request.body);
-    const reason = body.string("reason", { max: 500 }) ?? "";
+  addRoute(app, refundTransaction, async (request) => {
+    const { reason = "" } = readBody(refundTransaction.body, request.body);
     const res = await ledger.refundTransaction({ txId: request.params.tx_id, reason });
     if (!res.transaction) throw new Error("ledger answered no transaction");
     return renderAdminTransaction(res.transaction);
@@ -78,19 +81,15 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
   // PROCESSING → FAILED with the reversal of the debit, once the rail confirms it will not pay the payout
   // (409 PAYOUT_ACCEPTED_BY_RAIL when it has it, 503 when it does not answer). `force` skips the question:
   // only when the provider confirmed out of band that it will not pay.
-  app.post<{ Params: { tx_id: string } }>("/admin/transactions/:tx_id/fail", async (request) => {
-    const body = new BodyReader(request.body);
-    const reason = body.string("reason", { required: true, max: 500 });
-    const force = body.boolean("force") ?? false;
+  addRoute(app, failTransaction, async (request) => {
+    const { reason, force = false } = readBody(failTransaction.body, request.body);
     const res = await ledger.failTransaction({ txId: request.params.tx_id, reason, force });
     if (!res.transaction) throw new Error("ledger answered no transaction");
     return renderAdminTransaction(res.transaction);
   });
 
-  app.post<{ Params: { tx_id: string } }>("/admin/sandbox/transactions/:tx_id/settle", async (request) => {
-    const body = new BodyReader(request.body);
-    const outcome = body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ });
-    const reason = body.string("reason", { max: 500 }) ?? "";
+  addRoute(app, settleSandboxPayout, async (request): Promise<SettleResult> => {
+    const { outcome, reason = "" } = readBody(settleSandboxPayout.body, request.body);
     const txId = request.params.tx_id;
     const res = await rail.settlePayout({ txId, outcome, reason });
     const { transaction } = await ledger.getTransaction({ txId });
@@ -98,7 +97,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
       tx_id: txId,
       outcome,
       delivered: res.delivered,
-      status: transaction ? transactionStatusName(transaction.status) : null,
+      status: transaction ? (transactionStatusName(transaction.status) as AdminTransaction["status"]) : null,
     };
   });
 }
@@ -110,12 +109,12 @@ async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<str
   return partnerId;
 }
 
-function renderAdminTransaction(tx: Transaction) {
+function renderAdminTransaction(tx: Transaction): AdminTransaction {
   const q = tx.quote;
   return {
     tx_id: tx.txId,
     partner_id: tx.partnerId,
-    status: transactionStatusName(tx.status),
+    status: transactionStatusName(tx.status) as AdminTransaction["status"],
     amount: tx.amount,
     currency: tx.currency,
     amount_usd: q?.amountUsd ?? null,
@@ -124,6 +123,6 @@ function renderAdminTransaction(tx: Transaction) {
     refund_reason: tx.refundReason,
     failure_reason: tx.failureReason,
     provider_reference: tx.providerReference,
-    updated_at: iso(tx.updatedAt),
+    updated_at: timestampIso(tx.updatedAt),
   };
 }

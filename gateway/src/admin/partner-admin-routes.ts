@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { newId } from "@payouts/platform/ids";
 import type { PartnerPricing } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
+import type { Static } from "../api/schema.js";
 import { hashSecret } from "../auth/secret-hash.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { ApiError, invalidField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
+import { ApiError } from "../http/api-error.js";
+import { readBody } from "../http/read-body.js";
 import {
   type AppSecretRow,
   addAppSecret,
@@ -19,42 +21,52 @@ import {
   revokeApp,
   revokeAppSecret,
 } from "../store/partner-store.js";
+import {
+  type AppSecret,
+  addAppSecret as addAppSecretOp,
+  type CreatedApp,
+  createApp,
+  createPartner,
+  getPartner,
+  listAppSecrets as listAppSecretsOp,
+  type Partner,
+  type PartnerCreateRequest,
+  revokeApp as revokeAppOp,
+  revokeAppSecret as revokeAppSecretOp,
+  updatePartner,
+} from "./partner-admin-api.js";
 
 /**
  * Partners and their apps. A partner's identity lives in the gateway; its pricing (supported
  * currencies, fee schedule) lives in the pricing service, which the gateway forwards those fields to.
  */
 export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  app.post("/admin/partners", async (request, reply) => {
-    const body = new BodyReader(request.body);
-    const name = body.string("name", { required: true, max: 200 });
+  addRoute(app, createPartner, async (request, reply) => {
+    const body = readBody(createPartner.body, request.body);
     const partnerId = newId("ptr");
     const pricing = await putPricing(deps, partnerId, body);
-    const row = await insertPartner(deps.db, partnerId, name);
+    const row = await insertPartner(deps.db, partnerId, body.name);
     return reply.code(201).send(renderPartner(row, pricing));
   });
 
-  app.get<{ Params: { partner_id: string } }>("/admin/partners/:partner_id", async (request) => {
+  addRoute(app, getPartner, async (request) => {
     const row = await requirePartner(deps, request.params.partner_id);
     const res = await deps.clients.pricing.getPartnerPricing({ partnerId: row.partner_id });
     return renderPartner(row, res.pricing);
   });
 
-  app.patch<{ Params: { partner_id: string } }>("/admin/partners/:partner_id", async (request) => {
-    const body = new BodyReader(request.body);
+  addRoute(app, updatePartner, async (request) => {
+    const body = readBody(updatePartner.body, request.body);
     let row = await requirePartner(deps, request.params.partner_id);
-    const name = body.string("name", { max: 200 });
     const pricing = await putPricing(deps, row.partner_id, body);
-    if (name !== undefined) row = (await renamePartner(deps.db, row.partner_id, name)) ?? row;
+    if (body.name !== undefined) row = (await renamePartner(deps.db, row.partner_id, body.name)) ?? row;
     return renderPartner(row, pricing);
   });
 
-  app.post<{ Params: { partner_id: string } }>("/admin/partners/:partner_id/apps", async (request, reply) => {
-    const body = new BodyReader(request.body);
+  addRoute(app, createApp, async (request, reply) => {
+    const body = readBody(createApp.body, request.body);
     const partner = await requirePartner(deps, request.params.partner_id);
-    const limit =
-      body.integer("preview_rate_limit_per_minute", { min: 1, max: 1_000_000 }) ??
-      deps.config.defaultPreviewRateLimitPerMinute;
+    const limit = body.preview_rate_limit_per_minute ?? deps.config.defaultPreviewRateLimitPerMinute;
     const clientId = newId("ci");
     const clientSecret = newClientSecret();
     const row = await insertApp(deps.db, {
@@ -63,27 +75,25 @@ export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDe
       secretHash: await hashSecret(clientSecret),
       previewRateLimitPerMinute: limit,
     });
-    return reply.code(201).send({
+    const created: CreatedApp = {
       client_id: row.client_id,
       client_secret: clientSecret,
       secret_id: row.secret_id,
       partner_id: row.partner_id,
       preview_rate_limit_per_minute: row.preview_rate_limit_per_minute,
       created_at: row.created_at.toISOString(),
-    });
+    };
+    return reply.code(201).send(created);
   });
 
-  app.delete<{ Params: { partner_id: string; client_id: string } }>(
-    "/admin/partners/:partner_id/apps/:client_id",
-    async (request, reply) => {
-      const { partner_id, client_id } = request.params;
-      if (!(await revokeApp(deps.db, partner_id, client_id))) {
-        throw new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
-      }
-      deps.verifier.forget(client_id);
-      return reply.code(204).send();
-    },
-  );
+  addRoute(app, revokeAppOp, async (request, reply) => {
+    const { partner_id, client_id } = request.params;
+    if (!(await revokeApp(deps.db, partner_id, client_id))) {
+      throw new ApiError(404, "APP_NOT_FOUND", `app ${client_id} not found for partner ${partner_id}`);
+    }
+    deps.verifier.forget(client_id);
+    return reply.code(204).send();
+  });
 
   registerAppSecretRoutes(app, deps);
 }
@@ -97,9 +107,7 @@ const appNotFound = ({ partner_id, client_id }: AppParams) =>
  * move to it while both work, then revoke the old one. At most MAX_ACTIVE_SECRETS_PER_APP are active.
  */
 function registerAppSecretRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const base = "/admin/partners/:partner_id/apps/:client_id/secrets";
-
-  app.post<{ Params: AppParams }>(base, async (request, reply) => {
+  addRoute(app, addAppSecretOp, async (request, reply) => {
     const { partner_id, client_id } = request.params;
     const clientSecret = newClientSecret();
     const outcome = await addAppSecret(deps.db, partner_id, client_id, await hashSecret(clientSecret));
@@ -118,14 +126,14 @@ function registerAppSecretRoutes(app: FastifyInstance, deps: GatewayDeps): void 
     return reply.code(201).send({ ...renderSecret(outcome.secret), client_secret: clientSecret });
   });
 
-  app.get<{ Params: AppParams }>(base, async (request) => {
+  addRoute(app, listAppSecretsOp, async (request) => {
     const { partner_id, client_id } = request.params;
     const secrets = await listAppSecrets(deps.db, partner_id, client_id);
     if (!secrets) throw appNotFound(request.params);
     return { secrets: secrets.map(renderSecret) };
   });
 
-  app.delete<{ Params: AppParams & { secret_id: string } }>(`${base}/:secret_id`, async (request, reply) => {
+  addRoute(app, revokeAppSecretOp, async (request, reply) => {
     const { partner_id, client_id, secret_id } = request.params;
     const outcome = await revokeAppSecret(deps.db, partner_id, client_id, secret_id);
     if (outcome.kind === "secret_not_found") {
@@ -145,7 +153,7 @@ function registerAppSecretRoutes(app: FastifyInstance, deps: GatewayDeps): void 
 
 const newClientSecret = () => `cs_${randomBytes(32).toString("base64url")}`;
 
-function renderSecret(row: AppSecretRow) {
+function renderSecret(row: AppSecretRow): AppSecret {
   return {
     secret_id: row.secret_id,
     client_id: row.client_id,
@@ -164,14 +172,12 @@ async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<Par
 async function putPricing(
   deps: GatewayDeps,
   partnerId: string,
-  body: BodyReader,
+  body: Pick<Static<typeof PartnerCreateRequest>, "supported_currencies" | "fees">,
 ): Promise<PartnerPricing | undefined> {
-  const currencies = body.stringArray("supported_currencies");
-  const fees = body.object("fees");
-  const percent = fees?.decimalText("percent");
-  const fixedUsd = fees?.decimalText("fixed_usd");
-  if (percent?.startsWith("-")) throw invalidField("fees.percent", "must not be negative");
-  if (fixedUsd?.startsWith("-")) throw invalidField("fees.fixed_usd", "must not be negative");
+  const currencies = body.supported_currencies;
+  const fees = body.fees;
+  const percent = fees?.percent;
+  const fixedUsd = fees?.fixed_usd;
   const res = await deps.clients.pricing.putPartnerPricing({
     partnerId,
     supportedCurrencies: currencies ?? [],
@@ -181,7 +187,7 @@ async function putPricing(
   return res.pricing;
 }
 
-function renderPartner(row: PartnerRow, pricing: PartnerPricing | undefined) {
+function renderPartner(row: PartnerRow, pricing: PartnerPricing | undefined): Partner {
   return {
     partner_id: row.partner_id,
     name: row.name,

@@ -1,9 +1,19 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Corridor, FxRate } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
+import { readBody } from "../http/read-body.js";
+import {
+  type Corridor as CorridorShape,
+  deleteFxRate,
+  type FxRate as FxRateShape,
+  listCorridors,
+  listFxRates,
+  putCorridor,
+  putFxRate,
+} from "./pricing-admin-api.js";
 
 /**
  * Operators' FX rates and corridors (DESIGN.md §5). Decimals are accepted as JSON strings or numbers and
@@ -12,14 +22,13 @@ import { BodyReader } from "../http/body-reader.js";
 export function registerPricingAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { pricing } = deps.clients;
 
-  app.put<{ Params: { currency: string } }>("/admin/fx-rates/:currency", async (request) => {
-    const body = new BodyReader(request.body);
-    const ratePerUsd = body.decimalText("rate_per_usd", { required: true }) ?? "";
-    const res = await pricing.putFxRate({ currency: request.params.currency, ratePerUsd });
+  addRoute(app, putFxRate, async (request) => {
+    const body = readBody(putFxRate.body, request.body);
+    const res = await pricing.putFxRate({ currency: request.params.currency, ratePerUsd: body.rate_per_usd });
     return renderFxRate(res.rate);
   });
 
-  app.delete<{ Params: { currency: string } }>("/admin/fx-rates/:currency", async (request, reply) => {
+  addRoute(app, deleteFxRate, async (request, reply) => {
     const { deleted } = await pricing.deleteFxRate({ currency: request.params.currency });
     if (!deleted) {
       throw new ApiError(404, "FX_RATE_NOT_FOUND", `no FX rate is set for ${request.params.currency}`);
@@ -27,41 +36,41 @@ export function registerPricingAdminRoutes(app: FastifyInstance, deps: GatewayDe
     return reply.code(204).send();
   });
 
-  app.get("/admin/fx-rates", async () => {
+  addRoute(app, listFxRates, async () => {
     const { rates } = await pricing.listFxRates({});
     return { fx_rates: rates.map(renderFxRate) };
   });
 
-  app.put<{ Params: { country_code: string } }>("/admin/corridors/:country_code", async (request) => {
-    const body = new BodyReader(request.body);
+  addRoute(app, putCorridor, async (request) => {
+    const body = readBody(putCorridor.body, request.body);
     const res = await pricing.putCorridor({
       corridor: {
         countryCode: request.params.country_code,
-        currency: body.string("currency", { required: true }),
-        minAmount: body.decimalText("min_amount", { required: true }) ?? "",
-        maxAmount: body.decimalText("max_amount", { required: true }) ?? "",
+        currency: body.currency,
+        minAmount: body.min_amount,
+        maxAmount: body.max_amount,
         // A corridor being set up is meant to be used unless the operator says otherwise.
-        enabled: body.boolean("enabled") ?? true,
+        enabled: body.enabled ?? true,
       },
     });
     return renderCorridor(res.corridor);
   });
 
-  app.get("/admin/corridors", async () => {
+  addRoute(app, listCorridors, async () => {
     const { corridors } = await pricing.listCorridors({});
     return { corridors: corridors.map(renderCorridor) };
   });
 }
 
-function renderFxRate(rate: FxRate | undefined) {
+function renderFxRate(rate: FxRate | undefined): FxRateShape {
   return {
     currency: rate?.currency ?? "",
     rate_per_usd: rate?.ratePerUsd ?? "",
-    updated_at: rate?.updatedAt === undefined ? null : timestampDate(rate.updatedAt).toISOString(),
+    updated_at: timestampIso(rate?.updatedAt),
   };
 }
 
-function renderCorridor(corridor: Corridor | undefined) {
+function renderCorridor(corridor: Corridor | undefined): CorridorShape {
   return {
     country_code: corridor?.countryCode ?? "",
     currency: corridor?.currency ?? "",

@@ -32,7 +32,7 @@ export class BodyReader {
   }
 
   string(field: string, opts: { required: true; max?: number; pattern?: RegExp }): string;
-  string(field: string, opts?: { required?: false; max?: number; pattern?: RegExp }): string | undefined;
+  string(field: string, opts?: { required?: boolean; max?: number; pattern?: RegExp }): string | undefined;
   string(
     field: string,
     opts: { required?: boolean; max?: number; pattern?: RegExp } = {},
@@ -56,9 +56,12 @@ export class BodyReader {
     return v;
   }
 
-  integer(field: string, opts: { min?: number; max?: number } = {}): number | undefined {
+  integer(field: string, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
     const v = this.body[field];
-    if (v === undefined || v === null) return undefined;
+    if (v === undefined || v === null) {
+      if (opts.required) throw missingField(this.name(field));
+      return undefined;
+    }
     if (typeof v !== "number" || !Number.isInteger(v))
       throw invalidField(this.name(field), "must be an integer");
     if (opts.min !== undefined && v < opts.min)
@@ -103,7 +106,8 @@ export class BodyReader {
     return new BodyReader(v, `${this.name(field)}.`);
   }
 
-  private name(field: string): string {
+  /** The field's name in errors: its path from the body's root (`fees.percent`). */
+  name(field: string): string {
     return `${this.prefix}${field}`;
   }
 }

@@ -2,7 +2,7 @@ import {
   createTokenBucket,
   type TokenBucket,
   type TokenBucketState,
-} from "@payouts/pricing/domain/rate-limit";
+} from "@payouts/platform/rate-limit/token-bucket";
 
 /**
  * The per-app limit of `previewQuotations` (seed: RATE_LIMIT_EXCEEDED, 429 with Retry-After): one token

@@ -4,16 +4,22 @@
  * USD amounts and fees at the request's `dp`, the exchange rate at 10 decimals.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { currencyByCode } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import { fixed, type JsonDecimal, local, rate, usd } from "@payouts/platform/money/json-decimal";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
 import {
   type StatusChange,
   type Transaction,
   TransactionStatus,
 } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import type {
+  QrData,
+  StatusChange as StatusChangeShape,
+  Transaction as TransactionShape,
+  TransactionStatusName,
+} from "../routes/transaction-api.js";
 
 const STATUS_NAMES: Readonly<Record<TransactionStatus, string>> = {
   [TransactionStatus.UNSPECIFIED]: "UNSPECIFIED",
@@ -35,11 +41,11 @@ export function transactionStatusFromName(name: string): TransactionStatus | und
   return found ? (Number(found[0]) as TransactionStatus) : undefined;
 }
 
-export function renderTransaction(tx: Transaction, dp: number): Record<string, unknown> {
+export function renderTransaction(tx: Transaction, dp: number): TransactionShape {
   const quote = tx.quote;
   return {
     tx_id: tx.txId,
-    status: transactionStatusName(tx.status),
+    status: transactionStatusName(tx.status) as TransactionStatusName,
     country: tx.destination?.countryCode ?? "",
     currency: tx.currency,
     amount: localAmount(tx.amount || "0", tx.currency),
@@ -56,8 +62,8 @@ export function renderTransaction(tx: Transaction, dp: number): Record<string, u
     qr_data: renderQrData(tx.destination),
     ...(tx.failureReason ? { failure_reason: tx.failureReason } : {}),
     ...(tx.refundReason ? { refund_reason: tx.refundReason } : {}),
-    created_at: iso(tx.createdAt),
-    updated_at: iso(tx.updatedAt),
+    created_at: timestampIso(tx.createdAt),
+    updated_at: timestampIso(tx.updatedAt),
     // A transaction always has its creation in its history; an empty list means it was not asked for.
     ...(tx.history.length > 0 ? { status_history: tx.history.map(renderStatusChange) } : {}),
   };
@@ -70,12 +76,8 @@ export function localAmount(amount: string, currency: string): JsonDecimal {
   return typeof minorUnits === "number" ? local(value, currency) : fixed(value, 2);
 }
 
-export function iso(ts: Timestamp | undefined): string | null {
-  return ts ? timestampDate(ts).toISOString() : null;
-}
-
 /** Who pays whom, as lookup established it; empty parts are left out. */
-function renderQrData(d: Destination | undefined): Record<string, unknown> {
+function renderQrData(d: Destination | undefined): QrData {
   if (!d) return {};
   const parts: Record<string, unknown> = {
     sender: party(d.sender),
@@ -90,18 +92,21 @@ function renderQrData(d: Destination | undefined): Record<string, unknown> {
     merchant_name: d.merchantName,
     payment_type: d.paymentType,
   };
-  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== "" && v !== undefined));
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== "" && v !== undefined)) as QrData;
 }
 
 function party(value: JsonObject | undefined): JsonObject | undefined {
   return value && Object.keys(value).length > 0 ? value : undefined;
 }
 
-function renderStatusChange(change: StatusChange) {
+function renderStatusChange(change: StatusChange): StatusChangeShape {
   return {
-    from: change.from === TransactionStatus.UNSPECIFIED ? null : transactionStatusName(change.from),
-    to: transactionStatusName(change.to),
+    from:
+      change.from === TransactionStatus.UNSPECIFIED
+        ? null
+        : (transactionStatusName(change.from) as TransactionStatusName),
+    to: transactionStatusName(change.to) as TransactionStatusName,
     reason: change.reason,
-    at: iso(change.at),
+    at: timestampIso(change.at),
   };
 }

@@ -3,16 +3,29 @@
  * and renderers. `test/gateway/openapi.test.ts` keeps it honest: every route of the partner listener is
  * here and nothing else, and real responses validate against these schemas.
  */
-import { readAppVersion } from "@payouts/webhooks/app-version";
-import { DOCS_PATHS } from "./docs-paths.js";
+import { readAppVersion } from "@payouts/platform/app-version";
+import type { ApiOperation } from "../api/operation.js";
+import { DOCS_OPERATIONS } from "../routes/docs-api.js";
+import { railCallback } from "../routes/rail-callback-api.js";
+import { TRANSACTION_OPERATIONS } from "../routes/transaction-api.js";
+import { WEBHOOK_OPERATIONS } from "../routes/webhook-api.js";
+import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { LOOKUP_PATHS } from "./lookup-paths.js";
+import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS, OPENAPI_SECURITY_SCHEMES } from "./openapi-components.js";
+import {
+  AUTH_BUSY_CASE,
+  AUTH_CASE,
+  AUTH_THROTTLE_CASE,
+  type ErrorCase,
+  INTERNAL_CASE,
+  JSON_BODY_CASES,
+  UNAVAILABLE_CASE,
+  URL_TEXT_CASE,
+} from "./openapi-errors.js";
 import { OPENAPI_SCHEMAS } from "./openapi-schemas.js";
 import type { OpenApiDocument, Tag } from "./openapi-types.js";
 import { OUTBOUND_WEBHOOKS } from "./outbound-webhooks.js";
-import { PAYOUT_PATHS } from "./payout-paths.js";
-import { RAIL_CALLBACK_PATHS } from "./rail-callback-paths.js";
-import { WEBHOOK_CONFIG_PATHS } from "./webhook-config-paths.js";
 
 const DESCRIPTION = `Pay out to a typed destination (account number, instant-payment key, phone, till or paybill) or to a merchant or account identifier, priced in USD from a prepaid balance, with signed notifications of the outcome.
 
@@ -40,8 +53,29 @@ const TAGS: readonly Tag[] = [
   { name: "Documentation", description: "This document and its HTML rendering." },
 ];
 
+/**
+ * What an authenticated partner operation can answer besides its own errors: the edge's (a NUL in the URL,
+ * and the JSON edge's when it reads a body), 401, 429, 500 and 503 (a dependency down, or too many
+ * credential checks in progress).
+ */
+function partnerCommonErrors(op: ApiOperation): readonly ErrorCase[] {
+  return [
+    URL_TEXT_CASE,
+    // Every POST, PUT and PATCH goes through the JSON edge, whether the route reads a body or not.
+    ...(op.body || (op.method !== "GET" && op.method !== "DELETE") ? JSON_BODY_CASES : []),
+    AUTH_CASE,
+    AUTH_THROTTLE_CASE,
+    INTERNAL_CASE,
+    UNAVAILABLE_CASE,
+    AUTH_BUSY_CASE,
+  ];
+}
+
 /** The document for `version` (the platform's version, from the root package.json). */
 export function buildOpenApiDocument(version: string): OpenApiDocument {
+  const registry = new SchemaRegistry();
+  const rules = { commonErrors: partnerCommonErrors };
+  const paths = (operations: readonly ApiOperation[]) => buildPaths(operations, registry, rules);
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
@@ -60,14 +94,14 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     security: [{ basicAuth: [] }],
     paths: {
       ...LOOKUP_PATHS,
-      ...PAYOUT_PATHS,
-      ...WEBHOOK_CONFIG_PATHS,
-      ...RAIL_CALLBACK_PATHS,
-      ...DOCS_PATHS,
+      ...paths(TRANSACTION_OPERATIONS),
+      ...paths(WEBHOOK_OPERATIONS),
+      ...paths([railCallback]),
+      ...paths(DOCS_OPERATIONS),
     },
     webhooks: OUTBOUND_WEBHOOKS,
     components: {
-      schemas: OPENAPI_SCHEMAS,
+      schemas: { ...OPENAPI_SCHEMAS, ...registry.schemas },
       parameters: OPENAPI_PARAMETERS,
       headers: OPENAPI_HEADERS,
       responses: {},
@@ -82,4 +116,12 @@ let cached: OpenApiDocument | undefined;
 export function openApiDocument(): OpenApiDocument {
   cached ??= buildOpenApiDocument(readAppVersion());
   return cached;
+}
+
+let cachedAdmin: OpenApiDocument | undefined;
+
+/** The admin API's document of this build, built once (`GET /admin/openapi.json`). */
+export function adminOpenApiDocument(): OpenApiDocument {
+  cachedAdmin ??= buildAdminOpenApiDocument(readAppVersion());
+  return cachedAdmin;
 }

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 `webhooks` section: the notifications the webhook-dispatcher POSTs to partner receivers
- * (services/webhooks: `domain/payload.ts`, `domain/signature.ts`, `domain/event-kinds.ts`).
+ * (services/webhooks: `domain/payload.ts`, `signing/signature.ts`, `domain/event-kinds.ts`).
  */
 
 import { NOTIFICATION_EXAMPLES } from "./openapi-examples.js";

@@ -4,9 +4,11 @@
  */
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { DOCS_PAGE_CSP, renderDocsPage } from "../openapi/docs-page.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
+import { getDocsPage, getOpenApiDocument } from "./docs-api.js";
 
 const CACHE = "public, max-age=300";
 
@@ -16,20 +18,28 @@ export function registerDocsRoutes(app: FastifyInstance, _deps: GatewayDeps): vo
   const json = stringifyJson(document);
   const page = renderDocsPage(document);
 
-  app.get("/openapi.json", { config: { auth: "none" } }, async (_request, reply) =>
-    reply
-      .type("application/json; charset=utf-8")
-      .header("Cache-Control", CACHE)
-      .header("Access-Control-Allow-Origin", "*")
-      .send(json),
+  addRoute(
+    app,
+    getOpenApiDocument,
+    async (_request, reply) =>
+      reply
+        .type("application/json; charset=utf-8")
+        .header("Cache-Control", CACHE)
+        .header("Access-Control-Allow-Origin", "*")
+        .send(json),
+    { auth: "none" },
   );
 
-  app.get("/docs", { config: { auth: "none" } }, async (_request, reply) =>
-    reply
-      .type("text/html; charset=utf-8")
-      .header("Cache-Control", CACHE)
-      .header("Content-Security-Policy", DOCS_PAGE_CSP)
-      .header("X-Content-Type-Options", "nosniff")
-      .send(page),
+  addRoute(
+    app,
+    getDocsPage,
+    async (_request, reply) =>
+      reply
+        .type("text/html; charset=utf-8")
+        .header("Cache-Control", CACHE)
+        .header("Content-Security-Policy", DOCS_PAGE_CSP)
+        .header("X-Content-Type-Options", "nosniff")
+        .send(page),
+    { auth: "none" },
   );
 }

@@ -1,7 +1,7 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConnectError } from "@connectrpc/connect";
 import { type Dec, parseDecimal, toDecimalString } from "@payouts/platform/money/decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Customer, Recipient } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -295,6 +295,6 @@ function renderCustomer(customer: Customer | undefined): Record<string, unknown>
     ...optional("phone", customer.phone),
     ...optional("email", customer.email),
     ...optional("external_reference", customer.externalReference),
-    created_at: customer.createdAt === undefined ? null : timestampDate(customer.createdAt).toISOString(),
+    created_at: timestampIso(customer.createdAt),
   };
 }

@@ -1,9 +1,10 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { local, rate, usd } from "@payouts/platform/money/json-decimal";
-import { validatePreviewBody } from "@payouts/pricing/domain/preview";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { validatePreviewBody } from "@payouts/pricing/preview-body";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import { authenticate } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
@@ -11,6 +12,7 @@ import { readDp } from "../http/dp-param.js";
 import { withExactNumbers } from "../http/json-number-text.js";
 import { createPreviewRateLimiter } from "../http/preview-rate-limiter.js";
 import { replyJson } from "../http/reply-json.js";
+import { previewQuotations, type QuotationItem } from "./transaction-api.js";
 
 /**
  * `POST /previewQuotations` (seed). Its checks run in the seed's order, which puts the body before the
@@ -21,37 +23,43 @@ import { replyJson } from "../http/reply-json.js";
 export function registerPricingRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const limiter = createPreviewRateLimiter();
 
-  app.post("/previewQuotations", { config: { auth: "handler" } }, async (request, reply) => {
-    const body = validatePreviewBody(withExactNumbers(request.body));
-    if (!body.ok) {
-      throw new ApiError(400, body.error.code, body.error.message, body.error.field);
-    }
-    const dp = readDp(request.query);
-    const partnerApp = await authenticate(request, deps.verifier);
-    const { allowed, retryAfterSeconds } = limiter.take(
-      partnerApp.clientId,
-      partnerApp.previewRateLimitPerMinute,
-    );
-    if (!allowed) {
-      throw new ApiError(
-        429,
-        "RATE_LIMIT_EXCEEDED",
-        `previewQuotations is limited to ${partnerApp.previewRateLimitPerMinute} requests per minute for this app`,
-        undefined,
-        { "Retry-After": String(retryAfterSeconds) },
+  // The body is the pricing service's rule (validatePreviewBody), checked before the credentials (seed).
+  addRoute(
+    app,
+    previewQuotations,
+    async (request, reply) => {
+      const body = validatePreviewBody(withExactNumbers(request.body));
+      if (!body.ok) {
+        throw new ApiError(400, body.error.code, body.error.message, body.error.field);
+      }
+      const dp = readDp(request.query);
+      const partnerApp = await authenticate(request, deps.verifier);
+      const { allowed, retryAfterSeconds } = limiter.take(
+        partnerApp.clientId,
+        partnerApp.previewRateLimitPerMinute,
       );
-    }
-    const res = await deps.clients.pricing.previewQuotations({
-      partnerId: partnerApp.partnerId,
-      amount: toDecimalString(body.value.amount),
-      currency: body.value.currency,
-    });
-    return replyJson(reply, 200, { quotations: res.quotations.map((quote) => renderQuotation(quote, dp)) });
-  });
+      if (!allowed) {
+        throw new ApiError(
+          429,
+          "RATE_LIMIT_EXCEEDED",
+          `previewQuotations is limited to ${partnerApp.previewRateLimitPerMinute} requests per minute for this app`,
+          undefined,
+          { "Retry-After": String(retryAfterSeconds) },
+        );
+      }
+      const res = await deps.clients.pricing.previewQuotations({
+        partnerId: partnerApp.partnerId,
+        amount: toDecimalString(body.value.amount),
+        currency: body.value.currency,
+      });
+      return replyJson(reply, 200, { quotations: res.quotations.map((quote) => renderQuotation(quote, dp)) });
+    },
+    { auth: "handler" },
+  );
 }
 
 /** A quotation item of the seed: local amount at minor units, rate at 10 dp, USD figures at `dp`. */
-function renderQuotation(quote: Quote, dp: number) {
+function renderQuotation(quote: Quote, dp: number): QuotationItem {
   return {
     amount: local(new Dec(quote.amount), quote.currency),
     currency: quote.currency,
@@ -60,6 +68,6 @@ function renderQuotation(quote: Quote, dp: number) {
     fee: usd(new Dec(quote.fee), dp),
     percentage_fee: usd(new Dec(quote.percentageFee), dp),
     fixed_fee: usd(new Dec(quote.fixedFee), dp),
-    expires_at: quote.expiresAt === undefined ? null : timestampDate(quote.expiresAt).toISOString(),
+    expires_at: timestampIso(quote.expiresAt),
   };
 }

@@ -13,11 +13,13 @@ import {
   RAIL_TIMESTAMP_HEADER,
 } from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
+import { readBody } from "../http/read-body.js";
 import { transactionStatusName } from "../http/render-transaction.js";
 import { checkJsonBody } from "../http/text-safety.js";
+import { type RailCallbackResult, railCallback } from "./rail-callback-api.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
 
@@ -30,22 +32,29 @@ export async function registerRailCallbackRoutes(app: FastifyInstance, deps: Gat
       { parseAs: "buffer", bodyLimit: MAX_CALLBACK_BYTES },
       (_req, body, done) => done(null, body),
     );
-    scope.post("/callbacks/rail", { config: { auth: "none" } }, async (request) => {
-      const raw = rawBody(request);
-      verifySignature(deps.config.railCallbackSecret, deps.config.railCallbackToleranceMs, raw, request);
-      const body = new BodyReader(parseJson(raw));
-      const res = await deps.railCallbackLedger.recordRailResult({
-        txId: body.string("tx_id", { required: true, max: 100 }),
-        outcome: body.string("outcome", { required: true, pattern: /^(SUCCESS|FAILED)$/ }),
-        reason: body.string("reason", { max: 500 }) ?? "",
-        providerReference: body.string("provider_reference", { max: 200 }) ?? "",
-      });
-      return {
-        tx_id: res.transaction?.txId ?? "",
-        status: res.transaction ? transactionStatusName(res.transaction.status) : "",
-        changed: res.changed,
-      };
-    });
+    addRoute(
+      scope,
+      railCallback,
+      async (request): Promise<RailCallbackResult> => {
+        const raw = rawBody(request);
+        verifySignature(deps.config.railCallbackSecret, deps.config.railCallbackToleranceMs, raw, request);
+        const body = readBody(railCallback.body, parseJson(raw));
+        const res = await deps.railCallbackLedger.recordRailResult({
+          txId: body.tx_id,
+          outcome: body.outcome,
+          reason: body.reason ?? "",
+          providerReference: body.provider_reference ?? "",
+        });
+        return {
+          tx_id: res.transaction?.txId ?? "",
+          status: (res.transaction
+            ? transactionStatusName(res.transaction.status)
+            : "") as RailCallbackResult["status"],
+          changed: res.changed,
+        };
+      },
+      { auth: "none" },
+    );
   });
 }
 

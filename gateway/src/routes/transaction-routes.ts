@@ -5,48 +5,54 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ConnectError } from "@connectrpc/connect";
-import { requestFingerprint } from "@payouts/ledger/domain/request-fingerprint";
 import { Dec } from "@payouts/platform/money/decimal";
 import { rate, usd } from "@payouts/platform/money/json-decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { ApiError, invalidField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
+import { invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
-import {
-  iso,
-  localAmount,
-  renderTransaction,
-  transactionStatusFromName,
-} from "../http/render-transaction.js";
+import { readBody } from "../http/read-body.js";
+import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
+import { requestFingerprint } from "../http/request-fingerprint.js";
 import { readIdempotencyKey } from "./idempotency-key-header.js";
+import {
+  type Balance,
+  type BindingQuote,
+  executePayout,
+  getBalance,
+  getQuotation,
+  getTransaction,
+  listTransactions,
+  MAX_PAGE_SIZE,
+  TRANSACTION_STATUSES,
+  type TransactionList,
+} from "./transaction-api.js";
 
 const EXECUTE_ROUTE = "POST /executePayout";
-const MAX_PAGE_SIZE = 100;
 
 export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { ledger, pricing } = deps.clients;
 
-  app.post("/getQuotation", async (request, reply) => {
+  addRoute(app, getQuotation, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const body = new BodyReader(request.body);
-    const txId = body.string("tx_id", { required: true, max: 100 });
-    const amount = positiveAmount(body);
-    const currency = body.string("currency", { pattern: /^[A-Za-z]{3}$/ })?.toUpperCase();
+    const body = readBody(getQuotation.body, request.body);
+    const { tx_id: txId, amount } = body;
+    const currency = body.currency?.toUpperCase();
     const dp = readDp(request.query);
-    const { transaction: tx } = await ledger.getTransaction({ partnerId, txId });
-    if (!tx) throw new ApiError(404, "TRANSACTION_NOT_FOUND", `transaction ${txId} not found`, "tx_id");
-    if (tx.status !== TransactionStatus.PENDING) {
-      throw new ApiError(409, "TRANSACTION_NOT_PENDING", "only a PENDING transaction can be quoted");
-    }
-    if (currency !== undefined && currency !== tx.currency) {
-      throw invalidField("currency", `must be the transaction's currency ${tx.currency}`);
-    }
+    // The ledger refuses, in order: TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING, another currency.
+    const { transaction: tx } = await ledger.getQuotableTransaction({
+      partnerId,
+      txId,
+      currency: currency ?? "",
+    });
+    if (!tx) throw new Error("ledger answered no transaction");
     const { quote } = await pricing.createQuote({
       partnerId,
       countryCode: tx.destination?.countryCode ?? "",
@@ -55,7 +61,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     });
     if (!quote) throw new Error("pricing answered no quote");
     await ledger.attachQuote({ partnerId, txId, quote });
-    return replyJson(reply, 200, {
+    const quoted: BindingQuote = {
       tx_id: txId,
       amount: localAmount(quote.amount, quote.currency),
       currency: quote.currency,
@@ -65,15 +71,15 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
       percentage_fee: usd(new Dec(quote.percentageFee), dp),
       fixed_fee: usd(new Dec(quote.fixedFee), dp),
       total_usd: usd(new Dec(quote.totalUsd), dp),
-      expires_at: iso(quote.expiresAt),
-    });
+      expires_at: timestampIso(quote.expiresAt),
+    };
+    return replyJson(reply, 200, quoted);
   });
 
-  app.post("/executePayout", async (request, reply) => {
+  addRoute(app, executePayout, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const idempotencyKey = readIdempotencyKey(request, "payout");
-    const body = new BodyReader(request.body);
-    const txId = body.string("tx_id", { required: true, max: 100 });
+    const { tx_id: txId } = readBody(executePayout.body, request.body);
     const dp = readDp(request.query);
     try {
       const res = await ledger.executePayout({
@@ -91,7 +97,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     }
   });
 
-  app.get("/listTransactions", async (request, reply) => {
+  addRoute(app, listTransactions, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const query = (request.query ?? {}) as Record<string, unknown>;
     const dp = readDp(query);
@@ -106,13 +112,14 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
       limit: queryLimit(query),
       cursor: queryString(query, "cursor") ?? "",
     });
-    return replyJson(reply, 200, {
+    const page: TransactionList = {
       transactions: res.transactions.map((tx) => renderTransaction(tx, dp)),
       next_cursor: res.nextCursor || null,
-    });
+    };
+    return replyJson(reply, 200, page);
   });
 
-  app.get<{ Params: { tx_id: string } }>("/transactions/:tx_id", async (request, reply) => {
+  addRoute(app, getTransaction, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const dp = readDp(request.query);
     const { transaction } = await ledger.getTransaction({
@@ -124,19 +131,13 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     return replyJson(reply, 200, renderTransaction(transaction, dp));
   });
 
-  app.get("/balance", async (request, reply) => {
+  addRoute(app, getBalance, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const dp = readDp(request.query);
     const { balanceUsd } = await ledger.getBalance({ partnerId });
-    return replyJson(reply, 200, { balance_usd: usd(new Dec(balanceUsd), dp), currency: "USD" });
+    const balance: Balance = { balance_usd: usd(new Dec(balanceUsd), dp), currency: "USD" };
+    return replyJson(reply, 200, balance);
   });
-}
-
-function positiveAmount(body: BodyReader): string {
-  const text = body.decimalText("amount", { required: true }) ?? "";
-  if (!new Dec(text).gt(0))
-    throw new ApiError(400, "INVALID_AMOUNT", "amount must be greater than 0", "amount");
-  return text;
 }
 
 /**
@@ -168,7 +169,8 @@ function queryStatus(query: Record<string, unknown>): TransactionStatus {
   if (name === undefined) return TransactionStatus.UNSPECIFIED;
   const status = transactionStatusFromName(name.toUpperCase());
   if (status === undefined) {
-    throw invalidField("status", "must be PENDING, PROCESSING, SUCCESS, FAILED, REFUNDED or EXPIRED");
+    const names = [...TRANSACTION_STATUSES];
+    throw invalidField("status", `must be ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`);
   }
   return status;
 }

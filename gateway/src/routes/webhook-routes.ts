@@ -1,18 +1,31 @@
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type {
-  BasicAuth,
   Delivery,
   TestConfigResponse,
   WebhookConfig,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { FastifyInstance } from "fastify";
+import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { invalidField } from "../http/api-error.js";
-import { BodyReader } from "../http/body-reader.js";
+import { readBody } from "../http/read-body.js";
+import {
+  createWebhookConfig,
+  deleteWebhookConfig,
+  listWebhookConfigs,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  testWebhookConfig,
+  updateWebhookConfig,
+  type WebhookConfig as WebhookConfigShape,
+  type WebhookDelivery as WebhookDeliveryShape,
+  type WebhookSecretRotation,
+  type WebhookTestResult,
+} from "./webhook-api.js";
 
-type IdParams = { Params: { id: string } };
-type DeliveryQuery = { Querystring: Record<string, string | undefined> };
+type DeliveryQuery = Record<string, string | undefined>;
 
 /**
  * Partner-managed webhook receivers and their delivery log (DESIGN.md §4, §8). Rules live in the
@@ -23,14 +36,15 @@ type DeliveryQuery = { Querystring: Record<string, string | undefined> };
 export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const webhooks = deps.clients.webhooks;
 
-  app.post("/webhookConfigs", async (request, reply) => {
+  addRoute(app, createWebhookConfig, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const body = new BodyReader(request.body);
-    const url = body.string("url", { required: true });
-    const events = body.has("events") ? (body.stringArray("events") ?? []) : ["*"];
-    const active = body.boolean("active");
-    const secret = writeOnlyText(body, "secret");
-    const basicAuth = basicAuthOf(body);
+    const {
+      url,
+      events = ["*"],
+      active,
+      secret,
+      basic_auth: basicAuth,
+    } = readBody(createWebhookConfig.body, request.body);
     const res = await webhooks.createConfig({
       partnerId,
       url,
@@ -42,19 +56,17 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     return reply.code(201).send(renderConfig(res.config));
   });
 
-  app.get("/webhookConfigs", async (request) => {
+  addRoute(app, listWebhookConfigs, async (request) => {
     const res = await webhooks.listConfigs({ partnerId: partnerOf(request).partnerId });
     return { webhook_configs: res.configs.map(renderConfig) };
   });
 
-  app.patch<IdParams>("/webhookConfigs/:id", async (request) => {
+  addRoute(app, updateWebhookConfig, async (request) => {
     const { partnerId } = partnerOf(request);
-    const body = new BodyReader(request.body);
-    const url = body.string("url");
-    const events = body.stringArray("events");
-    const active = body.boolean("active");
-    const secret = writeOnlyText(body, "secret");
-    const basicAuth = basicAuthOf(body);
+    const body = readBody(updateWebhookConfig.body, request.body);
+    const { url, events, active, basic_auth: basicAuth } = body;
+    // A write-only secret: a string sets it, null or "" clears it (answered as "" to the service).
+    const secret = body.secret === null ? "" : body.secret;
     const res = await webhooks.updateConfig({
       partnerId,
       configId: request.params.id,
@@ -69,10 +81,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
 
   // Rotation: the new secret (given, or generated when absent) is answered this once; the old one keeps
   // signing beside it for `grace_period_seconds` (default 24 h, 0 = drop it now).
-  app.post<IdParams>("/webhookConfigs/:id/rotateSecret", async (request) => {
-    const body = new BodyReader(request.body);
-    const secret = body.string("secret");
-    const gracePeriodSeconds = body.integer("grace_period_seconds", { min: 0, max: 2_147_483_647 });
+  addRoute(app, rotateWebhookSecret, async (request): Promise<WebhookSecretRotation> => {
+    const { secret, grace_period_seconds: gracePeriodSeconds } = readBody(
+      rotateWebhookSecret.body,
+      request.body,
+    );
     const res = await webhooks.rotateSecret({
       partnerId: partnerOf(request).partnerId,
       configId: request.params.id,
@@ -82,12 +95,12 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     return { ...renderConfig(res.config), secret: res.secret };
   });
 
-  app.delete<IdParams>("/webhookConfigs/:id", async (request, reply) => {
+  addRoute(app, deleteWebhookConfig, async (request, reply) => {
     await webhooks.deleteConfig({ partnerId: partnerOf(request).partnerId, configId: request.params.id });
     return reply.code(204).send();
   });
 
-  app.post<IdParams>("/webhookConfigs/:id/test", async (request) => {
+  addRoute(app, testWebhookConfig, async (request) => {
     const res = await webhooks.testConfig({
       partnerId: partnerOf(request).partnerId,
       configId: request.params.id,
@@ -95,8 +108,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     return renderTestResult(res);
   });
 
-  app.get<DeliveryQuery>("/webhookDeliveries", async (request) => {
-    const query = request.query;
+  addRoute(app, listWebhookDeliveries, async (request) => {
+    const query = (request.query ?? {}) as DeliveryQuery;
     const res = await webhooks.listDeliveries({
       partnerId: partnerOf(request).partnerId,
       txId: query.tx_id ?? "",
@@ -107,40 +120,13 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     return { deliveries: res.deliveries.map(renderDelivery) };
   });
 
-  app.post<IdParams>("/webhookDeliveries/:id/redeliver", async (request) => {
+  addRoute(app, redeliverWebhook, async (request) => {
     const res = await webhooks.redeliver({
       partnerId: partnerOf(request).partnerId,
       deliveryId: request.params.id,
     });
     return renderDelivery(res.delivery);
   });
-}
-
-/**
- * A write-only text field: a string sets it; `null` or `""` clears it (answered as "" to the service);
- * absent leaves it alone (undefined).
- */
-function writeOnlyText(body: BodyReader, field: string): string | undefined {
-  const raw = body.raw(field);
-  if (raw === undefined) return undefined;
-  if (raw === null || raw === "") return "";
-  if (typeof raw !== "string") throw invalidField(field, "must be a string");
-  return raw;
-}
-
-/** `basic_auth`: an object with username and password strings; `null` clears it; absent → undefined. */
-function basicAuthOf(body: BodyReader): Pick<BasicAuth, "username" | "password"> | null | undefined {
-  const raw = body.raw("basic_auth");
-  if (raw === undefined) return undefined;
-  if (raw === null) return null;
-  const { username, password } = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Record<
-    string,
-    unknown
-  >;
-  if (typeof username !== "string" || typeof password !== "string") {
-    throw invalidField("basic_auth", "must be an object with string username and password");
-  }
-  return { username, password };
 }
 
 function limitOf(raw: string | undefined): number {
@@ -151,52 +137,49 @@ function limitOf(raw: string | undefined): number {
   return limit;
 }
 
-const iso = (ts: Timestamp | undefined): string | null =>
-  ts === undefined ? null : timestampDate(ts).toISOString();
-
-function renderConfig(config: WebhookConfig | undefined) {
+function renderConfig(config: WebhookConfig | undefined): WebhookConfigShape {
   if (config === undefined) throw new Error("webhook service answered without a config");
   return {
     config_id: config.configId,
     url: config.url,
-    events: config.events,
+    events: config.events as WebhookConfigShape["events"],
     active: config.active,
     has_secret: config.hasSecret,
     basic_auth: config.hasBasicAuth ? { username: config.basicAuthUsername } : null,
     disabled_reason: config.disabledReason || null,
-    previous_secret_expires_at: iso(config.previousSecretExpiresAt),
-    created_at: iso(config.createdAt),
-    updated_at: iso(config.updatedAt),
+    previous_secret_expires_at: timestampIso(config.previousSecretExpiresAt),
+    created_at: timestampIso(config.createdAt),
+    updated_at: timestampIso(config.updatedAt),
   };
 }
 
-function renderDelivery(delivery: Delivery | undefined) {
+function renderDelivery(delivery: Delivery | undefined): WebhookDeliveryShape {
   if (delivery === undefined) throw new Error("webhook service answered without a delivery");
   return {
     delivery_id: delivery.deliveryId,
     config_id: delivery.configId,
     event_id: delivery.eventId,
-    event_type: delivery.eventType,
+    event_type: delivery.eventType as WebhookDeliveryShape["event_type"],
     tx_id: delivery.txId,
-    status: delivery.status,
+    status: delivery.status as WebhookDeliveryShape["status"],
     attempts: delivery.attempts,
-    next_attempt_at: iso(delivery.nextAttemptAt),
-    delivered_at: iso(delivery.deliveredAt),
+    next_attempt_at: timestampIso(delivery.nextAttemptAt),
+    delivered_at: timestampIso(delivery.deliveredAt),
     last_status_code: delivery.lastStatusCode || null,
     last_error: delivery.lastError || null,
     response_body: delivery.responseBody || null,
-    created_at: iso(delivery.createdAt),
+    created_at: timestampIso(delivery.createdAt),
     history: delivery.history.map((attempt) => ({
       attempt: attempt.attempt,
       status_code: attempt.statusCode || null,
       error: attempt.error || null,
       latency_ms: attempt.latencyMs,
-      at: iso(attempt.at),
+      at: timestampIso(attempt.at),
     })),
   };
 }
 
-function renderTestResult(res: TestConfigResponse) {
+function renderTestResult(res: TestConfigResponse): WebhookTestResult {
   return {
     delivered: res.delivered,
     status_code: res.statusCode || null,

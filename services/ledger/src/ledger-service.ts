@@ -3,8 +3,10 @@ import { fileURLToPath } from "node:url";
 import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { loadLedgerConfig } from "./config.js";
+import { createLedgerAdminHandlers } from "./handlers/ledger-admin-handlers.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
@@ -81,14 +83,18 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
         );
       }),
   });
+  const adminHandlers = createLedgerAdminHandlers(deps);
   const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
   const tasks = [relay, railRetry, processingTimeout, sweeper, retention];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",
-    serviceNames: [LedgerService.typeName],
+    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName],
     migrations: LEDGER_MIGRATIONS,
-    routes: (router) => router.service(LedgerService, handlers),
+    routes: (router) => {
+      router.service(LedgerService, handlers);
+      router.service(LedgerAdminService, adminHandlers);
+    },
     async start() {
       for (const task of tasks) task.start();
       lagGauge = startOutboxLagGauge(ctx.db, logger);

@@ -19,7 +19,7 @@ describe("loadWebhookConfig", () => {
     const config = loadWebhookConfig({}, "distributed");
     expect(config).toMatchObject({
       headerBrand: "SERVICE",
-      concurrency: 16,
+      concurrency: 64,
       receiverConcurrency: 4,
       timeoutMs: 10_000,
       pollIntervalMs: 250,

@@ -1,8 +1,8 @@
 import { ConfigError, isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryScheduleMs } from "./domain/retry-policy.js";
-import { DEFAULT_HEADER_BRAND, validateHeaderBrand } from "./domain/signature.js";
 import { parseSealingKey } from "./secrets/secret-box.js";
+import { DEFAULT_HEADER_BRAND, validateHeaderBrand } from "./signing/signature.js";
 
 const spec = {
   allowPrivateUrls: {
@@ -29,9 +29,9 @@ const spec = {
   },
   concurrency: {
     env: "WEBHOOK_CONCURRENCY",
-    doc: "deliveries in flight per dispatcher process",
+    doc: "deliveries in flight per dispatcher process (and most kept-alive connections to one receiver origin)",
     parse: parse.positiveInt,
-    default: 16,
+    default: 64,
   },
   receiverConcurrency: {
     env: "WEBHOOK_RECEIVER_CONCURRENCY",

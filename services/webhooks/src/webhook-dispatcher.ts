@@ -1,16 +1,18 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { Subscription } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import { readAppVersion } from "./app-version.js";
 import { loadWebhookConfig } from "./config.js";
 import { createDeliveryWorker } from "./delivery/delivery-worker.js";
 import { createNotificationSender } from "./delivery/notification-sender.js";
 import { createReceiverClient } from "./delivery/receiver-client.js";
 import { createManualSendLimits } from "./handlers/manual-send-limits.js";
+import { createWebhookAdminHandlers } from "./handlers/webhook-admin-handlers.js";
 import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
 import { createWebhookRetention } from "./retention/webhook-retention.js";
@@ -44,14 +46,17 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const now = ctx.now ?? (() => new Date());
   const logger = ctx.logger;
   const secretBox = sealingKeyProvider(ctx.db, config.sealingKey, logger, ctx.mode);
+  const receivers = createReceiverClient({
+    allowPrivate: config.allowPrivateUrls,
+    allowedPorts: config.allowedPorts,
+    timeoutMs: config.timeoutMs,
+    // A process never has more requests in flight than its concurrency, to one origin or to all.
+    connectionsPerOrigin: config.concurrency,
+  });
   const send = createNotificationSender({
     brand: config.headerBrand,
     appVersion,
-    client: createReceiverClient({
-      allowPrivate: config.allowPrivateUrls,
-      allowedPorts: config.allowedPorts,
-      timeoutMs: config.timeoutMs,
-    }),
+    client: receivers,
     secretBox,
     now,
   });
@@ -84,6 +89,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     newConfigId: () => newId("whc", now().getTime()),
     wakeWorkers: worker.wake,
   });
+  const adminHandlers = createWebhookAdminHandlers({ db: ctx.db, now, wakeWorkers: worker.wake });
   const intake = createEventIntake({
     db: ctx.db,
     logger,
@@ -97,9 +103,12 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
 
   return {
     name: "webhook-dispatcher",
-    serviceNames: [WebhookService.typeName],
+    serviceNames: [WebhookService.typeName, WebhookAdminService.typeName],
     migrations: WEBHOOK_MIGRATIONS,
-    routes: (router) => router.service(WebhookService, handlers),
+    routes: (router) => {
+      router.service(WebhookService, handlers);
+      router.service(WebhookAdminService, adminHandlers);
+    },
     async start() {
       await secretBox();
       worker.start();
@@ -107,7 +116,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       subscription = await ctx.bus.subscribe({
         topic: config.eventsTopic,
         groupId: config.consumerGroup,
-        handler: intake,
+        batchHandler: intake,
       });
       logger.info(
         {
@@ -125,6 +134,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();
+      await receivers.close();
       await retention.stop();
     },
   };

@@ -17,12 +17,8 @@ import { grpcJsUnary } from "./grpc-js-unary.js";
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const CLI = join(REPO_ROOT, "gateway", "dist", "cli.js");
 const INSTRUMENTATION = join(REPO_ROOT, "services", "platform", "dist", "telemetry", "instrumentation.js");
-/** What the image puts in NODE_OPTIONS: OpenTelemetry loads before the application (the loader
- * specifier resolves from the working directory, the repository root). */
-const NODE_FLAGS = [
-  "--experimental-loader=@opentelemetry/instrumentation/hook.mjs",
-  `--import=${INSTRUMENTATION}`,
-];
+/** What the image puts in NODE_OPTIONS: OpenTelemetry loads before the application. */
+const NODE_FLAGS = [`--import=${INSTRUMENTATION}`];
 
 export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];

@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { verifyWebhook } from "@payouts/client";
 
 /** One notification as it arrived, with the verdict on its signature. */
 export interface Notification {
@@ -20,18 +20,22 @@ export interface SigningReceiver {
 }
 
 /**
- * A partner's webhook receiver as a partner would write it with node:http: it checks
- * `X-SERVICE-Signature` (base64 HMAC-SHA256 of the raw body with the shared secret) in constant time,
- * answers 401 when it does not match and `{"received": true, "message": "ok"}` when it does.
+ * A partner's webhook receiver as a partner would write it with node:http and @payouts/client: it checks
+ * both signatures (`X-SERVICE-Signature` and Standard Webhooks, with the timestamp tolerance) over the raw
+ * body with `verifyWebhook`, answers 401 when they do not hold and `{"received": true, "message": "ok"}`
+ * when they do.
  */
 export async function startSigningReceiver(secret: string): Promise<SigningReceiver> {
   const notifications: Notification[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
+    request.on("end", async () => {
       const rawBody = Buffer.concat(chunks);
-      const signatureValid = signatureMatches(secret, rawBody, request.headers["x-service-signature"]);
+      const signatureValid = await verifyWebhook(rawBody, request.headers, secret).then(
+        () => true,
+        () => false,
+      );
       notifications.push({ path: request.url ?? "", headers: request.headers, rawBody, signatureValid });
       response.writeHead(signatureValid ? 200 : 401, { "content-type": "application/json" });
       response.end(JSON.stringify(signatureValid ? { received: true, message: "ok" } : { received: false }));
@@ -59,11 +63,4 @@ export async function startSigningReceiver(secret: string): Promise<SigningRecei
         server.close(() => resolve());
       }),
   };
-}
-
-function signatureMatches(secret: string, rawBody: Buffer, header: string | string[] | undefined): boolean {
-  if (typeof header !== "string") return false;
-  const expected = createHmac("sha256", secret).update(rawBody).digest();
-  const received = Buffer.from(header, "base64");
-  return received.length === expected.length && timingSafeEqual(received, expected);
 }

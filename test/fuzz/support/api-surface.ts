@@ -5,8 +5,8 @@
  * route table; the admin API has no document, so ADMIN_BODIES gives the bodies of the routes that read
  * one, and a route missing there is still fuzzed with bodies built from every known field name.
  */
-import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/admin/admin-access";
-import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
+import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/internal/admin/admin-access";
+import type { JsonSchema } from "@payouts/gateway/internal/openapi/openapi-types";
 import { RAIL_SIGNATURE_HEADER } from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance } from "fastify";
 import { registeredRoutes } from "../../support/registered-routes.js";
@@ -131,6 +131,13 @@ export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
     { outcome: { type: "string", enum: ["SUCCESS", "FAILED"] }, reason: text(500) },
     ["outcome"],
   ),
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": object(
+    { preview_rate_limit_per_minute: { type: "integer", minimum: 1, maximum: 1_000_000 } },
+    ["preview_rate_limit_per_minute"],
+  ),
+  "PATCH /admin/webhook-configs/{config_id}": object({ enabled: { type: "boolean" }, reason: text(500) }, [
+    "enabled",
+  ]),
 };
 
 /** Header parameters of the admin routes that read one. */

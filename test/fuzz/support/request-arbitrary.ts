@@ -3,7 +3,7 @@
  * ids of the fuzz world), then bent by hostile values — in the body, the path ids, the query string, the
  * headers and the spelling of the URL.
  */
-import type { JsonSchema } from "@payouts/gateway/openapi/openapi-types";
+import type { JsonSchema } from "@payouts/gateway/internal/openapi/openapi-types";
 import {
   RAIL_SIGNATURE_HEADER,
   RAIL_TIMESTAMP_HEADER,

@@ -3,15 +3,10 @@
  * `http`, `undici` or `pg` (the job the --import'ed instrumentation module does in production), with an
  * in-memory span exporter, and collects log lines.
  */
-import { register } from "node:module";
 import { Writable } from "node:stream";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { createLogger, type Logger } from "@payouts/platform/logging/logger";
 import { startTelemetry, type Telemetry } from "@payouts/platform/telemetry/start-telemetry";
-
-// What --experimental-loader=@opentelemetry/instrumentation/hook.mjs does for a real process: lets the
-// instrumentations patch packages loaded with `import` (pg here).
-register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
 
 // One exporter per process, even if several test files share it: telemetry starts once per process.
 const EXPORTER = Symbol.for("payouts.test.span-exporter");

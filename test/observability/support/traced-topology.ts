@@ -6,9 +6,9 @@
  * trace crosses is a real transport; only the span collection is shared (one exporter in memory).
  */
 import { randomBytes } from "node:crypto";
-import { loadGatewayConfig } from "@payouts/gateway/gateway-config";
-import { type GatewayHandle, startGateway } from "@payouts/gateway/gateway-server";
-import { ALL_MIGRATIONS, SERVICE_ROLES, type ServiceRole } from "@payouts/gateway/service-roles";
+import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
+import { type GatewayHandle, startGateway } from "@payouts/gateway/internal/gateway-server";
+import { allMigrations, SERVICE_ROLES, type ServiceRole } from "@payouts/gateway/internal/service-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
@@ -55,7 +55,7 @@ export async function startTracedTopology(options: {
 }): Promise<TracedTopology> {
   const database = await createTestDatabase();
   const migrations = createPgDatabase({ connectionString: database.url, maxConnections: 2 });
-  for (const set of ALL_MIGRATIONS) await migrate(migrations, set);
+  for (const set of await allMigrations()) await migrate(migrations, set);
   await migrations.close();
 
   const roles = Object.keys(SERVICE_ROLES) as ServiceRole[];
@@ -87,7 +87,8 @@ export async function startTracedTopology(options: {
     const db = createPgDatabase({ connectionString: database.url, applicationName: role });
     const bus = traceEventBus(createKafkaEventBus({ brokers: kafkaBrokers(), clientId: `obs-${role}` }));
     const logger = options.logger(role);
-    const module = SERVICE_ROLES[role].create({
+    const { create } = await SERVICE_ROLES[role].load();
+    const module = create({
       db,
       bus,
       logger,

@@ -1,7 +1,13 @@
 import { Dec } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
 import { LedgerFailure } from "./ledger-failure.js";
-import { checkIdempotencyKey, type ExecutableTx, executionRefusal, keyVerdict } from "./payout-execution.js";
+import {
+  checkIdempotencyKey,
+  type ExecutableTx,
+  executionRefusal,
+  keyVerdict,
+  quotingRefusal,
+} from "./payout-execution.js";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
 const LATER = new Date("2026-03-01T12:30:00Z");
@@ -21,6 +27,35 @@ const tx = (over: Partial<ExecutableTx> = {}): ExecutableTx => ({
 });
 
 const reason = (t: ExecutableTx, balance: string) => executionRefusal(t, new Dec(balance), NOW)?.reason;
+
+describe("quotingRefusal", () => {
+  const quotable = (over: Partial<ExecutableTx> = {}) => ({ ...tx(over), currency: "BRL" });
+
+  it("accepts a PENDING transaction within its TTL, with no currency or its own in any case", () => {
+    expect(quotingRefusal(quotable(), NOW)).toBeUndefined();
+    expect(quotingRefusal(quotable(), NOW, "brl")).toBeUndefined();
+    expect(quotingRefusal(quotable({ quote: undefined }), NOW, "BRL")).toBeUndefined();
+  });
+
+  it("refuses a transaction that is not PENDING or past its TTL before looking at the currency", () => {
+    expect(quotingRefusal(quotable({ status: "PROCESSING" }), NOW, "USD")).toMatchObject({
+      reason: "TRANSACTION_NOT_PENDING",
+      message: "transaction is PROCESSING, not PENDING",
+    });
+    expect(quotingRefusal(quotable({ pendingExpiresAt: NOW }), NOW)).toMatchObject({
+      reason: "TRANSACTION_NOT_PENDING",
+      message: "transaction is expired, not PENDING",
+    });
+  });
+
+  it("refuses another currency with INVALID_FIELD on currency", () => {
+    expect(quotingRefusal(quotable(), NOW, "USD")).toMatchObject({
+      reason: "INVALID_FIELD",
+      field: "currency",
+      message: "currency must be the transaction's currency BRL",
+    });
+  });
+});
 
 describe("executionRefusal", () => {
   it("accepts a PENDING, quoted, funded transaction, including an exactly sufficient balance", () => {

@@ -5,7 +5,7 @@
  * decided by the caller; everything from the key verdict on is decided here.
  */
 import type { Dec } from "@payouts/platform/money/decimal";
-import { LedgerFailure } from "./ledger-failure.js";
+import { invalidField, LedgerFailure } from "./ledger-failure.js";
 import { type PayoutAmounts, payoutTotal } from "./posting-rules.js";
 import type { TxStatus } from "./transaction-status.js";
 
@@ -64,16 +64,45 @@ export interface ExecutableTx {
 }
 
 /**
+ * TRANSACTION_NOT_PENDING unless the transaction is PENDING and within its pending TTL: the one rule for
+ * quoting (getQuotation) and executing (executePayout).
+ */
+export function pendingRefusal(
+  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt">,
+  now: Date,
+): LedgerFailure | undefined {
+  if (tx.status === "PENDING" && tx.pendingExpiresAt.getTime() > now.getTime()) return undefined;
+  return new LedgerFailure(
+    "TRANSACTION_NOT_PENDING",
+    `transaction is ${tx.status === "PENDING" ? "expired" : tx.status}, not PENDING`,
+  );
+}
+
+/**
+ * Why a quote cannot be priced for, or attached to, the transaction now — getQuotation's ledger rules, in
+ * order: TRANSACTION_NOT_PENDING, then INVALID_FIELD when the caller named a currency (any case) other than
+ * the transaction's.
+ */
+export function quotingRefusal(
+  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt"> & { readonly currency: string },
+  now: Date,
+  currency = "",
+): LedgerFailure | undefined {
+  const notPending = pendingRefusal(tx, now);
+  if (notPending) return notPending;
+  if (currency !== "" && currency.toUpperCase() !== tx.currency) {
+    return invalidField("currency", `must be the transaction's currency ${tx.currency}`);
+  }
+  return undefined;
+}
+
+/**
  * Why the payout cannot be executed now, or undefined when it can: checked in precedence order, so the
  * answer is the same whichever of several problems a retry hits first.
  */
 export function executionRefusal(tx: ExecutableTx, balance: Dec, now: Date): LedgerFailure | undefined {
-  if (tx.status !== "PENDING" || tx.pendingExpiresAt.getTime() <= now.getTime()) {
-    return new LedgerFailure(
-      "TRANSACTION_NOT_PENDING",
-      `transaction is ${tx.status === "PENDING" ? "expired" : tx.status}, not PENDING`,
-    );
-  }
+  const notPending = pendingRefusal(tx, now);
+  if (notPending) return notPending;
   if (!tx.quote) {
     return new LedgerFailure("QUOTE_REQUIRED", "call getQuotation for this transaction first");
   }

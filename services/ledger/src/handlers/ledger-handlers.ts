@@ -11,6 +11,7 @@ import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { invalidField, LedgerFailure, type LedgerReason, missingField } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import { quotingRefusal } from "../domain/payout-execution.js";
 import type { QuoteInput } from "../domain/quote-terms.js";
 import { attachQuote, notFound } from "../operations/attach-quote.js";
 import { createTransaction } from "../operations/create-transaction.js";
@@ -94,6 +95,15 @@ export function createLedgerHandlers(
         nextCursor:
           rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, txId: last.txId }) : "",
       };
+    },
+
+    async getQuotableTransaction(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
+      if (!tx) throw notFound(req.txId);
+      const refusal = quotingRefusal(tx, deps.now(), req.currency);
+      if (refusal) throw refusal;
+      return { transaction: toTransactionMessage(tx) };
     },
 
     async attachQuote(req) {

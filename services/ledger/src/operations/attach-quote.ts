@@ -3,6 +3,7 @@
  * Not a status change, so no history row and no event. Two statements, no database transaction.
  */
 import { LedgerFailure } from "../domain/ledger-failure.js";
+import { quotingRefusal } from "../domain/payout-execution.js";
 import { type QuoteInput, readQuoteTerms } from "../domain/quote-terms.js";
 import { findTransaction, type StoredTransaction, saveQuote } from "../store/transaction-store.js";
 import { fixedAmountOf } from "./create-transaction.js";
@@ -21,9 +22,8 @@ export async function attachQuote(
   for (;;) {
     const tx = await findTransaction(deps.db, txId, { partnerId });
     if (!tx) throw notFound(txId);
-    if (tx.status !== "PENDING" || tx.pendingExpiresAt.getTime() <= now.getTime()) {
-      throw new LedgerFailure("TRANSACTION_NOT_PENDING", `transaction is ${tx.status}, not PENDING`);
-    }
+    const refusal = quotingRefusal(tx, now);
+    if (refusal) throw refusal;
     const terms = readQuoteTerms(input, tx.currency);
     const fixed = fixedAmountOf(tx.destination);
     if (fixed !== "" && !terms.amount.eq(fixed)) {

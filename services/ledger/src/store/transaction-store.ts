@@ -107,7 +107,7 @@ const columnsOf = (alias: string) =>
 const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
 const text = (v: Dec | undefined) => (v === undefined ? null : toDecimalString(v));
 
-function fromRow(r: TxRow): StoredTransaction {
+export function fromRow(r: TxRow): StoredTransaction {
   if (!isTxStatus(r.status)) throw new Error(`unknown status ${r.status} on ${r.tx_id}`);
   const quote: QuoteTerms | undefined =
     r.quote_id === null

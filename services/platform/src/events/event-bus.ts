@@ -14,13 +14,29 @@ export interface EventMessage {
 
 export type EventHandler = (message: EventMessage) => Promise<void>;
 
-export interface SubscribeOptions {
+/** Several messages at once, in the order they were published per key. */
+export type EventBatchHandler = (messages: readonly EventMessage[]) => Promise<void>;
+
+interface SubscribeCommon {
   readonly topic: string;
   readonly groupId: string;
-  /** Resolving acknowledges the message (the offset is committed); a throw redelivers it later. */
-  readonly handler: EventHandler;
   readonly fromBeginning?: boolean;
 }
+
+/**
+ * A subscriber takes messages one at a time (`handler`) or in batches (`batchHandler`: what the bus has
+ * at hand — Kafka: up to `maxBatch` consecutive messages of one fetched partition; in-process: one
+ * publish call's messages). Resolving acknowledges the message or the whole batch (the offsets are
+ * committed); a throw redelivers it — all of the batch — later.
+ */
+export type SubscribeOptions = SubscribeCommon &
+  (
+    | { readonly handler: EventHandler; readonly batchHandler?: undefined }
+    | { readonly batchHandler: EventBatchHandler; readonly maxBatch?: number; readonly handler?: undefined }
+  );
+
+/** Most messages a batch handler gets at once unless the subscriber says otherwise. */
+export const DEFAULT_MAX_BATCH = 500;
 
 export interface Subscription {
   stop(): Promise<void>;

@@ -1,8 +1,8 @@
-import type { EventBus, EventHandler, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
+import type { EventBus, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
 
 /**
  * The embedded mode's bus. It keeps nothing in memory: `publish` hands each message to every subscribed
- * group's handler, in publish order, and resolves only when all of them have completed. A handler that
+ * group's handler, in publish order (a batch handler gets the call's messages at once), and resolves only when all of them have completed. A handler that
  * throws makes `publish` reject (after the messages before it were taken), and a topic with no subscriber
  * at all is refused, so the publisher — the outbox relay — keeps its rows unpublished and tries again: an
  * event is never lost to a crash, a shutdown or a subscriber that is not there yet. Redelivery after a
@@ -13,7 +13,8 @@ export function createInProcessEventBus(): EventBus {
 
   interface Group {
     readonly topic: string;
-    readonly handler: EventHandler;
+    /** The subscriber's handler, or its batch handler given one publish call's messages at once. */
+    readonly take: (messages: readonly EventMessage[]) => Promise<void>;
     /** The group's deliveries run one at a time, so one key's messages stay in order. */
     tail: Promise<void>;
     stopped: boolean;
@@ -21,10 +22,8 @@ export function createInProcessEventBus(): EventBus {
 
   const deliver = (group: Group, messages: readonly EventMessage[]): Promise<void> => {
     const run = group.tail.then(async () => {
-      for (const message of messages) {
-        if (group.stopped) throw new Error(`subscriber of ${group.topic} stopped`);
-        await group.handler(message);
-      }
+      if (group.stopped) throw new Error(`subscriber of ${group.topic} stopped`);
+      await group.take(messages);
     });
     group.tail = run.catch(() => {});
     return run;
@@ -44,9 +43,17 @@ export function createInProcessEventBus(): EventBus {
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const id = `${opts.topic}\u0000${opts.groupId}`;
       if (groups.has(id)) throw new Error(`group ${opts.groupId} already subscribed to ${opts.topic}`);
+      const { handler, batchHandler } = opts;
       const group: Group = {
         topic: opts.topic,
-        handler: opts.handler,
+        take: batchHandler
+          ? (messages) => batchHandler(messages)
+          : async (messages) => {
+              for (const message of messages) {
+                if (group.stopped) throw new Error(`subscriber of ${opts.topic} stopped`);
+                await handler(message);
+              }
+            },
         tail: Promise.resolve(),
         stopped: false,
       };

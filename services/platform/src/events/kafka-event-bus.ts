@@ -1,6 +1,12 @@
-import { type Consumer, Kafka, logLevel, type Producer } from "kafkajs";
+import { type Consumer, Kafka, type KafkaMessage, logLevel, type Producer } from "kafkajs";
 import { createConsumerLagRecorder } from "../telemetry/consumer-lag.js";
-import type { EventBus, EventMessage, SubscribeOptions, Subscription } from "./event-bus.js";
+import {
+  DEFAULT_MAX_BATCH,
+  type EventBus,
+  type EventMessage,
+  type SubscribeOptions,
+  type Subscription,
+} from "./event-bus.js";
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= "1";
 
@@ -13,8 +19,9 @@ export interface KafkaEventBusOptions {
 
 /**
  * kafkajs behind the EventBus interface. Producer: idempotent, acks=all. Consumer: batches with manual
- * offset resolution — an offset is resolved only after the handler resolved for that message, and
- * committed right after, so a crash redelivers rather than loses.
+ * offset resolution — an offset is resolved only after the handler resolved for that message (or the
+ * batch handler for a slice of the fetched batch ending with it), and committed right after, so a crash
+ * redelivers rather than loses.
  */
 export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   const kafka = new Kafka({
@@ -99,24 +106,20 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
           isRunning,
           isStale,
         }) => {
-          for (const message of batch.messages) {
+          const size = opts.batchHandler ? (opts.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
+          for (let i = 0; i < batch.messages.length; i += size) {
             if (!isRunning() || isStale()) break;
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(message.headers ?? {})) {
-              if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
-            }
-            await opts.handler({
-              topic: batch.topic,
-              key: message.key?.toString() ?? "",
-              value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
-              headers,
-            });
-            resolveOffset(message.offset);
+            const taken = batch.messages.slice(i, i + size);
+            const messages = taken.map((message) => toEventMessage(batch.topic, message));
+            if (opts.batchHandler) await opts.batchHandler(messages);
+            else await opts.handler(messages[0]!);
+            const last = taken.at(-1)!;
+            resolveOffset(last.offset);
             lag.record(
               opts.groupId,
               batch.topic,
               batch.partition,
-              Number(batch.highWatermark) - Number(message.offset) - 1,
+              Number(batch.highWatermark) - Number(last.offset) - 1,
             );
             await commitOffsetsIfNecessary();
             await heartbeat();
@@ -137,5 +140,18 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       await producer?.disconnect();
       producer = undefined;
     },
+  };
+}
+
+function toEventMessage(topic: string, message: KafkaMessage): EventMessage {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(message.headers ?? {})) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+  }
+  return {
+    topic,
+    key: message.key?.toString() ?? "",
+    value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+    headers,
   };
 }

@@ -54,6 +54,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/CreateTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/GetTransaction": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/ListTransactions": PARTNER,
+  "payouts.ledger.v1.LedgerService/GetQuotableTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/AttachQuote": PARTNER,
   "payouts.ledger.v1.LedgerService/ExecutePayout": PARTNER,
   "payouts.ledger.v1.LedgerService/RecordRailResult": ["gateway-rail"],
@@ -61,6 +62,13 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/CreditBalance": ADMIN,
   "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
+
+  // Operators' reads across partners (the admin API's console routes).
+  "payouts.ledger.v1.LedgerAdminService/SearchTransactions": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListTransactionMovements": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListBalanceEntries": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/ListBalances": ADMIN,
+  "payouts.ledger.v1.LedgerAdminService/GetLedgerOverview": ADMIN,
 
   "payouts.webhooks.v1.WebhookService/CreateConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
@@ -70,6 +78,12 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.webhooks.v1.WebhookService/TestConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListDeliveries": PARTNER,
   "payouts.webhooks.v1.WebhookService/Redeliver": PARTNER,
+
+  "payouts.webhooks.v1.WebhookAdminService/SearchDeliveries": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/GetDeliveryStats": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/RedeliverDelivery": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/SearchConfigs": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/SetConfigActive": ADMIN,
 
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,

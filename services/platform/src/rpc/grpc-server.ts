@@ -1,5 +1,3 @@
-import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_HOST } from "../config/listen-host.js";
@@ -8,6 +6,7 @@ import { createRpcMetricsInterceptor } from "../telemetry/rpc-metrics-intercepto
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import type { GrpcTls } from "./grpc-tls.js";
 import { HealthState } from "./health-service.js";
+import { listenRpc } from "./rpc-listener.js";
 import { createServiceAuthInterceptor, type ServiceAuthOptions } from "./service-auth.js";
 
 export interface GrpcServerOptions {
@@ -40,8 +39,9 @@ export interface GrpcServerHandle {
 }
 
 /**
- * One HTTP/2 (h2c) port speaking gRPC, gRPC-Web and Connect, with grpc.health.v1 attached. Closing
- * first reports NOT_SERVING, then stops accepting and waits for in-flight calls.
+ * One port speaking gRPC, gRPC-Web and Connect over HTTP/2 and Connect and gRPC-Web over HTTP/1.1
+ * (rpc-listener.ts), with grpc.health.v1 attached. Closing first reports NOT_SERVING, then stops
+ * accepting and waits for in-flight calls.
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
   const health = new HealthState(options.serviceNames);
@@ -52,28 +52,22 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       options.routes(router);
     },
   });
-  const tls = options.tls;
-  const server = tls
-    ? http2.createSecureServer(
-        { ca: tls.ca, cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: true },
-        handler,
-      )
-    : http2.createServer(handler);
-  const main = await listen(server, options.port, options.host ?? DEFAULT_HOST);
+  const host = options.host ?? DEFAULT_HOST;
+  const main = await listenRpc(handler, options.port, host, options.tls);
   // The probe port serves health and nothing else: no interceptor is needed, nothing else is routed.
   const probe =
-    tls && options.healthPort !== undefined && options.healthPort > 0
-      ? await listen(
-          http2.createServer(connectNodeAdapter({ routes: (router) => health.register(router) })),
+    options.tls && options.healthPort !== undefined && options.healthPort > 0
+      ? await listenRpc(
+          connectNodeAdapter({ routes: (router) => health.register(router) }),
           options.healthPort,
-          options.host ?? DEFAULT_HOST,
+          host,
         )
       : undefined;
   options.logger.info(
     {
       host: main.host,
       port: main.port,
-      tls: tls !== undefined,
+      tls: options.tls !== undefined,
       health_port: probe?.port,
       services: options.serviceNames,
     },
@@ -88,42 +82,6 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       health.setServing(false);
       await Promise.all([main.close(), probe?.close()]);
     },
-  };
-}
-
-interface Listening {
-  readonly host: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/** Listens; closing refuses new sessions, asks open ones to finish and destroys them after 5 s. */
-async function listen(
-  server: http2.Http2Server | http2.Http2SecureServer,
-  port: number,
-  host: string,
-): Promise<Listening> {
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (s) => {
-    sessions.add(s);
-    s.on("close", () => sessions.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  return {
-    host: address.address,
-    port: address.port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sessions) s.close();
-        setTimeout(() => {
-          for (const s of sessions) s.destroy();
-        }, 5_000).unref();
-      }),
   };
 }
 

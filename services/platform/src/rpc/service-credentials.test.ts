@@ -1,8 +1,10 @@
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
+import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
+import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config/env-config.js";
@@ -86,7 +88,15 @@ describe("service credentials", () => {
 });
 
 describe("the caller allowlist", () => {
-  const services = [LookupService, PricingService, LedgerService, WebhookService, RailService];
+  const services = [
+    LookupService,
+    PricingService,
+    LedgerService,
+    LedgerAdminService,
+    WebhookService,
+    WebhookAdminService,
+    RailService,
+  ];
 
   it("names every RPC of every service, and nothing else", () => {
     const procedures = services.flatMap((s) => s.methods.map((m) => `${s.typeName}/${m.name}`));
@@ -107,5 +117,15 @@ describe("the caller allowlist", () => {
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/RecordRailResult"]).toEqual(["gateway-rail"]);
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/AttachQuote"]).toEqual(["gateway"]);
     expect(CALLER_ALLOWLIST["payouts.rail.v1.RailService/SubmitPayout"]).toEqual(["ledger"]);
+  });
+
+  it("gives the operators' cross-partner services to the admin caller only", () => {
+    for (const service of [LedgerAdminService, WebhookAdminService]) {
+      for (const method of service.methods) {
+        expect(CALLER_ALLOWLIST[`${service.typeName}/${method.name}`], method.name).toEqual([
+          "gateway-admin",
+        ]);
+      }
+    }
   });
 });

@@ -1,11 +1,34 @@
+import http from "node:http";
+import https from "node:https";
 import type { Interceptor, Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import type { GrpcTls } from "./grpc-tls.js";
 
 /**
- * A gRPC (HTTP/2) transport to another service, e.g. `http://ledger:50053`. Every call gets a client
- * span and carries the trace context; `interceptors` run inside that.
+ * Connections one process keeps to one service at most. A call beyond them waits for a connection (its
+ * deadline runs meanwhile) rather than opening ever more sockets on both sides.
+ */
+export const MAX_CONNECTIONS_PER_SERVICE = 128;
+/** An idle connection is closed by the caller before the server's keep-alive timeout (65 s) would. */
+const IDLE_CONNECTION_MS = 30_000;
+
+/** Agents of service transports: their requests are RPCs, traced by the Connect interceptors. */
+const serviceAgents = new WeakSet<object>();
+
+/** Whether an outgoing node:http request is a call between services (the HTTP instrumentation skips it). */
+export function isServiceTransportRequest(options: { readonly agent?: unknown }): boolean {
+  return typeof options.agent === "object" && options.agent !== null && serviceAgents.has(options.agent);
+}
+
+/**
+ * A transport to another service, e.g. `http://ledger:50053`: the Connect protocol with binary
+ * (protobuf) bodies over HTTP/1.1 keep-alive connections, at most MAX_CONNECTIONS_PER_SERVICE of them.
+ * It costs about half the CPU per call of gRPC over h2c in connect-node (the one-hop floor in
+ * test/bench/README.md); the servers still speak gRPC over HTTP/2 on the same port for other clients
+ * (rpc-listener.ts). Deadlines travel as `connect-timeout-ms`, credentials and trace context as headers,
+ * exactly as gRPC metadata did. Every call gets a client span and carries the trace context;
+ * `interceptors` run inside that.
  */
 export function createServiceTransport(
   baseUrl: string,
@@ -13,12 +36,18 @@ export function createServiceTransport(
   /** Mutual TLS (an https:// baseUrl): present this certificate, trust only this CA. */
   tls?: GrpcTls,
 ): Transport {
-  return createGrpcTransport({
+  const pool = { keepAlive: true, maxSockets: MAX_CONNECTIONS_PER_SERVICE, timeout: IDLE_CONNECTION_MS };
+  const agent = tls
+    ? new https.Agent({ ...pool, ca: tls.ca, cert: tls.cert, key: tls.key })
+    : new http.Agent(pool);
+  serviceAgents.add(agent);
+  return createConnectTransport({
     baseUrl,
-    ...(tls ? { nodeOptions: { ca: tls.ca, cert: tls.cert, key: tls.key } } : {}),
+    httpVersion: "1.1",
+    useBinaryFormat: true,
+    nodeOptions: { agent },
     interceptors: [...clientInterceptors(), ...interceptors],
     defaultTimeoutMs: 15_000,
-    pingIntervalMs: 30_000,
     // Service-to-service traffic stays inside the cluster: gzip would cost CPU on both ends (responses of
     // 1 KiB and more, e.g. listTransactions, were compressed) to save bandwidth nobody is short of.
     acceptCompression: [],

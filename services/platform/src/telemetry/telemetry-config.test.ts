@@ -1,7 +1,7 @@
 import { NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { loadTelemetryConfig } from "./telemetry-config.js";
-import { recordsSpans } from "./tracing-sdk.js";
+import { instrumentationsFor, recordsSpans } from "./tracing-sdk.js";
 
 describe("loadTelemetryConfig", () => {
   it.each([
@@ -65,5 +65,18 @@ describe("loadTelemetryConfig", () => {
     expect(recordsSpans(config({ OTEL_TRACES_EXPORTER: "console" }), [])).toBe(true);
     expect(recordsSpans(config({}), [new NoopSpanProcessor()])).toBe(true);
     expect(recordsSpans(config({ OTEL_TRACES_SAMPLER: "always_on" }), [])).toBe(true);
+  });
+
+  it("instruments pg only when spans are recorded (its spans are leaves), http and undici always", () => {
+    const names = (recording: boolean) => instrumentationsFor(recording).map((i) => i.instrumentationName);
+    expect(names(false)).toEqual([
+      "@opentelemetry/instrumentation-http",
+      "@opentelemetry/instrumentation-undici",
+    ]);
+    expect(names(true)).toEqual([
+      "@opentelemetry/instrumentation-http",
+      "@opentelemetry/instrumentation-undici",
+      "@opentelemetry/instrumentation-pg",
+    ]);
   });
 });

@@ -3,7 +3,8 @@
  * the relay's polling loop, not on the request that wrote the event). Publishing: one PRODUCER span per
  * message, child of the trace context the message already carries (the ledger stores the request's
  * `traceparent` with each outbox row), whose own context replaces it in the headers. Consuming: one
- * CONSUMER span per message, child of that producer span, active while the handler runs.
+ * CONSUMER span per message, child of that producer span, active while the handler runs (a batch
+ * handler gets each message with its consumer span's context in `traceparent` instead).
  */
 import { context, SpanKind, trace } from "@opentelemetry/api";
 import {
@@ -17,8 +18,20 @@ import { contextFromHeaders, injectTraceContext, inSpan, markFailed, TRACER_NAME
 export function traceEventBus(bus: EventBus): EventBus {
   return {
     publish: (messages) => publishTraced(bus, messages),
-    subscribe: (options: SubscribeOptions) =>
-      bus.subscribe({
+    subscribe: (options: SubscribeOptions) => {
+      const attributes = (message: EventMessage) => ({
+        ...messageAttributes(message),
+        "messaging.operation.type": "process",
+        "messaging.consumer.group.name": options.groupId,
+      });
+      const { handler, batchHandler } = options;
+      if (batchHandler) {
+        return bus.subscribe({
+          ...options,
+          batchHandler: (messages) => processBatchTraced(messages, attributes, batchHandler),
+        });
+      }
+      return bus.subscribe({
         ...options,
         handler: (message) =>
           inSpan(
@@ -26,17 +39,49 @@ export function traceEventBus(bus: EventBus): EventBus {
             {
               kind: SpanKind.CONSUMER,
               parent: contextFromHeaders(message.headers),
-              attributes: {
-                ...messageAttributes(message),
-                "messaging.operation.type": "process",
-                "messaging.consumer.group.name": options.groupId,
-              },
+              attributes: attributes(message),
             },
-            () => options.handler(message),
+            () => handler(message),
           ),
-      }),
+      });
+    },
     close: () => bus.close(),
   };
+}
+
+/**
+ * A batch: one CONSUMER span per message (child of its producer span), open while the batch handler runs;
+ * each message reaches the handler with its own consumer span's context as `traceparent`, so what the
+ * handler stores per message continues that message's trace.
+ */
+async function processBatchTraced(
+  messages: readonly EventMessage[],
+  attributes: (message: EventMessage) => Record<string, string>,
+  batchHandler: (messages: readonly EventMessage[]) => Promise<void>,
+): Promise<void> {
+  const tracer = trace.getTracer(TRACER_NAME);
+  const spans = messages.map((message) =>
+    tracer.startSpan(
+      `${message.topic} process`,
+      { kind: SpanKind.CONSUMER, attributes: attributes(message) },
+      contextFromHeaders(message.headers),
+    ),
+  );
+  const traced = messages.map((message, i) => {
+    const headers: Record<string, string> = { ...message.headers };
+    delete headers.traceparent;
+    delete headers.tracestate;
+    injectTraceContext(trace.setSpan(context.active(), spans[i]!), headers);
+    return { ...message, headers };
+  });
+  try {
+    await batchHandler(traced);
+  } catch (error) {
+    for (const span of spans) markFailed(span, error);
+    throw error;
+  } finally {
+    for (const span of spans) span.end();
+  }
 }
 
 async function publishTraced(bus: EventBus, messages: readonly EventMessage[]): Promise<void> {

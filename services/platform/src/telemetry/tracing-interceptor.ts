@@ -10,6 +10,7 @@ import {
   type Context,
   context,
   propagation,
+  ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -30,8 +31,10 @@ export type RpcSide = "client" | "server";
 
 export function createTracingInterceptor(side: RpcSide): Interceptor {
   return (next) => async (req) => {
+    // A server call's only parent is the trace context its caller sent: the context the listener happened
+    // to run in (e.g. the HTTP instrumentation's suppressed context for an HTTP/1.1 RPC) is not one.
     const base =
-      side === "server" ? propagation.extract(context.active(), req.header, headerGetter) : context.active();
+      side === "server" ? propagation.extract(ROOT_CONTEXT, req.header, headerGetter) : context.active();
     const span = trace.getTracer(TRACER_NAME).startSpan(
       `${req.service.typeName}/${req.method.name}`,
       {

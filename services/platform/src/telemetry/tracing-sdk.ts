@@ -4,6 +4,7 @@
  */
 
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
@@ -17,6 +18,8 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { isRpcListenerRequest } from "../rpc/rpc-listener.js";
+import { isServiceTransportRequest } from "../rpc/service-transport.js";
 import type { TelemetryConfig } from "./telemetry-config.js";
 
 /** Probes and scrapes would drown the traces that matter. */
@@ -37,18 +40,36 @@ export async function startTracingSdk(
     ...(recordsSpans(config, extraProcessors) ? {} : { sampler: new AlwaysOffSampler() }),
     // Logs go to stdout as JSON with trace ids (logging/logger.ts); no OTLP log pipeline.
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ""),
-      }),
-      new UndiciInstrumentation(),
-      // Only inside a traced unit of work: the relay's and workers' polling would otherwise make a root
-      // span per poll. Statement parameters are never recorded (they carry personal data).
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
-    ],
+    instrumentations: instrumentationsFor(recordsSpans(config, extraProcessors)),
   });
   sdk.start();
   return sdk;
+}
+
+/**
+ * The http instrumentation always: the gateway's server span carries the incoming trace context (or
+ * starts one) whether or not spans are recorded. pg only when spans are recorded: its spans are leaves
+ * (nothing propagates through a query), so when none is recorded it would spend ~3 % of a database-heavy
+ * process's CPU (a non-recording span, semantic attributes and its `db.client.*` metrics per query) on
+ * nothing but those metrics — the undocumented `db_client_*` Prometheus series, which a process without a
+ * trace exporter no longer has (the services' own RPC and outbox metrics are unchanged).
+ */
+export function instrumentationsFor(recording: boolean): Instrumentation[] {
+  return [
+    new HttpInstrumentation({
+      // Calls between services over HTTP/1.1 get their client and server spans from the Connect
+      // interceptors (tracing-interceptor.ts), as gRPC calls over HTTP/2 do: no second span per call.
+      ignoreIncomingRequestHook: (request) =>
+        UNTRACED_PATHS.test(request.url ?? "") || isRpcListenerRequest(request),
+      ignoreOutgoingRequestHook: (options) => isServiceTransportRequest(options),
+    }),
+    new UndiciInstrumentation(),
+    // Only inside a traced unit of work: the relay's and workers' polling would otherwise make a root
+    // span per poll. Statement parameters are never recorded (they carry personal data).
+    ...(recording
+      ? [new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false })]
+      : []),
+  ];
 }
 
 /**

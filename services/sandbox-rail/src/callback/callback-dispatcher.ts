@@ -3,6 +3,7 @@
  * callback can be delivered more than once (e.g. a crash after the POST and before marking it); the
  * ledger treats a repeated verdict as a no-op.
  */
+import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { callbackBackoffMs } from "../domain/sandbox-outcome.js";
@@ -27,9 +28,6 @@ export function createCallbackDispatcher(options: {
   readonly now: () => Date;
 }): CallbackDispatcher {
   const { db, logger, target, now } = options;
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<unknown> = Promise.resolve();
 
   const deliverDue = async (txId?: string): Promise<number> => {
     const claimed = await claimDueCallbacks(db, now(), CLAIM_MS, BATCH, txId);
@@ -48,26 +46,13 @@ export function createCallbackDispatcher(options: {
     return delivered;
   };
 
-  const tick = () => {
-    if (!running) return;
-    inFlight = deliverDue()
-      .catch((error: unknown) => logger.warn({ err: error }, "rail callback pass failed"))
-      .finally(() => {
-        if (running) timer = setTimeout(tick, options.pollMs);
-      });
-  };
-
-  return {
-    deliverDue,
-    start() {
-      if (running) return;
-      running = true;
-      tick();
+  const task = createPeriodicTask({
+    name: "rail callbacks",
+    intervalMs: options.pollMs,
+    logger,
+    run: async () => {
+      await deliverDue();
     },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await inFlight;
-    },
-  };
+  });
+  return { deliverDue, start: () => task.start(), stop: () => task.stop() };
 }

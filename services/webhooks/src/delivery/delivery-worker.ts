@@ -30,18 +30,18 @@ import {
 } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
-import { disableConfig, dropExpiredPreviousSecrets } from "../store/config-store.js";
+import { dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
   type AttemptResult,
   type ClaimedDelivery,
   claimDueDeliveries,
-  recordAttempt,
   releaseAbandonedClaims,
   releaseClaim,
 } from "../store/delivery-queue-store.js";
 import { pruneTestDeliveries } from "../store/test-delivery-store.js";
 import { pruneDeadWorkers } from "../store/worker-store.js";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../telemetry/delivery-metrics.js";
+import { type AttemptRecorder, createAttemptRecorder } from "./attempt-recorder.js";
 import type { NotificationSender } from "./notification-sender.js";
 import type { ReceiverAnswer } from "./receiver-client.js";
 import { createWorkerLiveness } from "./worker-liveness.js";
@@ -52,6 +52,8 @@ const LEASE_SAFETY_MS = 1_000;
 const RELEASE_DELAY_MS = 1_000;
 /** Dead workers' rows are pruned at most this often. */
 const PRUNE_EVERY_MS = 60_000;
+/** Most finished attempts stored by one statement. */
+const RECORD_BATCH = 500;
 
 export interface DeliveryWorkerOptions {
   readonly db: Database;
@@ -81,7 +83,10 @@ export interface DeliveryWorker {
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const metrics = createDeliveryMetrics();
+  const recorder = createAttemptRecorder({ db: options.db, maxBatch: RECORD_BATCH });
   const inFlight = new Set<Promise<void>>();
+  /** Claims whose receiver answered and whose record is being stored: their slot is free again. */
+  const answered = new Set<string>();
   let running = false;
   let loop: Promise<void> | undefined;
   let woken = false;
@@ -140,7 +145,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await dropExpiredPreviousSecrets(options.db, now);
       }
     }
-    const free = options.concurrency - inFlight.size;
+    const free = options.concurrency - (inFlight.size - answered.size);
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
     if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
@@ -152,10 +157,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       workerId: options.workerId,
       limit: free,
       perConfigLimit: options.receiverConcurrency,
+      answered: [...answered],
     });
     for (const delivery of claimed) {
       const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
-      track(attempt(delivery, stop.signal, options, metrics).finally(stop.done));
+      const answeredNow = () => {
+        answered.add(delivery.delivery_id);
+        wake();
+      };
+      track(
+        attempt(delivery, stop.signal, options, recorder, metrics, answeredNow).finally(() => {
+          answered.delete(delivery.delivery_id);
+          stop.done();
+        }),
+      );
     }
     return claimed.length;
   };
@@ -198,7 +213,9 @@ async function attempt(
   delivery: ClaimedDelivery,
   signal: AbortSignal,
   options: DeliveryWorkerOptions,
+  recorder: AttemptRecorder,
   metrics: DeliveryMetrics,
+  onAnswered: () => void,
 ): Promise<void> {
   await inSpan(
     "webhook delivery attempt",
@@ -218,7 +235,9 @@ async function attempt(
     async (span) => {
       try {
         const answer = await untraced(() => sendClaimed(delivery, signal, options));
-        const recorded = await record(delivery, answer, options);
+        // The receiver is done with it: its slot may take the next row while the record is stored.
+        onAnswered();
+        const recorded = await record(delivery, answer, options, recorder);
         span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
         if (delivery.kind === "test") return;
         metrics.attempted({
@@ -295,6 +314,7 @@ async function record(
   delivery: ClaimedDelivery,
   answer: ReceiverAnswer,
   options: DeliveryWorkerOptions,
+  recorder: AttemptRecorder,
 ): Promise<{ status: AttemptResult["status"]; statusCode: number; at: Date }> {
   const at = options.now();
   const outcome: AttemptOutcome = "error" in answer ? { error: answer.error } : { status: answer.status };
@@ -322,13 +342,16 @@ async function record(
     at,
     responseBody: "error" in answer ? undefined : storedResponseBody(answer.body),
   };
-  await options.db.transaction(async (tx) => {
-    const applied = await recordAttempt(tx, attemptRecord, result);
-    if (applied && decision.kind === "disable") {
-      await disableConfig(tx, delivery.config_id, `receiver answered 410 Gone at ${at.toISOString()}`, at);
-    }
+  await recorder.record({
+    record: attemptRecord,
+    result,
+    disableConfigReason:
+      decision.kind === "disable" ? `receiver answered 410 Gone at ${at.toISOString()}` : undefined,
   });
-  options.logger.info(
+  // A delivered attempt is in the delivery log, the metrics and the trace already: logged at debug, so a
+  // busy dispatcher does not write a line per notification. Failed attempts stay at info.
+  const level = result.status === "delivered" && delivery.kind === "event" ? "debug" : "info";
+  options.logger[level](
     {
       delivery_id: delivery.delivery_id,
       event_id: delivery.event_id,

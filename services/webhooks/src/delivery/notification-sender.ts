@@ -1,6 +1,7 @@
+import type { BasicAuth } from "../domain/config-rules.js";
 import { deliveryUrl, type NotifiedEventType } from "../domain/event-kinds.js";
-import { type BasicAuth, buildDeliveryHeaders } from "../domain/signature.js";
 import type { SecretBox } from "../secrets/secret-box.js";
+import { buildDeliveryHeaders } from "../signing/signature.js";
 import type { ReceiverAnswer, ReceiverClient } from "./receiver-client.js";
 
 /** Where a notification goes, as stored on the configuration (secrets still sealed). */

@@ -1,18 +1,23 @@
 /**
- * One HTTP POST to a partner receiver, with the dispatcher's egress rules:
- * - the host name is resolved here and every address is checked by `isForbiddenAddress` unless private
- *   receivers are allowed; the socket connects to exactly the addresses that were checked (the resolver
- *   result is handed to the connection), so DNS rebinding between check and connect is impossible;
- * - IP-literal hosts (never resolved) are checked directly;
- * - no redirects are followed (Node's http client never follows them; a 3xx is just a status);
- * - one whole-request timeout (and an optional abort signal); the answer is read up to a cap and the rest
- *   discarded.
+ * HTTP POSTs to partner receivers over kept-alive connections, with the dispatcher's egress rules:
+ * - one connection pool per receiver origin (undici `Agent`), at most `connectionsPerOrigin` connections
+ *   each, one request at a time per connection (no pipelining). An idle connection is closed after a few
+ *   seconds, and every connection after `requestsPerConnection` requests, so a receiver's DNS change is
+ *   seen soon; a connection the receiver closed is replaced, never retried on (a POST is not re-sent);
+ * - a NEW connection resolves the host name here and checks every address with `isForbiddenAddress`
+ *   unless private receivers are allowed, and the socket connects to exactly the addresses that were
+ *   checked (the resolver result is handed to the connection), so DNS rebinding between check and
+ *   connect is impossible; a reused connection goes to an address checked when it was opened. Resolution
+ *   and TLS set-up are paid per connection, not per attempt;
+ * - IP-literal hosts (never resolved) and the port are checked before every request;
+ * - no redirects are followed (a 3xx is just a status);
+ * - one whole-request timeout (and an optional abort signal); the answer is read up to a cap and the
+ *   connection dropped if there is more.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
+import { Agent, type Dispatcher } from "undici";
 import { isForbiddenAddress, portProblem } from "../domain/address-policy.js";
 import { MAX_RESPONSE_BODY_BYTES } from "../domain/delivery-outcome.js";
 
@@ -38,24 +43,54 @@ export interface ReceiverClientOptions {
   /** Ports a receiver may be reached on (a config saved before the setting changed is refused here). */
   readonly allowedPorts?: readonly number[] | undefined;
   readonly timeoutMs: number;
+  /** Most open connections to one receiver origin (the dispatcher passes its concurrency; default 16). */
+  readonly connectionsPerOrigin?: number;
   /** Resolver used instead of the system's (tests). Must return every address of the host. */
   readonly resolve?: (hostname: string) => Promise<readonly LookupAddress[]>;
 }
 
-export type ReceiverClient = (request: ReceiverRequest) => Promise<ReceiverAnswer>;
+/** Sends one request; `close()` closes every pooled connection (the dispatcher stops; idempotent). */
+export type ReceiverClient = ((request: ReceiverRequest) => Promise<ReceiverAnswer>) & {
+  close(): Promise<void>;
+};
+
+/** An idle kept-alive connection is closed after this long (below common servers' idle timeouts). */
+const IDLE_CONNECTION_MS = 4_000;
+/** A connection is replaced after this many requests: the host is resolved and checked again. */
+const REQUESTS_PER_CONNECTION = 1_000;
 
 class RefusedAddressError extends Error {}
 
 export function createReceiverClient(options: ReceiverClientOptions): ReceiverClient {
-  const resolve = options.resolve ?? systemResolve;
-  const lookup = vettedLookup(resolve, options.allowPrivate);
-  return (request) => post(request, options, lookup);
+  const lookup = vettedLookup(options.resolve ?? systemResolve, options.allowPrivate);
+  let agent: Agent | undefined;
+  const pools = () =>
+    (agent ??= new Agent({
+      connections: options.connectionsPerOrigin ?? 16,
+      pipelining: 1,
+      keepAliveTimeout: IDLE_CONNECTION_MS,
+      keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+      maxRequestsPerClient: REQUESTS_PER_CONNECTION,
+      // The whole request is bounded by one timer below; undici's own per-phase timers stay out of the way.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: { lookup, timeout: options.timeoutMs },
+    }));
+  const client = (request: ReceiverRequest) => post(pools(), request, options);
+  return Object.assign(client, {
+    // Closes the pools (idempotent); a request after that opens new ones.
+    close: async () => {
+      const closing = agent;
+      agent = undefined;
+      await closing?.close();
+    },
+  });
 }
 
 async function post(
+  agent: Dispatcher,
   request: ReceiverRequest,
   options: ReceiverClientOptions,
-  lookup: LookupFunction,
 ): Promise<ReceiverAnswer> {
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
@@ -67,82 +102,57 @@ async function post(
     return { error: refusedMessage(literal), latencyMs: elapsed() };
   }
   if (request.signal?.aborted) return { error: abandonedMessage(request.signal), latencyMs: elapsed() };
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(new TimeoutError()), options.timeoutMs);
+  const signal = request.signal;
+  const onAbort = () => stop.abort(new AbandonedError(abandonedMessage(signal)));
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const response = await send(url, request, options.timeoutMs, lookup);
-    return { ...response, latencyMs: elapsed() };
+    const response = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: "POST",
+      headers: { ...request.headers, "content-length": String(request.body.byteLength) },
+      body: request.body,
+      signal: stop.signal,
+    });
+    const body = await readCapped(response.body);
+    return {
+      status: response.statusCode,
+      retryAfter: headerText(response.headers, "retry-after"),
+      body,
+      latencyMs: elapsed(),
+    };
   } catch (error) {
-    return { error: failureMessage(error, options.timeoutMs), latencyMs: elapsed() };
+    const reason = stop.signal.aborted ? stop.signal.reason : error;
+    return { error: failureMessage(reason, options.timeoutMs), latencyMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
-function send(
-  url: URL,
-  request: ReceiverRequest,
-  timeoutMs: number,
-  lookup: LookupFunction,
-): Promise<{ status: number; retryAfter: string | undefined; body: Buffer }> {
-  const requestFn = url.protocol === "https:" ? httpsRequest : httpRequest;
-  const body = Buffer.from(request.body);
-  return new Promise((resolve, reject) => {
-    const outgoing = requestFn(url, {
-      method: "POST",
-      headers: { ...request.headers, "Content-Length": String(body.length) },
-      lookup,
-      // A fresh connection per attempt: each one resolves and vets the host again.
-      agent: false,
-    });
-    const timer = setTimeout(() => outgoing.destroy(new TimeoutError()), timeoutMs);
-    const signal = request.signal;
-    const onAbort = () => outgoing.destroy(new AbandonedError(abandonedMessage(signal)));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const settle = <A extends unknown[]>(fn: (...args: A) => void) => {
-      return (...args: A) => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        fn(...args);
-      };
-    };
-    const done = settle(resolve);
-    const failed = settle(reject);
-    outgoing.on("error", failed);
-    outgoing.on("response", (response) => {
-      readCapped(response).then(
-        (bytes) =>
-          done({
-            status: response.statusCode ?? 0,
-            retryAfter: headerText(response, "retry-after"),
-            body: bytes,
-          }),
-        failed,
-      );
-    });
-    outgoing.end(body);
-  });
-}
-
-/** Reads at most MAX_RESPONSE_BODY_BYTES + 1 bytes (so truncation is detectable), then drops the rest. */
-function readCapped(response: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads at most MAX_RESPONSE_BODY_BYTES + 1 bytes (so truncation is detectable); a longer answer's
+ * connection is dropped rather than drained.
+ */
+async function readCapped(body: Dispatcher.ResponseData["body"]): Promise<Buffer> {
   const cap = MAX_RESPONSE_BODY_BYTES + 1;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on("data", (chunk: Buffer) => {
-      if (size >= cap) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= cap) {
-        resolve(Buffer.concat(chunks).subarray(0, cap));
-        response.destroy();
-      }
-    });
-    response.on("end", () => resolve(Buffer.concat(chunks)));
-    response.on("error", reject);
-    response.on("close", () => resolve(Buffer.concat(chunks)));
-  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= cap) {
+      body.destroy();
+      return Buffer.concat(chunks).subarray(0, cap);
+    }
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-function headerText(response: IncomingMessage, name: string): string | undefined {
-  const value = response.headers[name];
+function headerText(headers: Dispatcher.ResponseData["headers"], name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -202,5 +212,7 @@ function failureMessage(error: unknown, timeoutMs: number): string {
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host not found (${code})`;
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET") return "connection reset by the receiver";
+  if (code === "UND_ERR_SOCKET") return "connection closed by the receiver before it answered";
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return "connecting timed out";
   return code === undefined ? message : `${code}: ${message}`;
 }

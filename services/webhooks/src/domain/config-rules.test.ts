@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_ROTATION_GRACE_SECONDS,
-  generateSecret,
   validateBasicAuthInput,
   validateGracePeriod,
   validateSecret,
@@ -50,14 +49,5 @@ describe("validateGracePeriod", () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.error).toMatchObject({ code: "INVALID_FIELD", field: "grace_period_seconds" });
-  });
-});
-
-describe("generateSecret", () => {
-  it("is a valid secret of 256 random bits, different every time", () => {
-    const a = generateSecret();
-    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(validateSecret(a).ok).toBe(true);
-    expect(generateSecret()).not.toBe(a);
   });
 });

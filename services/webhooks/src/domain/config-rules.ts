@@ -2,14 +2,29 @@
  * Rules for the credentials a partner attaches to a receiver configuration. The URL and the event filter
  * have their own rules (address-policy, event-kinds).
  */
-import { randomBytes } from "node:crypto";
 import { fail, ok, type Result } from "./result.js";
-import { type BasicAuth, validateBasicAuth } from "./signature.js";
 
 /** Shortest signing secret: 16 characters keep a brute force of the HMAC key out of reach. */
 export const MIN_SECRET_LENGTH = 16;
 export const MAX_SECRET_LENGTH = 256;
 export const MAX_BASIC_AUTH_FIELD_LENGTH = 256;
+
+export interface BasicAuth {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** For configuration input: a colon in the user name would shift it into the password on the receiver. */
+export function validateBasicAuth(auth: BasicAuth): Result<BasicAuth> {
+  const field = "basic_auth";
+  if (auth.username === "" || auth.username.includes(":")) {
+    return fail("INVALID_FIELD", "basic_auth.username must be non-empty and contain no colon", field);
+  }
+  if (hasControlCharacter(auth.username) || hasControlCharacter(auth.password)) {
+    return fail("INVALID_FIELD", "basic_auth must not contain control characters", field);
+  }
+  return ok(auth);
+}
 
 export function validateSecret(secret: string): Result<string> {
   if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) {
@@ -57,7 +72,6 @@ export function validateGracePeriod(seconds: number | undefined): Result<number>
   return ok(seconds);
 }
 
-/** A new signing secret when the partner asks the dispatcher to choose: 256 random bits, base64url. */
-export function generateSecret(): string {
-  return randomBytes(32).toString("base64url");
+function hasControlCharacter(value: string): boolean {
+  return /\p{Cc}/u.test(value);
 }

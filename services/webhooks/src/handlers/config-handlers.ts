@@ -8,14 +8,10 @@ import type {
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import { sealContext } from "../delivery/notification-sender.js";
 import { validateReceiverUrl } from "../domain/address-policy.js";
-import {
-  generateSecret,
-  validateBasicAuthInput,
-  validateGracePeriod,
-  validateSecret,
-} from "../domain/config-rules.js";
+import { validateBasicAuthInput, validateGracePeriod, validateSecret } from "../domain/config-rules.js";
 import { validateEventFilter } from "../domain/event-kinds.js";
 import { buildTestNotificationBody, TEST_EVENT_TYPE } from "../domain/test-notification.js";
+import { generateSecret } from "../secrets/generate-secret.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import {
   type ConfigRow,

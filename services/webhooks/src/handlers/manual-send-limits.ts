@@ -4,8 +4,8 @@
  * RATE_LIMIT_EXCEEDED with Retry-After.
  */
 import type { Database } from "@payouts/platform/database/database";
+import { createTokenBucket } from "@payouts/platform/rate-limit/token-bucket";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
-import { createTokenBucket } from "@payouts/pricing/domain/rate-limit";
 import { takeToken } from "../store/rate-bucket-store.js";
 
 export type ManualSend = "test" | "redeliver";

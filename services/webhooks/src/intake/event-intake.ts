@@ -1,8 +1,9 @@
 /**
- * Turns a transaction event from the bus into delivery rows: one per active configuration of the event's
- * partner whose filter matches, all stored with the event id in one transaction. The handler resolves only
- * after that commit, and the bus acknowledges (commits the offset) only after the handler resolved, so an
- * event is never lost; a redelivered event finds its id already processed and creates nothing.
+ * Turns transaction events from the bus into delivery rows, a batch of events at a time: for each event,
+ * one row per active configuration of its partner whose filter matches, all stored with the event ids in
+ * one transaction (three statements, whatever the batch's size). The handler resolves only after that
+ * commit, and the bus acknowledges (commits the offsets) only after the handler resolved, so an event is
+ * never lost; a redelivered event finds its id already processed and creates nothing.
  *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
@@ -10,17 +11,16 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
-import type { EventMessage } from "@payouts/platform/events/event-bus";
+import type { EventBatchHandler, EventMessage } from "@payouts/platform/events/event-bus";
 import { newId } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
-import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
 import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
-import { activeConfigsOf } from "../store/config-store.js";
-import { insertDeliveries, markEventProcessed, type NewDelivery } from "../store/delivery-store.js";
+import { activeConfigsOfPartners } from "../store/config-store.js";
+import { insertDeliveries, markEventsProcessed, type NewDelivery } from "../store/delivery-store.js";
 
 /** Fees in notifications are written with 2 decimals (DESIGN.md §8). */
 const FEE_DP = 2;
@@ -35,21 +35,34 @@ export interface EventIntakeOptions {
   readonly onStored: () => void;
 }
 
-export function createEventIntake(options: EventIntakeOptions): (message: EventMessage) => Promise<void> {
-  return async (message) => {
-    const decoded = decodeEvent(message);
-    if ("problem" in decoded) {
-      options.logger.error(
-        { key: message.key, headers: message.headers },
-        `event skipped: ${decoded.problem}`,
-      );
-      return;
+export function createEventIntake(options: EventIntakeOptions): EventBatchHandler {
+  return async (messages) => {
+    const notifiable = new Map<string, Notifiable>();
+    for (const message of messages) {
+      const decoded = decodeEvent(message);
+      if ("problem" in decoded) {
+        options.logger.error(
+          { key: message.key, headers: message.headers },
+          `event skipped: ${decoded.problem}`,
+        );
+        continue;
+      }
+      const { event, body } = decoded;
+      // The first copy of an event id counts (a batch may carry the same event twice).
+      if (body === undefined || notifiable.has(event.eventId)) continue;
+      // The consumer span of this message (the traced bus puts it there): attempts become its children.
+      notifiable.set(event.eventId, { event, body, traceparent: message.headers.traceparent });
     }
-    const { event, body } = decoded;
-    if (body === undefined) return;
-    const stored = await storeDeliveries(event, body, options);
+    if (notifiable.size === 0) return;
+    const stored = await storeDeliveries([...notifiable.values()], options);
     if (stored > 0) options.onStored();
   };
+}
+
+interface Notifiable {
+  readonly event: TransactionEvent;
+  readonly body: Buffer;
+  readonly traceparent: string | undefined;
 }
 
 type Decoded = { event: TransactionEvent; body: Buffer | undefined } | { problem: string };
@@ -81,38 +94,43 @@ function decodeEvent(message: EventMessage): Decoded {
   }
 }
 
-async function storeDeliveries(
-  event: TransactionEvent,
-  body: Buffer,
-  options: EventIntakeOptions,
-): Promise<number> {
+async function storeDeliveries(events: readonly Notifiable[], options: EventIntakeOptions): Promise<number> {
   const now = options.now();
-  // The consumer span (the bus runs this handler inside it): attempts become its children.
-  const traceparent = currentTraceparent();
-  const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
-  const firstDelay = withJitter(options.retryScheduleMs[0] ?? 0, options.random());
-  // Idempotent: run again after it committed, it finds the event processed and stores nothing, so a
+  // Idempotent: run again after it committed, it finds the events processed and stores nothing, so a
   // connection lost while COMMIT's answer was awaited is retried at once rather than by the bus.
   return options.db.transaction(
     async (tx) => {
-      const fresh = await markEventProcessed(tx, event, now);
-      if (!fresh) return 0;
-      const configs = (await activeConfigsOf(tx, event.partnerId)).filter((c) =>
-        matchesFilter(c.events, event.eventType),
+      const fresh = await markEventsProcessed(
+        tx,
+        events.map(({ event }) => event),
+        now,
       );
-      const deliveries: NewDelivery[] = configs.map((config) => ({
-        deliveryId: newId("whd", now.getTime()),
-        eventId: event.eventId,
-        configId: config.config_id,
-        partnerId: event.partnerId,
-        txId: event.txId,
-        sequence: event.sequence,
-        eventType: event.eventType,
-        body,
-        nextAttemptAt: new Date(now.getTime() + firstDelay),
-        traceparent,
-        occurredAt,
-      }));
+      if (fresh.size === 0) return 0;
+      const newEvents = events.filter(({ event }) => fresh.has(event.eventId));
+      const configs = await activeConfigsOfPartners(tx, [
+        ...new Set(newEvents.map(({ event }) => event.partnerId)),
+      ]);
+      const deliveries: NewDelivery[] = newEvents.flatMap(({ event, body, traceparent }) => {
+        const nextAttemptAt = new Date(
+          now.getTime() + withJitter(options.retryScheduleMs[0] ?? 0, options.random()),
+        );
+        const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
+        return configs
+          .filter((c) => c.partner_id === event.partnerId && matchesFilter(c.events, event.eventType))
+          .map((config) => ({
+            deliveryId: newId("whd", now.getTime()),
+            eventId: event.eventId,
+            configId: config.config_id,
+            partnerId: event.partnerId,
+            txId: event.txId,
+            sequence: event.sequence,
+            eventType: event.eventType,
+            body,
+            nextAttemptAt,
+            traceparent,
+            occurredAt,
+          }));
+      });
       await insertDeliveries(tx, deliveries, now);
       return deliveries.length;
     },

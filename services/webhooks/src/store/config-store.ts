@@ -21,7 +21,7 @@ export interface ConfigRow {
 /** Every writable column; an update writes the whole new state read-modified inside its transaction. */
 export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at">;
 
-const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
+export const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
   basic_auth_username, basic_auth_sealed, created_at, updated_at, previous_secret_sealed,
   previous_secret_expires_at`;
 
@@ -104,11 +104,14 @@ export async function listConfigs(db: Queryable, partnerId: string): Promise<Con
   return res.rows;
 }
 
-/** The configurations an event of `partnerId` may be delivered to; the event filter is applied by the caller. */
-export async function activeConfigsOf(db: Queryable, partnerId: string): Promise<ConfigRow[]> {
+/** The configurations events of these partners (an intake batch's) may go to; the caller applies the filters. */
+export async function activeConfigsOfPartners(
+  db: Queryable,
+  partnerIds: readonly string[],
+): Promise<ConfigRow[]> {
   const res = await db.query<ConfigRow>(
-    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 AND active ORDER BY config_id`,
-    [partnerId],
+    `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = ANY($1::text[]) AND active ORDER BY config_id`,
+    [partnerIds],
   );
   return res.rows;
 }
@@ -120,20 +123,6 @@ export async function deleteConfig(db: Queryable, partnerId: string, configId: s
     configId,
   ]);
   return res.rowCount > 0;
-}
-
-/** The dispatcher's own switch-off (410 Gone): the partner sees `active: false` and the reason. */
-export async function disableConfig(
-  db: Queryable,
-  configId: string,
-  reason: string,
-  now: Date,
-): Promise<void> {
-  await db.query(
-    `UPDATE webhooks.configs SET active = false, disabled_reason = $2, updated_at = $3
-     WHERE config_id = $1 AND active`,
-    [configId, reason, now],
-  );
 }
 
 /** Rotated-out secrets whose grace period is over are dropped (they already stopped signing). */

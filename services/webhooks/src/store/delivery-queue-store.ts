@@ -44,6 +44,13 @@ export interface ClaimOptions {
    * replicas × this many (never the same row twice).
    */
   readonly perConfigLimit: number;
+  /**
+   * Claims of this worker whose receiver has answered but whose record is not stored yet: still
+   * `delivering` (they keep holding later events of their transaction back), but no longer a request at
+   * the receiver, so they do not count against its cap or the partner's turn. Other workers, who do not
+   * know them, count them: the cap is never exceeded, only reached later.
+   */
+  readonly answered?: readonly string[];
 }
 
 /**
@@ -56,7 +63,7 @@ export interface ClaimOptions {
  * free slots (of any process) first, and a busy partner still uses every slot nobody else needs.
  *
  * Only live claims count as in flight: a claim whose lease ran out is stale and blocks nothing (it is
- * released at the next pass). Rows locked by another claimer are skipped; the final status check
+ * released at the next pass), and the claiming worker's answered ones (see `answered`) neither. Rows locked by another claimer are skipped; the final status check
  * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -69,6 +76,7 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
     `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
+          AND b.delivery_id <> ALL($6::text[])
         GROUP BY b.partner_id
      ), candidates AS (
        SELECT c.delivery_id, c.next_attempt_at, c.sequence, cfg.partner_id
@@ -85,7 +93,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT greatest($3 - (SELECT count(*) FROM webhooks.deliveries f
                                  WHERE f.config_id = cfg.config_id AND f.status = 'delivering'
-                                   AND f.lease_expires_at > statement_timestamp()), 0)
+                                   AND f.lease_expires_at > statement_timestamp()
+                                   AND f.delivery_id <> ALL($6::text[])), 0)
         ) c
         WHERE cfg.active
           AND EXISTS (SELECT 1 FROM webhooks.deliveries p
@@ -113,7 +122,14 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
                d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
-    [options.now, options.leaseMs, options.perConfigLimit, options.limit, options.workerId],
+    [
+      options.now,
+      options.leaseMs,
+      options.perConfigLimit,
+      options.limit,
+      options.workerId,
+      options.answered ?? [],
+    ],
   );
   return res.rows;
 }
@@ -175,38 +191,68 @@ export type AttemptResult =
   | { readonly status: "pending"; readonly nextAttemptAt: Date }
   | { readonly status: "dead" };
 
+/** One finished attempt to store: what happened, the delivery's new state, and whether to retire the config. */
+export interface RecordedAttempt {
+  readonly record: AttemptRecord;
+  readonly result: AttemptResult;
+  /** The receiver answered 410 Gone: the config is deactivated with this reason (if the record applies). */
+  readonly disableConfigReason?: string | undefined;
+}
+
 /**
- * Stores one attempt and the delivery's new state. Guarded by (delivering, attempt number): a worker whose
- * lease expired and whose row was claimed again must not overwrite the newer attempt. False when the
- * guard did not match.
+ * Stores finished attempts, any number in ONE statement (and so one commit): each attempt's row, its
+ * delivery's new state and, for a 410, its configuration deactivated. Each delivery is guarded by
+ * (delivering, attempt number): a worker whose lease expired and whose row was claimed again must not
+ * overwrite the newer attempt. Answers the delivery ids whose guard matched.
+ *
+ * An attempt of a delivery deleted meanwhile (its configuration was deleted) is skipped rather than
+ * failing the statement; times travel as ISO text so both database adapters bind the arrays alike.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Queryable,
-  record: AttemptRecord,
-  result: AttemptResult,
-): Promise<boolean> {
-  await db.query(
-    `INSERT INTO webhooks.delivery_attempts (delivery_id, attempt, status_code, error, latency_ms, at)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-    [record.deliveryId, record.attempt, record.statusCode, record.error ?? null, record.latencyMs, record.at],
-  );
-  const res = await db.query(
-    `UPDATE webhooks.deliveries
-        SET status = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_expires_at = NULL, claimed_by = NULL,
-            last_status_code = $5, last_error = $6, response_body = $7,
-            delivered_at = CASE WHEN $3 = 'delivered' THEN $8::timestamptz ELSE delivered_at END,
-            updated_at = $8
-      WHERE delivery_id = $1 AND status = 'delivering' AND attempts = $2`,
+  attempts: readonly RecordedAttempt[],
+): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  const column = <T>(pick: (a: RecordedAttempt) => T) => attempts.map(pick);
+  const res = await db.query<{ delivery_id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[],
+                            $8::text[], $9::text[], $10::text[])
+         AS i(delivery_id, attempt, status_code, error, latency_ms, at, response_body, status, next_attempt_at,
+              disable_reason)
+     ), attempts AS (
+       INSERT INTO webhooks.delivery_attempts (delivery_id, attempt, status_code, error, latency_ms, at)
+       SELECT i.delivery_id, i.attempt, i.status_code, i.error, i.latency_ms, i.at::timestamptz FROM input i
+        WHERE EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.delivery_id = i.delivery_id)
+       ON CONFLICT (delivery_id, attempt) DO NOTHING
+     ), updated AS (
+       UPDATE webhooks.deliveries d
+          SET status = i.status, next_attempt_at = COALESCE(i.next_attempt_at::timestamptz, d.next_attempt_at),
+              lease_expires_at = NULL, claimed_by = NULL, last_status_code = NULLIF(i.status_code, 0),
+              last_error = i.error, response_body = i.response_body,
+              delivered_at = CASE WHEN i.status = 'delivered' THEN i.at::timestamptz ELSE d.delivered_at END,
+              updated_at = i.at::timestamptz
+         FROM input i
+        WHERE d.delivery_id = i.delivery_id AND d.status = 'delivering' AND d.attempts = i.attempt
+       RETURNING d.delivery_id, d.config_id, i.disable_reason, i.at
+     ), disabled AS (
+       UPDATE webhooks.configs c SET active = false, disabled_reason = u.disable_reason, updated_at = u.at::timestamptz
+         FROM updated u
+        WHERE u.disable_reason IS NOT NULL AND c.config_id = u.config_id AND c.active
+     )
+     SELECT delivery_id FROM updated`,
     [
-      record.deliveryId,
-      record.attempt,
-      result.status,
-      result.status === "pending" ? result.nextAttemptAt : null,
-      record.statusCode === 0 ? null : record.statusCode,
-      record.error ?? null,
-      record.responseBody ?? null,
-      record.at,
+      column((a) => a.record.deliveryId),
+      column((a) => a.record.attempt),
+      column((a) => a.record.statusCode),
+      column((a) => a.record.error ?? null),
+      column((a) => a.record.latencyMs),
+      column((a) => a.record.at.toISOString()),
+      column((a) => a.record.responseBody ?? null),
+      column((a) => a.result.status),
+      column((a) => (a.result.status === "pending" ? a.result.nextAttemptAt.toISOString() : null)),
+      column((a) => a.disableConfigReason ?? null),
     ],
   );
-  return res.rowCount > 0;
+  return new Set(res.rows.map((r) => r.delivery_id));
 }

@@ -46,53 +46,65 @@ export interface NewDelivery {
   readonly occurredAt?: Date | undefined;
 }
 
-const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
+export const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
   next_attempt_at, last_status_code, last_error, delivered_at, response_body, created_at`;
 
 /**
- * Records an event id as consumed. False when it was already seen: a redelivered event then creates
- * nothing, not even for configurations created since.
+ * Records event ids as consumed and answers those that were not seen before: an event redelivered by the
+ * bus then creates nothing, not even for configurations created since. One statement for a whole batch.
  */
-export async function markEventProcessed(
+export async function markEventsProcessed(
   db: Queryable,
-  event: { eventId: string; eventType: string; txId: string },
+  events: readonly { eventId: string; eventType: string; txId: string }[],
   now: Date,
-): Promise<boolean> {
-  const res = await db.query(
-    `INSERT INTO webhooks.processed_events (event_id, event_type, tx_id, processed_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (event_id) DO NOTHING`,
-    [event.eventId, event.eventType, event.txId, now],
+): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const res = await db.query<{ event_id: string }>(
+    `INSERT INTO webhooks.processed_events (event_id, event_type, tx_id, processed_at)
+     SELECT e.event_id, e.event_type, e.tx_id, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS e(event_id, event_type, tx_id)
+     ON CONFLICT (event_id) DO NOTHING
+     RETURNING event_id`,
+    [events.map((e) => e.eventId), events.map((e) => e.eventType), events.map((e) => e.txId), now],
   );
-  return res.rowCount > 0;
+  return new Set(res.rows.map((r) => r.event_id));
 }
 
+/**
+ * Stores new deliveries, any number in one statement; one that exists for its (event, config) is left
+ * alone. Bodies travel as hex and times as ISO text, so both database adapters bind the arrays alike.
+ */
 export async function insertDeliveries(
   db: Queryable,
   deliveries: readonly NewDelivery[],
   now: Date,
 ): Promise<void> {
-  for (const d of deliveries) {
-    await db.query(
-      `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
-         body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12)
-       ON CONFLICT (event_id, config_id) DO NOTHING`,
-      [
-        d.deliveryId,
-        d.eventId,
-        d.configId,
-        d.partnerId,
-        d.txId,
-        d.sequence.toString(),
-        d.eventType,
-        Buffer.from(d.body),
-        d.nextAttemptAt,
-        now,
-        d.traceparent ?? null,
-        d.occurredAt ?? null,
-      ],
-    );
-  }
+  if (deliveries.length === 0) return;
+  const column = <T>(pick: (d: NewDelivery) => T) => deliveries.map(pick);
+  await db.query(
+    `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
+       body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at)
+     SELECT d.delivery_id, d.event_id, d.config_id, d.partner_id, d.tx_id, d.sequence::bigint, d.event_type,
+            decode(d.body, 'hex'), d.next_attempt_at::timestamptz, $12, $12, d.traceparent, d.occurred_at::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::text[], $10::text[], $11::text[])
+         AS d(delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body, next_attempt_at,
+              traceparent, occurred_at)
+     ON CONFLICT (event_id, config_id) DO NOTHING`,
+    [
+      column((d) => d.deliveryId),
+      column((d) => d.eventId),
+      column((d) => d.configId),
+      column((d) => d.partnerId),
+      column((d) => d.txId),
+      column((d) => d.sequence.toString()),
+      column((d) => d.eventType),
+      column((d) => Buffer.from(d.body).toString("hex")),
+      column((d) => d.nextAttemptAt.toISOString()),
+      column((d) => d.traceparent ?? null),
+      column((d) => d.occurredAt?.toISOString() ?? null),
+      now,
+    ],
+  );
 }
 
 export interface DeliveryFilter {

@@ -3,7 +3,7 @@
  * bucket rule itself is the pricing service's pure token bucket (the one behind previewQuotations).
  */
 import type { Database } from "@payouts/platform/database/database";
-import type { TakeResult, TokenBucket } from "@payouts/pricing/domain/rate-limit";
+import type { TakeResult, TokenBucket } from "@payouts/platform/rate-limit/token-bucket";
 
 export async function takeToken(
   db: Database,

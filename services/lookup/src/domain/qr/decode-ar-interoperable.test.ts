@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { SANDBOX_QR_FIELDS } from "../../../testdata/sandbox-qr-samples.js";
 import { decodeQr } from "./decode-qr.js";
 import { type EmvRecord, encodeEmvRecord } from "./encode-emv.js";
-import { SANDBOX_QR_FIELDS } from "./sandbox-qr-samples.js";
 
 const invalid = (message: string) => ({
   ok: false,

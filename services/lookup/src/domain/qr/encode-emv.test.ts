@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { SANDBOX_QR_FIELDS, SANDBOX_QR_PAYLOADS } from "../../../testdata/sandbox-qr-samples.js";
 import { findEmvField, parseEmvPayload } from "./emv-tlv.js";
 import { appendEmvCrc, encodeEmvFields, encodeEmvPayload, encodeEmvRecord } from "./encode-emv.js";
-import { SANDBOX_QR_FIELDS, SANDBOX_QR_PAYLOADS } from "./sandbox-qr-samples.js";
 
 describe("encodeEmvPayload", () => {
   it("rebuilds the BCB manual static example byte for byte", () => {

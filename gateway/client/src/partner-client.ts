@@ -1,0 +1,358 @@
+import createClient, { type Client } from "openapi-fetch";
+import { basicAuthorization } from "./base64.js";
+import { errorFromAnswer, networkError, PayoutsError } from "./errors.js";
+import type { components, paths } from "./generated/partner.js";
+import { type RetrySetting, retryDelay, retryPolicy, sleep } from "./retry.js";
+
+type Schemas = components["schemas"];
+
+export type Customer = Schemas["Customer"];
+export type CustomerRequest = Schemas["CustomerRequest"];
+export type LookupPaymentCodeRequest = Schemas["LookupPaymentCodeRequest"];
+export type DecodeQrRequest = Schemas["DecodeQrRequest"];
+export type LookupResult = Schemas["LookupResult"];
+export type BankList = Schemas["BankList"];
+export type PreviewQuotationsRequest = Schemas["PreviewQuotationsRequest"];
+export type PreviewQuotationsResponse = Schemas["PreviewQuotationsResponse"];
+export type GetQuotationRequest = Schemas["GetQuotationRequest"];
+export type BindingQuote = Schemas["BindingQuote"];
+export type ExecutePayoutRequest = Schemas["ExecutePayoutRequest"];
+export type Transaction = Schemas["Transaction"];
+export type TransactionStatus = Schemas["TransactionStatus"];
+export type TransactionList = Schemas["TransactionList"];
+export type Balance = Schemas["Balance"];
+export type WebhookConfig = Schemas["WebhookConfig"];
+export type WebhookConfigCreateRequest = Schemas["WebhookConfigCreateRequest"];
+export type WebhookConfigUpdateRequest = Schemas["WebhookConfigUpdateRequest"];
+export type WebhookConfigList = Schemas["WebhookConfigList"];
+export type WebhookSecretRotationRequest = Schemas["WebhookSecretRotationRequest"];
+export type WebhookSecretRotation = Schemas["WebhookSecretRotation"];
+export type WebhookTestResult = Schemas["WebhookTestResult"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type WebhookDeliveryList = Schemas["WebhookDeliveryList"];
+
+type Query<Path extends keyof paths, Method extends "get" | "post"> = paths[Path][Method] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
+
+export type ListBanksQuery = Query<"/listBanks", "get">;
+export type ListTransactionsQuery = Query<"/listTransactions", "get">;
+export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
+
+export interface PayoutsClientOptions {
+  /** The partner API, e.g. `https://api.example.com` or `http://127.0.0.1:8080` for `npm start`. */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** A fetch of your own (tests, proxies, instrumentation); default `globalThis.fetch`. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+  /** Headers sent on every request (never `Authorization`: the credentials set it). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** executePayout's retries (default: 5 attempts, 200 ms doubling up to 5 s); `false` sends once. */
+  readonly retry?: RetrySetting;
+}
+
+/** Options of every call. */
+export interface CallOptions {
+  /** Sent as `X-Request-Id` (1–128 of `[A-Za-z0-9._:-]`); the answer and any error echo it. */
+  readonly requestId?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Calls whose answer carries USD amounts: `dp` rounds them (0–10, default 2); stored values keep full precision. */
+export interface MoneyCallOptions extends CallOptions {
+  readonly dp?: number;
+}
+
+export interface ExecutePayoutOptions extends MoneyCallOptions {
+  /** Your key for this payout (1–255 printable ASCII); default a fresh `crypto.randomUUID()`. */
+  readonly idempotencyKey?: string;
+  /** This call's retries, instead of the client's. */
+  readonly retry?: RetrySetting;
+}
+
+/** What executePayout answers: the transaction, and how it got there. */
+export interface ExecutedPayout {
+  readonly transaction: Transaction;
+  /** The key the payout was made with: keep it with your order. */
+  readonly idempotencyKey: string;
+  /** True when the platform replayed an earlier outcome of this key (`Idempotent-Replayed: true`). */
+  readonly replayed: boolean;
+  /** Requests sent, the first included. */
+  readonly attempts: number;
+  readonly request_id: string | undefined;
+}
+
+type Answer<Data> = { data?: Data; error?: unknown; response: Response };
+type Init = { headers: Record<string, string>; signal?: AbortSignal };
+
+/**
+ * The partner API over fetch, typed from its OpenAPI document. Every method resolves with the answer's
+ * body and rejects with a `PayoutsError`, except when your `signal` aborts (its reason is thrown).
+ */
+export class PayoutsClient {
+  /** The underlying openapi-fetch client (same credentials), for anything the methods do not cover. */
+  readonly api: Client<paths>;
+  private readonly retry: RetrySetting | undefined;
+
+  constructor(options: PayoutsClientOptions) {
+    this.api = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      headers: {
+        ...options.headers,
+        authorization: basicAuthorization(options.clientId, options.clientSecret),
+      },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.retry = options.retry;
+  }
+
+  /** `POST /customers`: registers a sender; every payout's sender comes from a customer. */
+  createCustomer(body: CustomerRequest, options: CallOptions = {}): Promise<Customer> {
+    return this.send((init) => this.api.POST("/customers", { ...init, body }), options);
+  }
+
+  /** `GET /customers/{customer_id}`. */
+  getCustomer(customerId: string, options: CallOptions = {}): Promise<Customer> {
+    return this.send(
+      (init) =>
+        this.api.GET("/customers/{customer_id}", { ...init, params: { path: { customer_id: customerId } } }),
+      options,
+    );
+  }
+
+  /** `POST /lookupPaymentCode`: validates a typed destination and creates a PENDING transaction. */
+  lookupPaymentCode(body: LookupPaymentCodeRequest, options: MoneyCallOptions = {}): Promise<LookupResult> {
+    return this.send(
+      (init) => this.api.POST("/lookupPaymentCode", { ...init, body, params: { query: dpOf(options) } }),
+      options,
+    );
+  }
+
+  /** `POST /decodeQr`: the same for a scanned QR code. */
+  decodeQr(body: DecodeQrRequest, options: MoneyCallOptions = {}): Promise<LookupResult> {
+    return this.send(
+      (init) => this.api.POST("/decodeQr", { ...init, body, params: { query: dpOf(options) } }),
+      options,
+    );
+  }
+
+  /** `GET /listBanks?country_code=XX`. */
+  listBanks(query: ListBanksQuery, options: CallOptions = {}): Promise<BankList> {
+    return this.send((init) => this.api.GET("/listBanks", { ...init, params: { query } }), options);
+  }
+
+  /** `POST /previewQuotations`: indicative prices in every supported currency; creates nothing. */
+  previewQuotations(
+    body: PreviewQuotationsRequest,
+    options: MoneyCallOptions = {},
+  ): Promise<PreviewQuotationsResponse> {
+    return this.send(
+      (init) => this.api.POST("/previewQuotations", { ...init, body, params: { query: dpOf(options) } }),
+      options,
+    );
+  }
+
+  /** `POST /getQuotation`: the binding price of a PENDING transaction. */
+  getQuotation(body: GetQuotationRequest, options: MoneyCallOptions = {}): Promise<BindingQuote> {
+    return this.send(
+      (init) => this.api.POST("/getQuotation", { ...init, body, params: { query: dpOf(options) } }),
+      options,
+    );
+  }
+
+  /**
+   * `POST /executePayout`: debits the balance once and hands the payout to the rail. The idempotency key
+   * (yours, or a fresh UUID) is the same on every attempt, so a retry never pays twice: it is retried
+   * after no answer, a 5xx or 409 IDEMPOTENCY_KEY_IN_USE, with capped exponential backoff and jitter and
+   * never sooner than `Retry-After`; any other 4xx is final. A failure names the key in
+   * `error.idempotencyKey`: retry later with it, never with a new one, while the outcome is unknown.
+   */
+  async executePayout(
+    body: ExecutePayoutRequest,
+    options: ExecutePayoutOptions = {},
+  ): Promise<ExecutedPayout> {
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    const policy = retryPolicy(options.retry ?? this.retry);
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.attempt(
+        (init) =>
+          this.api.POST("/executePayout", {
+            ...init,
+            body,
+            params: { header: { "X-Idempotency-Key": idempotencyKey }, query: dpOf(options) },
+          }),
+        options,
+      );
+      if (!(answer instanceof PayoutsError)) {
+        const { data, response } = answer;
+        return {
+          transaction: data as Transaction,
+          idempotencyKey,
+          replayed: response.headers.get("idempotent-replayed") === "true",
+          attempts: attempt,
+          request_id: response.headers.get("x-request-id") ?? undefined,
+        };
+      }
+      const delay = retryDelay(answer, attempt, policy);
+      if (delay === undefined) throw answer.withIdempotencyKey(idempotencyKey);
+      await sleep(delay, options.signal);
+    }
+  }
+
+  /** `GET /listTransactions`: one page, newest first; pass `next_cursor` as `cursor` for the next. */
+  listTransactions(query: ListTransactionsQuery = {}, options: CallOptions = {}): Promise<TransactionList> {
+    return this.send((init) => this.api.GET("/listTransactions", { ...init, params: { query } }), options);
+  }
+
+  /**
+   * Every page of `GET /listTransactions` for `query`, following `next_cursor` until the last page;
+   * starts at `query.cursor` when given. Pages are fetched as you iterate.
+   */
+  async *transactionPages(
+    query: ListTransactionsQuery = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<TransactionList, void, undefined> {
+    let cursor = query.cursor;
+    do {
+      const page = await this.listTransactions(
+        { ...query, ...(cursor === undefined ? {} : { cursor }) },
+        options,
+      );
+      yield page;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** Every transaction matching `query`, newest first, across pages (`for await (const tx of …)`). */
+  async *transactions(
+    query: ListTransactionsQuery = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Transaction, void, undefined> {
+    for await (const page of this.transactionPages(query, options)) yield* page.transactions;
+  }
+
+  /** `GET /transactions/{tx_id}`: one transaction with its status history. */
+  getTransaction(txId: string, options: MoneyCallOptions = {}): Promise<Transaction> {
+    return this.send(
+      (init) =>
+        this.api.GET("/transactions/{tx_id}", {
+          ...init,
+          params: { path: { tx_id: txId }, query: dpOf(options) },
+        }),
+      options,
+    );
+  }
+
+  /** `GET /balance`: the partner's USD balance. */
+  getBalance(options: MoneyCallOptions = {}): Promise<Balance> {
+    return this.send(
+      (init) => this.api.GET("/balance", { ...init, params: { query: dpOf(options) } }),
+      options,
+    );
+  }
+
+  /** `POST /webhookConfigs`: a notification receiver (at most 10 per partner). */
+  createWebhookConfig(body: WebhookConfigCreateRequest, options: CallOptions = {}): Promise<WebhookConfig> {
+    return this.send((init) => this.api.POST("/webhookConfigs", { ...init, body }), options);
+  }
+
+  /** `GET /webhookConfigs`, oldest first. */
+  listWebhookConfigs(options: CallOptions = {}): Promise<WebhookConfigList> {
+    return this.send((init) => this.api.GET("/webhookConfigs", init), options);
+  }
+
+  /** `PATCH /webhookConfigs/{id}`: partial; `secret: null` and `basic_auth: null` clear. */
+  updateWebhookConfig(
+    id: string,
+    body: WebhookConfigUpdateRequest,
+    options: CallOptions = {},
+  ): Promise<WebhookConfig> {
+    return this.send(
+      (init) => this.api.PATCH("/webhookConfigs/{id}", { ...init, body, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** `DELETE /webhookConfigs/{id}`, with its delivery log. */
+  async deleteWebhookConfig(id: string, options: CallOptions = {}): Promise<void> {
+    await this.send(
+      (init) => this.api.DELETE("/webhookConfigs/{id}", { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** `POST /webhookConfigs/{id}/rotateSecret`: the new secret, answered this once. */
+  rotateWebhookSecret(
+    id: string,
+    body: WebhookSecretRotationRequest = {},
+    options: CallOptions = {},
+  ): Promise<WebhookSecretRotation> {
+    return this.send(
+      (init) =>
+        this.api.POST("/webhookConfigs/{id}/rotateSecret", { ...init, body, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** `POST /webhookConfigs/{id}/test`: sends a signed test notification and waits for the answer. */
+  testWebhookConfig(id: string, options: CallOptions = {}): Promise<WebhookTestResult> {
+    return this.send(
+      (init) => this.api.POST("/webhookConfigs/{id}/test", { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** `GET /webhookDeliveries`: the delivery log, newest first, with each delivery's attempts. */
+  listWebhookDeliveries(
+    query: ListWebhookDeliveriesQuery = {},
+    options: CallOptions = {},
+  ): Promise<WebhookDeliveryList> {
+    return this.send((init) => this.api.GET("/webhookDeliveries", { ...init, params: { query } }), options);
+  }
+
+  /** `POST /webhookDeliveries/{id}/redeliver`: sends a delivery again (same event id and bytes). */
+  redeliverWebhook(id: string, options: CallOptions = {}): Promise<WebhookDelivery> {
+    return this.send(
+      (init) => this.api.POST("/webhookDeliveries/{id}/redeliver", { ...init, params: { path: { id } } }),
+      options,
+    );
+  }
+
+  /** One request: its body, or a PayoutsError. */
+  private async send<Data>(run: (init: Init) => Promise<Answer<Data>>, options: CallOptions): Promise<Data> {
+    const answer = await this.attempt(run, options);
+    if (answer instanceof PayoutsError) throw answer;
+    return answer.data as Data;
+  }
+
+  /** One request: the 2xx answer, or the failure as a value (so executePayout can decide to retry). */
+  private async attempt<Data>(
+    run: (init: Init) => Promise<Answer<Data>>,
+    options: CallOptions,
+  ): Promise<Answer<Data> | PayoutsError> {
+    const init: Init = {
+      headers: options.requestId === undefined ? {} : { "x-request-id": options.requestId },
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    let answer: Answer<Data>;
+    try {
+      answer = await run(init);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      return networkError(error);
+    }
+    return answer.response.ok ? answer : errorFromAnswer(answer.response, answer.error);
+  }
+}
+
+/** A client of the partner API with HTTP Basic credentials (an app's client id and secret). */
+export function createPayoutsClient(options: PayoutsClientOptions): PayoutsClient {
+  return new PayoutsClient(options);
+}
+
+function dpOf(options: MoneyCallOptions): { dp?: number } {
+  return options.dp === undefined ? {} : { dp: options.dp };
+}

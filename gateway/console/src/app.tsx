@@ -1,0 +1,66 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from "react-router";
+import { ApiError } from "./api/api-error";
+import { SessionProvider, useSession } from "./auth/session-context";
+import { SignInPage } from "./auth/sign-in-page";
+import { Shell } from "./components/shell";
+import { queryClient, setFailureHandler } from "./query-client";
+import { NotFoundPage } from "./views/not-found-page";
+import { OverviewPage } from "./views/overview-page";
+import { PartnerPage } from "./views/partner-page";
+import { PartnersPage } from "./views/partners-page";
+import { ReferenceDataPage } from "./views/reference-data-page";
+import { TransactionPage } from "./views/transaction-page";
+import { TransactionsPage } from "./views/transactions-page";
+import { WebhooksPage } from "./views/webhooks-page";
+
+/** Every view but the sign-in page needs a session; without one the operator is sent to sign in. */
+function RequireSession() {
+  const { api, signOut } = useSession();
+  const location = useLocation();
+  useEffect(() => {
+    setFailureHandler((error) => {
+      if (error instanceof ApiError && error.unauthorized) {
+        queryClient.clear();
+        signOut("The admin API refused the token (401). Sign in again with a valid admin token.");
+      }
+    });
+  }, [signOut]);
+  if (!api) return <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />;
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+const router = createBrowserRouter(
+  [
+    { path: "/signin", element: <SignInPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        { index: true, element: <OverviewPage /> },
+        { path: "transactions", element: <TransactionsPage /> },
+        { path: "transactions/:txId", element: <TransactionPage /> },
+        { path: "partners", element: <PartnersPage /> },
+        { path: "partners/:partnerId", element: <PartnerPage /> },
+        { path: "webhooks", element: <WebhooksPage /> },
+        { path: "reference-data", element: <ReferenceDataPage /> },
+        { path: "*", element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: "/console" },
+);
+
+export function App() {
+  return (
+    <SessionProvider>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,43 @@
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+import { useSession } from "../auth/session-context";
+
+const NAV = [
+  { to: "/", label: "Overview", end: true },
+  { to: "/transactions", label: "Transactions", end: false },
+  { to: "/partners", label: "Partners", end: false },
+  { to: "/webhooks", label: "Webhooks", end: false },
+  { to: "/reference-data", label: "Reference data", end: false },
+];
+
+/** The frame of every signed-in view: a skip link, the navigation, and the view as the page's main. */
+export function Shell({ children }: { children: ReactNode }) {
+  const { signOut } = useSession();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Payouts console</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" className="link-button" onClick={() => signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router";
+import { newIdempotencyKey } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { Field } from "../components/field";
+import { formatDecimal, formatTime, Usd } from "../components/format";
+import { PagerControls, useCursorPager } from "../components/pager";
+import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
+import { TableScroll } from "../components/table-scroll";
+import { checkPositiveDecimal } from "../components/validation";
+
+/** The balance, crediting it (confirmed, idempotent), and its history. */
+export function PartnerBalance({ partnerId }: { partnerId: string }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const balance = useQuery({
+    queryKey: ["balance", partnerId],
+    queryFn: () => api.getBalance(partnerId),
+    refetchInterval: 10_000,
+  });
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState("");
+  const [reference, setReference] = useState("");
+  const [problems, setProblems] = useState<{ amount?: string | undefined; reference?: string | undefined }>(
+    {},
+  );
+  // One key per credit the operator means to make: a retry after a lost answer credits once.
+  const [key, setKey] = useState(() => newIdempotencyKey("credit"));
+  const [result, setResult] = useState<string>();
+  const credit = useMutation({
+    mutationFn: () => api.creditBalance(partnerId, amount.trim(), reference.trim(), key),
+    onSuccess: async (res) => {
+      setResult(
+        `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(res.balance_usd)} USD.`,
+      );
+      setOpen(false);
+      setAmount("");
+      setReference("");
+      setKey(newIdempotencyKey("credit"));
+      await client.invalidateQueries({ queryKey: ["balance", partnerId] });
+      await client.invalidateQueries({ queryKey: ["balance-entries", partnerId] });
+    },
+  });
+  function confirm() {
+    const found = {
+      amount: checkPositiveDecimal(amount, "The amount", 2),
+      reference: reference.trim() ? undefined : "A reference (e.g. the wire's id) is required.",
+    };
+    setProblems(found);
+    if (!found.amount && !found.reference) credit.mutate();
+  }
+  return (
+    <section aria-labelledby="balance-heading">
+      <h2 id="balance-heading">Balance</h2>
+      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      <QueryState query={balance} what="the balance">
+        {(b) => (
+          <p className="big-figure">
+            <Usd value={b.balance_usd} />
+          </p>
+        )}
+      </QueryState>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          credit.reset();
+          setOpen(true);
+        }}
+      >
+        Credit balance…
+      </button>
+      <ConfirmDialog
+        open={open}
+        title="Credit the partner's balance"
+        confirmLabel={amount.trim() ? `Credit ${formatDecimal(amount.trim())} USD` : "Credit"}
+        pending={credit.isPending}
+        error={credit.error}
+        onConfirm={confirm}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          This adds money to partner <span className="mono">{partnerId}</span>'s USD balance. It happens once,
+          even if you press the button again.
+        </p>
+        <Field
+          id="credit-amount"
+          label="Amount (USD)"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={problems.amount}
+        />
+        <Field
+          id="credit-reference"
+          label="Reference"
+          hint="Where the money came from, e.g. wire 2026-11-21"
+          value={reference}
+          maxLength={500}
+          onChange={(e) => setReference(e.target.value)}
+          error={problems.reference}
+        />
+      </ConfirmDialog>
+      <BalanceHistory partnerId={partnerId} />
+    </section>
+  );
+}
+
+function BalanceHistory({ partnerId }: { partnerId: string }) {
+  const api = useApi();
+  const pager = useCursorPager(partnerId);
+  const query = useQuery({
+    queryKey: ["balance-entries", partnerId, pager.cursor],
+    queryFn: () => api.listBalanceEntries(partnerId, { cursor: pager.cursor, limit: 20 }),
+  });
+  return (
+    <>
+      <h3>Balance history</h3>
+      <QueryState
+        query={query}
+        what="balance history"
+        isEmpty={(d) => d.entries.length === 0}
+        empty="No balance movements yet."
+      >
+        {(data) => (
+          <>
+            <TableScroll label="Balance history table">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Amount</th>
+                    <th scope="col">Balance after</th>
+                    <th scope="col">Reference / transaction</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.entries.map((e, i) => (
+                    <tr key={e.entry_id ?? `${e.created_at}-${i}`}>
+                      <td>{formatTime(e.created_at)}</td>
+                      <td>{e.kind}</td>
+                      <td className="num">{formatDecimal(e.amount_usd)}</td>
+                      <td className="num">
+                        {e.balance_usd !== undefined ? formatDecimal(e.balance_usd) : "—"}
+                      </td>
+                      <td>
+                        {e.tx_id ? (
+                          <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link>
+                        ) : (
+                          (e.reference ?? "—")
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Balance history" />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}

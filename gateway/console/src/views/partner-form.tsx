@@ -1,0 +1,111 @@
+import { type FormEvent, useState } from "react";
+import type { Types } from "../api/admin-api";
+import { Field } from "../components/field";
+import { CURRENCY, checkNonNegativeDecimal } from "../components/validation";
+
+export interface PartnerDraft {
+  name: string;
+  currencies: string;
+  percent: string;
+  fixedUsd: string;
+}
+
+export const draftOf = (p?: Types.Partner): PartnerDraft => ({
+  name: p?.name ?? "",
+  currencies: p?.supported_currencies.join(", ") ?? "",
+  percent: p?.fees.percent ?? "0",
+  fixedUsd: p?.fees.fixed_usd ?? "0",
+});
+
+type Problems = Partial<Record<keyof PartnerDraft, string>>;
+
+function parse(draft: PartnerDraft): { input?: Types.PartnerInput; problems: Problems } {
+  const problems: Problems = {};
+  const name = draft.name.trim();
+  if (!name) problems.name = "The name is required.";
+  else if (name.length > 200) problems.name = "The name may have at most 200 characters.";
+  const currencies = draft.currencies
+    .split(/[\s,]+/)
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  const wrong = currencies.filter((c) => !CURRENCY.test(c));
+  if (wrong.length) problems.currencies = `Not a three-letter currency code: ${wrong.join(", ")}.`;
+  const percent = checkNonNegativeDecimal(draft.percent, "The percentage fee");
+  const fixed = checkNonNegativeDecimal(draft.fixedUsd, "The fixed fee");
+  if (percent) problems.percent = percent;
+  if (fixed) problems.fixedUsd = fixed;
+  if (Object.keys(problems).length) return { problems };
+  return {
+    problems,
+    input: {
+      name,
+      supported_currencies: [...new Set(currencies)],
+      fees: { percent: draft.percent.trim(), fixed_usd: draft.fixedUsd.trim() },
+    },
+  };
+}
+
+/** Name, supported currencies and fee schedule: used to create a partner and to edit one. */
+export function PartnerForm({
+  idPrefix,
+  initial,
+  submitLabel,
+  pending,
+  onSubmit,
+}: {
+  idPrefix: string;
+  initial: PartnerDraft;
+  submitLabel: string;
+  pending: boolean;
+  onSubmit: (input: Types.PartnerInput, reset: () => void) => void;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [problems, setProblems] = useState<Problems>({});
+  const set = (patch: Partial<PartnerDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = parse(draft);
+    setProblems(parsed.problems);
+    if (parsed.input) onSubmit(parsed.input, () => setDraft(initial));
+  }
+  return (
+    <form className="grid-form" onSubmit={submit} noValidate>
+      <Field
+        id={`${idPrefix}-name`}
+        label="Name"
+        value={draft.name}
+        onChange={(e) => set({ name: e.target.value })}
+        error={problems.name}
+      />
+      <Field
+        id={`${idPrefix}-currencies`}
+        label="Supported currencies"
+        hint="Three-letter codes separated by commas, e.g. BRL, ARS"
+        value={draft.currencies}
+        onChange={(e) => set({ currencies: e.target.value })}
+        error={problems.currencies}
+      />
+      <Field
+        id={`${idPrefix}-percent`}
+        label="Percentage fee (%)"
+        inputMode="decimal"
+        value={draft.percent}
+        onChange={(e) => set({ percent: e.target.value })}
+        error={problems.percent}
+      />
+      <Field
+        id={`${idPrefix}-fixed`}
+        label="Fixed fee (USD)"
+        inputMode="decimal"
+        value={draft.fixedUsd}
+        onChange={(e) => set({ fixedUsd: e.target.value })}
+        error={problems.fixedUsd}
+      />
+      <div className="row-actions">
+        <button type="submit" className="primary" disabled={pending}>
+          {pending ? "Saving…" : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { useApi } from "../auth/session-context";
+import { ErrorMessage } from "../components/error-message";
+import { formatTime } from "../components/format";
+import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
+import { PartnerApps } from "./partner-apps";
+import { PartnerBalance } from "./partner-balance";
+import { draftOf, PartnerForm } from "./partner-form";
+
+export function PartnerPage() {
+  const { partnerId = "" } = useParams();
+  const api = useApi();
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: ["partner", partnerId], queryFn: () => api.getPartner(partnerId) });
+  const [saved, setSaved] = useState<string>();
+  const update = useMutation({
+    mutationFn: (input: Parameters<typeof api.updatePartner>[1]) => api.updatePartner(partnerId, input),
+    onSuccess: async (partner) => {
+      setSaved(
+        `Saved ${partner.name}: ${partner.supported_currencies.join(", ") || "no currencies"}, fees ${partner.fees.percent}% + ${partner.fees.fixed_usd} USD.`,
+      );
+      await client.invalidateQueries({ queryKey: ["partner", partnerId] });
+      await client.invalidateQueries({ queryKey: ["partners"] });
+    },
+  });
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/partners">Partners</Link> / <span className="mono">{partnerId}</span>
+      </p>
+      <QueryState query={query} what="the partner">
+        {(partner) => (
+          <>
+            <h1>{partner.name}</h1>
+            <dl className="facts">
+              <dt>Partner id</dt>
+              <dd className="mono">{partner.partner_id}</dd>
+              <dt>Created</dt>
+              <dd>{formatTime(partner.created_at)}</dd>
+              <dt>Updated</dt>
+              <dd>{formatTime(partner.updated_at)}</dd>
+            </dl>
+            <section aria-labelledby="partner-edit-heading">
+              <h2 id="partner-edit-heading">Fees and currencies</h2>
+              {saved && <ResultNotice onDismiss={() => setSaved(undefined)}>{saved}</ResultNotice>}
+              <PartnerForm
+                key={partner.updated_at}
+                idPrefix="edit-partner"
+                initial={draftOf(partner)}
+                submitLabel="Save changes"
+                pending={update.isPending}
+                onSubmit={(input) => update.mutate(input)}
+              />
+              {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
+            </section>
+            <PartnerBalance partnerId={partner.partner_id} />
+            <PartnerApps partnerId={partner.partner_id} apps={partner.apps} />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}

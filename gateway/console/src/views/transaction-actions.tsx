@@ -1,0 +1,123 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Types } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { Field } from "../components/field";
+import { formatDecimal } from "../components/format";
+import { ResultNotice } from "../components/result-notice";
+
+type Action = { kind: "refund" } | { kind: "settle"; outcome: "SUCCESS" | "FAILED" };
+
+/**
+ * What an operator may do to a transaction in its current status: refund a successful payout (the full
+ * debit, fees included, goes back to the partner's balance), or, on the sandbox rail, settle a payout in
+ * flight as paid or failed. Each asks for confirmation and reports what happened.
+ */
+export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const [action, setAction] = useState<Action>();
+  const [reason, setReason] = useState("");
+  const [reasonProblem, setReasonProblem] = useState<string>();
+  const [result, setResult] = useState<string>();
+  const run = useMutation({
+    mutationFn: async (a: Action): Promise<string> => {
+      if (a.kind === "refund") {
+        const res = await api.refund(tx.tx_id, reason.trim());
+        return `Refunded ${tx.tx_id}: ${formatDecimal(res.total_usd ?? tx.total_usd)} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
+      }
+      const res = await api.settle(tx.tx_id, a.outcome, reason.trim());
+      return `Sandbox rail settled ${tx.tx_id} as ${res.outcome}${res.delivered ? "" : " (the callback is still being delivered)"}. Status: ${res.status ?? "unknown"}.`;
+    },
+    onSuccess: async (message) => {
+      setResult(message);
+      setAction(undefined);
+      setReason("");
+      await client.invalidateQueries({ queryKey: ["transaction", tx.tx_id] });
+      await client.invalidateQueries({ queryKey: ["transactions"] });
+    },
+  });
+  const open = (a: Action) => {
+    run.reset();
+    setReasonProblem(undefined);
+    setAction(a);
+  };
+  function confirm() {
+    if (!action) return;
+    if (action.kind === "refund" && !reason.trim()) {
+      setReasonProblem("Say why the payout is refunded; the partner and the audit trail see it.");
+      return;
+    }
+    run.mutate(action);
+  }
+  const refundable = tx.status === "SUCCESS";
+  const settleable = tx.status === "PROCESSING";
+  return (
+    <>
+      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      {(refundable || settleable) && (
+        <div className="toolbar">
+          {refundable && (
+            <button type="button" className="danger" onClick={() => open({ kind: "refund" })}>
+              Refund…
+            </button>
+          )}
+          {settleable && (
+            <>
+              <button type="button" onClick={() => open({ kind: "settle", outcome: "SUCCESS" })}>
+                Sandbox: settle as paid…
+              </button>
+              <button type="button" onClick={() => open({ kind: "settle", outcome: "FAILED" })}>
+                Sandbox: settle as failed…
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={action !== undefined}
+        title={
+          action?.kind === "refund"
+            ? `Refund ${tx.tx_id}?`
+            : `Settle ${tx.tx_id} as ${action?.kind === "settle" ? action.outcome : ""}?`
+        }
+        confirmLabel={
+          action?.kind === "refund"
+            ? `Refund ${formatDecimal(tx.total_usd)} USD`
+            : action?.kind === "settle" && action.outcome === "FAILED"
+              ? "Settle as failed"
+              : "Settle as paid"
+        }
+        danger={action?.kind === "refund" || (action?.kind === "settle" && action.outcome === "FAILED")}
+        pending={run.isPending}
+        error={run.error}
+        onConfirm={confirm}
+        onCancel={() => setAction(undefined)}
+      >
+        {action?.kind === "refund" ? (
+          <p>
+            The full debit of {formatDecimal(tx.total_usd)} USD (fees included) goes back to partner{" "}
+            <span className="mono">{tx.partner_id}</span>'s balance, once. The partner is notified by webhook.
+          </p>
+        ) : (
+          <p>
+            The sandbox rail reports the payout as{" "}
+            {action?.kind === "settle" && action.outcome === "FAILED"
+              ? "failed (the debit is reversed)"
+              : "paid"}
+            . Only the sandbox rail accepts this.
+          </p>
+        )}
+        <Field
+          id="action-reason"
+          label={action?.kind === "refund" ? "Reason" : "Reason (optional)"}
+          value={reason}
+          maxLength={500}
+          onChange={(e) => setReason(e.target.value)}
+          error={reasonProblem}
+        />
+      </ConfirmDialog>
+    </>
+  );
+}

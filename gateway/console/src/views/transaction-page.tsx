@@ -1,0 +1,163 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router";
+import type { Types } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
+import { QueryState } from "../components/query-state";
+import { TableScroll } from "../components/table-scroll";
+import { DeliveryTable } from "./delivery-table";
+import { TransactionActions } from "./transaction-actions";
+
+const MOVING = new Set(["PENDING", "PROCESSING"]);
+
+/** One transaction: what it pays, where, at what price, how the books moved, and what the partner was told. */
+export function TransactionPage() {
+  const { txId = "" } = useParams();
+  const api = useApi();
+  const query = useQuery({
+    queryKey: ["transaction", txId],
+    queryFn: () => api.getTransaction(txId),
+    // A payout on its way is watched closely; a finished one rarely changes (refunds, webhook retries).
+    refetchInterval: (q) => (q.state.data && MOVING.has(q.state.data.status) ? 1_500 : 10_000),
+  });
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/transactions">Transactions</Link> / <span className="mono">{txId}</span>
+      </p>
+      <QueryState query={query} what="the transaction">
+        {(tx) => <TransactionView tx={tx} />}
+      </QueryState>
+    </>
+  );
+}
+
+function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
+  return (
+    <>
+      <h1>
+        Transaction <span className="mono">{tx.tx_id}</span>
+      </h1>
+      <p className="status-line" aria-live="polite">
+        Status: <StatusBadge status={tx.status} />
+        {tx.failure_reason ? <span className="muted"> — {tx.failure_reason}</span> : null}
+        {tx.refund_reason ? <span className="muted"> — refunded: {tx.refund_reason}</span> : null}
+      </p>
+      <TransactionActions tx={tx} />
+      <div className="columns">
+        <section aria-labelledby="tx-summary-heading">
+          <h2 id="tx-summary-heading">Summary</h2>
+          <dl className="facts">
+            <dt>Partner</dt>
+            <dd>
+              <Link to={`/partners/${tx.partner_id}`} className="mono">
+                {tx.partner_id}
+              </Link>
+            </dd>
+            {tx.partner_transaction_id ? (
+              <>
+                <dt>Partner's id</dt>
+                <dd>{tx.partner_transaction_id}</dd>
+              </>
+            ) : null}
+            <dt>Amount</dt>
+            <dd className="num">
+              {formatDecimal(tx.amount, 0)} {tx.currency}
+            </dd>
+            <dt>Corridor</dt>
+            <dd>{tx.country ?? "—"}</dd>
+            <dt>Created</dt>
+            <dd>{formatTime(tx.created_at)}</dd>
+            <dt>Updated</dt>
+            <dd>{formatTime(tx.updated_at)}</dd>
+          </dl>
+        </section>
+        <section aria-labelledby="tx-destination-heading">
+          <h2 id="tx-destination-heading">Destination</h2>
+          <KeyValues value={tx.destination} empty="No destination recorded." />
+        </section>
+        <section aria-labelledby="tx-quote-heading">
+          <h2 id="tx-quote-heading">Quote</h2>
+          <KeyValues value={tx.quote ?? undefined} empty="Not quoted yet." />
+        </section>
+      </div>
+      <section aria-labelledby="tx-timeline-heading">
+        <h2 id="tx-timeline-heading">Status history</h2>
+        {tx.status_history?.length ? (
+          <ol className="timeline">
+            {tx.status_history.map((step) => (
+              <li key={`${step.status}-${step.at}`}>
+                <StatusBadge status={step.status} /> <time dateTime={step.at}>{formatTime(step.at)}</time>
+                {step.reason ? <span className="muted"> — {step.reason}</span> : null}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="state empty">No status changes recorded.</p>
+        )}
+      </section>
+      <section aria-labelledby="tx-ledger-heading">
+        <h2 id="tx-ledger-heading">Ledger entries</h2>
+        {tx.ledger_entries?.length ? (
+          <TableScroll label="Ledger entries table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tx.ledger_entries.map((e, i) => (
+                  <tr key={e.entry_id ?? i}>
+                    <td>{formatTime(e.created_at)}</td>
+                    <td className="mono">{e.account}</td>
+                    <td>{e.kind ?? "—"}</td>
+                    <td className="num">
+                      <Usd value={e.amount_usd} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        ) : (
+          <p className="state empty">No money has moved for this transaction.</p>
+        )}
+      </section>
+      <section aria-labelledby="tx-webhooks-heading">
+        <h2 id="tx-webhooks-heading">Webhook deliveries</h2>
+        <DeliveryTable
+          deliveries={tx.webhook_deliveries ?? []}
+          showAttempts
+          label="Webhook deliveries of this transaction"
+        />
+      </section>
+    </>
+  );
+}
+
+/** A flat or nested object shown as a definition list; the API has already masked what must be masked. */
+function KeyValues({ value, empty }: { value: Record<string, unknown> | undefined; empty: string }) {
+  if (!value || Object.keys(value).length === 0) return <p className="state empty">{empty}</p>;
+  return (
+    <dl className="facts">
+      {Object.entries(value).map(([key, v]) => (
+        <div key={key} className="fact">
+          <dt>{key.replaceAll("_", " ")}</dt>
+          <dd className={typeof v === "string" && /^\d/.test(v) ? "num" : undefined}>
+            {v === null || v === undefined || v === ""
+              ? "—"
+              : typeof v === "object"
+                ? Object.entries(v as Record<string, unknown>)
+                    .map(([k, x]) => `${k}: ${String(x)}`)
+                    .join(", ")
+                : String(v)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

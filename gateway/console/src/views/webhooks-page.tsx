@@ -1,0 +1,200 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useSearchParams } from "react-router";
+import type { Types } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { ErrorMessage } from "../components/error-message";
+import { PagerControls, useCursorPager } from "../components/pager";
+import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
+import { TableScroll } from "../components/table-scroll";
+import { DeliveryTable } from "./delivery-table";
+
+const OUTCOMES = ["PENDING", "DELIVERED", "DEAD"];
+const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed"];
+
+export function WebhooksPage() {
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <Deliveries />
+      <Configs />
+    </>
+  );
+}
+
+function Deliveries() {
+  const api = useApi();
+  const [params, setParams] = useSearchParams();
+  const filters = {
+    outcome: params.get("outcome") ?? "",
+    event: params.get("event") ?? "",
+    partner_id: params.get("partner_id") ?? "",
+  };
+  const key = params.toString();
+  const pager = useCursorPager(key);
+  const query = useQuery({
+    queryKey: ["deliveries", key, pager.cursor],
+    queryFn: () => api.listDeliveries({ ...filters, cursor: pager.cursor, limit: 25 }),
+    refetchInterval: 5_000,
+  });
+  const update = (name: keyof typeof filters, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next);
+  };
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Deliveries</h2>
+      <form className="grid-form" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+        <div className="field">
+          <label htmlFor="delivery-outcome">Outcome</label>
+          <select
+            id="delivery-outcome"
+            value={filters.outcome}
+            onChange={(e) => update("outcome", e.target.value)}
+          >
+            <option value="">Any</option>
+            {OUTCOMES.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="delivery-event">Event</label>
+          <select id="delivery-event" value={filters.event} onChange={(e) => update("event", e.target.value)}>
+            <option value="">Any</option>
+            {EVENTS.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="delivery-partner">Partner id</label>
+          <input
+            id="delivery-partner"
+            defaultValue={filters.partner_id}
+            placeholder="ptr_…"
+            onBlur={(e) => update("partner_id", e.target.value.trim())}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") update("partner_id", e.currentTarget.value.trim());
+            }}
+          />
+        </div>
+      </form>
+      <QueryState
+        query={query}
+        what="deliveries"
+        isEmpty={(d) => d.deliveries.length === 0}
+        empty="No delivery matches these filters."
+      >
+        {(data) => (
+          <>
+            <DeliveryTable deliveries={data.deliveries} label="Webhook deliveries" />
+            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Deliveries" />
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function Configs() {
+  const api = useApi();
+  const [partnerId, setPartnerId] = useState("");
+  const [shown, setShown] = useState("");
+  const query = useQuery({
+    queryKey: ["webhook-configs", shown],
+    queryFn: () => api.listWebhookConfigs(shown ? { partner_id: shown } : {}),
+  });
+  const [done, setDone] = useState<string>();
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setShown(partnerId.trim());
+  }
+  return (
+    <section aria-labelledby="configs-heading">
+      <h2 id="configs-heading">Receivers (webhook configs)</h2>
+      <form className="inline-form" onSubmit={submit}>
+        <label htmlFor="configs-partner">Partner id</label>
+        <input
+          id="configs-partner"
+          value={partnerId}
+          onChange={(e) => setPartnerId(e.target.value)}
+          placeholder="all"
+        />
+        <button type="submit">Show</button>
+      </form>
+      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      <QueryState
+        query={query}
+        what="webhook configs"
+        isEmpty={(d) => d.webhook_configs.length === 0}
+        empty="No webhook receivers are configured."
+      >
+        {(data) => (
+          <TableScroll label="Webhook configs table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Receiver</th>
+                  <th scope="col">Partner</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.webhook_configs.map((c) => (
+                  <ConfigRow key={c.config_id} config={c} onDone={setDone} />
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function ConfigRow({ config: c, onDone }: { config: Types.WebhookConfig; onDone: (m: string) => void }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: () => api.setWebhookConfigEnabled(c.config_id, !c.enabled),
+    onSuccess: async (saved) => {
+      onDone(
+        saved.enabled
+          ? `Receiver ${saved.config_id} enabled: new events are delivered to it again.`
+          : `Receiver ${saved.config_id} disabled: it gets no new deliveries.`,
+      );
+      await client.invalidateQueries({ queryKey: ["webhook-configs"] });
+    },
+  });
+  return (
+    <tr>
+      <th scope="row">
+        <span className="mono">{c.config_id}</span>
+        <div className="muted wrap">{c.url}</div>
+      </th>
+      <td className="mono">{c.partner_id}</td>
+      <td>{c.events?.join(", ") ?? "all"}</td>
+      <td>{c.enabled ? "Enabled" : "Disabled"}</td>
+      <td>
+        <button
+          type="button"
+          className={c.enabled ? "danger" : "primary"}
+          onClick={() => toggle.mutate()}
+          disabled={toggle.isPending}
+          aria-label={`${c.enabled ? "Disable" : "Enable"} ${c.config_id}`}
+        >
+          {c.enabled ? "Disable" : "Enable"}
+        </button>
+        {toggle.isError && <ErrorMessage error={toggle.error} prefix="Not changed" />}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ApiOperation } from "../api/operation.js";
+import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
+import { CONSOLE_OPERATIONS } from "./console-api.js";
+import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
+import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
+import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
+
+/**
+ * Every operation of the admin listener, in document order. A route the listener has and this list lacks
+ * (or the reverse) fails `test/gateway/admin-openapi.test.ts`.
+ */
+export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
+  ...ADMIN_LISTENER_OPERATIONS,
+  ...PARTNER_ADMIN_OPERATIONS,
+  ...PRICING_ADMIN_OPERATIONS,
+  ...LEDGER_ADMIN_OPERATIONS,
+  ...CONSOLE_OPERATIONS,
+];

@@ -1,0 +1,216 @@
+/** Shapes and operations of balances, refunds, failures and sandbox settlement (`ledger-admin-routes.ts`). */
+import { defineOperation } from "../api/operation.js";
+import {
+  component,
+  DecimalInput,
+  DecimalString,
+  inMinorUnitsOf,
+  Nullable,
+  type Static,
+  StringEnum,
+  Timestamp,
+  Type,
+} from "../api/schema.js";
+import { headerRef, parameterRef } from "../openapi/openapi-components.js";
+import { PartnerIdParams } from "./partner-admin-api.js";
+
+export const TRANSACTION_STATUSES = [
+  "PENDING",
+  "PROCESSING",
+  "SUCCESS",
+  "FAILED",
+  "REFUNDED",
+  "EXPIRED",
+] as const;
+
+export const TxParams = Type.Object({
+  tx_id: Type.String({
+    description: "The transaction (`tx_…`).",
+    examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
+  }),
+});
+
+export const CreditRequest = component(
+  "CreditRequest",
+  Type.Object({
+    amount_usd: inMinorUnitsOf(
+      "USD",
+      DecimalInput("USD to add to the balance, a whole number of cents.", { examples: ["1000.00"] }),
+    ),
+    reference: Type.String({ maxLength: 500, description: "Your reference (a wire id), 1–500 characters." }),
+  }),
+);
+
+export const PartnerBalance = component(
+  "PartnerBalance",
+  Type.Object(
+    { partner_id: Type.String(), balance_usd: DecimalString("USD at full precision.", ["1000"]) },
+    { additionalProperties: false },
+  ),
+);
+export type PartnerBalance = Static<typeof PartnerBalance>;
+
+export const RefundRequest = component(
+  "RefundRequest",
+  Type.Object({
+    reason: Type.Optional(Type.String({ maxLength: 500, description: "Why; kept on the record." })),
+  }),
+);
+
+export const FailRequest = component(
+  "FailRequest",
+  Type.Object({
+    reason: Type.String({ maxLength: 500, description: "Why; kept on the record and sent in the webhook." }),
+    force: Type.Optional(
+      Type.Boolean({
+        description:
+          "Skip asking the rail whether it accepted the payout: only when the provider confirmed out of band that it will not pay.",
+        default: false,
+      }),
+    ),
+  }),
+);
+
+export const SettleRequest = component(
+  "SettleRequest",
+  Type.Object({
+    outcome: StringEnum(["SUCCESS", "FAILED"], { description: "The verdict the sandbox rail reports." }),
+    reason: Type.Optional(Type.String({ maxLength: 500, description: "Failure reason, for FAILED." })),
+  }),
+);
+
+export const AdminTransaction = component(
+  "AdminTransaction",
+  Type.Object(
+    {
+      tx_id: Type.String(),
+      partner_id: Type.String(),
+      status: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
+      amount: DecimalString("Local currency, full precision."),
+      currency: Type.String(),
+      amount_usd: Nullable(Type.String(), "USD, full precision; null before a quote."),
+      fee: Nullable(Type.String(), "USD, full precision; null before a quote."),
+      total_usd: Nullable(Type.String(), "What the balance is debited; null before a quote."),
+      refund_reason: Type.String(),
+      failure_reason: Type.String(),
+      provider_reference: Type.String(),
+      updated_at: Nullable(Timestamp("Last change.")),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type AdminTransaction = Static<typeof AdminTransaction>;
+
+export const SettleResult = component(
+  "SettleResult",
+  Type.Object(
+    {
+      tx_id: Type.String(),
+      outcome: StringEnum(["SUCCESS", "FAILED"]),
+      delivered: Type.Boolean({ description: "Whether the rail's callback reached the gateway." }),
+      status: Nullable(StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]), "The status after it."),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type SettleResult = Static<typeof SettleResult>;
+
+const PARTNER_NOT_FOUND = ["PARTNER_NOT_FOUND", "no such partner"] as const;
+const TX_NOT_FOUND = ["TRANSACTION_NOT_FOUND", "no such transaction"] as const;
+
+export const creditBalance = defineOperation({
+  method: "POST",
+  path: "/admin/partners/{partner_id}/balance/credits",
+  operationId: "creditBalance",
+  summary: "Credit a partner's balance (idempotent)",
+  description:
+    "The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.",
+  tags: ["Balance"],
+  pathParams: PartnerIdParams,
+  parameters: [parameterRef("idempotencyKey")],
+  body: CreditRequest,
+  responses: {
+    201: {
+      description: "Credited (or the replay of it).",
+      schema: PartnerBalance,
+      headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
+    },
+  },
+  errors: [
+    ["MISSING_IDEMPOTENCY_KEY", "no `X-Idempotency-Key`"],
+    ["INVALID_FIELD", "`X-Idempotency-Key` is not 1–255 printable ASCII characters"],
+    ["INVALID_AMOUNT", "`amount_usd` has fractions of a cent, or is not above 0"],
+    PARTNER_NOT_FOUND,
+    ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
+    ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
+  ],
+  errorOptions: { headers: { 409: { "Retry-After": headerRef("retryAfter") } } },
+});
+
+export const getBalance = defineOperation({
+  method: "GET",
+  path: "/admin/partners/{partner_id}/balance",
+  operationId: "getPartnerBalance",
+  summary: "A partner's balance",
+  tags: ["Balance"],
+  pathParams: PartnerIdParams,
+  responses: { 200: { description: "The balance.", schema: PartnerBalance } },
+  errors: [PARTNER_NOT_FOUND],
+});
+
+export const refundTransaction = defineOperation({
+  method: "POST",
+  path: "/admin/transactions/{tx_id}/refund",
+  operationId: "refundTransaction",
+  summary: "Refund a successful payout",
+  description: "SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.",
+  tags: ["Transactions"],
+  pathParams: TxParams,
+  body: RefundRequest,
+  responses: { 200: { description: "The refunded transaction.", schema: AdminTransaction } },
+  errors: [TX_NOT_FOUND, ["TRANSACTION_NOT_REFUNDABLE", "the transaction is not SUCCESS"]],
+});
+
+export const failTransaction = defineOperation({
+  method: "POST",
+  path: "/admin/transactions/{tx_id}/fail",
+  operationId: "failTransaction",
+  summary: "Fail a payout stuck before the rail",
+  description:
+    "PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).",
+  tags: ["Transactions"],
+  pathParams: TxParams,
+  body: FailRequest,
+  responses: { 200: { description: "The failed transaction.", schema: AdminTransaction } },
+  errors: [
+    TX_NOT_FOUND,
+    ["TRANSACTION_NOT_PROCESSING", "the transaction is not PROCESSING"],
+    ["PAYOUT_ACCEPTED_BY_RAIL", "the rail has the payout: wait for its verdict"],
+  ],
+});
+
+export const settleSandboxPayout = defineOperation({
+  method: "POST",
+  path: "/admin/sandbox/transactions/{tx_id}/settle",
+  operationId: "settleSandboxPayout",
+  summary: "Sandbox rail: settle a payout now",
+  description:
+    "The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.",
+  tags: ["Sandbox"],
+  pathParams: TxParams,
+  body: SettleRequest,
+  responses: { 200: { description: "What the rail did.", schema: SettleResult } },
+  errors: [
+    ["TRANSACTION_NOT_FOUND", "no payout with this id was submitted to the rail"],
+    ["PAYOUT_CANCELLED", "the payout was cancelled before the rail accepted it"],
+    ["PAYOUT_ALREADY_SETTLED", "the rail already reported the other outcome"],
+  ],
+});
+
+export const LEDGER_ADMIN_OPERATIONS = [
+  creditBalance,
+  getBalance,
+  refundTransaction,
+  failTransaction,
+  settleSandboxPayout,
+] as const;

@@ -1,0 +1,150 @@
+/** Shapes and operations of FX rates and corridors (`pricing-admin-routes.ts`). */
+import { defineOperation } from "../api/operation.js";
+import {
+  component,
+  DecimalInput,
+  DecimalString,
+  Nullable,
+  type Static,
+  Timestamp,
+  Type,
+} from "../api/schema.js";
+
+export const CurrencyParams = Type.Object({
+  currency: Type.String({ description: "ISO 4217 code with minor units.", examples: ["BRL"] }),
+});
+export const CountryParams = Type.Object({
+  country_code: Type.String({ description: "ISO 3166-1 alpha-2 country.", examples: ["BR"] }),
+});
+
+export const FxRateRequest = component(
+  "FxRateRequest",
+  Type.Object({
+    rate_per_usd: DecimalInput("Units of the currency per 1 USD; greater than 0.", { examples: ["5.4"] }),
+  }),
+);
+
+export const FxRate = component(
+  "FxRate",
+  Type.Object(
+    {
+      currency: Type.String(),
+      rate_per_usd: DecimalString("At full precision.", ["5.4"]),
+      updated_at: Nullable(Timestamp("Last change.")),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type FxRate = Static<typeof FxRate>;
+
+export const FxRateList = component(
+  "FxRateList",
+  Type.Object({ fx_rates: Type.Array(FxRate) }, { additionalProperties: false }),
+);
+
+export const CorridorRequest = component(
+  "CorridorRequest",
+  Type.Object({
+    currency: Type.String({ description: "ISO 4217 code of the corridor, upper case.", examples: ["BRL"] }),
+    min_amount: DecimalInput("Smallest payout, local currency; at least 0.", { examples: ["1"] }),
+    max_amount: DecimalInput("Largest payout, local currency; not below `min_amount`.", {
+      examples: ["50000"],
+    }),
+    enabled: Type.Optional(
+      Type.Boolean({ description: "Payouts allowed; `true` when left out.", default: true }),
+    ),
+  }),
+);
+
+export const Corridor = component(
+  "Corridor",
+  Type.Object(
+    {
+      country_code: Type.String(),
+      currency: Type.String(),
+      min_amount: DecimalString("Local currency, full precision."),
+      max_amount: DecimalString("Local currency, full precision."),
+      enabled: Type.Boolean(),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type Corridor = Static<typeof Corridor>;
+
+export const CorridorList = component(
+  "CorridorList",
+  Type.Object({ corridors: Type.Array(Corridor) }, { additionalProperties: false }),
+);
+
+const TAGS = ["Reference data"];
+const PRICING_REFUSAL = [
+  "INVALID_FIELD",
+  "the pricing service refused a value: not an ISO code, a rate not above 0, a range upside down (`field` names it)",
+] as const;
+
+export const putFxRate = defineOperation({
+  method: "PUT",
+  path: "/admin/fx-rates/{currency}",
+  operationId: "putFxRate",
+  summary: "Set a currency's FX rate",
+  description: "Takes effect for new quotes at once (each pricing replica's cache: within its TTL).",
+  tags: TAGS,
+  pathParams: CurrencyParams,
+  body: FxRateRequest,
+  responses: { 200: { description: "The rate as stored.", schema: FxRate } },
+  errors: [PRICING_REFUSAL],
+});
+
+export const deleteFxRate = defineOperation({
+  method: "DELETE",
+  path: "/admin/fx-rates/{currency}",
+  operationId: "deleteFxRate",
+  summary: "Remove a currency's FX rate",
+  tags: TAGS,
+  pathParams: CurrencyParams,
+  responses: { 204: { description: "Removed." } },
+  errors: [
+    ["FX_RATE_NOT_FOUND", "no FX rate is set for the currency", 404],
+    ["INVALID_FIELD", "the currency is not an ISO 4217 code with minor units"],
+  ],
+});
+
+export const listFxRates = defineOperation({
+  method: "GET",
+  path: "/admin/fx-rates",
+  operationId: "listFxRates",
+  summary: "Every FX rate",
+  tags: TAGS,
+  responses: { 200: { description: "The rates.", schema: FxRateList } },
+  errors: [],
+});
+
+export const putCorridor = defineOperation({
+  method: "PUT",
+  path: "/admin/corridors/{country_code}",
+  operationId: "putCorridor",
+  summary: "Set a corridor's currency, limits and switch",
+  tags: TAGS,
+  pathParams: CountryParams,
+  body: CorridorRequest,
+  responses: { 200: { description: "The corridor as stored.", schema: Corridor } },
+  errors: [PRICING_REFUSAL, ["INVALID_AMOUNT", "a limit has more decimals than the currency's minor units"]],
+});
+
+export const listCorridors = defineOperation({
+  method: "GET",
+  path: "/admin/corridors",
+  operationId: "listCorridors",
+  summary: "Every corridor",
+  tags: TAGS,
+  responses: { 200: { description: "The corridors.", schema: CorridorList } },
+  errors: [],
+});
+
+export const PRICING_ADMIN_OPERATIONS = [
+  putFxRate,
+  deleteFxRate,
+  listFxRates,
+  putCorridor,
+  listCorridors,
+] as const;

@@ -1,0 +1,87 @@
+/**
+ * One operation of the partner or admin API, defined once: its method and path, what it reads (path
+ * parameters, query, headers, body — as shapes), what it answers (a shape per success status) and the
+ * error codes it can answer, with when. The route registers from it (`addRoute`), reads its body with
+ * `readBody(op.body, …)`, types its renderers with `Static<…>` of the response shapes, and the OpenAPI
+ * document is built from the list of operations (`openapi/openapi-builder.ts`).
+ */
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HTTPMethods,
+  RouteHandlerMethod,
+} from "fastify";
+import type { ErrorCase, ErrorResponseOptions } from "../openapi/openapi-errors.js";
+import type { Example, Header, Parameter, Reference } from "../openapi/openapi-types.js";
+import type { Static, TObject, TSchema } from "./schema.js";
+
+export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface SuccessResponse {
+  readonly description: string;
+  /** The body's shape; absent for an empty answer (204). */
+  readonly schema?: TSchema;
+  /** `application/json` unless said. */
+  readonly mediaType?: string;
+  readonly examples?: Readonly<Record<string, Example>>;
+  readonly headers?: Readonly<Record<string, Header | Reference>>;
+}
+
+export interface ApiOperation {
+  readonly method: ApiMethod;
+  /** The OpenAPI path template, `{name}` for a path parameter. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  /** Answers without credentials (documented with `security: []`). */
+  readonly public?: boolean;
+  /** Path parameters: one property per `{name}` of `path`, in order. */
+  readonly pathParams?: TObject;
+  /** Query parameters (read by the route; documented from this shape). */
+  readonly query?: TObject;
+  /** Other parameters, e.g. a header. */
+  readonly parameters?: readonly (Parameter | Reference)[];
+  /** The JSON body; its property order is its check order (`http/read-body.ts`). */
+  readonly body?: TObject;
+  readonly bodyExamples?: Readonly<Record<string, Example>>;
+  readonly responses: Readonly<Record<number, SuccessResponse>>;
+  /** What the operation itself can answer besides its listener's common errors. */
+  readonly errors: readonly ErrorCase[];
+  /** `errors` is the whole list, in the order the checks run: the listener's common errors are not added. */
+  readonly ownErrorsOnly?: boolean;
+  readonly errorOptions?: ErrorResponseOptions;
+}
+
+/** Checks `op` against ApiOperation while keeping its literal type (so `Static` of its shapes works). */
+export const defineOperation = <const O extends ApiOperation>(op: O): O => op;
+
+export type ParamsOf<O extends ApiOperation> = O["pathParams"] extends TObject
+  ? Static<O["pathParams"]>
+  : Record<string, never>;
+
+export type OperationHandler<O extends ApiOperation> = (
+  request: FastifyRequest<{ Params: ParamsOf<O> }>,
+  reply: FastifyReply,
+) => Promise<unknown>;
+
+/** `/a/{b}` → `/a/:b`. */
+export const fastifyPath = (template: string): string => template.replace(/\{(\w+)\}/g, ":$1");
+
+/** Registers `handler` at `op`'s method and path. */
+export function addRoute<O extends ApiOperation>(
+  app: FastifyInstance,
+  op: O,
+  handler: OperationHandler<O>,
+  config?: FastifyContextConfig,
+): void {
+  app.route({
+    method: op.method as HTTPMethods,
+    url: fastifyPath(op.path),
+    ...(config ? { config } : {}),
+    handler: handler as unknown as RouteHandlerMethod,
+  });
+}

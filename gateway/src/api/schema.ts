@@ -1,0 +1,145 @@
+/**
+ * The building blocks of every request and response shape of the partner and admin APIs. A shape is a
+ * TypeBox schema: a plain JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) that also carries its
+ * TypeScript type (`Static<typeof Shape>`). From that one definition come the body validation
+ * (`read-body.ts`), the types of routes and renderers, and the OpenAPI documents (`openapi-builder.ts`).
+ *
+ * Hints that only the gateway reads (a component's name, the error code of a bad value) are stored as
+ * non-enumerable `~` properties: TypeBox keeps them when it wraps a schema (Optional), and they never
+ * reach the JSON of a document.
+ */
+import type { JsonDecimal } from "@payouts/platform/money/json-decimal";
+import Type, { type Static, type TObject, type TSchema } from "typebox";
+
+export { type Static, type TObject, type TSchema, Type };
+
+const COMPONENT = "~component";
+const INVALID_CODE = "~invalidCode";
+const MINOR_UNITS = "~minorUnitsOf";
+const SERVICE_RULE = "~serviceRule";
+
+function hint<T extends TSchema>(schema: T, key: string, value: string): T {
+  Object.defineProperty(schema, key, { value, enumerable: false, configurable: true });
+  return schema;
+}
+
+/** Names `schema` as `#/components/schemas/<name>`: every use of it in a document becomes a `$ref`. */
+export const component = <T extends TSchema>(name: string, schema: T): T => hint(schema, COMPONENT, name);
+
+export const componentName = (schema: unknown): string | undefined =>
+  (schema as Record<string, string | undefined>)[COMPONENT];
+
+/** A bad value of this field answers `code` (INVALID_AMOUNT for amounts) instead of INVALID_FIELD. */
+export const withInvalidCode = <T extends TSchema>(code: string, schema: T): T =>
+  hint(schema, INVALID_CODE, code);
+
+export const invalidCodeOf = (schema: unknown): string | undefined =>
+  (schema as Record<string, string | undefined>)[INVALID_CODE];
+
+/**
+ * A decimal amount in `currency` that may have at most the currency's ISO 4217 minor units: more is
+ * INVALID_AMOUNT naming the field, checked right after the field's own format.
+ */
+export const inMinorUnitsOf = <T extends TSchema>(currency: string, schema: T): T =>
+  hint(schema, MINOR_UNITS, currency);
+
+export const minorUnitsCurrencyOf = (schema: unknown): string | undefined =>
+  (schema as Record<string, string | undefined>)[MINOR_UNITS];
+
+/**
+ * A field whose value rules (length, format, enum, range) are the owning service's, which answers them
+ * with its own messages: the gateway checks only the JSON type (an object: that its required members are
+ * strings); the document still states the rules.
+ */
+export const serviceRule = <T extends TSchema>(schema: T): T => hint(schema, SERVICE_RULE, "true");
+
+export const isServiceRule = (schema: unknown): boolean =>
+  (schema as Record<string, string | undefined>)[SERVICE_RULE] === "true";
+
+export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
+
+/**
+ * A decimal accepted as a JSON number (read digit for digit from the request's text) or a decimal
+ * string, so no client has to round a double. Read as its exact text: the TypeScript type is `string`.
+ */
+export const DecimalInput = (
+  description: string,
+  options: { minimum?: 0; exclusiveMinimum?: 0; examples?: unknown[] } = {},
+) =>
+  Type.Unsafe<string>({
+    type: ["number", "string"],
+    pattern: DECIMAL_PATTERN,
+    description: `${description} A JSON number or a decimal string (\`"1500.50"\`).`,
+    ...options,
+  });
+
+/** A decimal answered as a string at full precision (admin API). */
+export const DecimalString = (description: string, examples?: string[]) =>
+  Type.String({ pattern: DECIMAL_PATTERN, description, ...(examples ? { examples } : {}) });
+
+/** One of `values` (a string enum in the document, a union of literals in TypeScript). */
+export const StringEnum = <const V extends readonly string[]>(
+  values: V,
+  options: { description?: string; default?: V[number]; examples?: V[number][] } = {},
+) => Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
+
+/** `schema` or JSON null. */
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
+/** An ISO 8601 instant in UTC with milliseconds. */
+export const Timestamp = (description: string) =>
+  Type.String({ format: "date-time", description: `${description} ISO 8601 in UTC with milliseconds.` });
+
+/** The one error body of both listeners. */
+export const ErrorBody = component(
+  "ErrorBody",
+  Type.Object(
+    {
+      code: Type.String({ description: "Stable machine-readable code.", examples: ["INVALID_AMOUNT"] }),
+      message: Type.String({ description: "Human-readable explanation; wording may change." }),
+      field: Type.Optional(
+        Type.String({
+          description:
+            "Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`.",
+        }),
+      ),
+      request_id: Type.String({
+        description: "Same as the `X-Request-Id` response header; quote it to support.",
+      }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "The one error body of every route. `code` is stable and meant for programs; `message` for people.",
+    },
+  ),
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/**
+ * Money answered as a JSON number with fixed decimals (`0.30`): rendered from a JsonDecimal
+ * (`@payouts/platform/money/json-decimal`), which is its TypeScript type.
+ */
+export const MoneyNumber = (description: string) => Type.Unsafe<JsonDecimal>({ type: "number", description });
+
+/** USD at the request's `dp`. */
+export const UsdAmount = (what: string) =>
+  MoneyNumber(
+    `${what} in USD, rounded half up to \`dp\` decimals (default 2) and written with exactly that many decimals (\`0.30\`). Stored values keep full precision.`,
+  );
+
+/** A local amount at the currency's ISO 4217 minor units. */
+export const LocalAmount = (what: string) =>
+  MoneyNumber(
+    `${what} in the local currency, written with the currency's ISO 4217 minor units (\`540.00\` BRL, \`2630000\` VND).`,
+  );
+
+export const ExchangeRate = (prefix = "") =>
+  MoneyNumber(
+    `${prefix}Units of the local currency per 1 USD, always written with 10 decimals (\`5.4000000000\`).`,
+  );
+
+/** A JSON object with free keys. */
+export const FreeMap = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({ type: "object", additionalProperties: true, description });

@@ -1,0 +1,147 @@
+/**
+ * Validation derived from a shape (`api/schema.ts`): reads a JSON body against a TypeBox object schema,
+ * field by field in the schema's property order, with the partner-facing codes of BodyReader — absent or
+ * blank required field → MISSING_REQUIRED_FIELD, wrong type, length, format or range → INVALID_FIELD (or
+ * the field's own code, e.g. INVALID_AMOUNT), `field` naming its path (`fees.percent`). The first failing
+ * check wins, so the property order of a shape is its check order. Decimals come back as their exact text.
+ */
+
+import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
+import { Dec } from "@payouts/platform/money/decimal";
+import type { Static, TObject, TSchema } from "typebox";
+import { invalidCodeOf, isServiceRule, minorUnitsCurrencyOf } from "../api/schema.js";
+import { ApiError, invalidField, missingField } from "./api-error.js";
+import { BodyReader } from "./body-reader.js";
+
+type Json = Record<string, unknown>;
+
+export function readBody<T extends TObject>(schema: T, body: unknown): Static<T> {
+  return readObject(schema, new BodyReader(body)) as Static<T>;
+}
+
+function readObject(schema: TObject, reader: BodyReader): Json {
+  const out: Json = {};
+  const required = new Set<string>(schema.required ?? []);
+  for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const value = readField(reader, name, property, required.has(name));
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function readField(reader: BodyReader, name: string, schema: TSchema, required: boolean): unknown {
+  const s = schema as Json;
+  const nullable = nonNull(s);
+  if (nullable) {
+    // `null` clears a nullable field; for a string, so does "" (BodyReader counts "" as absent).
+    const raw = reader.raw(name);
+    if (raw === null || (raw === "" && (nullable as Json).type === "string")) return null;
+    return readField(reader, name, nullable, required);
+  }
+  if (isServiceRule(s)) return readTypeOnly(reader, name, s, required);
+  const type = s.type;
+  if (Array.isArray(type) && type.includes("number") && type.includes("string")) {
+    return readDecimal(reader, name, s, required);
+  }
+  switch (type) {
+    case "string":
+      return readString(reader, name, s, required);
+    case "integer":
+      return reader.integer(name, {
+        required,
+        ...(typeof s.minimum === "number" ? { min: s.minimum } : {}),
+        ...(typeof s.maximum === "number" ? { max: s.maximum } : {}),
+      });
+    case "boolean": {
+      const value = reader.boolean(name);
+      if (value === undefined && required) throw missingField(reader.name(name));
+      return value;
+    }
+    case "array": {
+      const value = reader.stringArray(name);
+      if (value === undefined && required) throw missingField(reader.name(name));
+      const allowed = ((s.items as Json | undefined)?.enum as string[] | undefined) ?? undefined;
+      const bad = allowed && value?.find((item) => !allowed.includes(item));
+      if (bad !== undefined && allowed) {
+        throw invalidField(reader.name(name), `may hold only ${allowed.join(", ")} (not ${bad})`);
+      }
+      return value;
+    }
+    case "object": {
+      const nested = reader.object(name);
+      if (nested === undefined) {
+        if (required) throw missingField(reader.name(name));
+        return undefined;
+      }
+      return readObject(schema as TObject, nested);
+    }
+    default:
+      throw new Error(`read-body: field ${reader.name(name)} has a shape it cannot read`);
+  }
+}
+
+/** A service-checked field: its JSON type only (an object: its required members must be strings). */
+function readTypeOnly(reader: BodyReader, name: string, s: Json, required: boolean): unknown {
+  switch (s.type) {
+    case "string":
+      return reader.string(name, { required });
+    case "array": {
+      const value = reader.stringArray(name);
+      if (value === undefined && required) throw missingField(reader.name(name));
+      return value;
+    }
+    case "object": {
+      const raw = reader.raw(name);
+      if (raw === undefined || raw === null) {
+        if (required) throw missingField(reader.name(name));
+        return undefined;
+      }
+      const members = (s.required as string[] | undefined) ?? [];
+      const value = (typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as Json;
+      if (members.some((member) => typeof value[member] !== "string")) {
+        throw invalidField(reader.name(name), `must be an object with string ${members.join(" and ")}`);
+      }
+      return Object.fromEntries(members.map((member) => [member, value[member]]));
+    }
+    default:
+      throw new Error(`read-body: service-checked field ${reader.name(name)} has a shape it cannot read`);
+  }
+}
+
+/** The non-null member of `X | null` (`anyOf: [X, {type: null}]`), if `s` is one. */
+function nonNull(s: Json): TSchema | undefined {
+  const members = s.anyOf as Json[] | undefined;
+  if (members?.length !== 2) return undefined;
+  const other = members.find((m) => m.type !== "null");
+  return members.some((m) => m.type === "null") ? (other as TSchema) : undefined;
+}
+
+function readString(reader: BodyReader, name: string, s: Json, required: boolean): string | undefined {
+  const allowed = s.enum as string[] | undefined;
+  const value = reader.string(name, {
+    required,
+    ...(typeof s.maxLength === "number" ? { max: s.maxLength } : {}),
+    ...(typeof s.pattern === "string" && !allowed ? { pattern: new RegExp(s.pattern) } : {}),
+  });
+  if (value !== undefined && allowed && !allowed.includes(value)) {
+    throw invalidField(reader.name(name), `must be one of ${allowed.join(", ")}`);
+  }
+  return value;
+}
+
+function readDecimal(reader: BodyReader, name: string, s: Json, required: boolean): string | undefined {
+  const text = reader.decimalText(name, { required });
+  if (text === undefined) return undefined;
+  const field = reader.name(name);
+  const code = invalidCodeOf(s) ?? "INVALID_FIELD";
+  const negative = text.startsWith("-");
+  if (s.minimum === 0 && negative) throw new ApiError(400, code, `${field} must not be negative`, field);
+  if (s.exclusiveMinimum === 0 && (negative || /^-?0+(\.0+)?$/.test(text))) {
+    throw new ApiError(400, code, `${field} must be greater than 0`, field);
+  }
+  const currency = minorUnitsCurrencyOf(s);
+  if (currency !== undefined && !fitsMinorUnits(new Dec(text), currency)) {
+    throw new ApiError(400, "INVALID_AMOUNT", tooPreciseMessage(field, currency), field);
+  }
+  return text;
+}

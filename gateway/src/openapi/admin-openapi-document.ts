@@ -1,0 +1,114 @@
+/**
+ * The OpenAPI 3.1 document of the admin API (the admin listener), built from ADMIN_OPERATIONS: the same
+ * shapes the admin routes validate with and render. Served at `GET /admin/openapi.json`, behind the token.
+ */
+import { ADMIN_OPERATIONS } from "../admin/admin-operations.js";
+import type { ApiOperation } from "../api/operation.js";
+import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
+import { OPENAPI_HEADERS, OPENAPI_PARAMETERS } from "./openapi-components.js";
+import {
+  type ErrorCase,
+  INTERNAL_CASE,
+  JSON_BODY_CASES,
+  UNAVAILABLE_CASE,
+  URL_TEXT_CASE,
+} from "./openapi-errors.js";
+import type { OpenApiDocument, Tag } from "./openapi-types.js";
+
+const DESCRIPTION = `The operators' API of the payout platform, on the internal admin listener (port 8081 by default; never expose it publicly).
+
+**Authentication.** Every route except \`/healthz\`, \`/readyz\` and \`/metrics\` needs \`Authorization: Bearer $ADMIN_TOKEN\`; without it the answer is 401 \`AUTHENTICATION_REQUIRED\` with \`WWW-Authenticate: Bearer\`.
+
+**Money.** Decimals are accepted as JSON numbers (read digit for digit from the request's text) or decimal strings, and answered as strings at full precision.
+
+**Errors.** The partner API's error body: \`{"code", "message", "field"?, "request_id"}\`; \`request_id\` equals the \`X-Request-Id\` response header.`;
+
+const TAGS: readonly Tag[] = [
+  { name: "Partners", description: "Partners and their pricing." },
+  { name: "Apps", description: "Partner credentials and client secret rotation." },
+  { name: "Balance", description: "Prepaid balances." },
+  { name: "Transactions", description: "Refunds and failures of payouts." },
+  { name: "Sandbox", description: "The sandbox rail's controls." },
+  { name: "Reference data", description: "FX rates and corridors." },
+  {
+    name: "Console",
+    description:
+      "The operator console's reads across partners and its switches: overview, transaction search and page, webhook deliveries and receivers, partner list, apps, balance history.",
+  },
+  { name: "Operations", description: "Probes and metrics (public)." },
+  { name: "Documentation", description: "This document." },
+];
+
+const ADMIN_AUTH_CASE: ErrorCase = [
+  "AUTHENTICATION_REQUIRED",
+  "no `Authorization: Bearer` header, or not the admin token",
+];
+
+const BODY_FIELD_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "a body field has the wrong type, length, format or range (`field` names it)",
+];
+const MISSING_FIELD_CASE: ErrorCase = ["MISSING_REQUIRED_FIELD", "a required body field is absent or blank"];
+
+/** What any admin operation can answer besides its own errors. */
+function adminCommonErrors(op: ApiOperation): readonly ErrorCase[] {
+  const body = op.body
+    ? [
+        ...JSON_BODY_CASES,
+        BODY_FIELD_CASE,
+        ...((op.body.required?.length ?? 0) > 0 ? [MISSING_FIELD_CASE] : []),
+      ]
+    : [];
+  if (op.public) return [URL_TEXT_CASE, INTERNAL_CASE];
+  return [URL_TEXT_CASE, ...body, ADMIN_AUTH_CASE, INTERNAL_CASE, UNAVAILABLE_CASE];
+}
+
+export function buildAdminOpenApiDocument(version: string): OpenApiDocument {
+  const registry = new SchemaRegistry();
+  const paths = buildPaths(ADMIN_OPERATIONS, registry, { commonErrors: adminCommonErrors });
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: {
+      title: "Payouts admin API",
+      version,
+      summary: "Partners, credentials, balances, refunds and reference data, for operators.",
+      description: DESCRIPTION,
+      license: { name: "Apache 2.0", identifier: "Apache-2.0" },
+    },
+    servers: [
+      { url: "/", description: "The admin listener serving this document" },
+      { url: "http://localhost:8081", description: "Embedded sandbox (`npm start`)" },
+    ],
+    tags: TAGS,
+    security: [{ bearerAuth: [] }],
+    paths,
+    webhooks: {},
+    components: {
+      schemas: registry.schemas,
+      parameters: { requestId: OPENAPI_PARAMETERS.requestId, idempotencyKey: ADMIN_IDEMPOTENCY_KEY },
+      headers: {
+        ...OPENAPI_HEADERS,
+        wwwAuthenticate: {
+          description: 'The challenge: `Bearer realm="payouts-admin"`.',
+          required: true,
+          schema: { type: "string" },
+        },
+      },
+      responses: {},
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "`Authorization: Bearer $ADMIN_TOKEN`, the token the gateway was started with.",
+        },
+      },
+    },
+  };
+}
+
+const ADMIN_IDEMPOTENCY_KEY = {
+  ...OPENAPI_PARAMETERS.idempotencyKey,
+  description:
+    "A fresh unique value (a UUID) per credit, 1–255 printable ASCII characters (`Idempotency-Key` is accepted instead). The same key and body replay the first answer with `Idempotent-Replayed: true`; the same key with another body is `IDEMPOTENCY_KEY_REUSED`.",
+};

@@ -1,0 +1,34 @@
+/** `GET /openapi.json` and `GET /docs` (`docs-routes.ts`): public, integrators read them before they have credentials. */
+import { defineOperation } from "../api/operation.js";
+import { Type } from "../api/schema.js";
+import { INTERNAL_CASE, URL_TEXT_CASE } from "../openapi/openapi-errors.js";
+
+export const getOpenApiDocument = defineOperation({
+  method: "GET",
+  path: "/openapi.json",
+  operationId: "getOpenApiDocument",
+  tags: ["Documentation"],
+  summary: "This OpenAPI 3.1 document",
+  description: "Public: no credentials. Money examples keep their exact decimals.",
+  public: true,
+  responses: {
+    200: { description: "The document.", schema: Type.Object({}, { additionalProperties: true }) },
+  },
+  ownErrorsOnly: true,
+  errors: [URL_TEXT_CASE, INTERNAL_CASE],
+});
+
+export const getDocsPage = defineOperation({
+  method: "GET",
+  path: "/docs",
+  operationId: "getDocsPage",
+  tags: ["Documentation"],
+  summary: "This reference as an HTML page",
+  description: "Public: no credentials. Self-contained (no external scripts, styles or fonts).",
+  public: true,
+  responses: { 200: { description: "The page.", mediaType: "text/html", schema: Type.String() } },
+  ownErrorsOnly: true,
+  errors: [URL_TEXT_CASE, INTERNAL_CASE],
+});
+
+export const DOCS_OPERATIONS = [getOpenApiDocument, getDocsPage] as const;

@@ -1,0 +1,425 @@
+/**
+ * Shapes and operations of partner-managed webhook receivers and their delivery log
+ * (`webhook-routes.ts`). The values' rules (URL, event kinds, secret length) are the webhook
+ * dispatcher's (`serviceRule`); the gateway checks the JSON types.
+ */
+import { defineOperation } from "../api/operation.js";
+import { component, Nullable, type Static, StringEnum, serviceRule, Timestamp, Type } from "../api/schema.js";
+import type { ErrorCase } from "../openapi/openapi-errors.js";
+import {
+  DELIVERY_LIST_EXAMPLE,
+  ERROR_EXAMPLES,
+  WEBHOOK_CONFIG_EXAMPLE,
+  WEBHOOK_CONFIG_LIST_EXAMPLE,
+  WEBHOOK_CONFIG_REQUEST_EXAMPLE,
+  WEBHOOK_SECRET_ROTATION_EXAMPLE,
+  WEBHOOK_TEST_EXAMPLE,
+} from "../openapi/openapi-examples.js";
+
+export const EVENT_TYPES = ["transaction.success", "transaction.refunded", "transaction.failed"] as const;
+export const DELIVERY_STATES = ["pending", "delivering", "delivered", "dead"] as const;
+
+const EventFilter = StringEnum([...EVENT_TYPES, "*"]);
+
+const BasicAuthInput = serviceRule(
+  Type.Object(
+    {
+      username: Type.String({ minLength: 1, maxLength: 256, description: "User name." }),
+      password: Type.String({ minLength: 1, maxLength: 256, writeOnly: true, description: "Password." }),
+    },
+    {
+      description:
+        "Credentials sent to the receiver as `Authorization: Basic …`. The password is write-only. User name non-empty without `:`, password non-empty, both ≤ 256 characters.",
+    },
+  ),
+);
+const EVENTS_DESCRIPTION =
+  "Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive.";
+const UrlField = serviceRule(
+  Type.String({
+    format: "uri",
+    description:
+      "The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.",
+  }),
+);
+const SecretField = serviceRule(
+  Type.String({
+    minLength: 16,
+    maxLength: 256,
+    writeOnly: true,
+    description:
+      "Signing secret, 16–256 characters without control characters. Write-only: answers say `has_secret`.",
+  }),
+);
+
+const WebhookConfigCreateRequest = component(
+  "WebhookConfigCreateRequest",
+  Type.Object({
+    url: UrlField,
+    events: Type.Optional(
+      serviceRule(Type.Array(EventFilter, { minItems: 1, default: ["*"], description: EVENTS_DESCRIPTION })),
+    ),
+    active: Type.Optional(Type.Boolean({ default: true, description: "Inactive configs receive nothing." })),
+    secret: Type.Optional(SecretField),
+    basic_auth: Type.Optional(BasicAuthInput),
+  }),
+);
+
+const WebhookConfigUpdateRequest = component(
+  "WebhookConfigUpdateRequest",
+  Type.Object(
+    {
+      url: Type.Optional(UrlField),
+      events: Type.Optional(
+        serviceRule(Type.Array(EventFilter, { minItems: 1, description: EVENTS_DESCRIPTION })),
+      ),
+      active: Type.Optional(Type.Boolean({ description: "Activate or deactivate." })),
+      secret: Type.Optional(Nullable(SecretField)),
+      basic_auth: Type.Optional(Nullable(BasicAuthInput)),
+    },
+    {
+      description:
+        'Partial update: absent fields are left as they are. `secret: null` (or `""`) and `basic_auth: null` remove them; `active: true` also clears `disabled_reason`.',
+    },
+  ),
+);
+
+const CONFIG_FIELDS = {
+  config_id: Type.String({ description: "Identifier.", examples: ["whc_01m7xx9g5rjdhf24yzyd2vjq4m"] }),
+  url: Type.String({ description: "The receiver's base URL." }),
+  events: Type.Array(EventFilter),
+  active: Type.Boolean({ description: "Whether notifications are sent." }),
+  has_secret: Type.Boolean({ description: "Whether notifications are signed." }),
+  basic_auth: Nullable(
+    Type.Object({ username: Type.String({ description: "User name." }) }, { additionalProperties: false }),
+    "The basic-auth user name, or null; the password is never returned.",
+  ),
+  disabled_reason: Nullable(
+    Type.String(),
+    "Why the service deactivated the config (the receiver answered 410 Gone).",
+  ),
+  previous_secret_expires_at: Nullable(
+    Timestamp(
+      "Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise.",
+    ),
+  ),
+  created_at: Nullable(Timestamp("Creation time.")),
+  updated_at: Nullable(Timestamp("Last change.")),
+};
+
+export const WebhookConfig = component(
+  "WebhookConfig",
+  Type.Object(CONFIG_FIELDS, { additionalProperties: false }),
+);
+export type WebhookConfig = Static<typeof WebhookConfig>;
+
+const WebhookSecretRotationRequest = component(
+  "WebhookSecretRotationRequest",
+  Type.Object(
+    {
+      secret: Type.Optional(
+        serviceRule(
+          Type.String({
+            minLength: 16,
+            maxLength: 256,
+            description:
+              "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
+          }),
+        ),
+      ),
+      grace_period_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 604800,
+          default: 86400,
+          description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const WebhookSecretRotation = component(
+  "WebhookSecretRotation",
+  Type.Object(
+    {
+      ...CONFIG_FIELDS,
+      secret: Type.String({
+        description: "The new signing secret. Answered this once, never again: store it now.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type WebhookSecretRotation = Static<typeof WebhookSecretRotation>;
+
+const WebhookConfigList = component(
+  "WebhookConfigList",
+  Type.Object(
+    { webhook_configs: Type.Array(WebhookConfig, { description: "Oldest first." }) },
+    { additionalProperties: false },
+  ),
+);
+
+export const WebhookTestResult = component(
+  "WebhookTestResult",
+  Type.Object(
+    {
+      delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
+      status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
+      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
+      error: Nullable(
+        Type.String(),
+        "Transport error, refused address or timeout; null when the receiver answered.",
+      ),
+      response_body: Nullable(Type.String(), "The receiver's answer (at most 20 KB)."),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type WebhookTestResult = Static<typeof WebhookTestResult>;
+
+const DeliveryAttempt = component(
+  "DeliveryAttempt",
+  Type.Object(
+    {
+      attempt: Type.Integer({ minimum: 1, description: "1 for the first attempt." }),
+      status_code: Nullable(Type.Integer(), "The receiver's status; null when none."),
+      error: Nullable(Type.String(), "Why the attempt failed without an answer."),
+      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
+      at: Nullable(Timestamp("When.")),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const WebhookDelivery = component(
+  "WebhookDelivery",
+  Type.Object(
+    {
+      delivery_id: Type.String({ description: "Identifier.", examples: ["whd_01m7xx9n4e0tw3dnmj5m0vcwx5"] }),
+      config_id: Type.String({ description: "The receiving config." }),
+      event_id: Type.String({
+        description: "The event's id, also sent as `webhook-id` and in the body: deduplicate by it.",
+      }),
+      event_type: StringEnum(EVENT_TYPES, { description: "Event kind." }),
+      tx_id: Type.String({ description: "The transaction." }),
+      status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
+      attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
+      next_attempt_at: Nullable(Timestamp("Only while pending: when the next attempt is due.")),
+      delivered_at: Nullable(Timestamp("When a 2xx was received.")),
+      last_status_code: Nullable(Type.Integer(), "Status of the last attempt."),
+      last_error: Nullable(Type.String(), "Error of the last attempt."),
+      response_body: Nullable(Type.String(), "The receiver's last answer (at most 20 KB)."),
+      created_at: Nullable(Timestamp("When the event was taken in.")),
+      history: Type.Array(DeliveryAttempt, { description: "Every attempt." }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone).",
+    },
+  ),
+);
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+const WebhookDeliveryList = component(
+  "WebhookDeliveryList",
+  Type.Object(
+    { deliveries: Type.Array(WebhookDelivery, { description: "Newest first." }) },
+    { additionalProperties: false },
+  ),
+);
+
+const ConfigIdParams = Type.Object({ id: Type.String({ description: "The config's `config_id`." }) });
+const DeliveryIdParams = Type.Object({ id: Type.String({ description: "The delivery's `delivery_id`." }) });
+
+export const ListDeliveriesQuery = Type.Object({
+  tx_id: Type.Optional(Type.String({ description: "Only deliveries of this transaction." })),
+  config_id: Type.Optional(Type.String({ description: "Only deliveries to this config." })),
+  status: Type.Optional(StringEnum(DELIVERY_STATES, { description: "Only deliveries in this state." })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "Page size." })),
+});
+
+const CONFIG_NOT_FOUND: ErrorCase = [
+  "WEBHOOK_CONFIG_NOT_FOUND",
+  "no such config among yours (another partner's id included)",
+];
+const CONFIG_FIELD_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "`url` is not an acceptable receiver URL, `events` is empty or has an unknown kind, `secret` is not 16–256 characters, `basic_auth` is malformed, or a field has the wrong type",
+];
+const RATE_LIMITED = (what: string): ErrorCase => [
+  "RATE_LIMIT_EXCEEDED",
+  `your per-minute allowance of ${what} is used up; retry after \`Retry-After\` seconds`,
+];
+const NOT_FOUND_EXAMPLE = { 404: { notFound: ERROR_EXAMPLES.webhookConfigNotFound } };
+const TAGS = ["Webhooks"];
+
+export const createWebhookConfig = defineOperation({
+  method: "POST",
+  path: "/webhookConfigs",
+  operationId: "createWebhookConfig",
+  tags: TAGS,
+  summary: "Register a webhook receiver",
+  description:
+    "Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
+  body: WebhookConfigCreateRequest,
+  bodyExamples: { signed: WEBHOOK_CONFIG_REQUEST_EXAMPLE },
+  responses: {
+    201: {
+      description: "The config (secrets are never returned).",
+      schema: WebhookConfig,
+      examples: { created: WEBHOOK_CONFIG_EXAMPLE },
+    },
+  },
+  errors: [
+    ["MISSING_REQUIRED_FIELD", "`url` is absent"],
+    CONFIG_FIELD_CASE,
+    [
+      "WEBHOOK_CONFIG_LIMIT_REACHED",
+      "you already have the most configs a partner may have (10 by default): delete one first",
+    ],
+  ],
+});
+
+export const listWebhookConfigs = defineOperation({
+  method: "GET",
+  path: "/webhookConfigs",
+  operationId: "listWebhookConfigs",
+  tags: TAGS,
+  summary: "List your webhook receivers",
+  responses: {
+    200: {
+      description: "Every config, oldest first.",
+      schema: WebhookConfigList,
+      examples: { one: WEBHOOK_CONFIG_LIST_EXAMPLE },
+    },
+  },
+  errors: [],
+});
+
+export const updateWebhookConfig = defineOperation({
+  method: "PATCH",
+  path: "/webhookConfigs/{id}",
+  operationId: "updateWebhookConfig",
+  tags: TAGS,
+  summary: "Change a webhook receiver",
+  pathParams: ConfigIdParams,
+  body: WebhookConfigUpdateRequest,
+  responses: { 200: { description: "The config after the change.", schema: WebhookConfig } },
+  errors: [CONFIG_FIELD_CASE, CONFIG_NOT_FOUND],
+  errorOptions: { examples: NOT_FOUND_EXAMPLE },
+});
+
+export const deleteWebhookConfig = defineOperation({
+  method: "DELETE",
+  path: "/webhookConfigs/{id}",
+  operationId: "deleteWebhookConfig",
+  tags: TAGS,
+  summary: "Delete a webhook receiver and its delivery log",
+  pathParams: ConfigIdParams,
+  responses: { 204: { description: "Deleted." } },
+  errors: [CONFIG_NOT_FOUND],
+  errorOptions: { examples: NOT_FOUND_EXAMPLE },
+});
+
+export const rotateWebhookSecret = defineOperation({
+  method: "POST",
+  path: "/webhookConfigs/{id}/rotateSecret",
+  operationId: "rotateWebhookSecret",
+  tags: TAGS,
+  summary: "Rotate the signing secret, with a grace period",
+  description:
+    "Makes a new signing secret current — the one you send, or one the service generates — and answers it in `secret`, this once only (store it now; it is never returned again). The replaced secret keeps signing beside it for `grace_period_seconds` (default 86,400 = 24 h, at most 7 days; 0 drops it at once): during that period `webhook-signature` carries two entries, `v1,<new> v1,<old>`, so a receiver verifying Standard Webhooks signatures can switch to the new secret at any moment. `X-SERVICE-Signature` is a single value and carries the new secret's signature from the rotation on. Rotating again during a grace period drops the older secret. Setting `secret` with PATCH replaces it at once, without a grace period. Secrets are stored sealed.",
+  pathParams: ConfigIdParams,
+  body: WebhookSecretRotationRequest,
+  responses: {
+    200: {
+      description: "The config, with the new secret this once.",
+      schema: WebhookSecretRotation,
+      examples: { generated: WEBHOOK_SECRET_ROTATION_EXAMPLE },
+    },
+  },
+  errors: [
+    [
+      "INVALID_FIELD",
+      "`secret` is not 16–256 characters without control characters, or `grace_period_seconds` is not an integer from 0 to 604800",
+    ],
+    CONFIG_NOT_FOUND,
+  ],
+  errorOptions: { examples: NOT_FOUND_EXAMPLE },
+});
+
+export const testWebhookConfig = defineOperation({
+  method: "POST",
+  path: "/webhookConfigs/{id}/test",
+  operationId: "testWebhookConfig",
+  tags: TAGS,
+  summary: "Send a test notification now",
+  description:
+    "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
+  pathParams: ConfigIdParams,
+  responses: {
+    200: {
+      description: "What the receiver answered.",
+      schema: WebhookTestResult,
+      examples: { delivered: WEBHOOK_TEST_EXAMPLE },
+    },
+  },
+  errors: [
+    CONFIG_NOT_FOUND,
+    ["WEBHOOK_CONFIG_INACTIVE", "the config is inactive: reactivate it first"],
+    RATE_LIMITED("test notifications"),
+  ],
+});
+
+export const listWebhookDeliveries = defineOperation({
+  method: "GET",
+  path: "/webhookDeliveries",
+  operationId: "listWebhookDeliveries",
+  tags: TAGS,
+  summary: "Read the delivery log",
+  description: "Deliveries newest first, each with the history of its attempts.",
+  query: ListDeliveriesQuery,
+  responses: {
+    200: {
+      description: "Deliveries.",
+      schema: WebhookDeliveryList,
+      examples: { onePayout: DELIVERY_LIST_EXAMPLE },
+    },
+  },
+  errors: [["INVALID_FIELD", "unknown `status`, or `limit` outside 1–100"]],
+  errorOptions: { examples: { 400: { badStatus: ERROR_EXAMPLES.invalidDeliveryStatus } } },
+});
+
+export const redeliverWebhook = defineOperation({
+  method: "POST",
+  path: "/webhookDeliveries/{id}/redeliver",
+  operationId: "redeliverWebhook",
+  tags: TAGS,
+  summary: "Send a delivery again",
+  description:
+    "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
+  pathParams: DeliveryIdParams,
+  responses: { 200: { description: "The delivery, pending again.", schema: WebhookDelivery } },
+  errors: [
+    ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
+    ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
+    ["WEBHOOK_CONFIG_INACTIVE", "the delivery's config is inactive: reactivate it first"],
+    RATE_LIMITED("redeliveries"),
+  ],
+  errorOptions: { examples: { 409: { inactive: ERROR_EXAMPLES.webhookConfigInactive } } },
+});
+
+export const WEBHOOK_OPERATIONS = [
+  createWebhookConfig,
+  listWebhookConfigs,
+  updateWebhookConfig,
+  deleteWebhookConfig,
+  rotateWebhookSecret,
+  testWebhookConfig,
+  listWebhookDeliveries,
+  redeliverWebhook,
+] as const;

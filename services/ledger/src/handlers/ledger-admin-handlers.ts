@@ -1,0 +1,202 @@
+/**
+ * payouts.ledger.v1.LedgerAdminService: operators' reads across partners (caller gateway-admin only).
+ * Bad filters are INVALID_FIELD naming the field; nothing here writes.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Database } from "@payouts/platform/database/database";
+import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import { rejection } from "@payouts/platform/rpc/rejection";
+import {
+  BalanceEntrySchema,
+  type LedgerAdminService,
+  MovementSchema,
+  PartnerBalanceSchema,
+  PayoutWindowSchema,
+} from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
+import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { decodeEntryCursor, encodeEntryCursor } from "../domain/entry-cursor.js";
+import { LedgerFailure } from "../domain/ledger-failure.js";
+import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import { fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
+import {
+  balanceEntries,
+  balancesOf,
+  ledgerTotals,
+  movementsOf,
+  payoutCounts,
+  searchTransactions,
+} from "../store/operator-store.js";
+
+/** The overview's windows when none are asked for: the last hour and the last day. */
+export const DEFAULT_WINDOWS = [3600, 86_400] as const;
+const MAX_WINDOW_SECONDS = 31 * 86_400;
+const MAX_WINDOWS = 4;
+const MAX_BALANCES = 100;
+
+const invalid = (field: string, message: string) =>
+  rejection({ code: "INVALID_FIELD", message: `${field} ${message}`, field });
+
+export function createLedgerAdminHandlers(deps: {
+  readonly db: Database;
+  readonly now: () => Date;
+}): ServiceImpl<typeof LedgerAdminService> {
+  const { db } = deps;
+  return asRejections({
+    async searchTransactions(req) {
+      const limit = pageSize(req.limit);
+      const status = req.status === TransactionStatus.UNSPECIFIED ? undefined : fromProtoStatus(req.status);
+      if (req.status !== TransactionStatus.UNSPECIFIED && !status) throw invalid("status", "is unknown");
+      if (req.countryCode && !/^[A-Z]{2}$/.test(req.countryCode)) {
+        throw invalid("country_code", "must be an ISO 3166 alpha-2 code");
+      }
+      if (req.currency && !/^[A-Z]{3}$/.test(req.currency)) {
+        throw invalid("currency", "must be an ISO 4217 code");
+      }
+      const createdFrom = req.createdFrom ? timestampDate(req.createdFrom) : undefined;
+      const createdTo = req.createdTo ? timestampDate(req.createdTo) : undefined;
+      if (createdFrom && createdTo && createdFrom > createdTo) {
+        throw invalid("created_from", "must not be after created_to");
+      }
+      const rows = await searchTransactions(db, {
+        txId: req.txId || undefined,
+        partnerId: req.partnerId || undefined,
+        partnerTransactionId: req.partnerTransactionId || undefined,
+        status,
+        countryCode: req.countryCode || undefined,
+        currency: req.currency || undefined,
+        createdFrom,
+        createdTo,
+        after: req.cursor ? decodeCursor(req.cursor) : undefined,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        transactions: page.map((tx) => toTransactionMessage(tx)),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, txId: last.txId }) : "",
+      };
+    },
+
+    async listTransactionMovements(req) {
+      if (!req.txId) throw invalid("tx_id", "is required");
+      const rows = await movementsOf(db, req.txId);
+      return {
+        movements: rows.map((m) =>
+          create(MovementSchema, {
+            movementId: m.movement_id,
+            partnerId: m.partner_id,
+            kind: m.kind,
+            txId: m.tx_id ?? "",
+            reference: m.reference,
+            createdAt: timestampFromDate(m.created_at),
+            lines: m.lines.map((l) => ({ account: l.account, amountUsd: decimal(l.amount) })),
+          }),
+        ),
+      };
+    },
+
+    async listBalanceEntries(req) {
+      if (!req.partnerId) throw invalid("partner_id", "is required");
+      const limit = pageSize(req.limit);
+      const before = req.cursor ? decodeEntryCursor(req.cursor) : undefined;
+      const { rows, balanceNow } = await balanceEntries(db, req.partnerId, before, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        entries: page.map((e) =>
+          create(BalanceEntrySchema, {
+            entryId: e.entry_id,
+            movementId: e.movement_id,
+            kind: e.kind,
+            txId: e.tx_id ?? "",
+            reference: e.reference,
+            amountUsd: decimal(e.amount),
+            balanceAfterUsd: decimal(e.balance_after),
+            createdAt: timestampFromDate(e.created_at),
+          }),
+        ),
+        nextCursor: rows.length > limit && last ? encodeEntryCursor(last.entry_id) : "",
+        balanceUsd: decimal(balanceNow),
+      };
+    },
+
+    async listBalances(req) {
+      if (req.partnerIds.length > MAX_BALANCES) {
+        throw invalid("partner_ids", `must name at most ${MAX_BALANCES} partners`);
+      }
+      const found = new Map((await balancesOf(db, req.partnerIds)).map((r) => [r.partner_id, r]));
+      return {
+        balances: [...new Set(req.partnerIds)].map((partnerId) =>
+          create(PartnerBalanceSchema, {
+            partnerId,
+            balanceUsd: decimal(found.get(partnerId)?.balance ?? "0"),
+            inFlightUsd: decimal(found.get(partnerId)?.in_flight ?? "0"),
+          }),
+        ),
+      };
+    },
+
+    async getLedgerOverview(req) {
+      const windows = req.windowSeconds.length > 0 ? [...new Set(req.windowSeconds)] : [...DEFAULT_WINDOWS];
+      if (windows.length > MAX_WINDOWS) throw invalid("window_seconds", `may name at most ${MAX_WINDOWS}`);
+      for (const w of windows) {
+        if (!Number.isInteger(w) || w < 1 || w > MAX_WINDOW_SECONDS) {
+          throw invalid("window_seconds", `must be 1 to ${MAX_WINDOW_SECONDS} seconds each`);
+        }
+      }
+      const now = deps.now();
+      const [counts, totals] = [await payoutCounts(db, now, windows), await ledgerTotals(db)];
+      return {
+        asOf: timestampFromDate(now),
+        windows: windows.map((w) =>
+          create(PayoutWindowSchema, {
+            windowSeconds: w,
+            since: timestampFromDate(new Date(now.getTime() - w * 1000)),
+            counts: counts
+              .filter((c) => Number(c.window_seconds) === w)
+              .map((c) => ({
+                countryCode: c.country_code,
+                currency: c.currency,
+                status: c.status,
+                count: BigInt(c.count),
+                amount: decimal(c.amount),
+                debitedUsd: decimal(c.debited_usd),
+              })),
+          }),
+        ),
+        totalBalanceUsd: decimal(totals.total_balance),
+        totalInFlightUsd: decimal(totals.total_in_flight),
+        partners: BigInt(totals.partners),
+        outboxUnpublished: BigInt(totals.outbox_unpublished),
+        outboxOldestAgeMs: BigInt(totals.outbox_oldest_age_ms),
+      };
+    },
+  });
+}
+
+const decimal = (text: string) => toDecimalString(new Dec(text));
+
+/** The ledger's own refusals (cursor and page size checks) as the shared rejection of every service. */
+function asRejections<T extends object>(impl: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(impl)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        if (error instanceof LedgerFailure) {
+          throw rejection({
+            code: error.reason,
+            message: error.message,
+            ...(error.field ? { field: error.field } : {}),
+          });
+        }
+        throw error;
+      }
+    };
+  }
+  return wrapped as T;
+}

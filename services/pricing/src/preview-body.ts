@@ -1,0 +1,6 @@
+/**
+ * Public entry point: the seed's body checks of `previewQuotations`, in the seed's order. The pricing service
+ * applies them to every PreviewQuotations call; the gateway runs the same function before authenticating,
+ * as the seed orders body errors before AUTHENTICATION_REQUIRED. One rule, one place: domain/preview.ts.
+ */
+export { type PreviewBody, validatePreviewBody } from "./domain/preview.js";

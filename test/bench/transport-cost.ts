@@ -1,0 +1,139 @@
+/**
+ * CPU per call between two services, by transport: the platform's own server (`startGrpcServer`: the
+ * tracing, metrics and caller-check interceptors, the RPC listener) in a child process, and a client in
+ * this process calling `grpc.health.v1.Health/Check` with a caller token, 50 calls in flight, through
+ *
+ * - `connect-http1`: `createServiceTransport` (what the services use: Connect, binary, HTTP/1.1);
+ * - `connect-grpc-h2c`: connect-node's gRPC transport over h2c with the same interceptors and headers
+ *   (what they used before issue 13).
+ *
+ * Variants alternate for `--rounds` so a change in the machine's load hits both; each measures
+ * `--calls` calls after a warm-up. CPU is user + system time of each process (this one: process.cpuUsage;
+ * the server: /proc/<pid>/stat), in µs per call — steadier than calls per second on a shared machine.
+ *
+ *   node --conditions=source --import tsx test/bench/transport-cost.ts [--rounds 3] [--calls 20000]
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createClient, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import { CallerDigests, generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import { clientInterceptors, createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
+
+const VARIANTS = {
+  "connect-http1": (baseUrl: string) => createServiceTransport(baseUrl),
+  "connect-grpc-h2c": (baseUrl: string) =>
+    createGrpcTransport({
+      baseUrl,
+      interceptors: clientInterceptors(),
+      defaultTimeoutMs: 15_000,
+      pingIntervalMs: 30_000,
+      acceptCompression: [],
+    }),
+} satisfies Record<string, (baseUrl: string) => Transport>;
+type Variant = keyof typeof VARIANTS;
+
+const CLK_TCK = 100;
+
+function procCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+async function serve(token: string): Promise<void> {
+  const server = await startGrpcServer({
+    name: "transport-cost",
+    port: 0,
+    serviceNames: ["payouts.pricing.v1.PricingService"],
+    routes: () => {},
+    auth: { digests: CallerDigests.of([token]) },
+    logger: createLogger({ service: "transport-cost", level: "warn" }),
+  });
+  process.stdout.write(`PORT=${server.port}\n`);
+  process.on("SIGTERM", () => void server.close().then(() => process.exit(0)));
+}
+
+async function callMany(transport: Transport, token: string, calls: number, inFlight: number): Promise<void> {
+  const client = createClient(Health, transport);
+  const headers = { authorization: `Bearer ${token}` };
+  let next = 0;
+  const worker = async () => {
+    while (next < calls) {
+      next++;
+      await client.check({ service: "" }, { headers });
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+async function startServer(token: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", fileURLToPath(import.meta.url), "serve"],
+    { env: { ...process.env, TRANSPORT_COST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const match = /PORT=(\d+)/.exec(String(chunk));
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === "serve") return serve(process.env.TRANSPORT_COST_TOKEN ?? "");
+  const option = (name: string, fallback: number) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? Number(args[i + 1]) : fallback;
+  };
+  const rounds = option("--rounds", 3);
+  const calls = option("--calls", 20_000);
+  const token = generateServiceCredentials().tokens.gateway;
+  const { child, port } = await startServer(token);
+  const results: Record<string, { client: number[]; server: number[]; callsPerSecond: number[] }> = {};
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const transports = Object.fromEntries(
+      Object.entries(VARIANTS).map(([name, make]) => [name, make(baseUrl)]),
+    ) as Record<Variant, Transport>;
+    for (const name of Object.keys(transports) as Variant[]) {
+      await callMany(transports[name], token, 2_000, 50);
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const name of Object.keys(transports) as Variant[]) {
+        const [client0, server0, t0] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
+        await callMany(transports[name], token, calls, 50);
+        const [client1, server1, t1] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
+        const r = results[name] ?? { client: [], server: [], callsPerSecond: [] };
+        results[name] = r;
+        r.client.push(((client1 - client0) * 1000) / calls);
+        r.server.push(((server1 - server0) * 1000) / calls);
+        r.callsPerSecond.push(Math.round((calls * 1000) / (t1 - t0)));
+      }
+    }
+  } finally {
+    child.kill("SIGTERM");
+  }
+  const fmt = (values: number[]) => values.map((v) => v.toFixed(0)).join(" / ");
+  process.stdout.write(`${calls} calls per measurement, 50 in flight, ${rounds} alternating rounds\n\n`);
+  process.stdout.write(
+    "| transport | client CPU µs/call | server CPU µs/call | calls/s |\n|---|--:|--:|--:|\n",
+  );
+  for (const [name, r] of Object.entries(results)) {
+    process.stdout.write(`| ${name} | ${fmt(r.client)} | ${fmt(r.server)} | ${fmt(r.callsPerSecond)} |\n`);
+  }
+}
+
+await main();

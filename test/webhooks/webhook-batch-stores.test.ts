@@ -1,0 +1,350 @@
+import type { Database, Queryable } from "@payouts/platform/database/database";
+import { migrate } from "@payouts/platform/database/migrate";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { createPgliteDatabase } from "@payouts/platform/database/pglite-database";
+import { newId } from "@payouts/platform/ids";
+import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attempt-recorder";
+import { type RecordedAttempt, recordAttempts } from "@payouts/webhooks/internal/store/delivery-queue-store";
+import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
+import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/infra.js";
+
+/**
+ * The delivery hot path's batched statements, on both database adapters (PostgreSQL for the distributed
+ * mode, PGlite for the embedded one): finished attempts are stored many per statement, each still guarded.
+ */
+describe.each([
+  ["PostgreSQL", "postgres"],
+  ["PGlite", "pglite"],
+] as const)("batched webhook stores on %s", (_name, kind) => {
+  let db: Database;
+  let drop: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    if (kind === "postgres") {
+      const database = await createTestDatabase();
+      db = createPgDatabase({ connectionString: database.url, applicationName: "webhook-batch-tests" });
+      drop = database.drop;
+    } else {
+      db = await createPgliteDatabase();
+    }
+    await migrate(db, WEBHOOK_MIGRATIONS);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await drop();
+  });
+
+  it("marks a batch of events processed and stores their deliveries with exact bodies, one statement each", async () => {
+    const config = await insertConfig(db);
+    const seen = newId("evt");
+    const now = new Date("2026-11-25T01:00:00.000Z");
+    await markEventsProcessed(db, [{ eventId: seen, eventType: "transaction.success", txId: "tx_a" }], now);
+    const fresh = newId("evt");
+    const other = newId("evt");
+    const counted = countingStatements(db);
+    const marked = await markEventsProcessed(
+      counted.db,
+      [
+        { eventId: seen, eventType: "transaction.success", txId: "tx_a" },
+        { eventId: fresh, eventType: "transaction.success", txId: "tx_b" },
+        { eventId: other, eventType: "transaction.refunded", txId: "tx_b" },
+      ],
+      now,
+    );
+    expect([...marked].sort()).toEqual([fresh, other].sort());
+    const body = Buffer.from('{"tx_id":"tx_b","fee":0.50,"name":"Peña"}');
+    const partner = (
+      await db.query<{ partner_id: string }>("SELECT partner_id FROM webhooks.configs WHERE config_id = $1", [
+        config,
+      ])
+    ).rows[0]!.partner_id;
+    const base = {
+      configId: config,
+      partnerId: partner,
+      txId: "tx_b",
+      eventType: "transaction.success",
+      body,
+    };
+    const first = newId("whd");
+    const second = newId("whd");
+    await insertDeliveries(
+      counted.db,
+      [
+        {
+          ...base,
+          deliveryId: first,
+          eventId: fresh,
+          sequence: 2n,
+          nextAttemptAt: now,
+          traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+          occurredAt: new Date("2026-11-25T00:59:59.500Z"),
+        },
+        {
+          ...base,
+          deliveryId: second,
+          eventId: other,
+          eventType: "transaction.refunded",
+          sequence: 9007199254740993n,
+          nextAttemptAt: now,
+        },
+        // The same (event, config) again: left alone.
+        { ...base, deliveryId: newId("whd"), eventId: fresh, sequence: 2n, nextAttemptAt: now },
+      ],
+      now,
+    );
+    expect(counted.statements()).toBe(2);
+    const rows = await db.query<{
+      delivery_id: string;
+      body: Uint8Array;
+      sequence: string;
+      traceparent: string | null;
+      event_occurred_at: Date | null;
+      status: string;
+    }>(
+      "SELECT delivery_id, body, sequence::text AS sequence, traceparent, event_occurred_at, status FROM webhooks.deliveries WHERE config_id = $1 ORDER BY sequence",
+      [config],
+    );
+    expect(rows.rows.map((r) => r.delivery_id)).toEqual([first, second]);
+    expect(rows.rows.every((r) => Buffer.from(r.body).equals(body) && r.status === "pending")).toBe(true);
+    expect(rows.rows[0]).toMatchObject({
+      sequence: "2",
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    });
+    expect(rows.rows[0]!.event_occurred_at?.toISOString()).toBe("2026-11-25T00:59:59.500Z");
+    expect(rows.rows[1]).toMatchObject({
+      sequence: "9007199254740993",
+      traceparent: null,
+      event_occurred_at: null,
+    });
+  });
+
+  it("records many attempts in one statement: outcomes, guards, 410 and vanished deliveries", async () => {
+    const config = await insertConfig(db);
+    const gone = await insertConfig(db);
+    const delivered = await insertDelivering(db, config, 1);
+    const retried = await insertDelivering(db, config, 3);
+    const stale = await insertDelivering(db, config, 2);
+    const retired = await insertDelivering(db, gone, 1);
+    const at = new Date("2026-11-25T01:00:00.000Z");
+    const nextAt = new Date("2026-11-25T01:00:10.000Z");
+    const attempt = (
+      deliveryId: string,
+      n: number,
+      statusCode: number,
+      result: RecordedAttempt["result"],
+      extra: Partial<RecordedAttempt["record"]> = {},
+      disableConfigReason?: string,
+    ): RecordedAttempt => ({
+      record: {
+        deliveryId,
+        attempt: n,
+        statusCode,
+        error: undefined,
+        latencyMs: 12,
+        at,
+        responseBody: undefined,
+        ...extra,
+      },
+      result,
+      disableConfigReason,
+    });
+
+    const applied = await recordAttempts(db, [
+      attempt(delivered, 1, 200, { status: "delivered" }, { responseBody: '{"received":true}' }),
+      attempt(
+        retried,
+        3,
+        0,
+        { status: "pending", nextAttemptAt: nextAt },
+        { error: "timed out after 10 ms" },
+      ),
+      // A worker whose claim was taken over (the row is on attempt 2 now) reports attempt 1.
+      attempt(stale, 1, 200, { status: "delivered" }),
+      attempt(
+        retired,
+        1,
+        410,
+        { status: "dead" },
+        {},
+        "receiver answered 410 Gone at 2026-11-25T01:00:00.000Z",
+      ),
+      // Deleted with its configuration meanwhile: skipped, the others still stored.
+      attempt(newId("whd"), 1, 200, { status: "delivered" }),
+    ]);
+
+    expect([...applied].sort()).toEqual([delivered, retried, retired].sort());
+    const rows = await deliveries(db, [delivered, retried, stale, retired]);
+    expect(rows.get(delivered)).toMatchObject({
+      status: "delivered",
+      last_status_code: 200,
+      last_error: null,
+      response_body: '{"received":true}',
+      lease_expires_at: null,
+      claimed_by: null,
+    });
+    expect(rows.get(delivered)?.delivered_at?.toISOString()).toBe(at.toISOString());
+    expect(rows.get(retried)).toMatchObject({
+      status: "pending",
+      last_status_code: null,
+      last_error: "timed out after 10 ms",
+      delivered_at: null,
+    });
+    expect(rows.get(retried)?.next_attempt_at.toISOString()).toBe(nextAt.toISOString());
+    expect(rows.get(stale)).toMatchObject({ status: "delivering", claimed_by: "whw_batch" });
+    expect(rows.get(retired)).toMatchObject({ status: "dead", last_status_code: 410 });
+    const configs = await db.query<{ config_id: string; active: boolean; disabled_reason: string | null }>(
+      "SELECT config_id, active, disabled_reason FROM webhooks.configs WHERE config_id = ANY($1::text[])",
+      [[config, gone]],
+    );
+    expect(Object.fromEntries(configs.rows.map((c) => [c.config_id, [c.active, c.disabled_reason]]))).toEqual(
+      {
+        [config]: [true, null],
+        [gone]: [false, "receiver answered 410 Gone at 2026-11-25T01:00:00.000Z"],
+      },
+    );
+    const attempts = await db.query<{
+      delivery_id: string;
+      attempt: number;
+      status_code: number;
+      latency_ms: number;
+    }>(
+      "SELECT delivery_id, attempt, status_code, latency_ms FROM webhooks.delivery_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id",
+      [[delivered, retried, stale, retired]],
+    );
+    expect(attempts.rows).toHaveLength(4);
+    expect(attempts.rows.find((a) => a.delivery_id === retried)).toMatchObject({
+      attempt: 3,
+      status_code: 0,
+    });
+  });
+
+  it("stores the attempts that finish in one event-loop turn with one statement", async () => {
+    const config = await insertConfig(db);
+    const ids = await Promise.all(Array.from({ length: 40 }, () => insertDelivering(db, config, 1)));
+    const counted = countingStatements(db);
+    const recorder = createAttemptRecorder({ db: counted.db, maxBatch: 500 });
+    const results = await Promise.all(
+      ids.map((id) =>
+        recorder.record({
+          record: {
+            deliveryId: id,
+            attempt: 1,
+            statusCode: 204,
+            error: undefined,
+            latencyMs: 3,
+            at: new Date(),
+            responseBody: undefined,
+          },
+          result: { status: "delivered" },
+        }),
+      ),
+    );
+    expect(results.every(Boolean)).toBe(true);
+    expect(counted.statements()).toBe(1);
+    const rows = await deliveries(db, ids);
+    expect([...rows.values()].every((r) => r.status === "delivered")).toBe(true);
+  });
+
+  it("stores the others when a batch is refused, trying its attempts one by one", async () => {
+    const config = await insertConfig(db);
+    const ids = await Promise.all(Array.from({ length: 3 }, () => insertDelivering(db, config, 1)));
+    let refusals = 0;
+    // The first statement of several attempts fails (as one bad row would fail it); single ones pass.
+    const flaky: Database = {
+      ...db,
+      kind: db.kind,
+      query: (sql, params) => {
+        const batchOfMany = Array.isArray(params?.[0]) && (params[0] as unknown[]).length > 1;
+        if (sql.includes("webhooks.delivery_attempts") && batchOfMany && refusals++ === 0) {
+          return Promise.reject(new Error("refused batch"));
+        }
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+    };
+    const recorder = createAttemptRecorder({ db: flaky, maxBatch: 500 });
+    const results = await Promise.all(
+      ids.map((id) =>
+        recorder.record({
+          record: {
+            deliveryId: id,
+            attempt: 1,
+            statusCode: 200,
+            error: undefined,
+            latencyMs: 3,
+            at: new Date(),
+            responseBody: undefined,
+          },
+          result: { status: "delivered" },
+        }),
+      ),
+    );
+    expect(refusals).toBe(1);
+    expect(results).toEqual([true, true, true]);
+  });
+});
+
+async function insertConfig(db: Queryable): Promise<string> {
+  const configId = newId("whc");
+  await db.query(
+    "INSERT INTO webhooks.configs (config_id, partner_id, url, events) VALUES ($1, $2, 'https://example.test/hook', '{*}')",
+    [configId, newId("ptr")],
+  );
+  return configId;
+}
+
+/** A delivery claimed by a worker, on its `attempts`-th attempt. */
+async function insertDelivering(db: Queryable, configId: string, attempts: number): Promise<string> {
+  const deliveryId = newId("whd");
+  await db.query(
+    `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body,
+       status, attempts, next_attempt_at, lease_expires_at, claimed_by)
+     SELECT $1, $2, $3, partner_id, $4, 1, 'transaction.success', $5, 'delivering', $6, now(),
+            now() + interval '1 minute', 'whw_batch'
+       FROM webhooks.configs WHERE config_id = $3`,
+    [deliveryId, newId("evt"), configId, newId("tx"), Buffer.from("{}"), attempts],
+  );
+  return deliveryId;
+}
+
+interface DeliveryState {
+  readonly status: string;
+  readonly last_status_code: number | null;
+  readonly last_error: string | null;
+  readonly response_body: string | null;
+  readonly lease_expires_at: Date | null;
+  readonly claimed_by: string | null;
+  readonly delivered_at: Date | null;
+  readonly next_attempt_at: Date;
+}
+
+async function deliveries(db: Queryable, ids: readonly string[]): Promise<Map<string, DeliveryState>> {
+  const res = await db.query<DeliveryState & { delivery_id: string }>(
+    `SELECT delivery_id, status, last_status_code, last_error, response_body, lease_expires_at, claimed_by,
+            delivered_at, next_attempt_at
+       FROM webhooks.deliveries WHERE delivery_id = ANY($1::text[])`,
+    [ids],
+  );
+  return new Map(res.rows.map((r) => [r.delivery_id, r]));
+}
+
+function countingStatements(db: Database): { db: Database; statements: () => number } {
+  let count = 0;
+  return {
+    db: {
+      kind: db.kind,
+      query: (sql, params) => {
+        count++;
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+    },
+    statements: () => count,
+  };
+}
