@@ -346,6 +346,44 @@ describe("rail hand-off", () => {
   });
 });
 
+describe("answers built from one write set", () => {
+  // Each status change is one statement whose answer (and outbox event) is built from the row as the
+  // statement leaves it: a fresh read of the transaction must find exactly what was answered.
+  const stored = async (partnerId: string, txId: string) =>
+    (await h.client.getTransaction({ partnerId, txId, includeHistory: true })).transaction!;
+
+  it("createTransaction, executePayout, a rail verdict and a refund answer what a fresh read finds", async () => {
+    const p = partner();
+    await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
+    const created = await h.client.createTransaction({
+      partnerId: p,
+      customerId: "cus_1",
+      destination: destination(),
+      amount: "15000",
+      quote: quote("10", "0.15", "0.3"),
+    });
+    const txId = created.transaction!.txId;
+    expect(created.transaction).toEqual(await stored(p, txId));
+    expect(created.transaction!.history).toHaveLength(1);
+
+    const executed = await execute(p, txId, "k-one-statement");
+    await waitFor("rail submission", () => h.submissions.find((s) => s.txId === txId));
+    // The rail's acknowledgement adds the provider reference after the answer; nothing else may differ.
+    expect(executed.transaction).toEqual({ ...(await stored(p, txId)), providerReference: "" });
+    expect(executed.transaction!.history.map((c) => c.to)).toEqual([
+      TransactionStatus.PENDING,
+      TransactionStatus.PROCESSING,
+    ]);
+
+    const settled = await h.client.recordRailResult({ txId, outcome: "SUCCESS", providerReference: "prv" });
+    expect(settled.transaction).toEqual(await stored(p, txId));
+    const refunded = await h.client.refundTransaction({ txId, reason: "duplicate" });
+    expect(refunded.transaction).toEqual(await stored(p, txId));
+    expect(refunded.transaction!.history).toHaveLength(4);
+    expect((await h.client.getBalance({ partnerId: p })).balanceUsd).toBe("100");
+  });
+});
+
 describe("outbox", () => {
   it("publishes every status change once, in sequence per transaction, with id and type headers", async () => {
     const p = partner();
