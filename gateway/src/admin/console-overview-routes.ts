@@ -3,7 +3,6 @@
  * balances, the outbox backlog and webhook deliveries by outcome. Every figure is an aggregate the
  * services compute over indexes; the console polls this route.
  */
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { FastifyInstance } from "fastify";

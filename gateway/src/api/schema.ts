@@ -9,6 +9,7 @@
  * reach the JSON of a document.
  */
 import Type, { type Static, type TObject, type TSchema } from "typebox";
+import type { Reason } from "../http/error-map.js";
 
 export { type Static, type TObject, type TSchema, Type };
 
@@ -28,11 +29,11 @@ export const componentName = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[COMPONENT];
 
 /** A bad value of this field answers `code` (INVALID_AMOUNT for amounts) instead of INVALID_FIELD. */
-export const withInvalidCode = <T extends TSchema>(code: string, schema: T): T =>
+export const withInvalidCode = <T extends TSchema>(code: Reason, schema: T): T =>
   hint(schema, INVALID_CODE, code);
 
-export const invalidCodeOf = (schema: unknown): string | undefined =>
-  (schema as Record<string, string | undefined>)[INVALID_CODE];
+export const invalidCodeOf = (schema: unknown): Reason | undefined =>
+  (schema as Record<string, Reason | undefined>)[INVALID_CODE];
 
 /**
  * A decimal amount in `currency` that may have at most the currency's ISO 4217 minor units: more is
