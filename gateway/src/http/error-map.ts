@@ -123,6 +123,14 @@ export function isReason(reason: string): reason is Reason {
   return Object.hasOwn(STATUS_BY_REASON, reason);
 }
 
+/**
+ * The status the API documents a reason with: the table's, and for the one the call decides
+ * (CUSTOMER_NOT_FOUND), its request-body status (400); undefined for an undeclared code.
+ */
+export function documentedStatus(reason: string): number | undefined {
+  return isReason(reason) ? httpStatusFor(reason, Code.InvalidArgument) : undefined;
+}
+
 /** The status of a reason; for one the table leaves to the call, or an unknown one, the gRPC code's (else 500). */
 export function httpStatusFor(reason: string, code: Code): number {
   const status = isReason(reason) ? STATUS_BY_REASON[reason] : BY_GRPC_CODE;
