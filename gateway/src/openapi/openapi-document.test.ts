@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { Code } from "@connectrpc/connect";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
 import { describe, expect, it } from "vitest";
 import { documentedStatus, isReason } from "../http/error-map.js";
