@@ -10,6 +10,7 @@
  */
 import type { JsonDecimal } from "@payouts/platform/money/json-decimal";
 import Type, { type Static, type TObject, type TSchema } from "typebox";
+import type { Reason } from "../http/error-map.js";
 
 export { type Static, type TObject, type TSchema, Type };
 
@@ -32,11 +33,11 @@ export const componentName = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[COMPONENT];
 
 /** A bad value of this field answers `code` (INVALID_AMOUNT for amounts) instead of INVALID_FIELD. */
-export const withInvalidCode = <T extends TSchema>(code: string, schema: T): T =>
+export const withInvalidCode = <T extends TSchema>(code: Reason, schema: T): T =>
   hint(schema, INVALID_CODE, code);
 
-export const invalidCodeOf = (schema: unknown): string | undefined =>
-  (schema as Record<string, string | undefined>)[INVALID_CODE];
+export const invalidCodeOf = (schema: unknown): Reason | undefined =>
+  (schema as Record<string, Reason | undefined>)[INVALID_CODE];
 
 /**
  * A decimal amount in `currency` that may have at most the currency's ISO 4217 minor units: more is
@@ -63,10 +64,10 @@ export const serviceRuleOf = (schema: unknown): { maxLength?: number } | undefin
 };
 
 /** A field that must not be sent at all: present (not null) → 400 `code` with `message`, naming it. */
-export const Refused = (code: string, message: string, description: string) =>
+export const Refused = (code: Reason, message: string, description: string) =>
   hint(Type.Unsafe<never>({ not: {}, description }), REFUSED, JSON.stringify({ code, message }));
 
-export const refusalOf = (schema: unknown): { code: string; message: string } | undefined => {
+export const refusalOf = (schema: unknown): { code: Reason; message: string } | undefined => {
   const text = (schema as Record<string, string | undefined>)[REFUSED];
   return text === undefined ? undefined : JSON.parse(text);
 };

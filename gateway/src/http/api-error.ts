@@ -1,8 +1,13 @@
-/** An error answered to the caller as `{code, message, field?, request_id}` with `status`. */
+import type { Reason } from "./error-map.js";
+
+/**
+ * An error answered to the caller as `{code, message, field?, request_id}` with `status`. The code is one of
+ * the declared reasons (error-map.ts), so the gateway cannot answer a code its table does not know.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: Reason,
     message: string,
     readonly field?: string,
     readonly headers: Readonly<Record<string, string>> = {},

@@ -1,58 +1,14 @@
 /**
- * Error responses of the document. Every code has one HTTP status (the gateway's `http/error-map.ts` and
- * the statuses its routes throw); each operation lists the codes it can answer and when, and the builder
+ * Error responses of the document. Every code has one HTTP status, from the gateway's one table
+ * (`http/error-map.ts`, exhaustive over the declared reasons); each operation lists the codes it can answer and when, and the builder
  * groups them by status into responses whose schema pins `code` to exactly those values.
  */
+import { documentedStatus } from "../http/error-map.js";
 import { headerRef } from "./openapi-components.js";
 import type { Example, Header, Reference, Response } from "./openapi-types.js";
 import { schemaRef } from "./schema-ref.js";
 
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
-  INVALID_FIELD: 400,
-  MISSING_REQUIRED_FIELD: 400,
-  INVALID_AMOUNT: 400,
-  INVALID_CURRENCY: 400,
-  SENDER_NOT_ACCEPTED: 400,
-  UNSUPPORTED_COUNTRY: 400,
-  INVALID_PAYMENT_METHOD: 400,
-  INVALID_DESTINATION_CODE: 400,
-  INVALID_DESTINATION: 400,
-  UNKNOWN_DESTINATION: 400,
-  USE_DECODE_QR: 400,
-  INVALID_QR: 400,
-  AMOUNT_OUT_OF_RANGE: 400,
-  MISSING_IDEMPOTENCY_KEY: 400,
-  CUSTOMER_NOT_FOUND: 400,
-  AUTHENTICATION_REQUIRED: 401,
-  INVALID_SIGNATURE: 401,
-  STALE_CALLBACK: 401,
-  TRANSACTION_NOT_FOUND: 404,
-  WEBHOOK_CONFIG_NOT_FOUND: 404,
-  DELIVERY_NOT_FOUND: 404,
-  TRANSACTION_NOT_PENDING: 409,
-  TRANSACTION_NOT_PROCESSING: 409,
-  QUOTE_REQUIRED: 409,
-  QUOTE_EXPIRED: 409,
-  INSUFFICIENT_FUNDS: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  DELIVERY_IN_PROGRESS: 409,
-  WEBHOOK_CONFIG_INACTIVE: 409,
-  WEBHOOK_CONFIG_LIMIT_REACHED: 409,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  // Admin API only.
-  PARTNER_NOT_FOUND: 404,
-  APP_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  TRANSACTION_NOT_REFUNDABLE: 409,
-  PAYOUT_ACCEPTED_BY_RAIL: 409,
-  PAYOUT_CANCELLED: 409,
-  PAYOUT_ALREADY_SETTLED: 409,
-  RATE_LIMIT_EXCEEDED: 429,
-  INTERNAL: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
-
-/** A code an operation may answer, when, and (only where it differs from ERROR_STATUS) its status. */
+/** A code an operation may answer, when, and (only where it differs from the table's) its status. */
 export type ErrorCase = readonly [code: string, when: string, status?: number];
 
 export const AUTH_CASE: ErrorCase = [
@@ -153,7 +109,7 @@ export function partnerErrors(
 }
 
 function statusOf([code, , status]: ErrorCase): number {
-  const found = status ?? ERROR_STATUS[code];
+  const found = status ?? documentedStatus(code);
   if (found === undefined) throw new Error(`error code ${code} has no documented status`);
   return found;
 }

@@ -10,7 +10,7 @@ import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError, invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
-import { httpStatusFor } from "../http/error-map.js";
+import { httpStatusFor, isReason } from "../http/error-map.js";
 import { readBody } from "../http/read-body.js";
 import { renderLookupResult } from "../http/render-lookup-result.js";
 import { replyJson } from "../http/reply-json.js";
@@ -240,7 +240,13 @@ async function renamingField<T>(call: Promise<T>, field: "payment_destination" |
     return await call;
   } catch (error) {
     const detail = errorDetailOf(error);
-    if (!(error instanceof ConnectError) || detail?.field !== "payment_destination") throw error;
+    if (
+      !(error instanceof ConnectError) ||
+      detail?.field !== "payment_destination" ||
+      !isReason(detail.reason)
+    ) {
+      throw error;
+    }
     throw new ApiError(
       httpStatusFor(detail.reason, error.code),
       detail.reason,

@@ -17,7 +17,7 @@ import {
 } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { decodeEntryCursor, encodeEntryCursor } from "../domain/entry-cursor.js";
-import { LedgerFailure } from "../domain/ledger-failure.js";
+import { LedgerFailure, type LedgerReason } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
 import { fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import {
@@ -36,7 +36,7 @@ const MAX_WINDOWS = 4;
 const MAX_BALANCES = 100;
 
 const invalid = (field: string, message: string) =>
-  rejection({ code: "INVALID_FIELD", message: `${field} ${message}`, field });
+  rejection<LedgerReason>({ code: "INVALID_FIELD", message: `${field} ${message}`, field });
 
 export function createLedgerAdminHandlers(deps: {
   readonly db: Database;
@@ -188,7 +188,7 @@ function asRejections<T extends object>(impl: T): T {
         return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (error) {
         if (error instanceof LedgerFailure) {
-          throw rejection({
+          throw rejection<LedgerReason>({
             code: error.reason,
             message: error.message,
             ...(error.field ? { field: error.field } : {}),

@@ -220,7 +220,7 @@ const RETRY_AFTER_SECONDS: Readonly<Partial<Record<LedgerReason, string>>> = {
 function toServiceError(failure: LedgerFailure) {
   const retryAfter = RETRY_AFTER_SECONDS[failure.reason];
   const metadata = retryAfter ? { retry_after_seconds: retryAfter, ...failure.metadata } : failure.metadata;
-  return serviceError(failure.reason, failure.message, {
+  return serviceError<LedgerReason>(failure.reason, failure.message, {
     field: failure.field,
     code: CODE_BY_REASON[failure.reason] ?? Code.InvalidArgument,
     metadata,

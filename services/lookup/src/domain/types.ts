@@ -3,7 +3,38 @@
  * Plain data only; the handlers map these to and from proto.
  */
 
-export { type DomainError, fail, ok, type Result } from "@payouts/platform/domain-result";
+import {
+  type DomainError as SharedDomainError,
+  type Result as SharedResult,
+  fail as sharedFail,
+} from "@payouts/platform/domain-result";
+
+export { ok } from "@payouts/platform/domain-result";
+
+/** Every reason the lookup service answers with. */
+export const LOOKUP_REASONS = [
+  "INVALID_FIELD",
+  "MISSING_REQUIRED_FIELD",
+  "INVALID_AMOUNT",
+  "UNSUPPORTED_COUNTRY",
+  "INVALID_PAYMENT_METHOD",
+  "INVALID_DESTINATION_CODE",
+  "INVALID_DESTINATION",
+  "UNKNOWN_DESTINATION",
+  "SENDER_NOT_ACCEPTED",
+  "CUSTOMER_NOT_FOUND",
+  "USE_DECODE_QR",
+  "INVALID_QR",
+] as const;
+
+export type LookupReason = (typeof LOOKUP_REASONS)[number];
+
+export type DomainError = SharedDomainError<LookupReason>;
+
+export type Result<T, E = DomainError> = SharedResult<T, E>;
+
+export const fail = (code: LookupReason, message: string, field?: string): Result<never> =>
+  sharedFail(code, message, field);
 
 /**
  * Something the partner should know that does not block the payout, e.g. a Ghana mobile-money number

@@ -1,6 +1,6 @@
 import { rejection as reject } from "@payouts/platform/rpc/rejection";
 import { Code, type ConnectError } from "@payouts/platform/rpc/service-error";
-import type { DomainError, Result } from "../domain/types.js";
+import type { DomainError, LookupReason, Result } from "../domain/types.js";
 
 export { requirePartnerId } from "@payouts/platform/rpc/rejection";
 
@@ -9,7 +9,7 @@ export { requirePartnerId } from "@payouts/platform/rpc/rejection";
  * the request itself (DESIGN.md §4: 400), hence InvalidArgument unless the caller says otherwise.
  */
 export function rejection(error: DomainError, code: Code = Code.InvalidArgument): ConnectError {
-  return reject(error, code);
+  return reject<LookupReason>(error, code);
 }
 
 /** The value of a domain result, or its error thrown as a rejection. */

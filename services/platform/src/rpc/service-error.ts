@@ -5,10 +5,11 @@ import { type ErrorDetail, ErrorDetailSchema } from "@payouts/proto/payouts/comm
 /**
  * A deliberate, documented failure of a service: a ConnectError whose ErrorDetail carries the stable
  * reason (the partner-facing code) and the field at fault. Anything else reaching the gateway is an
- * internal error.
+ * internal error. The caller names its service's reason union (`serviceError<WebhooksReason>(…)`): the reason
+ * is never inferred, so only a declared reason compiles.
  */
-export function serviceError(
-  reason: string,
+export function serviceError<R extends string = never>(
+  reason: NoInfer<R>,
   message: string,
   options: { field?: string | undefined; code?: Code; metadata?: Record<string, string> } = {},
 ): ConnectError {

@@ -10,6 +10,7 @@ import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import type { CallbackDispatcher } from "../callback/callback-dispatcher.js";
 import type { SandboxRailConfig } from "../config.js";
+import type { RailReason } from "../domain/rail-reasons.js";
 import { isRailOutcome, sandboxVerdict } from "../domain/sandbox-outcome.js";
 import {
   findSubmission,
@@ -28,7 +29,8 @@ export function createRailHandlers(deps: {
   const { db, config, dispatcher, now } = deps;
   return {
     async submitPayout(req) {
-      if (!req.txId) throw serviceError("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      if (!req.txId)
+        throw serviceError<RailReason>("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
       const at = now();
       const verdict = sandboxVerdict(req.paymentDestination);
       const stored = await insertSubmission(
@@ -53,7 +55,8 @@ export function createRailHandlers(deps: {
     },
 
     async cancelPayout(req) {
-      if (!req.txId) throw serviceError("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      if (!req.txId)
+        throw serviceError<RailReason>("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
       const stored = await insertCancellation(
         db,
         req.txId,
@@ -69,17 +72,23 @@ export function createRailHandlers(deps: {
 
     async settlePayout(req) {
       if (!isRailOutcome(req.outcome)) {
-        throw serviceError("INVALID_FIELD", "outcome must be SUCCESS or FAILED", { field: "outcome" });
+        throw serviceError<RailReason>("INVALID_FIELD", "outcome must be SUCCESS or FAILED", {
+          field: "outcome",
+        });
       }
       const submission = await findSubmission(db, req.txId);
       if (!submission) {
-        throw serviceError("TRANSACTION_NOT_FOUND", `no payout ${req.txId} was submitted to the rail`, {
-          field: "tx_id",
-          code: Code.NotFound,
-        });
+        throw serviceError<RailReason>(
+          "TRANSACTION_NOT_FOUND",
+          `no payout ${req.txId} was submitted to the rail`,
+          {
+            field: "tx_id",
+            code: Code.NotFound,
+          },
+        );
       }
       if (submission.cancelledAt) {
-        throw serviceError(
+        throw serviceError<RailReason>(
           "PAYOUT_CANCELLED",
           `payout ${req.txId} was cancelled before the rail accepted it`,
           {
@@ -88,7 +97,7 @@ export function createRailHandlers(deps: {
         );
       }
       if (submission.deliveredAt && submission.outcome !== req.outcome) {
-        throw serviceError(
+        throw serviceError<RailReason>(
           "PAYOUT_ALREADY_SETTLED",
           `payout ${req.txId} was already reported ${submission.outcome}`,
           { code: Code.FailedPrecondition },

@@ -10,6 +10,7 @@ import { sealContext } from "../delivery/notification-sender.js";
 import { validateReceiverUrl } from "../domain/address-policy.js";
 import { validateBasicAuthInput, validateGracePeriod, validateSecret } from "../domain/config-rules.js";
 import { validateEventFilter } from "../domain/event-kinds.js";
+import type { WebhooksReason } from "../domain/result.js";
 import { buildTestNotificationBody, TEST_EVENT_TYPE } from "../domain/test-notification.js";
 import { generateSecret } from "../secrets/generate-secret.js";
 import type { SecretBox } from "../secrets/secret-box.js";
@@ -73,7 +74,7 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const row = await deps.db.transaction(async (tx) => {
         await lockPartnerConfigs(tx, partnerId);
         if ((await countConfigs(tx, partnerId)) >= deps.maxConfigsPerPartner) {
-          throw serviceError(
+          throw serviceError<WebhooksReason>(
             "WEBHOOK_CONFIG_LIMIT_REACHED",
             `a partner may have at most ${deps.maxConfigsPerPartner} webhook configs; delete one first`,
             { code: Code.FailedPrecondition },

@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
+import type { WebhooksReason } from "../domain/result.js";
 import { findConfig } from "../store/config-store.js";
 import {
   attemptsOf,
@@ -54,7 +55,7 @@ export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandle
         const current = await findDelivery(tx, partnerId, request.deliveryId, { lock: true });
         if (current === undefined) throw deliveryNotFound(request.deliveryId);
         if (current.status === "delivering") {
-          throw serviceError(
+          throw serviceError<WebhooksReason>(
             "DELIVERY_IN_PROGRESS",
             "an attempt of this delivery is in flight; try again shortly",
             {

@@ -6,6 +6,7 @@
 import type { Database } from "@payouts/platform/database/database";
 import { createTokenBucket } from "@payouts/platform/rate-limit/token-bucket";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import type { WebhooksReason } from "../domain/result.js";
 import { takeToken } from "../store/rate-bucket-store.js";
 
 export type ManualSend = "test" | "redeliver";
@@ -28,7 +29,7 @@ export function createManualSendLimits(
     async take(partnerId, action) {
       const result = await takeToken(db, { partnerId, action }, buckets[action], now());
       if (result.allowed) return;
-      throw serviceError(
+      throw serviceError<WebhooksReason>(
         "RATE_LIMIT_EXCEEDED",
         `${action === "test" ? "test notifications are" : "redeliveries are"} limited to ${perMinute[action]} per minute per partner`,
         { code: Code.ResourceExhausted, metadata: { retry_after_seconds: String(result.retryAfterSeconds) } },

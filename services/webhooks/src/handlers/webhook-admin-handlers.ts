@@ -15,6 +15,7 @@ import {
   type WebhookAdminService,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { NOTIFIED_EVENT_TYPES } from "../domain/event-kinds.js";
+import type { WebhooksReason } from "../domain/result.js";
 import { findConfig } from "../store/config-store.js";
 import { attemptsOf, DELIVERY_STATUSES, type DeliveryRow, scheduleNow } from "../store/delivery-store.js";
 import {
@@ -106,7 +107,7 @@ export function createWebhookAdminHandlers(
         const current = await findAnyDelivery(tx, req.deliveryId, { lock: true });
         if (current === undefined) throw deliveryNotFound(req.deliveryId);
         if (current.status === "delivering") {
-          throw serviceError(
+          throw serviceError<WebhooksReason>(
             "DELIVERY_IN_PROGRESS",
             "an attempt of this delivery is in flight; try again shortly",
             {

@@ -1,0 +1,2 @@
+/** Public entry point: every reason the lookup service answers with (its typed failure union). */
+export { LOOKUP_REASONS, type LookupReason } from "./domain/types.js";
