@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Code } from "@connectrpc/connect";
-import { documentedStatus, httpStatusFor, isReason } from "@payouts/gateway/internal/http/error-map";
+import { documentedStatus, isReason } from "@payouts/gateway/internal/http/error-map";
 import {
   HTTP_METHODS,
   type JsonSchema,

@@ -1205,25 +1205,6 @@ export interface operations {
                     });
                 };
             };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
         };
     };
     readyz: {
@@ -1262,25 +1243,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "INVALID_FIELD";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     } & {
                         [key: string]: unknown;
                     });
@@ -1358,25 +1320,6 @@ export interface operations {
                     });
                 };
             };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
         };
     };
     getAdminOpenApiDocument: {
@@ -1437,45 +1380,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /**
-             * @description Service unavailable. Error body with one of these codes:
-             *
-             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
-             */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    "Retry-After": components["headers"]["retryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "SERVICE_UNAVAILABLE";
                     } & {
                         [key: string]: unknown;
                     });

@@ -472,227 +472,19 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Two contracts. **Manual destinations** (AR, BR, PE, BO, CO, NG, GH, ZM; also KE, TZ, UG with a typed till or paybill): `customer_id`, `country_code`, `payment_method`, `payment_destination` (or its legacy alias `qr_string`), and `payment_destination_code` where the country needs one (BR `PIX`, PE `YAPE`/`PLIN`, CO `BREB`, BO/NG/GH/ZM an institution code from `GET /listBanks`; KE/TZ/UG optional `TILL`/`PAYBILL`). BO bank transfers also need `account_type` and `recipient`. **Merchant or account lookup** (KE, TZ, VN): `customer_id`, `country_code`, `merchant_id`; VN also `account_reference` (the bank's 6-digit NAPAS BIN). A `sender` is never accepted. Strings are trimmed; blank strings count as absent; fields a corridor does not use are ignored. */
-        LookupPaymentCodeRequest: {
-            /** @description A customer registered with `POST /customers`; the sender of the payout. */
-            customer_id: string;
+        /** @description The one error body of every route. `code` is stable and meant for programs; `message` for people. */
+        ErrorBody: {
             /**
-             * @description ISO 3166-1 alpha-2 country of the destination, any case.
-             * @example BR
+             * @description Stable machine-readable code.
+             * @example INVALID_AMOUNT
              */
-            country_code: string;
-            /**
-             * @description Must match the corridor: AR, BR, CO, KE, TZ, UG `payment_key`; PE `ewallet`; BO, NG, GH, ZM `bank_transfer` (VN `bank_transfer`, optional). Any case.
-             * @enum {string}
-             */
-            payment_method?: "payment_key" | "ewallet" | "bank_transfer";
-            /** @description The typed destination: CBU, CVU or alias (AR); Pix key (BR); phone (PE); account number (BO, ZM); Bre-B key (CO); account or wallet number (NG, GH); till or paybill number (KE, TZ, UG). Wins over `qr_string` when both are sent. */
-            payment_destination?: string;
-            /** @description Legacy alias of `payment_destination`, used only when `payment_destination` is absent or blank; errors then name `qr_string`. Scanned EMV QR payloads go to `POST /decodeQr` (`USE_DECODE_QR`). */
-            qr_string?: string;
-            /** @description Rail or institution code, any case: BR `PIX`; PE `YAPE` or `PLIN`; CO `BREB`; BO, NG, GH, ZM a code from `GET /listBanks`; KE, TZ, UG optional `TILL` or `PAYBILL`. */
-            payment_destination_code?: string;
-            /**
-             * @description BO bank transfers: the account type.
-             * @enum {string}
-             */
-            account_type?: "SAVINGS" | "CHECKING";
-            /** @description BO bank transfers: the account holder, as the bank knows them. */
-            recipient?: {
-                /** @description Holder's first name(s). */
-                name_first?: string;
-                /** @description Holder's last name(s). */
-                name_last?: string;
-                /** @description Holder's CI (cédula de identidad), e.g. `4567890 LP`. */
-                ic_number?: string;
-            };
-            /** @description Merchant contract: KE/TZ till or paybill number, or VN bank account number (6–19 digits). */
-            merchant_id?: string;
-            /** @description KE/TZ/UG paybill bill reference (1–12 letters or digits), or VN bank BIN (6 digits, from `GET /listBanks?country_code=VN`). */
-            account_reference?: string;
-            /** @description Local-currency amount, at least 0. When greater than 0 it is priced at once (`amount_usd` and fees in the response); 0 or absent means no amount yet (`missing_fields` lists it). A JSON number or a decimal string (`"1500.50"`). */
-            amount?: number | string;
-            /** @description ISO 4217 code; when sent it must be the corridor's currency (any case). */
-            currency?: string;
-            /** @description Your reference for the payout, echoed back and filterable. */
-            partner_transaction_id?: string;
-            /** @description Your own application tag, stored with the transaction: 1 to 64 characters of `[a-zA-Z0-9_-]`. */
-            partner_app_id?: string;
-            /** @description Your wallet or account identifier, stored with the transaction. */
-            wallet_identifier?: string;
-        };
-        /** @description A scanned EMV (or local) QR payload. A sender is never accepted. */
-        DecodeQrRequest: {
-            /** @description A customer registered with `POST /customers`; the sender of the payout. */
-            customer_id: string;
-            /** @description The payload exactly as scanned, CRC included. */
-            qr_string: string;
-            /** @description Local-currency amount, at least 0. A QR that fixes an amount (tag 54) is paid that amount: a different one is `INVALID_AMOUNT`. Without it the QR's amount, if any, is used. A JSON number or a decimal string (`"1500.50"`). */
-            amount?: number | string;
-            /** @description Your reference for the payout. */
-            partner_transaction_id?: string;
-            /** @description Your own application tag, stored with the transaction: 1 to 64 characters of `[a-zA-Z0-9_-]`. */
-            partner_app_id?: string;
-            /** @description Your wallet or account identifier, stored with the transaction. */
-            wallet_identifier?: string;
-        };
-        MissingField: {
-            /**
-             * @description Request field still to provide.
-             * @example amount
-             * @example account_reference
-             */
-            field: string;
-            /**
-             * @description Its kind.
-             * @example numeric
-             * @example string
-             */
-            type: string;
-            /**
-             * @description A label to show.
-             * @example Amount
-             */
-            label: string;
-        };
-        /** @description KE/TZ/UG till and paybill metadata; empty fields are left out. */
-        MerchantInfo: {
-            /** @description Till or paybill number. */
-            merchant_id?: string;
-            /** @description Verified display name. */
-            display_name?: string;
-            /** @description ISO alpha-2. */
-            country_code?: string;
-            /**
-             * @description Kind of short code.
-             * @enum {string}
-             */
-            payment_type?: "till" | "paybill";
-            /** @description The number to pay (Lipa na M-Pesa). */
-            lipa_number?: string;
-            /** @description Paybill bill reference. */
-            account_reference?: string;
-        };
-        /** @description The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. The seed lists every field as optional; this implementation always sends those marked required. */
-        LookupResult: {
-            /** @description True for dynamic QR codes and for tills and paybills. */
-            is_dynamic: boolean;
-            /** @description True when the recipient is a business (CNPJ key, till, paybill, merchant QR). */
-            is_business: boolean;
-            /** @description The transaction's amount; 0 while none was given. in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
-            amount: number;
-            /** @description Merchant name, or an empty string. */
-            merchant: string;
-            /** @description Till or paybill number (VN: the account number), only when the destination has one. */
-            merchant_id?: string;
-            /** @description Verified merchant display name, only when the destination has one. */
-            merchant_name?: string;
-            /**
-             * @description Kind of merchant short code, only for tills and paybills.
-             * @enum {string}
-             */
-            payment_type?: "till" | "paybill";
-            merchant_info?: components["schemas"]["MerchantInfo"];
-            /** @description ISO alpha-2 country of the destination. */
-            country: string;
-            /**
-             * @description Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.
-             * @example tx_01m7xx9726hzfmmn1fcz6t8605
-             */
-            tx_id: string;
-            /** @description ISO 4217 currency of the corridor. */
-            currency: string;
-            /** @description Echo of your reference; empty string when none. */
-            partner_transaction_id: string;
-            /** @description Only when the amount is greater than 0: the amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            amount_usd?: number;
-            /** @description Only when the amount is greater than 0: `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fee?: number;
-            /** @description Only when the amount is greater than 0: the percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            percentage_fee?: number;
-            /** @description Only when the amount is greater than 0: the fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
-            fixed_fee?: number;
-            /** @description What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing. */
-            missing_fields: components["schemas"]["MissingField"][];
-            /** @description Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none. */
-            suggested_values: {
-                [key: string]: unknown;
-            };
-            /** @description The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`. */
-            sender: {
-                [key: string]: unknown;
-            };
-            /** @description The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only). */
-            recipient: {
-                [key: string]: unknown;
-            };
-        };
-        Bank: {
-            /** @description The value for `payment_destination_code` (or `account_reference` for VN BINs). */
             code: string;
-            /** @description Institution name. */
-            name: string;
-            /**
-             * @description Bank or mobile-money (wallet, network, rail).
-             * @enum {string}
-             */
-            type: "bank" | "mobile_money";
-        };
-        BankList: {
-            banks: components["schemas"]["Bank"][];
-        };
-        /** @description A sender. The first failing check wins, in property order; each error names its field. Customers cannot be changed or deleted. */
-        CustomerRequest: {
-            /** @description 1–100 characters with at least one letter; accents and non-Latin scripts are kept. */
-            name_first: string;
-            /** @description 1–100 characters with at least one letter. */
-            name_last: string;
-            /** @description ISO 3166-1 alpha-2 (or `XK`), any case; stored upper case. */
-            country: string;
-            /**
-             * @description Identity document type, any case; required together with `ic_number`.
-             * @enum {string}
-             */
-            ic_type?: "NATIONAL_ID" | "PASSPORT" | "DRIVERS_LICENSE" | "RESIDENCE_PERMIT" | "TAX_ID" | "DNI" | "CUIL" | "CUIT" | "CPF" | "CNPJ" | "CI" | "CC" | "CE" | "NIT" | "RUC" | "BVN" | "NIN" | "GHANA_CARD" | "NRC";
-            /** @description 1–40 letters, digits, spaces, `.`, `-`, `/`; required together with `ic_type`. CPF and CNPJ must pass their check digits and are stored bare. */
-            ic_number?: string;
-            /** @description International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused. */
-            phone?: string;
-            /**
-             * Format: email
-             * @description At most 254 characters; stored lower case.
-             */
-            email?: string;
-            /** @description Your id for this person, 1–100 characters; not unique. */
-            external_reference?: string;
-        };
-        Customer: {
-            /**
-             * @description Identifier to pass as `customer_id`.
-             * @example cus_01m7xx94hd26qz72tpjzafqaav
-             */
-            customer_id: string;
-            /** @description First name(s). */
-            name_first: string;
-            /** @description Last name(s). */
-            name_last: string;
-            /** @description ISO alpha-2, upper case. */
-            country: string;
-            /** @description Only when given. */
-            ic_type?: string;
-            /** @description Only when given; CPF/CNPJ without punctuation. */
-            ic_number?: string;
-            /** @description Only when given; E.164. */
-            phone?: string;
-            /** @description Only when given; lower case. */
-            email?: string;
-            /** @description Only when given. */
-            external_reference?: string;
-            /**
-             * Format: date-time
-             * @description Registration time. ISO 8601 in UTC with milliseconds.
-             */
-            created_at: string | null;
+            /** @description Human-readable explanation; wording may change. */
+            message: string;
+            /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
+            field?: string;
+            /** @description Same as the `X-Request-Id` response header; quote it to support. */
+            request_id: string;
         };
         /** @description Body of `transaction.success`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Money is written with fixed decimals. */
         TransactionSuccessNotification: {
@@ -836,19 +628,227 @@ export interface components {
             /** @description Free text. */
             message?: string;
         };
-        /** @description The one error body of every route. `code` is stable and meant for programs; `message` for people. */
-        ErrorBody: {
+        /** @description The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. The seed lists every field as optional; this implementation always sends those marked required. */
+        LookupResult: {
+            /** @description True for dynamic QR codes and for tills and paybills. */
+            is_dynamic: boolean;
+            /** @description True when the recipient is a business (CNPJ key, till, paybill, merchant QR). */
+            is_business: boolean;
+            /** @description The transaction's amount; 0 while none was given. in the local currency, written with the currency's ISO 4217 minor units (`540.00` BRL, `2630000` VND). */
+            amount: number;
+            /** @description Merchant name, or an empty string. */
+            merchant: string;
+            /** @description Till or paybill number (VN: the account number), only when the destination has one. */
+            merchant_id?: string;
+            /** @description Verified merchant display name, only when the destination has one. */
+            merchant_name?: string;
             /**
-             * @description Stable machine-readable code.
-             * @example INVALID_AMOUNT
+             * @description Kind of merchant short code, only for tills and paybills.
+             * @enum {string}
              */
+            payment_type?: "till" | "paybill";
+            merchant_info?: components["schemas"]["MerchantInfo"];
+            /** @description ISO alpha-2 country of the destination. */
+            country: string;
+            /**
+             * @description Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.
+             * @example tx_01m7xx9726hzfmmn1fcz6t8605
+             */
+            tx_id: string;
+            /** @description ISO 4217 currency of the corridor. */
+            currency: string;
+            /** @description Echo of your reference; empty string when none. */
+            partner_transaction_id: string;
+            /** @description Only when the amount is greater than 0: the amount in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            amount_usd?: number;
+            /** @description Only when the amount is greater than 0: `percentage_fee + fixed_fee` in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fee?: number;
+            /** @description Only when the amount is greater than 0: the percentage part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            percentage_fee?: number;
+            /** @description Only when the amount is greater than 0: the fixed part of the fee in USD, rounded half up to `dp` decimals (default 2) and written with exactly that many decimals (`0.30`). Stored values keep full precision. */
+            fixed_fee?: number;
+            /** @description What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing. */
+            missing_fields: components["schemas"]["MissingField"][];
+            /** @description Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none. */
+            suggested_values: {
+                [key: string]: unknown;
+            };
+            /** @description The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`. */
+            sender: {
+                [key: string]: unknown;
+            };
+            /** @description The recipient as the destination and name enquiry establish it; keys with an empty value are left out. Keys seen: `account_no`, `bank_code`, `bank_no`, `bank_name`, `name`, `name_first`, `name_last`, `country` (businesses have `name` only). */
+            recipient: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description KE/TZ/UG till and paybill metadata; empty fields are left out. */
+        MerchantInfo: {
+            /** @description Till or paybill number. */
+            merchant_id?: string;
+            /** @description Verified display name. */
+            display_name?: string;
+            /** @description ISO alpha-2. */
+            country_code?: string;
+            /**
+             * @description Kind of short code.
+             * @enum {string}
+             */
+            payment_type?: "till" | "paybill";
+            /** @description The number to pay (Lipa na M-Pesa). */
+            lipa_number?: string;
+            /** @description Paybill bill reference. */
+            account_reference?: string;
+        };
+        MissingField: {
+            /**
+             * @description Request field still to provide.
+             * @example amount
+             * @example account_reference
+             */
+            field: string;
+            /**
+             * @description Its kind.
+             * @example numeric
+             * @example string
+             */
+            type: string;
+            /**
+             * @description A label to show.
+             * @example Amount
+             */
+            label: string;
+        };
+        /** @description Two contracts. **Manual destinations** (AR, BR, PE, BO, CO, NG, GH, ZM; also KE, TZ, UG with a typed till or paybill): `customer_id`, `country_code`, `payment_method`, `payment_destination` (or its legacy alias `qr_string`), and `payment_destination_code` where the country needs one (BR `PIX`, PE `YAPE`/`PLIN`, CO `BREB`, BO/NG/GH/ZM an institution code from `GET /listBanks`; KE/TZ/UG optional `TILL`/`PAYBILL`). BO bank transfers also need `account_type` and `recipient`. **Merchant or account lookup** (KE, TZ, VN): `customer_id`, `country_code`, `merchant_id`; VN also `account_reference` (the bank's 6-digit NAPAS BIN). A `sender` is never accepted. Strings are trimmed; blank strings count as absent; fields a corridor does not use are ignored. */
+        LookupPaymentCodeRequest: {
+            /** @description Never accepted: the sender is always the registered customer (`customer_id`). → `SENDER_NOT_ACCEPTED`. */
+            sender?: unknown;
+            /** @description The typed destination: CBU, CVU or alias (AR); Pix key (BR); phone (PE); account number (BO, ZM); Bre-B key (CO); account or wallet number (NG, GH); till or paybill number (KE, TZ, UG). Wins over `qr_string` when both are sent. */
+            payment_destination?: string;
+            /** @description Legacy alias of `payment_destination`, used only when `payment_destination` is absent or blank; errors then name `qr_string`. Scanned EMV QR payloads go to `POST /decodeQr` (`USE_DECODE_QR`). */
+            qr_string?: string;
+            /** @description BO bank transfers: the account holder, as the bank knows them. */
+            recipient?: {
+                /** @description Holder's first name(s). */
+                name_first?: string;
+                /** @description Holder's last name(s). */
+                name_last?: string;
+                /** @description Holder's CI (cédula de identidad), e.g. `4567890 LP`. */
+                ic_number?: string;
+            };
+            /** @description A customer registered with `POST /customers`; the sender of the payout. */
+            customer_id: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country of the destination, any case.
+             * @example BR
+             */
+            country_code: string;
+            /**
+             * @description Must match the corridor: AR, BR, CO, KE, TZ, UG `payment_key`; PE `ewallet`; BO, NG, GH, ZM `bank_transfer` (VN `bank_transfer`, optional). Any case.
+             * @enum {string}
+             */
+            payment_method?: "payment_key" | "ewallet" | "bank_transfer";
+            /** @description Rail or institution code, any case: BR `PIX`; PE `YAPE` or `PLIN`; CO `BREB`; BO, NG, GH, ZM a code from `GET /listBanks`; KE, TZ, UG optional `TILL` or `PAYBILL`. */
+            payment_destination_code?: string;
+            /**
+             * @description BO bank transfers: the account type.
+             * @enum {string}
+             */
+            account_type?: "SAVINGS" | "CHECKING";
+            /** @description Merchant contract: KE/TZ till or paybill number, or VN bank account number (6–19 digits). */
+            merchant_id?: string;
+            /** @description KE/TZ/UG paybill bill reference (1–12 letters or digits), or VN bank BIN (6 digits, from `GET /listBanks?country_code=VN`). */
+            account_reference?: string;
+            /** @description ISO 4217 code; when sent it must be the corridor's currency (any case). */
+            currency?: string;
+            /** @description Your reference for the payout, echoed back and filterable. */
+            partner_transaction_id?: string;
+            /** @description Your own application tag, stored with the transaction: 1 to 64 characters of `[a-zA-Z0-9_-]`. */
+            partner_app_id?: string;
+            /** @description Your wallet or account identifier, stored with the transaction. */
+            wallet_identifier?: string;
+            /** @description Local-currency amount, at least 0. When greater than 0 it is priced at once (`amount_usd` and fees in the response); 0 or absent means no amount yet (`missing_fields` lists it). A JSON number or a decimal string (`"1500.50"`). */
+            amount?: number | string;
+        };
+        /** @description A scanned EMV (or local) QR payload. A sender is never accepted. */
+        DecodeQrRequest: {
+            /** @description Never accepted: the sender is always the registered customer (`customer_id`). → `SENDER_NOT_ACCEPTED`. */
+            sender?: unknown;
+            /** @description The payload exactly as scanned, CRC included. */
+            qr_string: string;
+            /** @description A customer registered with `POST /customers`; the sender of the payout. */
+            customer_id: string;
+            /** @description Your reference for the payout, echoed back and filterable. */
+            partner_transaction_id?: string;
+            /** @description Your own application tag, stored with the transaction: 1 to 64 characters of `[a-zA-Z0-9_-]`. */
+            partner_app_id?: string;
+            /** @description Your wallet or account identifier, stored with the transaction. */
+            wallet_identifier?: string;
+            /** @description Local-currency amount, at least 0. A QR that fixes an amount (tag 54) is paid that amount: a different one is `INVALID_AMOUNT`. Without it the QR's amount, if any, is used. A JSON number or a decimal string (`"1500.50"`). */
+            amount?: number | string;
+        };
+        BankList: {
+            banks: components["schemas"]["Bank"][];
+        };
+        Bank: {
+            /** @description The value for `payment_destination_code` (or `account_reference` for VN BINs). */
             code: string;
-            /** @description Human-readable explanation; wording may change. */
-            message: string;
-            /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
-            field?: string;
-            /** @description Same as the `X-Request-Id` response header; quote it to support. */
-            request_id: string;
+            /** @description Institution name. */
+            name: string;
+            /**
+             * @description Bank or mobile-money (wallet, network, rail).
+             * @enum {string}
+             */
+            type: "bank" | "mobile_money";
+        };
+        Customer: {
+            /**
+             * @description Identifier to pass as `customer_id`.
+             * @example cus_01m7xx94hd26qz72tpjzafqaav
+             */
+            customer_id: string;
+            /** @description First name(s). */
+            name_first: string;
+            /** @description Last name(s). */
+            name_last: string;
+            /** @description ISO alpha-2, upper case. */
+            country: string;
+            /** @description Only when given. */
+            ic_type?: string;
+            /** @description Only when given; CPF/CNPJ without punctuation. */
+            ic_number?: string;
+            /** @description Only when given; E.164. */
+            phone?: string;
+            /** @description Only when given; lower case. */
+            email?: string;
+            /** @description Only when given. */
+            external_reference?: string;
+            created_at: string | null;
+        };
+        /** @description A sender. The first failing check wins, in property order; each error names its field. Customers cannot be changed or deleted. */
+        CustomerRequest: {
+            /** @description 1–100 characters with at least one letter; accents and non-Latin scripts are kept. */
+            name_first: string;
+            /** @description 1–100 characters with at least one letter. */
+            name_last: string;
+            /** @description ISO 3166-1 alpha-2 (or `XK`), any case; stored upper case. */
+            country: string;
+            /** @description 1–40 letters, digits, spaces, `.`, `-`, `/`; required together with `ic_type`. CPF and CNPJ must pass their check digits and are stored bare. */
+            ic_number?: string;
+            /**
+             * @description Identity document type, any case; required together with `ic_number`.
+             * @enum {string}
+             */
+            ic_type?: "NATIONAL_ID" | "PASSPORT" | "DRIVERS_LICENSE" | "RESIDENCE_PERMIT" | "TAX_ID" | "DNI" | "CUIL" | "CUIT" | "CPF" | "CNPJ" | "CI" | "CC" | "CE" | "NIT" | "RUC" | "BVN" | "NIN" | "GHANA_CARD" | "NRC";
+            /** @description International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused. */
+            phone?: string;
+            /**
+             * Format: email
+             * @description At most 254 characters; stored lower case.
+             */
+            email?: string;
+            /** @description Your id for this person, 1–100 characters; not unique. */
+            external_reference?: string;
         };
         /** @description One quotation per supported currency of the account (only USD when none is configured), in the account's order. A currency without an FX rate, or whose converted amount is outside its corridor's limits, is left out; the list may be empty. */
         PreviewQuotationsResponse: {
@@ -4688,25 +4688,6 @@ export interface operations {
                     });
                 };
             };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
         };
     };
     getDocsPage: {
@@ -4745,25 +4726,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "INVALID_FIELD";
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /**
-             * @description Internal error. Error body with one of these codes:
-             *
-             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
-             */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["requestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] & ({
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     } & {
                         [key: string]: unknown;
                     });
