@@ -8,7 +8,7 @@
  * non-enumerable `~` properties: TypeBox keeps them when it wraps a schema (Optional), and they never
  * reach the JSON of a document.
  */
-import type { JsonDecimal } from "@payouts/platform/money/json-decimal";
+import { DEFAULT_DP, type JsonDecimal, MAX_DP, MIN_DP } from "@payouts/platform/money/json-decimal";
 import Type, { type Static, type TObject, type TSchema } from "typebox";
 import type { Reason } from "../http/error-map.js";
 
@@ -20,6 +20,8 @@ const MINOR_UNITS = "~minorUnitsOf";
 const SERVICE_RULE = "~serviceRule";
 const REFUSED = "~refused";
 const STRICT_MESSAGE = "~strictMessage";
+const ANY_CASE = "~anyCase";
+const DATE = "~date";
 
 function hint<T extends TSchema>(schema: T, key: string, value: string): T {
   Object.defineProperty(schema, key, { value, enumerable: false, configurable: true });
@@ -81,6 +83,29 @@ export const strictText = <T extends TSchema>(message: string, schema: T): T =>
 
 export const strictMessageOf = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[STRICT_MESSAGE];
+
+/** A query text read in any case: upper-cased before its checks (codes, statuses). */
+export const anyCase = <T extends TSchema>(schema: T): T => hint(schema, ANY_CASE, "upper");
+
+export const isAnyCase = (schema: unknown): boolean =>
+  (schema as Record<string, string | undefined>)[ANY_CASE] !== undefined;
+
+/** RFC 3339 date-time with a zone, or a plain date (midnight UTC). */
+export const DATE_PATTERN =
+  "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$";
+
+/**
+ * A date query parameter: an RFC 3339 date-time with a zone or a plain date, that must also be a real
+ * instant (not 2026-13-01); read as its text.
+ */
+export const QueryDate = (description: string, examples?: string[]) =>
+  hint(Type.String({ pattern: DATE_PATTERN, description, ...(examples ? { examples } : {}) }), DATE, "date");
+
+export const isQueryDate = (schema: unknown): boolean =>
+  (schema as Record<string, string | undefined>)[DATE] !== undefined;
+
+/** The `dp` query parameter's value: decimal places of USD amounts in a response. */
+export const DecimalPlaces = Type.Integer({ minimum: MIN_DP, maximum: MAX_DP, default: DEFAULT_DP });
 
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 

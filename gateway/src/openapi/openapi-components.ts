@@ -3,6 +3,7 @@
  * modules use to refer to them.
  */
 
+import { DecimalPlaces } from "../api/schema.js";
 import type {
   Example,
   Header,
@@ -21,7 +22,7 @@ export const OPENAPI_PARAMETERS = {
     description:
       "Decimal places of USD amounts and fees in the response (`amount_usd`, `fee`, `percentage_fee`, `fixed_fee`, `total_usd`, `balance_usd`), rounded half up. Rounding affects the response only: stored values and balance debits keep full precision, so with the default a sub-cent fee shows as 0.00. `exchange_rate` always has 10 decimals; local amounts use the currency's ISO 4217 minor units. Other values → 400 `INVALID_FIELD` (`field` = `dp`).",
     required: false,
-    schema: { type: "integer", minimum: 0, maximum: 10, default: 2 },
+    schema: { ...DecimalPlaces },
   },
   requestId: {
     name: "X-Request-Id",

@@ -489,12 +489,15 @@ export const listBanks = defineOperation({
   summary: "List the institution codes of a country",
   description:
     "The codes to send as `payment_destination_code` (BO, NG, GH, ZM, and the fixed codes of BR, PE, CO, KE, TZ, UG) or as `account_reference` (VN BINs). AR has none: CBUs and CVUs carry their own routing.",
+  // The lookup service answers an absent, malformed or unsupported country (in that order).
   query: Type.Object({
-    country_code: Type.String({
-      pattern: "^[A-Za-z]{2}$",
-      description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
-      examples: ["NG"],
-    }),
+    country_code: serviceRule(
+      Type.String({
+        pattern: "^[A-Za-z]{2}$",
+        description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
+        examples: ["NG"],
+      }),
+    ),
   }),
   responses: {
     200: { description: "The country's institutions.", schema: BankList, examples: { peru: BANKS_EXAMPLE } },

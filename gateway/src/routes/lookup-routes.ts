@@ -4,7 +4,7 @@ import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Customer, Recipient } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
@@ -12,6 +12,7 @@ import { ApiError, invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor, isReason } from "../http/error-map.js";
 import { readBody } from "../http/read-body.js";
+import { readQuery } from "../http/read-query.js";
 import { renderLookupResult } from "../http/render-lookup-result.js";
 import { replyJson } from "../http/reply-json.js";
 import {
@@ -63,8 +64,8 @@ export function registerLookupRoutes(app: FastifyInstance, deps: GatewayDeps): v
   });
 
   addRoute(app, listBanks, async (request, reply) => {
-    const countryCode = singleQueryValue(request, "country_code");
-    const res = await deps.clients.lookup.listBanks({ countryCode });
+    const query = readQuery(listBanks.query, request.query);
+    const res = await deps.clients.lookup.listBanks({ countryCode: query.country_code ?? "" });
     const list: BankList = {
       banks: res.banks.map(({ code, name, type }) => ({ code, name, type: type as "bank" | "mobile_money" })),
     };
@@ -254,13 +255,6 @@ async function renamingField<T>(call: Promise<T>, field: "payment_destination" |
       "qr_string",
     );
   }
-}
-
-function singleQueryValue(request: FastifyRequest, name: string): string {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  if (value === undefined) return "";
-  if (typeof value !== "string") throw invalidField(name, "must be given once");
-  return value;
 }
 
 function renderCustomer(customer: Customer | undefined): CustomerShape {

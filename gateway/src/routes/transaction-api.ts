@@ -4,12 +4,14 @@
  */
 import { defineOperation } from "../api/operation.js";
 import {
+  anyCase,
   component,
   DecimalInput,
   ExchangeRate,
   FreeMap,
   LocalAmount,
   Nullable,
+  QueryDate,
   type Static,
   StringEnum,
   Timestamp,
@@ -275,21 +277,20 @@ export type TransactionList = Static<typeof TransactionList>;
 /** The query of `GET /listTransactions` (read by `transaction-routes.ts`). */
 export const ListTransactionsQuery = Type.Object({
   status: Type.Optional(
-    StringEnum(TRANSACTION_STATUSES, { description: "Only transactions in this status (any case)." }),
+    anyCase(
+      StringEnum(TRANSACTION_STATUSES, { description: "Only transactions in this status (any case)." }),
+    ),
   ),
   partner_transaction_id: Type.Optional(
     Type.String({ maxLength: 255, description: "Only transactions with this reference of yours." }),
   ),
   created_from: Type.Optional(
-    Type.String({
-      description:
-        "Created at or after (inclusive): an RFC 3339 date-time with zone, or a date (midnight UTC).",
-      examples: ["2026-11-01", "2026-11-21T01:59:00Z"],
-    }),
+    QueryDate("Created at or after (inclusive): an RFC 3339 date-time with zone, or a date (midnight UTC).", [
+      "2026-11-01",
+      "2026-11-21T01:59:00Z",
+    ]),
   ),
-  created_to: Type.Optional(
-    Type.String({ description: "Created at or before (inclusive); same format as `created_from`." }),
-  ),
+  created_to: Type.Optional(QueryDate("Created at or before (inclusive); same format as `created_from`.")),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20, description: "Page size." }),
   ),

@@ -14,10 +14,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
 import { readBody } from "../http/read-body.js";
+import { readQuery } from "../http/read-query.js";
 import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
@@ -30,8 +30,6 @@ import {
   getQuotation,
   getTransaction,
   listTransactions,
-  MAX_PAGE_SIZE,
-  TRANSACTION_STATUSES,
   type TransactionList,
 } from "./transaction-api.js";
 
@@ -99,18 +97,16 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
 
   addRoute(app, listTransactions, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const dp = readDp(query);
-    const from = queryDate(query, "created_from");
-    const to = queryDate(query, "created_to");
+    const dp = readDp(request.query);
+    const query = readQuery(listTransactions.query, request.query);
     const res = await ledger.listTransactions({
       partnerId,
-      status: queryStatus(query),
-      partnerTransactionId: queryString(query, "partner_transaction_id") ?? "",
-      ...(from ? { createdFrom: timestampFromDate(from) } : {}),
-      ...(to ? { createdTo: timestampFromDate(to) } : {}),
-      limit: queryLimit(query),
-      cursor: queryString(query, "cursor") ?? "",
+      status: query.status === undefined ? TransactionStatus.UNSPECIFIED : statusOf(query.status),
+      partnerTransactionId: query.partner_transaction_id ?? "",
+      ...(query.created_from ? { createdFrom: timestampFromDate(new Date(query.created_from)) } : {}),
+      ...(query.created_to ? { createdTo: timestampFromDate(new Date(query.created_to)) } : {}),
+      limit: query.limit ?? 0,
+      cursor: query.cursor ?? "",
     });
     const page: TransactionList = {
       transactions: res.transactions.map((tx) => renderTransaction(tx, dp)),
@@ -156,43 +152,8 @@ function replayedRefusal(error: unknown, request: FastifyRequest, reply: Fastify
   });
 }
 
-function queryString(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined || v === "") return undefined;
-  if (typeof v !== "string" || v.length > 255)
-    throw invalidField(name, "must be one string of at most 255 characters");
-  return v;
-}
-
-function queryStatus(query: Record<string, unknown>): TransactionStatus {
-  const name = queryString(query, "status");
-  if (name === undefined) return TransactionStatus.UNSPECIFIED;
-  const status = transactionStatusFromName(name.toUpperCase());
-  if (status === undefined) {
-    const names = [...TRANSACTION_STATUSES];
-    throw invalidField("status", `must be ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`);
-  }
+function statusOf(name: string): TransactionStatus {
+  const status = transactionStatusFromName(name);
+  if (status === undefined) throw new Error(`status ${name} passed the shape but has no ledger value`);
   return status;
-}
-
-// RFC 3339 date-time (with zone) or a plain date (midnight UTC).
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-function queryDate(query: Record<string, unknown>, name: string): Date | undefined {
-  const text = queryString(query, name);
-  if (text === undefined) return undefined;
-  const date = ISO_DATE.test(text) ? new Date(text) : undefined;
-  if (!date || Number.isNaN(date.getTime())) {
-    throw invalidField(name, "must be an ISO 8601 date or date-time with a time zone");
-  }
-  return date;
-}
-
-function queryLimit(query: Record<string, unknown>): number {
-  const text = queryString(query, "limit");
-  if (text === undefined) return 0;
-  const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_PAGE_SIZE))
-    throw invalidField("limit", `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  return n;
 }

@@ -237,7 +237,10 @@ const DeliveryIdParams = Type.Object({ id: Type.String({ description: "The deliv
 export const ListDeliveriesQuery = Type.Object({
   tx_id: Type.Optional(Type.String({ description: "Only deliveries of this transaction." })),
   config_id: Type.Optional(Type.String({ description: "Only deliveries to this config." })),
-  status: Type.Optional(StringEnum(DELIVERY_STATES, { description: "Only deliveries in this state." })),
+  // The webhook service answers an unknown status (with the states it knows).
+  status: Type.Optional(
+    serviceRule(StringEnum(DELIVERY_STATES, { description: "Only deliveries in this state." })),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "Page size." })),
 });
 

@@ -8,8 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
-import { invalidField } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
+import { readQuery } from "../http/read-query.js";
 import {
   createWebhookConfig,
   deleteWebhookConfig,
@@ -24,8 +24,6 @@ import {
   type WebhookSecretRotation,
   type WebhookTestResult,
 } from "./webhook-api.js";
-
-type DeliveryQuery = Record<string, string | undefined>;
 
 /**
  * Partner-managed webhook receivers and their delivery log (DESIGN.md §4, §8). Rules live in the
@@ -109,13 +107,13 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
   });
 
   addRoute(app, listWebhookDeliveries, async (request) => {
-    const query = (request.query ?? {}) as DeliveryQuery;
+    const query = readQuery(listWebhookDeliveries.query, request.query);
     const res = await webhooks.listDeliveries({
       partnerId: partnerOf(request).partnerId,
       txId: query.tx_id ?? "",
       configId: query.config_id ?? "",
       status: query.status ?? "",
-      limit: limitOf(query.limit),
+      limit: query.limit ?? 0,
     });
     return { deliveries: res.deliveries.map(renderDelivery) };
   });
@@ -127,14 +125,6 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     });
     return renderDelivery(res.delivery);
   });
-}
-
-function limitOf(raw: string | undefined): number {
-  if (raw === undefined || raw === "") return 0;
-  if (!/^\d{1,3}$/.test(raw)) throw invalidField("limit", "must be an integer from 1 to 100");
-  const limit = Number(raw);
-  if (limit < 1 || limit > 100) throw invalidField("limit", "must be an integer from 1 to 100");
-  return limit;
 }
 
 function renderConfig(config: WebhookConfig | undefined): WebhookConfigShape {
