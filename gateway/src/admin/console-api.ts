@@ -2,14 +2,17 @@
  * Shapes and operations of the operator console's routes (`console-*-routes.ts`, issue 15): the overview,
  * the transaction search and page, webhook deliveries and configs across partners, the partner list, apps,
  * an app's preview rate limit and the balance history. Query parameters are read from these shapes
- * (`console-query.ts`): a parameter a route's shape does not list is refused, so a typo is never an
- * unfiltered list.
+ * (`http/read-query.ts`); they are closed (`additionalProperties: false`): a parameter a route's shape does
+ * not list is refused, so a typo is never an unfiltered list.
  */
+import type { TProperties } from "typebox";
 import { defineOperation } from "../api/operation.js";
 import {
+  anyCase,
   component,
   DecimalString,
   Nullable,
+  QueryDate,
   type Static,
   StringEnum,
   Timestamp,
@@ -21,14 +24,18 @@ import { PartnerIdParams } from "./partner-admin-api.js";
 
 /** Ids as the platform makes them (`tx_…`, `ptr_…`, `whd_…`). */
 export const ID_PATTERN = "^[A-Za-z0-9_-]{1,100}$";
-/** RFC 3339 date-time with a zone, or a plain date (midnight UTC), as listTransactions reads them. */
-export const DATE_PATTERN =
-  "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$";
-
 const Id = (description: string, example: string) =>
   Type.String({ pattern: ID_PATTERN, description, examples: [example] });
 const Limit = (fallback: number) =>
-  Type.Integer({ minimum: 1, maximum: 100, description: `Page size, 1–100; ${fallback} when left out.` });
+  Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: fallback,
+    description: `Page size, 1–100; ${fallback} when left out.`,
+  });
+/** A query shape of this API: closed, so an unknown parameter is refused. */
+const Query = <P extends TProperties>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
 const Cursor = Type.String({
   maxLength: 500,
   description: "The `next_cursor` of the previous page; opaque.",
@@ -130,32 +137,35 @@ export const getOverview = defineOperation({
 
 // ---- transactions --------------------------------------------------------------------------------------
 
-export const TransactionSearchQuery = Type.Object({
+export const TransactionSearchQuery = Query({
   tx_id: Type.Optional(Id("One transaction.", "tx_01m7xx9726hzfmmn1fcz6t8605")),
   partner_transaction_id: Type.Optional(
     Type.String({ maxLength: 255, description: "The partner's reference." }),
   ),
   partner_id: Type.Optional(Id("One partner's transactions.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
-  status: Type.Optional(StringEnum(TRANSACTION_STATUSES, { description: "A status; case-insensitive." })),
+  status: Type.Optional(
+    anyCase(StringEnum(TRANSACTION_STATUSES, { description: "A status; case-insensitive." })),
+  ),
   country: Type.Optional(
-    Type.String({
-      pattern: "^[A-Za-z]{2}$",
-      description: "Corridor country, ISO 3166 alpha-2.",
-      examples: ["BR"],
-    }),
+    anyCase(
+      Type.String({
+        pattern: "^[A-Za-z]{2}$",
+        description: "Corridor country, ISO 3166 alpha-2.",
+        examples: ["BR"],
+      }),
+    ),
   ),
   currency: Type.Optional(
-    Type.String({ pattern: "^[A-Za-z]{3}$", description: "Corridor currency, ISO 4217.", examples: ["BRL"] }),
+    anyCase(
+      Type.String({
+        pattern: "^[A-Za-z]{3}$",
+        description: "Corridor currency, ISO 4217.",
+        examples: ["BRL"],
+      }),
+    ),
   ),
-  created_from: Type.Optional(
-    Type.String({
-      pattern: DATE_PATTERN,
-      description: "Created at or after (RFC 3339, or a date = midnight UTC).",
-    }),
-  ),
-  created_to: Type.Optional(
-    Type.String({ pattern: DATE_PATTERN, description: "Created at or before; not before `created_from`." }),
-  ),
+  created_from: Type.Optional(QueryDate("Created at or after (RFC 3339, or a date = midnight UTC).")),
+  created_to: Type.Optional(QueryDate("Created at or before; not before `created_from`.")),
   limit: Type.Optional(Limit(20)),
   cursor: Type.Optional(Cursor),
 });
@@ -357,7 +367,7 @@ export const getTransactionDetail = defineOperation({
 
 // ---- webhooks ------------------------------------------------------------------------------------------
 
-export const DeliverySearchQuery = Type.Object({
+export const DeliverySearchQuery = Query({
   status: Type.Optional(StringEnum(["pending", "delivering", "delivered", "dead"])),
   event_type: Type.Optional(
     StringEnum(["transaction.success", "transaction.refunded", "transaction.failed"]),
@@ -418,7 +428,7 @@ export const AdminWebhookConfig = component(
 );
 export type AdminWebhookConfig = Static<typeof AdminWebhookConfig>;
 
-export const ConfigSearchQuery = Type.Object({
+export const ConfigSearchQuery = Query({
   partner_id: Type.Optional(Id("One partner's receivers.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
   enabled: Type.Optional(Type.Boolean({ description: "Only enabled (true) or disabled (false) ones." })),
   limit: Type.Optional(Limit(50)),
@@ -503,9 +513,12 @@ export const switchConfig = defineOperation({
 
 // ---- partners ------------------------------------------------------------------------------------------
 
-export const PartnerListQuery = Type.Object({
+/** The partner list's page size when `limit` is left out (the gateway pages it itself). */
+export const PARTNER_PAGE = 20;
+
+export const PartnerListQuery = Query({
   name: Type.Optional(Type.String({ maxLength: 200, description: "Part of the name, any case." })),
-  limit: Type.Optional(Limit(20)),
+  limit: Type.Optional(Limit(PARTNER_PAGE)),
   cursor: Type.Optional(Cursor),
 });
 
@@ -588,7 +601,7 @@ export const AppParams = Type.Object({
   client_id: Type.String({ description: "The app (`ci_…`).", examples: ["ci_01m7xx9726hzfmmn1fcz6t8605"] }),
 });
 
-export const BalanceEntriesQuery = Type.Object({
+export const BalanceEntriesQuery = Query({
   limit: Type.Optional(Limit(20)),
   cursor: Type.Optional(Cursor),
 });

@@ -8,8 +8,8 @@ import type { PayoutWindow } from "@payouts/proto/payouts/ledger/v1/ledger_admin
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
+import { NO_QUERY, readQuery } from "../http/read-query.js";
 import { getOverview, type Overview } from "./console-api.js";
-import { QueryReader } from "./console-query.js";
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -18,7 +18,7 @@ export function registerConsoleOverviewRoutes(app: FastifyInstance, deps: Gatewa
   const { ledgerAdmin, webhooksAdmin } = deps.clients;
 
   addRoute(app, getOverview, async (request): Promise<Overview> => {
-    new QueryReader(request.query, undefined);
+    readQuery(NO_QUERY, request.query);
     const [ledger, webhooks] = await Promise.all([
       ledgerAdmin.getLedgerOverview({ windowSeconds: [HOUR, DAY] }),
       webhooksAdmin.getDeliveryStats({}),

@@ -11,6 +11,7 @@ import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
+import { NO_QUERY, readQuery } from "../http/read-query.js";
 import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
 import { findPartner } from "../store/partner-store.js";
 import {
@@ -21,12 +22,10 @@ import {
   listApps,
   listBalanceEntries,
   listPartners as listPartnersOperation,
+  PARTNER_PAGE,
   type PartnerListItem,
   setAppRateLimit,
 } from "./console-api.js";
-import { QueryReader } from "./console-query.js";
-
-const DEFAULT_PARTNER_PAGE = 20;
 
 type PartnerPageShape = { partners: PartnerListItem[]; next_cursor: string | null };
 
@@ -34,10 +33,8 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
   const { ledgerAdmin } = deps.clients;
 
   addRoute(app, listPartnersOperation, async (request): Promise<PartnerPageShape> => {
-    const q = new QueryReader(request.query, listPartnersOperation.query);
-    const name = q.string("name");
-    const limit = q.limit() || DEFAULT_PARTNER_PAGE;
-    const cursor = q.cursor();
+    // `limit` is never absent (its shape has a default), but its type cannot say so.
+    const { name, limit = PARTNER_PAGE, cursor = "" } = readQuery(listPartnersOperation.query, request.query);
     if (cursor && !(await findPartner(deps.db, cursor))) {
       throw new ApiError(400, "INVALID_FIELD", "cursor is not a cursor returned by this list", "cursor");
     }
@@ -60,7 +57,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
   });
 
   addRoute(app, listApps, async (request): Promise<{ apps: AdminApp[] }> => {
-    new QueryReader(request.query, undefined);
+    readQuery(NO_QUERY, request.query);
     const partnerId = await requirePartner(deps, request.params.partner_id);
     const apps = await listAppsWithSecrets(deps.db, partnerId);
     return {
@@ -102,9 +99,13 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
   });
 
   addRoute(app, listBalanceEntries, async (request): Promise<BalanceHistory> => {
-    const q = new QueryReader(request.query, listBalanceEntries.query);
+    const q = readQuery(listBalanceEntries.query, request.query);
     const partnerId = await requirePartner(deps, request.params.partner_id);
-    const res = await ledgerAdmin.listBalanceEntries({ partnerId, limit: q.limit(), cursor: q.cursor() });
+    const res = await ledgerAdmin.listBalanceEntries({
+      partnerId,
+      limit: q.limit ?? 0,
+      cursor: q.cursor ?? "",
+    });
     return {
       partner_id: partnerId,
       balance_usd: res.balanceUsd,

@@ -3,12 +3,14 @@
  * LedgerAdminService for the rows and movements, the webhook dispatcher's WebhookAdminService for the
  * deliveries. Actions on a transaction (refund, fail, sandbox settle) are in ledger-admin-routes.ts.
  */
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
+import { invalidField } from "../http/api-error.js";
+import { NO_QUERY, readQuery } from "../http/read-query.js";
 import { transactionStatusFromName } from "../http/render-transaction.js";
 import { getTransactionDetail, searchTransactions } from "./console-api.js";
-import { dateRange, QueryReader } from "./console-query.js";
 import { renderTransactionDetail, renderTransactionSummary } from "./console-render.js";
 
 /** The transaction page lists this many deliveries, newest first (3 notified events × up to 10 configs fit). */
@@ -18,19 +20,18 @@ export function registerConsoleTransactionRoutes(app: FastifyInstance, deps: Gat
   const { ledger, ledgerAdmin, webhooksAdmin } = deps.clients;
 
   addRoute(app, searchTransactions, async (request) => {
-    const q = new QueryReader(request.query, searchTransactions.query);
-    const statusName = q.string("status", { upper: true });
-    const status = statusName ? transactionStatusFromName(statusName) : undefined;
+    const q = readQuery(searchTransactions.query, request.query);
+    const status = q.status ? transactionStatusFromName(q.status) : undefined;
     const res = await ledgerAdmin.searchTransactions({
-      txId: q.string("tx_id") ?? "",
-      partnerTransactionId: q.string("partner_transaction_id") ?? "",
-      partnerId: q.string("partner_id") ?? "",
+      txId: q.tx_id ?? "",
+      partnerTransactionId: q.partner_transaction_id ?? "",
+      partnerId: q.partner_id ?? "",
       ...(status === undefined ? {} : { status }),
-      countryCode: q.string("country", { upper: true }) ?? "",
-      currency: q.string("currency", { upper: true }) ?? "",
-      ...dateRange(q, "created_from", "created_to"),
-      limit: q.limit(),
-      cursor: q.cursor(),
+      countryCode: q.country ?? "",
+      currency: q.currency ?? "",
+      ...createdRange(q.created_from, q.created_to),
+      limit: q.limit ?? 0,
+      cursor: q.cursor ?? "",
     });
     return {
       transactions: res.transactions.map(renderTransactionSummary),
@@ -39,7 +40,7 @@ export function registerConsoleTransactionRoutes(app: FastifyInstance, deps: Gat
   });
 
   addRoute(app, getTransactionDetail, async (request) => {
-    new QueryReader(request.query, undefined);
+    readQuery(NO_QUERY, request.query);
     const txId = request.params.tx_id;
     const { transaction } = await ledger.getTransaction({ txId, includeHistory: true });
     if (!transaction) throw new Error("ledger answered no transaction");
@@ -49,4 +50,15 @@ export function registerConsoleTransactionRoutes(app: FastifyInstance, deps: Gat
     ]);
     return renderTransactionDetail(transaction, movements.movements, deliveries.deliveries);
   });
+}
+
+/** A creation date range: both ends optional, `created_from` not after `created_to`; as protobuf timestamps. */
+function createdRange(fromText: string | undefined, toText: string | undefined) {
+  const from = fromText === undefined ? undefined : new Date(fromText);
+  const to = toText === undefined ? undefined : new Date(toText);
+  if (from && to && from > to) throw invalidField("created_from", "must not be after created_to");
+  return {
+    ...(from ? { createdFrom: timestampFromDate(from) } : {}),
+    ...(to ? { createdTo: timestampFromDate(to) } : {}),
+  };
 }

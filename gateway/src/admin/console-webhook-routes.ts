@@ -10,42 +10,41 @@ import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readBody } from "../http/read-body.js";
+import { NO_QUERY, readQuery } from "../http/read-query.js";
 import { redeliverDelivery, searchConfigs, searchDeliveries, switchConfig } from "./console-api.js";
-import { QueryReader } from "./console-query.js";
 import { renderConfig, renderDelivery } from "./console-render.js";
 
 export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { webhooksAdmin } = deps.clients;
 
   addRoute(app, searchDeliveries, async (request) => {
-    const q = new QueryReader(request.query, searchDeliveries.query);
+    const q = readQuery(searchDeliveries.query, request.query);
     const res = await webhooksAdmin.searchDeliveries({
-      status: q.string("status") ?? "",
-      eventType: q.string("event_type") ?? "",
-      partnerId: q.string("partner_id") ?? "",
-      txId: q.string("tx_id") ?? "",
-      configId: q.string("config_id") ?? "",
-      limit: q.limit(),
-      cursor: q.cursor(),
+      status: q.status ?? "",
+      eventType: q.event_type ?? "",
+      partnerId: q.partner_id ?? "",
+      txId: q.tx_id ?? "",
+      configId: q.config_id ?? "",
+      limit: q.limit ?? 0,
+      cursor: q.cursor ?? "",
     });
     return { deliveries: res.deliveries.map(renderDelivery), next_cursor: res.nextCursor || null };
   });
 
   addRoute(app, redeliverDelivery, async (request) => {
-    new QueryReader(request.query, undefined);
+    readQuery(NO_QUERY, request.query);
     const res = await webhooksAdmin.redeliverDelivery({ deliveryId: request.params.delivery_id });
     if (!res.delivery) throw new Error("dispatcher answered no delivery");
     return renderDelivery(res.delivery);
   });
 
   addRoute(app, searchConfigs, async (request) => {
-    const q = new QueryReader(request.query, searchConfigs.query);
-    const enabled = q.boolean("enabled");
+    const q = readQuery(searchConfigs.query, request.query);
     const res = await webhooksAdmin.searchConfigs({
-      partnerId: q.string("partner_id") ?? "",
-      ...(enabled === undefined ? {} : { active: enabled }),
-      limit: q.limit(),
-      cursor: q.cursor(),
+      partnerId: q.partner_id ?? "",
+      ...(q.enabled === undefined ? {} : { active: q.enabled }),
+      limit: q.limit ?? 0,
+      cursor: q.cursor ?? "",
     });
     return { webhook_configs: res.configs.map(renderConfig), next_cursor: res.nextCursor || null };
   });
