@@ -65,7 +65,7 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
   for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
   if (results.targets.length > 0) {
-    lines.push("", "### Targets (stretch)", "", "| target | measured | met |", "|---|---|---|");
+    lines.push("", "### Targets (issue 13)", "", "| target | measured | met |", "|---|---|---|");
     for (const t of results.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "no"} |`);
   }
   lines.push("", "### Problems", "");
@@ -105,10 +105,15 @@ function webhookRow(w: WebhookPhaseResult): string {
  * and Kafka (PostgreSQL included). Less sensitive to other load on the machine than requests/s.
  */
 export function cpuPerRequest(s: HttpScenarioResult): string {
+  return cpuMsPerRequest(s)?.toFixed(2) ?? "—";
+}
+
+/** CPU milliseconds per request of every process but the load generator and Kafka (PostgreSQL included). */
+export function cpuMsPerRequest(s: HttpScenarioResult): number | undefined {
   const seconds = s.processes
     .filter((p) => p.name !== "bench" && p.name !== "kafka")
     .reduce((sum, p) => sum + p.cpuSeconds, 0);
-  return s.load.requests > 0 ? ((1000 * seconds) / s.load.requests).toFixed(2) : "—";
+  return s.load.requests > 0 ? (1000 * seconds) / s.load.requests : undefined;
 }
 
 /** The three processes that used the most CPU, e.g. "gateway 98, ledger 45, postgres 40". */

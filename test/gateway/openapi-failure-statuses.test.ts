@@ -53,6 +53,8 @@ const BODIES: Record<string, unknown> = {
   "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "r" },
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
+  "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 60 },
+  "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "r" },
 };
 const QUERIES: Record<string, string> = { "GET /listBanks": "?country_code=BR" };
 
