@@ -19,6 +19,7 @@
  * the server: /proc/<pid>/stat), in µs per call — steadier than calls per second on a shared machine.
  *
  *   node --conditions=source --import tsx test/bench/transport-cost.ts [--rounds 3] [--calls 20000]
+ *     [--only "connect-http1 → platform,..."]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -121,7 +122,16 @@ async function callMany(transport: Transport, token: string, calls: number, inFl
 async function startServer(token: string, server: Server): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", fileURLToPath(import.meta.url), "serve", server],
+    [
+      // `node --cpu-prof --cpu-prof-dir=<dir> …transport-cost.ts` profiles the servers too.
+      ...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")),
+      "--conditions=source",
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "serve",
+      server,
+    ],
     { env: { ...process.env, TRANSPORT_COST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
   );
   const port = await new Promise<number>((resolve, reject) => {
@@ -142,6 +152,7 @@ async function main(): Promise<void> {
     return i >= 0 ? Number(args[i + 1]) : fallback;
   };
   const rounds = option("--rounds", 3);
+  const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "").split(",") : undefined;
   const calls = option("--calls", 20_000);
   const token = generateServiceCredentials().tokens.gateway;
   const servers = {} as Record<Server, { child: ChildProcess; port: number }>;
@@ -149,10 +160,12 @@ async function main(): Promise<void> {
   try {
     for (const server of SERVERS) servers[server] = await startServer(token, server);
     const transports = Object.fromEntries(
-      Object.entries(VARIANTS).map(([name, { client, server }]) => [
-        name,
-        CLIENTS[client](`http://127.0.0.1:${servers[server].port}`),
-      ]),
+      Object.entries(VARIANTS)
+        .filter(([name]) => only === undefined || only.includes(name))
+        .map(([name, { client, server }]) => [
+          name,
+          CLIENTS[client](`http://127.0.0.1:${servers[server].port}`),
+        ]),
     );
     for (const transport of Object.values(transports)) await callMany(transport, token, 2_000, 50);
     for (let round = 0; round < rounds; round++) {
