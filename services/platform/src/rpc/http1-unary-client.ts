@@ -121,13 +121,18 @@ export function createHttp1UnaryClient(options: Http1UnaryOptions): Transport["u
         return callSignal.signal;
       },
     };
+    let res: UnaryResponse;
     try {
-      return await next(req);
+      res = await next(req);
     } catch (e) {
-      throw limits.deadline !== undefined && Date.now() >= limits.deadline ? deadlineExceeded() : errorOf(e);
-    } finally {
-      callSignal?.end();
+      const error =
+        limits.deadline !== undefined && Date.now() >= limits.deadline ? deadlineExceeded() : errorOf(e);
+      // As connect's runUnaryCall: a signal handed out aborts with the call's error.
+      callSignal?.end(error);
+      throw error;
     }
+    callSignal?.end();
+    return res;
   };
   return unary as Transport["unary"];
 }
@@ -167,10 +172,11 @@ class LinkedSignal {
     return this.controller.signal;
   }
 
-  end(): void {
+  /** The call is over (failed with `reason`, if given): the signal aborts, its timer is cleared. */
+  end(reason?: ConnectError): void {
     clearTimeout(this.timer);
     this.limits.signal?.removeEventListener("abort", this.onAbort);
-    this.controller.abort();
+    this.controller.abort(reason);
   }
 
   private readonly onAbort = () => this.controller.abort(this.limits.signal?.reason);
