@@ -69,7 +69,7 @@ export function createLedgerHandlers(
         quote: req.quote ? quoteInputOf(req.quote) : undefined,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx.tx, tx.history) };
+      return { transaction: toTransactionMessage(tx.tx, tx.history, req.destination) };
     },
 
     async getTransaction(req, ctx) {

@@ -57,16 +57,18 @@ export function quoteMessage(q: QuoteTerms): Quote {
   };
 }
 
+/** `destination`: the message `tx.destination` was made from, when the caller has it (no JSON round trip). */
 export function toTransactionMessage(
   tx: StoredTransaction,
   history: readonly HistoryRow[] = [],
+  destination: Destination = destinationFromJson(tx.destination),
 ): Transaction {
   return create(TransactionSchema, {
     txId: tx.txId,
     partnerId: tx.partnerId,
     status: toProtoStatus(tx.status),
     customerId: tx.customerId,
-    destination: destinationFromJson(tx.destination),
+    destination,
     amount: tx.amount === undefined ? "" : toDecimalString(tx.amount),
     currency: tx.currency,
     ...(tx.quote ? { quote: quoteMessage(tx.quote) } : {}),

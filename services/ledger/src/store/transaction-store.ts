@@ -172,11 +172,14 @@ export function addNewTransaction(
        ${v(text(quote?.exchangeRate))}, ${v(text(quote?.amountUsd))}, ${v(text(quote?.percentageFee))},
        ${v(text(quote?.fixedFee))}, ${v(quote?.expiresAt ?? null)}, 1, ${v(t.pendingExpiresAt)},
        ${v(t.createdAt)}, ${v(t.createdAt)})
-     RETURNING ${COLUMNS}`,
+     RETURNING tx_id`,
   );
 }
 
-/** The row addNewTransaction writes, as read back (the values its outbox event is built from). */
+/**
+ * The row addNewTransaction writes, as read back: the values its outbox event and its answer are built from
+ * (every one is computed before the statement, so the INSERT returns only its key).
+ */
 export function newTransactionState(t: NewTransaction, quote: QuoteTerms | undefined): StoredTransaction {
   return {
     txId: t.txId,
