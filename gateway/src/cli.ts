@@ -12,7 +12,6 @@ import { createLogger } from "@payouts/platform/logging/logger";
 import { isServiceCaller, PROCESS_CALLERS } from "@payouts/platform/rpc/caller-allowlist";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
-import { useFastProtobufTextEncoding } from "@payouts/platform/rpc/protobuf-text-encoding";
 import { loadServiceAuthConfig, type ServiceAuthConfig } from "@payouts/platform/rpc/service-auth-config";
 import { generateServiceCredentials, transportsWithToken } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
@@ -89,7 +88,6 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  useFastProtobufTextEncoding();
   // Already started by the preloaded instrumentation module when the process runs as documented.
   const telemetry = await startTelemetry({ env, serviceName: `payouts-${role}` });
   const host = listenHost(env);

@@ -9,7 +9,6 @@ import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { isServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { serverInterceptors } from "@payouts/platform/rpc/grpc-server";
-import { useFastProtobufTextEncoding } from "@payouts/platform/rpc/protobuf-text-encoding";
 import {
   CallerDigests,
   generateServiceCredentials,
@@ -64,7 +63,6 @@ export interface EmbeddedHandle {
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedHandle> {
   const { env, logger } = options;
   const config = loadGatewayConfig(env, { embedded: true });
-  useFastProtobufTextEncoding();
   // Metrics for the admin listener's /metrics; tracing only if a preloaded SDK (or a test) started it.
   await startTelemetry({ env, serviceName: "payouts-embedded", tracing: false });
   const instrument = options.instrument ?? {};

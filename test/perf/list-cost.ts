@@ -12,7 +12,6 @@ import { renderTransaction } from "@payouts/gateway/internal/http/render-transac
 import { toTransactionMessage } from "@payouts/ledger/internal/proto/transaction-message";
 import { listTransactions } from "@payouts/ledger/internal/store/transaction-store";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
-import { useFastProtobufTextEncoding } from "@payouts/platform/rpc/protobuf-text-encoding";
 import { ListTransactionsResponseSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { AnatomySession } from "./anatomy.js";
 
@@ -22,7 +21,6 @@ const databaseServerUrl = process.env.TEST_DATABASE_URL;
 if (!databaseServerUrl) throw new Error("TEST_DATABASE_URL must name a PostgreSQL server");
 
 const session = await AnatomySession.start({ databaseServerUrl });
-useFastProtobufTextEncoding(); // as every platform process does (after the runtime started: idempotent)
 try {
   for (let i = 0; i < 20; i++) {
     if (i % 3 === 0) await session.lookedUp();
