@@ -186,8 +186,8 @@ export interface DeliveryFilter {
 }
 
 /**
- * Newest first. Deliveries stored by one intake transaction share `created_at` (e.g. a payout's success
- * and refund events consumed in one batch): the later event of a transaction (`sequence`) comes first.
+ * Newest first. Deliveries stored by one intake batch share their creation time (and the time part of
+ * their ids), so within it a transaction's later event comes first by its sequence.
  */
 export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Promise<DeliveryRow[]> {
   const res = await db.query<DeliveryRow>(
