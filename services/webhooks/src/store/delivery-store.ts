@@ -185,7 +185,10 @@ export interface DeliveryFilter {
   readonly limit: number;
 }
 
-/** Newest first. */
+/**
+ * Newest first. Deliveries stored by one intake batch share their creation time (and the time part of
+ * their ids), so within it a transaction's later event comes first by its sequence.
+ */
 export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Promise<DeliveryRow[]> {
   const res = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhooks.deliveries
@@ -193,7 +196,7 @@ export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Pro
        AND ($2::text IS NULL OR tx_id = $2)
        AND ($3::text IS NULL OR config_id = $3)
        AND ($4::text IS NULL OR status = $4)
-     ORDER BY created_at DESC, delivery_id DESC
+     ORDER BY created_at DESC, sequence DESC, delivery_id DESC
      LIMIT $5`,
     [filter.partnerId, filter.txId ?? null, filter.configId ?? null, filter.status ?? null, filter.limit],
   );
