@@ -109,11 +109,14 @@ export async function storeEventDeliveries(
      ), releasable AS (
        SELECT i.delivery_id, i.config_id, i.ord FROM input i
         WHERE $13::int > 0 AND i.due <= $12
-          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries p
-                           WHERE p.config_id = i.config_id AND p.status = 'pending' AND p.next_attempt_at <= $12)
-          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                           WHERE e.config_id = i.config_id AND e.tx_id = i.tx_id AND e.sequence < i.seq
-                             AND e.status NOT IN ('delivered', 'dead'))
+          -- Index probes per row (LIMIT 1 keeps them probes, whatever the table's statistics say).
+          AND (SELECT true FROM webhooks.deliveries p
+                WHERE p.config_id = i.config_id AND p.status = 'pending' AND p.next_attempt_at <= $12
+                LIMIT 1) IS NULL
+          AND (SELECT true FROM webhooks.deliveries e
+                WHERE e.config_id = i.config_id AND e.tx_id = i.tx_id AND e.sequence < i.seq
+                  AND e.status NOT IN ('delivered', 'dead')
+                LIMIT 1) IS NULL
           AND NOT EXISTS (SELECT 1 FROM input j
                            WHERE j.config_id = i.config_id AND j.tx_id = i.tx_id AND j.seq < i.seq)
      ), slotted AS (
