@@ -131,7 +131,7 @@ export class AnatomySession {
   private constructor(
     readonly platform: TestPlatform,
     readonly counter: CostCounter,
-    private readonly authorization: string,
+    readonly authorization: string,
     readonly customerId: string,
   ) {}
 
