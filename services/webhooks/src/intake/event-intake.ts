@@ -15,7 +15,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
 import type { EventBatchHandler, EventMessage } from "@payouts/platform/events/event-bus";
-import { newId } from "@payouts/platform/ids";
+import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
 import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
@@ -132,6 +132,12 @@ async function storeDeliveries(
   );
 }
 
+/**
+ * One intake batch stores its deliveries with one creation time: their ids keep the batch's order (a
+ * transaction's success before its refund), so listings newest-first by id show the refund first.
+ */
+const nextDeliveryId = monotonicIds("whd");
+
 /** One delivery per (event, active configuration of its partner whose filter matches). */
 function deliveriesOf(
   events: readonly Notifiable[],
@@ -147,7 +153,7 @@ function deliveriesOf(
     return configs
       .filter((c) => c.partner_id === event.partnerId && matchesFilter(c.events, event.eventType))
       .map((config) => ({
-        deliveryId: newId("whd", now.getTime()),
+        deliveryId: nextDeliveryId(now.getTime()),
         eventId: event.eventId,
         configId: config.config_id,
         partnerId: event.partnerId,
