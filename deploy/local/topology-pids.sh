@@ -11,7 +11,12 @@ running_pid() {
   local pid
   pid=$(cat "$state_dir/pids/$1.pid" 2>/dev/null) || return 0
   [[ $pid =~ ^[0-9]+$ ]] && alive "$pid" || return 0
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "cli.js $1 " || return 0
-  tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "PAYOUTS_TOPOLOGY_DIR=$state_dir" || return 0
+  # Read whole, then matched: `tr … | grep -q` under pipefail fails at random when grep stops reading
+  # early and tr dies of SIGPIPE, and the process would then be taken for somebody else's.
+  local cmdline environ
+  cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 0
+  [[ $cmdline == *"cli.js $1 "* ]] || return 0
+  environ=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null) || return 0
+  [[ $'\n'$environ$'\n' == *$'\n'"PAYOUTS_TOPOLOGY_DIR=$state_dir"$'\n'* ]] || return 0
   echo "$pid"
 }

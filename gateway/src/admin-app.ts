@@ -1,6 +1,6 @@
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
 import { adminOpenApi, healthz, metrics, readyz } from "./admin/admin-listener-api.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
@@ -23,7 +23,7 @@ export async function buildAdminApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,

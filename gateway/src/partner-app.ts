@@ -1,5 +1,10 @@
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
@@ -9,7 +14,7 @@ import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,

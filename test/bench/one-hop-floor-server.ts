@@ -1,9 +1,9 @@
 /**
  * The "one hop" floor of the platform's stack, as two processes per variant:
  *
- * - `rpc h2c|http1`: a bare connect-node server (no interceptors, no auth, no tracing) answering
- *   grpc.health.v1 Check with SERVING, on HTTP/2 without TLS (h2c: gRPC, gRPC-Web and Connect) or on
- *   HTTP/1.1 (Connect and gRPC-Web).
+ * - `rpc h2c|http1|platform-http1`: a bare server (no interceptors, no auth, no tracing) answering
+ *   grpc.health.v1 Check with SERVING: connect-node on HTTP/2 without TLS (h2c: gRPC, gRPC-Web and
+ *   Connect) or on HTTP/1.1 (Connect and gRPC-Web), or the platform's `createRpcHandler` on HTTP/1.1.
  * - `front <client> <rpc port>`: a fastify server (the gateway's HTTP library) whose `POST
  *   /previewQuotations` makes one Check call through `client` and answers a small JSON document.
  *
@@ -12,9 +12,11 @@
 import { Agent, createServer } from "node:http";
 import { createServer as createHttp2Server } from "node:http2";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { type Client, createClient } from "@connectrpc/connect";
+import { type Client, type ConnectRouter, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
+import { createRpcHandler } from "@payouts/platform/internal/rpc/connect-unary-handler";
+import { createHttp1UnaryClient } from "@payouts/platform/internal/rpc/http1-unary-client";
 import {
   Health,
   HealthCheckRequestSchema,
@@ -32,12 +34,12 @@ function printPort(address: unknown): void {
 }
 
 function startRpc(protocol: string): void {
-  const handler = connectNodeAdapter({
-    routes: (router) =>
-      router.service(Health, {
-        check: () => create(HealthCheckResponseSchema, { status: ServingStatus.SERVING }),
-      }),
-  });
+  const routes = (router: ConnectRouter) =>
+    router.service(Health, {
+      check: () => create(HealthCheckResponseSchema, { status: ServingStatus.SERVING }),
+    });
+  const handler =
+    protocol === "platform-http1" ? createRpcHandler({ routes }) : connectNodeAdapter({ routes });
   const server =
     protocol === "h2c" ? createHttp2Server(handler) : createServer({ keepAliveTimeout: 65_000 }, handler);
   server.listen(0, "127.0.0.1", () => printPort(server.address()));
@@ -74,6 +76,19 @@ function checker(client: FloorClient, baseUrl: string): Check {
           }),
         ),
       );
+    case "platform-http1":
+      // What createServiceTransport builds (without its interceptors and its 128-socket bound).
+      return connectCheck(
+        createClient(Health, {
+          unary: createHttp1UnaryClient({
+            baseUrl,
+            agent: new Agent({ keepAlive: true, maxSockets: 256 }),
+            interceptors: [],
+            defaultTimeoutMs: 15_000,
+          }),
+          stream: () => Promise.reject(new Error("the floor makes unary calls only")),
+        }),
+      );
     case "grpc-js":
       return grpcJsCheck(baseUrl);
   }
@@ -108,12 +123,12 @@ async function startFront(client: FloorClient, rpcPort: string): Promise<void> {
 }
 
 const [role, arg, rpcPort] = process.argv.slice(2);
-if (role === "rpc" && (arg === "h2c" || arg === "http1")) startRpc(arg);
+if (role === "rpc" && (arg === "h2c" || arg === "http1" || arg === "platform-http1")) startRpc(arg);
 else if (role === "front" && FLOOR_CLIENTS.includes(arg as FloorClient) && rpcPort)
   void startFront(arg as FloorClient, rpcPort);
 else {
   process.stderr.write(
-    `usage: one-hop-floor-server.ts rpc h2c|http1 | front ${FLOOR_CLIENTS.join("|")} PORT\n`,
+    `usage: one-hop-floor-server.ts rpc h2c|http1|platform-http1 | front ${FLOOR_CLIENTS.join("|")} PORT\n`,
   );
   process.exit(2);
 }

@@ -11,7 +11,7 @@ describe("one-hop floor", () => {
 
   it("measures one variant per client library, each with the server its transport needs", () => {
     expect(FLOOR_VARIANTS.map((v) => v.client)).toEqual([...FLOOR_CLIENTS]);
-    expect(FLOOR_VARIANTS.map((v) => v.server)).toEqual(["h2c", "h2c", "http1"]);
+    expect(FLOOR_VARIANTS.map((v) => v.server)).toEqual(["h2c", "h2c", "http1", "platform-http1"]);
   });
 
   it("the best floor is the fastest one", () => {

@@ -1,13 +1,18 @@
 import type { HttpScenarioResult } from "./bench-results.js";
 
 /** The client libraries (and so transports) the one-hop floor is measured with. */
-export const FLOOR_CLIENTS = ["connect-grpc-h2c", "grpc-js", "connect-http1-binary"] as const;
+export const FLOOR_CLIENTS = [
+  "connect-grpc-h2c",
+  "grpc-js",
+  "connect-http1-binary",
+  "platform-http1",
+] as const;
 export type FloorClient = (typeof FLOOR_CLIENTS)[number];
 
 export interface FloorVariant {
   readonly client: FloorClient;
   /** What the bare RPC server listens with (one-hop-floor-server.ts `rpc <protocol>`). */
-  readonly server: "h2c" | "http1";
+  readonly server: "h2c" | "http1" | "platform-http1";
   /** The scenario name in the reports. */
   readonly name: string;
 }
@@ -17,6 +22,13 @@ export const FLOOR_VARIANTS: readonly FloorVariant[] = [
   { client: "connect-grpc-h2c", server: "h2c", name: "floor: connect-node gRPC over h2c" },
   { client: "grpc-js", server: "h2c", name: "floor: @grpc/grpc-js gRPC over h2c" },
   { client: "connect-http1-binary", server: "http1", name: "floor: Connect binary over HTTP/1.1" },
+  // The same protocol through the platform's own unary client and server (http1-unary-client.ts,
+  // connect-unary-handler.ts): what the services use since issue 13, without their interceptors.
+  {
+    client: "platform-http1",
+    server: "platform-http1",
+    name: "floor: Connect binary over HTTP/1.1, platform client and server",
+  },
 ];
 
 /** The floor with the most requests/s, if any floor ran. */

@@ -354,9 +354,10 @@ async function measureWebhooks(
   };
   // Warm-up (connections, JIT, the consumer's first fetch): not reported.
   await runBurst({ ...target, runId: `${infra.runId}w` }, 50);
+  const timed = { ...target, timelineFile: join(outDir, "webhook-timeline") };
   const webhooks = [
-    await runBurst(target, options.webhooks.burstEvents),
-    await runPaced(target, options.webhooks.pacedRate, options.webhooks.pacedSeconds),
+    await runBurst(timed, options.webhooks.burstEvents),
+    await runPaced(timed, options.webhooks.pacedRate, options.webhooks.pacedSeconds),
   ];
   for (const w of webhooks) {
     log(

@@ -1,8 +1,13 @@
 /**
- * CPU per call between two services, by transport: the platform's own server (`startGrpcServer`: the
- * tracing, metrics and caller-check interceptors, the RPC listener) in a child process, and a client in
- * this process calling `grpc.health.v1.Health/Check` with a caller token, 50 calls in flight, through
+ * CPU per call between two services, by transport: servers in child processes with the platform's
+ * tracing, metrics and caller-check interceptors on the RPC listener, and a client in this process
+ * calling `grpc.health.v1.Health/Check` with a caller token, 50 calls in flight. Servers:
  *
+ * - `platform`: `startGrpcServer` (unary Connect over HTTP/1.1 served by connect-unary-handler.ts,
+ *   everything else by connect-node);
+ * - `connect-node`: connect-node's `connectNodeAdapter` for every call (the server before that handler).
+ *
+ * Clients:
  * - `connect-http1`: `createServiceTransport` (what the services use: Connect, binary, HTTP/1.1, with
  *   the platform's own HTTP client, http1-unary-client.ts);
  * - `connect-node-http1`: the same protocol through connect-node's `createConnectTransport`;
@@ -14,15 +19,18 @@
  * the server: /proc/<pid>/stat), in µs per call — steadier than calls per second on a shared machine.
  *
  *   node --conditions=source --import tsx test/bench/transport-cost.ts [--rounds 3] [--calls 20000]
+ *     [--only "connect-http1 → platform,..."]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import { createClient, type Transport } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { HealthState } from "@payouts/platform/internal/rpc/health-service";
+import { listenRpc } from "@payouts/platform/internal/rpc/rpc-listener";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
+import { serverInterceptors, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { CallerDigests, generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import {
   clientInterceptors,
@@ -31,7 +39,7 @@ import {
 } from "@payouts/platform/rpc/service-transport";
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
 
-const VARIANTS = {
+const CLIENTS = {
   "connect-http1": (baseUrl: string) => createServiceTransport(baseUrl),
   "connect-node-http1": (baseUrl: string) =>
     createConnectTransport({
@@ -52,7 +60,15 @@ const VARIANTS = {
       acceptCompression: [],
     }),
 } satisfies Record<string, (baseUrl: string) => Transport>;
-type Variant = keyof typeof VARIANTS;
+const SERVERS = ["platform", "connect-node"] as const;
+type Server = (typeof SERVERS)[number];
+/** Client × server pairs measured, by name. */
+const VARIANTS: Record<string, { client: keyof typeof CLIENTS; server: Server }> = {
+  "connect-http1 → platform": { client: "connect-http1", server: "platform" },
+  "connect-http1 → connect-node": { client: "connect-http1", server: "connect-node" },
+  "connect-node-http1 → platform": { client: "connect-node-http1", server: "platform" },
+  "connect-grpc-h2c → platform": { client: "connect-grpc-h2c", server: "platform" },
+};
 
 const CLK_TCK = 100;
 
@@ -66,8 +82,19 @@ function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-async function serve(token: string): Promise<void> {
-  const server = await startGrpcServer({
+async function serve(token: string, server: Server): Promise<void> {
+  if (server === "connect-node") {
+    const health = new HealthState(["payouts.pricing.v1.PricingService"]);
+    const handler = connectNodeAdapter({
+      interceptors: serverInterceptors({ digests: CallerDigests.of([token]) }),
+      routes: (router) => health.register(router),
+    });
+    const listener = await listenRpc(handler, 0, "127.0.0.1");
+    process.stdout.write(`PORT=${listener.port}\n`);
+    process.on("SIGTERM", () => void listener.close().then(() => process.exit(0)));
+    return;
+  }
+  const platform = await startGrpcServer({
     name: "transport-cost",
     port: 0,
     serviceNames: ["payouts.pricing.v1.PricingService"],
@@ -75,8 +102,8 @@ async function serve(token: string): Promise<void> {
     auth: { digests: CallerDigests.of([token]) },
     logger: createLogger({ service: "transport-cost", level: "warn" }),
   });
-  process.stdout.write(`PORT=${server.port}\n`);
-  process.on("SIGTERM", () => void server.close().then(() => process.exit(0)));
+  process.stdout.write(`PORT=${platform.port}\n`);
+  process.on("SIGTERM", () => void platform.close().then(() => process.exit(0)));
 }
 
 async function callMany(transport: Transport, token: string, calls: number, inFlight: number): Promise<void> {
@@ -92,10 +119,19 @@ async function callMany(transport: Transport, token: string, calls: number, inFl
   await Promise.all(Array.from({ length: inFlight }, worker));
 }
 
-async function startServer(token: string): Promise<{ child: ChildProcess; port: number }> {
+async function startServer(token: string, server: Server): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", fileURLToPath(import.meta.url), "serve"],
+    [
+      // `node --cpu-prof --cpu-prof-dir=<dir> …transport-cost.ts` profiles the servers too.
+      ...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")),
+      "--conditions=source",
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "serve",
+      server,
+    ],
     { env: { ...process.env, TRANSPORT_COST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
   );
   const port = await new Promise<number>((resolve, reject) => {
@@ -110,29 +146,34 @@ async function startServer(token: string): Promise<{ child: ChildProcess; port: 
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args[0] === "serve") return serve(process.env.TRANSPORT_COST_TOKEN ?? "");
+  if (args[0] === "serve") return serve(process.env.TRANSPORT_COST_TOKEN ?? "", args[1] as Server);
   const option = (name: string, fallback: number) => {
     const i = args.indexOf(name);
     return i >= 0 ? Number(args[i + 1]) : fallback;
   };
   const rounds = option("--rounds", 3);
+  const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "").split(",") : undefined;
   const calls = option("--calls", 20_000);
   const token = generateServiceCredentials().tokens.gateway;
-  const { child, port } = await startServer(token);
+  const servers = {} as Record<Server, { child: ChildProcess; port: number }>;
   const results: Record<string, { client: number[]; server: number[]; callsPerSecond: number[] }> = {};
   try {
-    const baseUrl = `http://127.0.0.1:${port}`;
+    for (const server of SERVERS) servers[server] = await startServer(token, server);
     const transports = Object.fromEntries(
-      Object.entries(VARIANTS).map(([name, make]) => [name, make(baseUrl)]),
-    ) as Record<Variant, Transport>;
-    for (const name of Object.keys(transports) as Variant[]) {
-      await callMany(transports[name], token, 2_000, 50);
-    }
+      Object.entries(VARIANTS)
+        .filter(([name]) => only === undefined || only.includes(name))
+        .map(([name, { client, server }]) => [
+          name,
+          CLIENTS[client](`http://127.0.0.1:${servers[server].port}`),
+        ]),
+    );
+    for (const transport of Object.values(transports)) await callMany(transport, token, 2_000, 50);
     for (let round = 0; round < rounds; round++) {
-      for (const name of Object.keys(transports) as Variant[]) {
-        const [client0, server0, t0] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
-        await callMany(transports[name], token, calls, 50);
-        const [client1, server1, t1] = [ownCpuMs(), procCpuMs(child.pid ?? 0), performance.now()];
+      for (const [name, transport] of Object.entries(transports)) {
+        const pid = servers[VARIANTS[name]?.server ?? "platform"].child.pid ?? 0;
+        const [client0, server0, t0] = [ownCpuMs(), procCpuMs(pid), performance.now()];
+        await callMany(transport, token, calls, 50);
+        const [client1, server1, t1] = [ownCpuMs(), procCpuMs(pid), performance.now()];
         const r = results[name] ?? { client: [], server: [], callsPerSecond: [] };
         results[name] = r;
         r.client.push(((client1 - client0) * 1000) / calls);
@@ -141,7 +182,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    child.kill("SIGTERM");
+    for (const { child } of Object.values(servers)) child.kill("SIGTERM");
   }
   const fmt = (values: number[]) => values.map((v) => v.toFixed(0)).join(" / ");
   process.stdout.write(`${calls} calls per measurement, 50 in flight, ${rounds} alternating rounds\n\n`);

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -103,6 +104,8 @@ export interface FanOutTarget {
   /** How long to wait for the last deliveries after the last event was published. */
   readonly drainTimeoutMs: number;
   readonly runId: string;
+  /** When set, each phase writes its per-second timeline to `<timelineFile>-<phase>.tsv`. */
+  readonly timelineFile?: string;
 }
 
 /**
@@ -207,6 +210,7 @@ function summarise(
       last = Math.max(last, arrival);
     }
   }
+  if (target.timelineFile) writeFileSync(`${target.timelineFile}-${phase}.tsv`, timeline(target, published));
   const fanOut = target.receivers.length;
   const expected = published.size * fanOut;
   const seconds = (last - first) / 1000;
@@ -236,6 +240,37 @@ function summarise(
     cpuMsPerDelivery: latencies.length > 0 ? (1000 * cpuSeconds) / latencies.length : 0,
     processes,
   };
+}
+
+/**
+ * Per second of the phase (from its first publish): events published in that second and the
+ * p50/p99/max event→2xx of their deliveries, and the deliveries that arrived in that second. A stall
+ * shows as a run of seconds with few arrivals and then a spike of latency.
+ */
+function timeline(target: FanOutTarget, published: ReadonlyMap<string, number>): string {
+  let first = Number.POSITIVE_INFINITY;
+  for (const at of published.values()) first = Math.min(first, at);
+  const byPublishSecond: number[][] = [];
+  const arrivalsPerSecond: number[] = [];
+  for (const [eventId, at] of published) {
+    const second = Math.floor((at - first) / 1000);
+    byPublishSecond[second] ??= [];
+    for (const receiver of target.receivers) {
+      const arrival = receiver.arrivalOf(eventId);
+      if (arrival === undefined) continue;
+      byPublishSecond[second].push(arrival - at);
+      const arrivedSecond = Math.floor((arrival - first) / 1000);
+      arrivalsPerSecond[arrivedSecond] = (arrivalsPerSecond[arrivedSecond] ?? 0) + 1;
+    }
+  }
+  const lines = ["second\tdeliveries_published\tp50_ms\tp99_ms\tmax_ms\tarrived"];
+  const seconds = Math.max(byPublishSecond.length, arrivalsPerSecond.length);
+  for (let s = 0; s < seconds; s++) {
+    const l = byPublishSecond[s] ?? [];
+    const q = (p: number) => (l.length > 0 ? percentile(l, p).toFixed(0) : "-");
+    lines.push([s, l.length, q(50), q(99), q(100), arrivalsPerSecond[s] ?? 0].join("\t"));
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /** A transaction.success event as the ledger's relay publishes it, for a transaction of its own. */

@@ -458,10 +458,26 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
 
   it("lets only the listed callers reach each gRPC service", () => {
     expect(callersOf("lookup", 50051)).toEqual(["gateway"]);
-    expect(callersOf("pricing", 50052)).toEqual(["gateway"]);
+    expect(callersOf("pricing", 50052)).toEqual(["gateway", "ledger"]);
     expect(callersOf("ledger", 50053)).toEqual(["gateway"]);
     expect(callersOf("webhook-dispatcher", 50054)).toEqual(["gateway"]);
     expect(callersOf("sandbox-rail", 50055)).toEqual(["gateway", "ledger"]);
+  });
+
+  it("lets each component call out to the gRPC services it needs only", () => {
+    const components = ["gateway", "lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"];
+    const calleesOf = (name: string): string[] =>
+      (policyOf(name).spec.egress ?? [])
+        .flatMap((rule) =>
+          (rule.to ?? []).map((peer) => peer.podSelector?.matchLabels?.["app.kubernetes.io/component"]),
+        )
+        .filter((c): c is string => c !== undefined && components.includes(c))
+        .sort();
+    expect(calleesOf("ledger")).toEqual(["pricing", "sandbox-rail"]);
+    expect(calleesOf("lookup")).toEqual([]);
+    expect(calleesOf("pricing")).toEqual([]);
+    expect(calleesOf("webhook-dispatcher")).toEqual([]);
+    expect(calleesOf("sandbox-rail")).toEqual(["gateway"]);
   });
 
   it("opens the admin port to labelled operator tooling only", () => {

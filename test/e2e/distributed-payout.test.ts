@@ -369,15 +369,7 @@ async function grpcStatusOf(call: Promise<unknown>): Promise<grpc.status> {
 
 describe("service authentication between the processes (issue 12 item 2)", () => {
   const ledger = () => running().grpcAddress("ledger");
-  const quote = {
-    quoteId: "qt_forged",
-    amount: "1",
-    currency: "NGN",
-    amountUsd: "0.000001",
-    totalUsd: "0.000001",
-  };
-
-  it("refuses unauthenticated CreditBalance, RecordRailResult, AttachQuote and partner reads", async () => {
+  it("refuses unauthenticated CreditBalance, RecordRailResult, QuoteTransaction and partner reads", async () => {
     const created = await admin("POST", "/admin/partners", { name: "E2E auth victim" });
     expectStatus(created, 201);
     const partner = { partnerId: created.json.partner_id as string };
@@ -396,10 +388,10 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         { authorization: forged },
       ),
       grpcJsUnary(ledger(), LedgerService.method.recordRailResult, { txId: "tx_any", outcome: "SUCCESS" }),
-      grpcJsUnary(ledger(), LedgerService.method.attachQuote, {
+      grpcJsUnary(ledger(), LedgerService.method.quoteTransaction, {
         partnerId: partner.partnerId,
         txId: "tx_any",
-        quote,
+        amount: "1",
       }),
       grpcJsUnary(ledger(), LedgerService.method.getTransaction, { partnerId: "", txId: "tx_any" }),
       grpcJsUnary(ledger(), LedgerService.method.listTransactions, { partnerId: partner.partnerId }),
@@ -452,6 +444,14 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         5_000,
         as("gateway"),
       ),
+      // The ledger may ask pricing for a binding quote, and for nothing else.
+      grpcJsUnary(
+        running().grpcAddress("pricing"),
+        PricingService.method.putFxRate,
+        { currency: "NGN", ratePerUsd: "1" },
+        5_000,
+        as("ledger"),
+      ),
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
       calls.map(() => grpc.status.PERMISSION_DENIED),
@@ -500,8 +500,8 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
       ),
       grpcJsUnary(
         ledger(),
-        LedgerService.method.attachQuote,
-        { partnerId: "", txId: "tx_any", quote },
+        LedgerService.method.quoteTransaction,
+        { partnerId: "", txId: "tx_any", amount: "1" },
         5_000,
         as("gateway"),
       ),

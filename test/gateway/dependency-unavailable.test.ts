@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
+import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { hashSecret } from "@payouts/gateway/internal/auth/secret-hash";
 import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
@@ -10,12 +11,16 @@ import {
 } from "@payouts/gateway/internal/gateway-server";
 import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
 import { insertApp, insertPartner } from "@payouts/gateway/internal/store/partner-store";
+import { createLedgerService, LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
+import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { destination } from "../ledger/support/ledger-harness.js";
 import { type ApiResponse, callJson } from "../support/call-json.js";
 import { freePort } from "../support/free-port.js";
 import { createTestDatabase } from "../support/infra.js";
@@ -160,6 +165,69 @@ describe("services that are down", () => {
       );
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+describe("pricing down behind the ledger (getQuotation: gateway → ledger → pricing)", () => {
+  it("answers 503 with Retry-After whether pricing refuses connections or never answers, storing nothing", async () => {
+    const database = await createTestDatabase();
+    const db = createPgDatabase({ connectionString: database.url });
+    const silent = createServer((socket) => socket.on("error", () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      await migrate(db, GATEWAY_MIGRATIONS);
+      await migrate(db, LEDGER_MIGRATIONS);
+      const partnerId = (await insertPartner(db, "ptr_pricing_down", "Pricing down")).partner_id;
+      await insertApp(db, {
+        clientId: "ci_unavailable",
+        partnerId,
+        secretHash: await hashSecret(SECRET),
+        previewRateLimitPerMinute: 600,
+      });
+      const closedPort = await freePort();
+      const { port: silentPort } = silent.address() as { port: number };
+      const pricingDown = {
+        "refusing connections": createServiceTransport(`http://127.0.0.1:${closedPort}`),
+        "never answering": createGrpcTransport({
+          baseUrl: `http://127.0.0.1:${silentPort}`,
+          defaultTimeoutMs: 300,
+        }),
+      };
+      for (const [how, pricing] of Object.entries(pricingDown)) {
+        const ledgerModule = createLedgerService({
+          db,
+          bus: createInProcessEventBus(),
+          logger: createLogger({ service: "ledger-test", level: "silent" }),
+          transports: { pricing },
+          env: {},
+          mode: "distributed",
+        });
+        const ledgerTransport = createRouterTransport((router) => ledgerModule.routes(router));
+        const ledger = createClient(LedgerService, ledgerTransport);
+        const created = await ledger.createTransaction({
+          partnerId,
+          customerId: "cus_1",
+          destination: destination(),
+        });
+        const txId = created.transaction!.txId;
+        const { gateway, lines } = await startLoggedGateway(db, {
+          ...everyService(() => createServiceTransport(`http://127.0.0.1:${closedPort}`)),
+          ledger: ledgerTransport,
+        });
+        try {
+          const res = await partnerCall(gateway, "POST", "/getQuotation", { tx_id: txId, amount: 15000 });
+          expectUnavailable(res, lines, `getQuotation, pricing ${how}`);
+          expect(res.headers.get("retry-after")).toBe("5");
+          expect((await ledger.getTransaction({ partnerId, txId })).transaction?.quote).toBeUndefined();
+        } finally {
+          await gateway.close();
+        }
+      }
+    } finally {
+      silent.close();
+      await db.close();
+      await database.drop();
     }
   });
 });

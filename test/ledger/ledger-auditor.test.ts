@@ -93,7 +93,7 @@ async function audit(rand: ReturnType<typeof prng>): Promise<void> {
       const q = quote(amountUsd, pct, fixed);
       const created = await h.client.createTransaction({ partnerId, destination: destination() });
       const txId = created.transaction!.txId;
-      await h.client.attachQuote({ partnerId, txId, quote: q });
+      await h.quoteWith({ partnerId, txId, quote: q });
       const fee = new Dec(pct).plus(fixed);
       txs.push({
         partnerId,

@@ -34,7 +34,7 @@ async function pendingTx(partnerId: string, q = quote("10", "0.15", "0.3")) {
     destination: destination(),
   });
   const txId = created.transaction!.txId;
-  await h.client.attachQuote({ partnerId, txId, quote: q });
+  await h.quoteWith({ partnerId, txId, quote: q });
   return txId;
 }
 
@@ -131,56 +131,93 @@ describe("lifecycle", () => {
     const p = partner();
     await h.client.creditBalance({ partnerId: p, amountUsd: "50", reference: "r", ...freshKey() });
     const txId = await pendingTx(p, quote("10"));
-    const second = await h.client.attachQuote({ partnerId: p, txId, quote: quote("20", "1") });
-    expect(second.transaction?.quote?.totalUsd).toBe("21");
+    const second = await h.quoteWith({ partnerId: p, txId, quote: quote("20", "1") });
+    expect(second.quote?.totalUsd).toBe("21");
+    const stored = await h.client.getTransaction({ partnerId: p, txId });
+    expect(stored.transaction?.quote).toMatchObject({ quoteId: second.quote?.quoteId, totalUsd: "21" });
     await execute(p, txId, "k-requote");
     expect((await h.client.getBalance({ partnerId: p })).balanceUsd).toBe("29");
-    expect(await reasonOf(h.client.attachQuote({ partnerId: p, txId, quote: quote("1") }))).toBe(
+    const asked = h.pricingRequests.length;
+    expect(await reasonOf(h.quoteWith({ partnerId: p, txId, quote: quote("1") }))).toBe(
       "TRANSACTION_NOT_PENDING",
     );
-    expect(
-      await reasonOf(
-        h.client.attachQuote({ partnerId: p, txId, quote: quote("1", "0", "0", { currency: "BRL" }) }),
-      ),
-    ).toBe("TRANSACTION_NOT_PENDING");
+    // Refused before pricing is asked.
+    expect(h.pricingRequests).toHaveLength(asked);
   });
 
-  it("GetQuotableTransaction answers getQuotation's ledger rules in order", async () => {
+  it("QuoteTransaction answers getQuotation's rules in order and asks pricing for the corridor", async () => {
     const p = partner();
     await h.client.creditBalance({ partnerId: p, amountUsd: "50", reference: "r", ...freshKey() });
     const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
     const txId = created.transaction!.txId;
-    const quotable = (partnerId: string, currency = "") =>
-      h.client.getQuotableTransaction({ partnerId, txId, currency });
-    expect((await quotable(p)).transaction).toMatchObject({ txId, currency: "NGN" });
-    expect((await quotable(p, "ngn")).transaction?.txId).toBe(txId);
-    const wrongCurrency = await quotable(p, "BRL").catch((e: unknown) => e);
+    const asked = h.pricingRequests.length;
+    const priced = await h.quoteWith({ partnerId: p, txId, quote: quote("10"), currency: "ngn" });
+    expect(h.pricingRequests.slice(asked)).toMatchObject([
+      { partnerId: p, countryCode: "NG", currency: "NGN", amount: priced.quote?.amount },
+    ]);
+    const wrongCurrency = await h
+      .quoteWith({ partnerId: p, txId, quote: quote("10"), currency: "BRL" })
+      .catch((e: unknown) => e);
     expect(errorDetailOf(wrongCurrency)).toMatchObject({ reason: "INVALID_FIELD", field: "currency" });
     expect((wrongCurrency as Error).message).toContain("currency must be the transaction's currency NGN");
-    expect(await reasonOf(quotable("ptr_other", "BRL"))).toBe("TRANSACTION_NOT_FOUND");
-    expect(await reasonOf(h.client.getQuotableTransaction({ partnerId: "", txId }))).toBe(
+    expect(
+      await reasonOf(h.quoteWith({ partnerId: "ptr_other", txId, quote: quote("1"), currency: "BRL" })),
+    ).toBe("TRANSACTION_NOT_FOUND");
+    expect(await reasonOf(h.client.quoteTransaction({ partnerId: "", txId, amount: "1" }))).toBe(
       "MISSING_REQUIRED_FIELD",
     );
-    await h.client.attachQuote({ partnerId: p, txId, quote: quote("10") });
+    // Pricing's refusal comes back as pricing gave it (reason, field, message), and nothing is stored.
+    const refused = await h.client
+      .quoteTransaction({ partnerId: p, txId, amount: "999" })
+      .catch((e: unknown) => e);
+    expect(errorDetailOf(refused)).toMatchObject({ reason: "AMOUNT_OUT_OF_RANGE", field: "amount" });
+    expect((refused as Error).message).toContain("no price for 999 NGN");
+    expect((await h.client.getTransaction({ partnerId: p, txId })).transaction?.quote?.quoteId).toBe(
+      priced.quote?.quoteId,
+    );
     await execute(p, txId, "k-quotable");
     // Not PENDING comes before the currency.
-    expect(await reasonOf(quotable(p, "BRL"))).toBe("TRANSACTION_NOT_PENDING");
+    expect(await reasonOf(h.quoteWith({ partnerId: p, txId, quote: quote("1"), currency: "BRL" }))).toBe(
+      "TRANSACTION_NOT_PENDING",
+    );
   });
 
-  it("rejects quotes the ledger could not debit exactly", async () => {
+  it("answers SERVICE_UNAVAILABLE with retry_after_seconds when pricing does not answer, storing nothing", async () => {
+    const p = partner();
+    const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
+    const txId = created.transaction!.txId;
+    h.failNextPricing(1);
+    const down = await h.quoteWith({ partnerId: p, txId, quote: quote("10") }).catch((e: unknown) => e);
+    expect(errorDetailOf(down)).toMatchObject({
+      reason: "SERVICE_UNAVAILABLE",
+      metadata: { retry_after_seconds: "5" },
+    });
+    expect((await h.client.getTransaction({ partnerId: p, txId })).transaction?.quote).toBeUndefined();
+    // Pricing back: the same request succeeds.
+    expect((await h.quoteWith({ partnerId: p, txId, quote: quote("10") })).quote?.amountUsd).toBe("10");
+  });
+
+  it("rejects quotes the ledger could not debit exactly, and amounts a dynamic QR does not fix", async () => {
     const p = partner();
     const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
     const txId = created.transaction!.txId;
     const bad = { ...quote("10"), amountUsd: "10.0000000000000000001", totalUsd: "" };
-    expect(await reasonOf(h.client.attachQuote({ partnerId: p, txId, quote: bad }))).toBe("INVALID_FIELD");
+    expect(await reasonOf(h.quoteWith({ partnerId: p, txId, quote: bad }))).toBe("INVALID_FIELD");
     expect(
-      await reasonOf(
-        h.client.attachQuote({ partnerId: p, txId, quote: quote("1", "0", "0", { currency: "BRL" }) }),
-      ),
+      await reasonOf(h.quoteWith({ partnerId: p, txId, quote: quote("1", "0", "0", { currency: "BRL" }) })),
     ).toBe("INVALID_FIELD");
-    expect(await reasonOf(h.client.attachQuote({ partnerId: "ptr_other", txId, quote: quote("1") }))).toBe(
-      "TRANSACTION_NOT_FOUND",
-    );
+    const qr = await h.client.createTransaction({
+      partnerId: p,
+      destination: { ...destination(), amount: "15000" },
+      amount: "15000",
+    });
+    const qrTx = qr.transaction!.txId;
+    const other = await h
+      .quoteWith({ partnerId: p, txId: qrTx, quote: quote("20") })
+      .catch((e: unknown) => e);
+    expect(errorDetailOf(other)).toMatchObject({ reason: "INVALID_AMOUNT", field: "amount" });
+    expect((await h.client.getTransaction({ partnerId: p, txId: qrTx })).transaction?.quote).toBeUndefined();
+    expect((await h.quoteWith({ partnerId: p, txId: qrTx, quote: quote("10") })).quote?.amount).toBe("15000");
   });
 });
 
@@ -510,7 +547,7 @@ describe("expiry", () => {
       await short.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
       const created = await short.client.createTransaction({ partnerId: p, destination: destination() });
       const txId = created.transaction!.txId;
-      await short.client.attachQuote({ partnerId: p, txId, quote: quote("10") });
+      await short.quoteWith({ partnerId: p, txId, quote: quote("10") });
       const expired = await waitFor("expiry", async () => {
         const { transaction } = await short.client.getTransaction({ partnerId: p, txId });
         return transaction?.status === TransactionStatus.EXPIRED ? transaction : undefined;

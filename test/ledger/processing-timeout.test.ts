@@ -45,7 +45,7 @@ async function executed(harness: LedgerHarness, p: string): Promise<string> {
   await harness.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
   const created = await harness.client.createTransaction({ partnerId: p, destination: destination() });
   const txId = created.transaction!.txId;
-  await harness.client.attachQuote({ partnerId: p, txId, quote: quote("10", "0.15", "0.3") });
+  await harness.quoteWith({ partnerId: p, txId, quote: quote("10", "0.15", "0.3") });
   const res = await harness.client.executePayout({
     partnerId: p,
     txId,

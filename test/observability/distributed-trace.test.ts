@@ -105,6 +105,24 @@ describe("one payout, one trace", () => {
     }
   });
 
+  it("prices getQuotation inside the ledger's call: /getQuotation → QuoteTransaction → CreateQuote", () => {
+    const spans = finishedSpans().filter((s) => s.spanContext().traceId === traceId);
+    const byId = new Map(spans.map((s) => [idOf(s), s]));
+    /** The nearest server span above `span`: the call it was made in. */
+    const callOf = (span: ReadableSpan): ReadableSpan | undefined => {
+      let cursor = byId.get(parentOf(span) ?? "");
+      while (cursor && cursor.kind !== SpanKind.SERVER) cursor = byId.get(parentOf(cursor) ?? "");
+      return cursor;
+    };
+    const createQuotes = spans.filter(
+      (s) => s.kind === SpanKind.SERVER && s.attributes["rpc.method"] === "CreateQuote",
+    );
+    expect(createQuotes).toHaveLength(1);
+    const quoteTransaction = callOf(createQuotes[0]!);
+    expect(quoteTransaction?.attributes).toMatchObject({ "rpc.method": "QuoteTransaction", tx_id: txId });
+    expect(callOf(quoteTransaction!)?.attributes["http.route"]).toBe("/getQuotation");
+  });
+
   it("records database spans inside the service calls, without statement parameters", () => {
     const spans = finishedSpans().filter((s) => s.spanContext().traceId === traceId);
     const serverIds = new Set(spans.filter((s) => s.kind === SpanKind.SERVER).map(idOf));

@@ -36,14 +36,10 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
     messages: 1,
   },
   getQuotation: {
-    rpcs: {
-      "LedgerService/AttachQuote": 1,
-      "LedgerService/GetQuotableTransaction": 1,
-      "PricingService/CreateQuote": 1,
-    },
-    sqlStatements: 4,
-    sqlBy: { ledger: 3, pricing: 1 },
-    roundTrips: 4,
+    rpcs: { "LedgerService/QuoteTransaction": 1, "PricingService/CreateQuote": 1 },
+    sqlStatements: 3,
+    sqlBy: { ledger: 2, pricing: 1 },
+    roundTrips: 3,
     transactions: 0,
     messages: 0,
   },

@@ -35,7 +35,7 @@ describe("embedded mode service authentication", () => {
     const calls = [
       ledger.creditBalance({ partnerId: partner.partnerId, amountUsd: "1000", reference: "x" }),
       ledger.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
-      ledger.attachQuote({ partnerId: partner.partnerId, txId: "tx_any" }),
+      ledger.quoteTransaction({ partnerId: partner.partnerId, txId: "tx_any", amount: "1" }),
       ledger.getTransaction({ partnerId: "", txId: "tx_any" }),
       pricing.putFxRate({ currency: "NGN", ratePerUsd: "1" }),
       rail.settlePayout({ txId: "tx_any", outcome: "SUCCESS" }),

@@ -18,7 +18,6 @@ import {
   destination,
   freshKey,
   type LedgerHarness,
-  quote,
   startLedgerHarness,
 } from "../ledger/support/ledger-harness.js";
 import { balanceOf } from "../ledger/support/ledger-invariants.js";
@@ -79,11 +78,11 @@ describe("calls without a valid service credential", () => {
     expect(await balanceOf(harness.db, partnerId)).toMatch(/^0(\.0*)?$/);
   });
 
-  it("RecordRailResult, AttachQuote and a partner read are refused", async () => {
+  it("RecordRailResult, QuoteTransaction and a partner read are refused", async () => {
     const anonymous = ledgerAs();
     const calls = [
       anonymous.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
-      anonymous.attachQuote({ partnerId, txId: "tx_any", quote: quote("1") }),
+      anonymous.quoteTransaction({ partnerId, txId: "tx_any", amount: "1" }),
       anonymous.getTransaction({ partnerId: "", txId: "tx_any" }),
       anonymous.listTransactions({ partnerId }),
       anonymous.getBalance({ partnerId }),
@@ -101,7 +100,7 @@ describe("a caller the allowlist does not name for the method", () => {
       partnerSide.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
       partnerSide.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
       admin.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
-      admin.attachQuote({ partnerId: "ptr_x", txId: "tx_any", quote: quote("1") }),
+      admin.quoteTransaction({ partnerId: "ptr_x", txId: "tx_any", amount: "1" }),
       railRoute.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
       railRoute.getTransaction({ partnerId: "ptr_x", txId: "tx_any" }),
       ledgerAs(credentials.tokens.ledger).creditBalance({
@@ -138,7 +137,7 @@ describe("partner scope", () => {
     const txId = created.transaction!.txId;
     const calls = [
       partnerSide.getTransaction({ partnerId: "", txId }),
-      partnerSide.attachQuote({ partnerId: "", txId, quote: quote("5") }),
+      partnerSide.quoteTransaction({ partnerId: "", txId, amount: "5" }),
       partnerSide.listTransactions({ partnerId: "" }),
       partnerSide.getBalance({ partnerId: "" }),
       partnerSide.createTransaction({ partnerId: "", customerId: "cus_1", destination: destination() }),

@@ -36,7 +36,7 @@ import {
 const EXECUTE_ROUTE = "POST /executePayout";
 
 export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const { ledger, pricing } = deps.clients;
+  const { ledger } = deps.clients;
 
   addRoute(app, getQuotation, async (request, reply) => {
     const { partnerId } = partnerOf(request);
@@ -44,21 +44,11 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     const { tx_id: txId, amount } = body;
     const currency = body.currency?.toUpperCase();
     const dp = readDp(request.query);
-    // The ledger refuses, in order: TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING, another currency.
-    const { transaction: tx } = await ledger.getQuotableTransaction({
-      partnerId,
-      txId,
-      currency: currency ?? "",
-    });
-    if (!tx) throw new Error("ledger answered no transaction");
-    const { quote } = await pricing.createQuote({
-      partnerId,
-      countryCode: tx.destination?.countryCode ?? "",
-      currency: tx.currency,
-      amount,
-    });
-    if (!quote) throw new Error("pricing answered no quote");
-    await ledger.attachQuote({ partnerId, txId, quote });
+    // One call: the ledger checks the transaction (TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING, another
+    // currency, in that order), asks pricing for the binding price (pricing's refusals come back as
+    // pricing gave them) and stores it.
+    const { quote } = await ledger.quoteTransaction({ partnerId, txId, currency: currency ?? "", amount });
+    if (!quote) throw new Error("ledger answered no quote");
     const quoted: BindingQuote = {
       tx_id: txId,
       amount: localAmount(quote.amount, quote.currency),

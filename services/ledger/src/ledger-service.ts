@@ -11,6 +11,7 @@ import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
+import { createPricingServicePricer } from "./pricing/pricing-service-pricer.js";
 import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
@@ -48,6 +49,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const rail = ctx.transports.rail
     ? createRailServicePayoutRail(ctx.transports.rail, config.railSubmitTimeoutMs)
     : undefined;
+  const pricer = ctx.transports.pricing ? createPricingServicePricer(ctx.transports.pricing) : undefined;
   const submitter = createRailSubmitter(deps, rail);
   const railRetry = createPeriodicTask({
     name: "rail-resubmission",
@@ -75,6 +77,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   });
   const handlers = createLedgerHandlers(deps, {
     rail,
+    pricer,
     afterExecute: (executed) =>
       submitter.submitExecuted(executed).catch((error: unknown) => {
         logger.error(

@@ -96,7 +96,8 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     now,
     random: Math.random,
     retryScheduleMs: config.retryScheduleMs,
-    onStored: worker.wake,
+    claimFresh: (store) => worker.claimFresh(store),
+    onStored: (configIds) => worker.wakeFor(configIds),
   });
   const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
   let subscription: Subscription | undefined;

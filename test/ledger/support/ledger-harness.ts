@@ -1,6 +1,7 @@
 /**
- * The ledger service alone on a fresh real PostgreSQL database, called through its Connect router, with a
- * scriptable stand-in for the payout rail and the in-process bus recording what the relay publishes.
+ * The ledger service alone on a fresh real PostgreSQL database, called through its Connect router, with
+ * scriptable stand-ins for the payout rail and for pricing, and the in-process bus recording what the relay
+ * publishes.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
@@ -14,10 +15,11 @@ import { type EventMessage, TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/e
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { Dec } from "@payouts/platform/money/decimal";
-import { errorDetailOf } from "@payouts/platform/rpc/service-error";
+import { errorDetailOf, serviceError } from "@payouts/platform/rpc/service-error";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { DestinationSchema, type Quote, QuoteSchema } from "@payouts/proto/payouts/common/v1/common_pb";
-import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { LedgerService, type QuoteTransactionResponse } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { type CreateQuoteRequest, PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService, type SubmitPayoutRequest } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import { createTestDatabase } from "../../support/infra.js";
 
@@ -38,6 +40,23 @@ export interface LedgerHarness {
   loseNextSubmissionAnswers(n: number): void;
   /** Makes the next `n` CancelPayout calls fail (the rail does not answer). */
   failNextCancellations(n: number): void;
+  /** Every CreateQuote the ledger asked the pricing stand-in, in order. */
+  readonly pricingRequests: CreateQuoteRequest[];
+  /**
+   * From now on the pricing stand-in answers `quote` to CreateQuote of `partnerId` for `quote.amount` (the
+   * latest offer for an amount wins); an amount it was never offered is refused AMOUNT_OUT_OF_RANGE, as
+   * pricing refuses an amount off its limits.
+   */
+  offerQuote(partnerId: string, quote: Quote): void;
+  /** getQuotation through the ledger (QuoteTransaction), pricing answering `quote`. */
+  quoteWith(request: {
+    partnerId: string;
+    txId: string;
+    quote: Quote;
+    currency?: string;
+  }): Promise<QuoteTransactionResponse>;
+  /** Makes the next `n` CreateQuote calls fail (pricing does not answer). */
+  failNextPricing(n: number): void;
   /** A second ledger process on the same database (stopping the first is up to the test). */
   restart(): Promise<{ client: LedgerClient; module: ServiceModule }>;
   close(): Promise<void>;
@@ -100,13 +119,41 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
       },
     }),
   );
+  const pricingRequests: CreateQuoteRequest[] = [];
+  const offered = new Map<string, Quote>();
+  const offerKey = (partnerId: string, amount: string) => `${partnerId} ${amount}`;
+  let pricingFailures = 0;
+  const pricing = createRouterTransport((router) =>
+    router.service(PricingService, {
+      async createQuote(req) {
+        pricingRequests.push(req);
+        if (pricingFailures > 0) {
+          pricingFailures--;
+          throw new ConnectError("pricing unavailable", 14);
+        }
+        const key = offerKey(req.partnerId, req.amount);
+        const offer = offered.get(key);
+        if (!offer) {
+          throw serviceError<"AMOUNT_OUT_OF_RANGE">(
+            "AMOUNT_OUT_OF_RANGE",
+            `no price for ${req.amount} ${req.currency}`,
+            {
+              field: "amount",
+            },
+          );
+        }
+        return { quote: offer };
+      },
+    }),
+  );
+  const offerQuote = (partnerId: string, q: Quote) => void offered.set(offerKey(partnerId, q.amount), q);
   const modules: ServiceModule[] = [];
   const spawn = async () => {
     const module = createLedgerService({
       db,
       bus,
       logger: createLogger({ service: "ledger-test", level: "silent" }),
-      transports: { rail },
+      transports: { rail, pricing },
       env: { ...FAST_ENV, ...env },
       mode: "distributed",
     });
@@ -122,6 +169,15 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
   };
   const first = await spawn();
   return {
+    pricingRequests,
+    offerQuote,
+    quoteWith: ({ partnerId, txId, quote: q, currency = "" }) => {
+      offerQuote(partnerId, q);
+      return first.client.quoteTransaction({ partnerId, txId, currency, amount: q.amount });
+    },
+    failNextPricing: (n) => {
+      pricingFailures = n;
+    },
     db,
     url: database.url,
     ...first,

@@ -49,3 +49,6 @@ export const invalidField = (field: string, why: string) =>
 
 export const missingField = (field: string) =>
   new LedgerFailure("MISSING_REQUIRED_FIELD", `${field} is required`, field);
+
+export const notFound = (txId: string) =>
+  new LedgerFailure("TRANSACTION_NOT_FOUND", `transaction ${txId} not found`, "tx_id");

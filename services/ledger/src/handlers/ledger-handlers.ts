@@ -7,21 +7,30 @@ import { toDecimalString } from "@payouts/platform/money/decimal";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
 import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
-import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import { invalidField, LedgerFailure, type LedgerReason, missingField } from "../domain/ledger-failure.js";
+import {
+  invalidField,
+  LedgerFailure,
+  type LedgerReason,
+  missingField,
+  notFound,
+} from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
-import { quotingRefusal } from "../domain/payout-execution.js";
-import type { QuoteInput } from "../domain/quote-terms.js";
-import { attachQuote, notFound } from "../operations/attach-quote.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
 import { executePayout } from "../operations/execute-payout.js";
 import { failProcessingPayout } from "../operations/fail-processing-payout.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { quoteTransaction } from "../operations/quote-transaction.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
-import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
+import type { BindingPricer } from "../pricing/binding-pricer.js";
+import {
+  destinationToJson,
+  fromProtoStatus,
+  quoteInputOf,
+  toTransactionMessage,
+} from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
 import {
@@ -34,6 +43,8 @@ import {
 export interface LedgerHandlerHooks {
   /** The payout rail, asked before an operator fails a payout (FailTransaction). */
   readonly rail: PayoutRail | undefined;
+  /** Pricing, asked for getQuotation's binding price (QuoteTransaction). */
+  readonly pricer: BindingPricer | undefined;
   /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
   readonly afterExecute: (executed: StoredTransaction) => Promise<void>;
 }
@@ -55,10 +66,10 @@ export function createLedgerHandlers(
         partnerTransactionId: req.partnerTransactionId,
         partnerAppId: req.partnerAppId,
         walletIdentifier: req.walletIdentifier,
-        quote: req.quote ? quoteInput(req.quote) : undefined,
+        quote: req.quote ? quoteInputOf(req.quote) : undefined,
         traceparent: traceparentOf(ctx),
       });
-      return { transaction: toTransactionMessage(tx.tx, tx.history) };
+      return { transaction: toTransactionMessage(tx.tx, tx.history, req.destination) };
     },
 
     async getTransaction(req, ctx) {
@@ -97,20 +108,16 @@ export function createLedgerHandlers(
       };
     },
 
-    async getQuotableTransaction(req) {
+    async quoteTransaction(req, ctx) {
       if (!req.partnerId) throw missingField("partner_id");
-      const tx = await findTransaction(deps.db, req.txId, { partnerId: req.partnerId });
-      if (!tx) throw notFound(req.txId);
-      const refusal = quotingRefusal(tx, deps.now(), req.currency);
-      if (refusal) throw refusal;
-      return { transaction: toTransactionMessage(tx) };
-    },
-
-    async attachQuote(req) {
-      if (!req.partnerId) throw missingField("partner_id");
-      if (!req.quote) throw missingField("quote");
-      const tx = await attachQuote(deps, req.partnerId, req.txId, quoteInput(req.quote));
-      return { transaction: toTransactionMessage(tx) };
+      const quote = await quoteTransaction(
+        deps,
+        hooks.pricer,
+        { partnerId: req.partnerId, txId: req.txId, currency: req.currency, amount: req.amount },
+        // Pricing's call ends with this one: the caller's cancellation and what is left of its deadline.
+        { signal: ctx.signal, timeoutMs: ctx.timeoutMs() },
+      );
+      return { quote };
     },
 
     async executePayout(req, ctx) {
@@ -176,21 +183,6 @@ export function createLedgerHandlers(
       return { balanceUsd: toDecimalString(await balanceOf(deps.db, req.partnerId)) };
     },
   });
-}
-
-function quoteInput(q: Quote): QuoteInput {
-  return {
-    quoteId: q.quoteId,
-    amount: q.amount,
-    currency: q.currency,
-    exchangeRate: q.exchangeRate,
-    amountUsd: q.amountUsd,
-    percentageFee: q.percentageFee,
-    fixedFee: q.fixedFee,
-    fee: q.fee,
-    totalUsd: q.totalUsd,
-    expiresAt: q.expiresAt ? timestampDate(q.expiresAt) : undefined,
-  };
 }
 
 /** The trace context events of this call continue: this call's server span, else the caller's. */

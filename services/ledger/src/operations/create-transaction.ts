@@ -7,13 +7,7 @@ import type { Dec } from "@payouts/platform/money/decimal";
 import { invalidField, missingField } from "../domain/ledger-failure.js";
 import { type QuoteInput, readQuoteTerms, storedDecimal } from "../domain/quote-terms.js";
 import { Statement } from "../store/statement.js";
-import {
-  addNewTransaction,
-  exactlyOneTransaction,
-  newTransactionState,
-  TRANSACTION_COLUMNS,
-  type TxRow,
-} from "../store/transaction-store.js";
+import { addNewTransaction, newTransactionState } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { addArrival, type ChangedTransaction } from "./transition.js";
 
@@ -64,17 +58,15 @@ export async function createTransaction(
   // The row, its first history row and its outbox event: one statement, atomic on its own.
   const st = new Statement();
   addNewTransaction(st, fresh, quote, "tx_new");
-  const created = addArrival(
-    st,
-    newTransactionState(fresh, quote),
-    undefined,
-    "created",
-    now,
-    input.traceparent,
-  );
-  const res = await st.run<TxRow>(deps.db, `SELECT ${TRANSACTION_COLUMNS} FROM tx_new`);
+  const state = newTransactionState(fresh, quote);
+  const created = addArrival(st, state, undefined, "created", now, input.traceparent);
+  const res = await st.run<{ tx_id: string }>(deps.db, "SELECT tx_id FROM tx_new");
+  if (res.rows.length !== 1 || res.rows[0]?.tx_id !== fresh.txId) {
+    throw new Error(`createTransaction ${fresh.txId}: the INSERT answered ${res.rows.length} rows`);
+  }
   deps.committed();
-  return { tx: exactlyOneTransaction(res.rows, `createTransaction ${fresh.txId}`), history: [created] };
+  // The answer is the row as written (newTransactionState mirrors the INSERT), not a read of it back.
+  return { tx: state, history: [created] };
 }
 
 // The amount given at lookup, or else the one a dynamic QR fixes.

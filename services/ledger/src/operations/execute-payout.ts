@@ -19,7 +19,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Dec } from "@payouts/platform/money/decimal";
 import { type Transaction, TransactionSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import { LedgerFailure } from "../domain/ledger-failure.js";
+import { LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import {
   checkIdempotencyKey,
   executionRefusal,
@@ -47,7 +47,6 @@ import {
   type StoredTransaction,
   type TxRow,
 } from "../store/transaction-store.js";
-import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { addTransition, TRANSITION_RESULT, transitionApplied } from "./transition.js";
 

@@ -9,7 +9,7 @@
  * the rail is gone for good; the rail is still asked to cancel first, so that a submission still on its way
  * to the rail is refused when it arrives instead of being paid after the debit was reversed.
  */
-import { LedgerFailure } from "../domain/ledger-failure.js";
+import { LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import {
   findTransaction,
@@ -17,7 +17,6 @@ import {
   markRailSubmitted,
   type StoredTransaction,
 } from "../store/transaction-store.js";
-import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { failProcessing } from "./record-rail-result.js";
 import type { ChangedTransaction } from "./transition.js";

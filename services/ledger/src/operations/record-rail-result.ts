@@ -5,7 +5,7 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
-import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
+import { invalidField, LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import { reversalMovement, settlementMovement } from "../domain/posting-rules.js";
 import type { TxStatus } from "../domain/transaction-status.js";
 import {
@@ -13,7 +13,6 @@ import {
   lockTransaction,
   type StoredTransaction,
 } from "../store/transaction-store.js";
-import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { type ChangedTransaction, transition } from "./transition.js";
 

@@ -2,10 +2,9 @@
  * Operations refund a successful payout: SUCCESS → REFUNDED with a credit of the whole debited total
  * (amount and fees) back to the partner's balance. Anything else is TRANSACTION_NOT_REFUNDABLE.
  */
-import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
+import { invalidField, LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import { refundMovement } from "../domain/posting-rules.js";
 import { lockTransaction } from "../store/transaction-store.js";
-import { notFound } from "./attach-quote.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { type ChangedTransaction, transition } from "./transition.js";
 

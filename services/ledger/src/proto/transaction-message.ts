@@ -2,7 +2,7 @@
  * Stored transaction → payouts.ledger.v1.Transaction. Decimals travel as canonical decimal strings.
  */
 import { create, type JsonObject, toJson } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import {
   type Destination,
@@ -17,7 +17,7 @@ import {
   TransactionStatus,
 } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { payoutFee, payoutTotal } from "../domain/posting-rules.js";
-import type { QuoteTerms } from "../domain/quote-terms.js";
+import type { QuoteInput, QuoteTerms } from "../domain/quote-terms.js";
 import type { TxStatus } from "../domain/transaction-status.js";
 import type { HistoryRow, StoredTransaction } from "../store/transaction-store.js";
 
@@ -121,16 +121,18 @@ export function quoteMessage(q: QuoteTerms): Quote {
   };
 }
 
+/** `destination`: the message `tx.destination` was made from, when the caller has it (no JSON round trip). */
 export function toTransactionMessage(
   tx: StoredTransaction,
   history: readonly HistoryRow[] = [],
+  destination: Destination = destinationFromJson(tx.destination),
 ): Transaction {
   return create(TransactionSchema, {
     txId: tx.txId,
     partnerId: tx.partnerId,
     status: toProtoStatus(tx.status),
     customerId: tx.customerId,
-    destination: destinationFromJson(tx.destination),
+    destination,
     amount: tx.amount === undefined ? "" : toDecimalString(tx.amount),
     currency: tx.currency,
     ...(tx.quote ? { quote: quoteMessage(tx.quote) } : {}),
@@ -153,5 +155,21 @@ function statusChange(h: HistoryRow): StatusChange {
     to: toProtoStatus(h.to),
     reason: h.reason,
     at: timestampFromDate(h.at),
+  };
+}
+
+/** A quote as pricing (or a lookup with an amount) hands it over, for readQuoteTerms. */
+export function quoteInputOf(q: Quote): QuoteInput {
+  return {
+    quoteId: q.quoteId,
+    amount: q.amount,
+    currency: q.currency,
+    exchangeRate: q.exchangeRate,
+    amountUsd: q.amountUsd,
+    percentageFee: q.percentageFee,
+    fixedFee: q.fixedFee,
+    fee: q.fee,
+    totalUsd: q.totalUsd,
+    expiresAt: q.expiresAt ? timestampDate(q.expiresAt) : undefined,
   };
 }

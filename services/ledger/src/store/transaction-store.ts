@@ -172,11 +172,14 @@ export function addNewTransaction(
        ${v(text(quote?.exchangeRate))}, ${v(text(quote?.amountUsd))}, ${v(text(quote?.percentageFee))},
        ${v(text(quote?.fixedFee))}, ${v(quote?.expiresAt ?? null)}, 1, ${v(t.pendingExpiresAt)},
        ${v(t.createdAt)}, ${v(t.createdAt)})
-     RETURNING ${COLUMNS}`,
+     RETURNING tx_id`,
   );
 }
 
-/** The row addNewTransaction writes, as read back (the values its outbox event is built from). */
+/**
+ * The row addNewTransaction writes, as read back: the values its outbox event and its answer are built from
+ * (every one is computed before the statement, so the INSERT returns only its key).
+ */
 export function newTransactionState(t: NewTransaction, quote: QuoteTerms | undefined): StoredTransaction {
   return {
     txId: t.txId,
@@ -226,7 +229,7 @@ export async function findTransaction(
 }
 
 /**
- * Stores a quote on a PENDING transaction still at the status sequence the caller read (`seen`); undefined
+ * Stores a quote on a PENDING transaction still at the status sequence the caller read (`seen`); false
  * when the row has moved on since (the caller reads it again). A newer quote replaces an older one.
  */
 export async function saveQuote(
@@ -234,13 +237,12 @@ export async function saveQuote(
   seen: Pick<StoredTransaction, "txId" | "eventSequence">,
   quote: QuoteTerms,
   now: Date,
-): Promise<StoredTransaction | undefined> {
-  const res = await q.query<TxRow>(
+): Promise<boolean> {
+  const res = await q.query(
     `UPDATE ledger.transactions
         SET quote_id = $2, amount = $3, exchange_rate = $4, amount_usd = $5, percentage_fee = $6,
             fixed_fee = $7, quote_expires_at = $8, updated_at = $9
-      WHERE tx_id = $1 AND status = 'PENDING' AND event_sequence = $10
-      RETURNING ${COLUMNS}`,
+      WHERE tx_id = $1 AND status = 'PENDING' AND event_sequence = $10`,
     [
       seen.txId,
       quote.quoteId,
@@ -254,8 +256,7 @@ export async function saveQuote(
       seen.eventSequence,
     ],
   );
-  const row = res.rows[0];
-  return row ? fromRow(row) : undefined;
+  return res.rowCount === 1;
 }
 
 /** Extra columns a status change may set at the same time. */

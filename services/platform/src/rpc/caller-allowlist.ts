@@ -17,7 +17,8 @@ export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
   gateway: "the gateway's partner API (every partner-facing RPC, always with the partner's id)",
   "gateway-admin": "the gateway's admin API and the embedded sandbox seeding (operator RPCs)",
   "gateway-rail": "the gateway's POST /callbacks/rail route, after the rail's signature was checked",
-  ledger: "the ledger submitting accepted payouts to the rail",
+  ledger:
+    "the ledger submitting accepted payouts to the rail and asking pricing for getQuotation's binding quote",
 };
 
 /** The identities each process acts as: its SERVICE_TOKENS hold one token per identity listed. */
@@ -42,7 +43,8 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.lookup.v1.LookupService/GetCustomer": PARTNER,
 
   "payouts.pricing.v1.PricingService/PreviewQuotations": PARTNER,
-  "payouts.pricing.v1.PricingService/CreateQuote": PARTNER,
+  // The gateway prices a lookup that names its amount; the ledger prices getQuotation (QuoteTransaction).
+  "payouts.pricing.v1.PricingService/CreateQuote": ["gateway", "ledger"],
   "payouts.pricing.v1.PricingService/PutPartnerPricing": ADMIN,
   "payouts.pricing.v1.PricingService/GetPartnerPricing": ADMIN,
   "payouts.pricing.v1.PricingService/PutFxRate": ADMIN,
@@ -54,8 +56,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/CreateTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/GetTransaction": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/ListTransactions": PARTNER,
-  "payouts.ledger.v1.LedgerService/GetQuotableTransaction": PARTNER,
-  "payouts.ledger.v1.LedgerService/AttachQuote": PARTNER,
+  "payouts.ledger.v1.LedgerService/QuoteTransaction": PARTNER,
   "payouts.ledger.v1.LedgerService/ExecutePayout": PARTNER,
   "payouts.ledger.v1.LedgerService/RecordRailResult": ["gateway-rail"],
   "payouts.ledger.v1.LedgerService/RefundTransaction": ADMIN,

@@ -1,9 +1,9 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_HOST } from "../config/listen-host.js";
 import type { Logger } from "../logging/logger.js";
 import { createRpcMetricsInterceptor } from "../telemetry/rpc-metrics-interceptor.js";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
+import { createRpcHandler } from "./connect-unary-handler.js";
 import type { GrpcTls } from "./grpc-tls.js";
 import { HealthState } from "./health-service.js";
 import { listenRpc } from "./rpc-listener.js";
@@ -40,12 +40,13 @@ export interface GrpcServerHandle {
 
 /**
  * One port speaking gRPC, gRPC-Web and Connect over HTTP/2 and Connect and gRPC-Web over HTTP/1.1
- * (rpc-listener.ts), with grpc.health.v1 attached. Closing first reports NOT_SERVING, then stops
+ * (rpc-listener.ts), with grpc.health.v1 attached. Unary Connect calls over HTTP/1.1 (the services' own
+ * calls) are served by connect-unary-handler.ts, everything else by connect-node. Closing first reports NOT_SERVING, then stops
  * accepting and waits for in-flight calls.
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
   const health = new HealthState(options.serviceNames);
-  const handler = connectNodeAdapter({
+  const handler = createRpcHandler({
     interceptors: [...serverInterceptors(options.auth), ...(options.interceptors ?? [])],
     routes: (router) => {
       health.register(router);
@@ -58,7 +59,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const probe =
     options.tls && options.healthPort !== undefined && options.healthPort > 0
       ? await listenRpc(
-          connectNodeAdapter({ routes: (router) => health.register(router) }),
+          createRpcHandler({ routes: (router) => health.register(router) }),
           options.healthPort,
           host,
         )

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type net from "node:net";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logging/logger.js";
@@ -82,6 +82,54 @@ describe("calls through createServiceTransport", async () => {
       expect(await codeOf(client.check({ service: "" }))).toBe(Code.Aborted);
     } finally {
       dying.close();
+    }
+  });
+
+  it("end when the caller's signal aborts (CANCELED), and an interceptor's req.signal follows the deadline", async () => {
+    const silent = await rawServer(() => {});
+    try {
+      const caller = new AbortController();
+      const client = createClient(Health, createServiceTransport(silent.url));
+      const call = codeOf(client.check({ service: "" }, { signal: caller.signal }));
+      setTimeout(() => caller.abort(), 50);
+      expect(await call).toBe(Code.Canceled);
+
+      const reasons: unknown[] = [];
+      const watching: Interceptor = (next) => (req) => {
+        req.signal.addEventListener("abort", () => reasons.push(req.signal.reason));
+        return next(req);
+      };
+      const watched = createClient(Health, createServiceTransport(silent.url, [watching]));
+      expect(await codeOf(watched.check({ service: "" }, { timeoutMs: 100 }))).toBe(Code.DeadlineExceeded);
+      expect(reasons.map((r) => ConnectError.from(r).code)).toEqual([Code.DeadlineExceeded]);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("read an error status without a Connect body by its HTTP status (a proxy's 502 is UNAVAILABLE)", async () => {
+    const proxy = await rawServer((_request, response) => {
+      response.writeHead(502, { "content-type": "text/plain" });
+      response.end("bad gateway");
+    });
+    try {
+      const client = createClient(Health, createServiceTransport(proxy.url));
+      expect(await codeOf(client.check({ service: "" }))).toBe(Code.Unavailable);
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it("refuse an answer that is not a binary Connect message", async () => {
+    const wrong = await rawServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end("{}");
+    });
+    try {
+      const client = createClient(Health, createServiceTransport(wrong.url));
+      expect(await codeOf(client.check({ service: "" }))).toBe(Code.Internal);
+    } finally {
+      wrong.close();
     }
   });
 

@@ -1,17 +1,37 @@
 /**
- * The HTTP client under the service transports (service-transport.ts): unary Connect calls over HTTP/1.1
- * keep-alive, one `node:http` request each. What connect-node's own HTTP/1.1 client does per call that
- * this one does not (issue 13, the profiles in test/bench/README.md):
- * - it sends the headers and the body as two writes (`flushHeaders()`, then the body): here one write;
- * - it builds a `ConnectError` after every successful call (its sentinel rejects the finished race);
- * - it parses the URL twice.
- * Errors are what connect-node makes of the same failures (`errorOf`), so the gateway's 503 rule
- * (gateway/src/http/error-map.ts) sees the same codes: refused or unresolvable → UNAVAILABLE, reset → ABORTED.
+ * The unary calls of the service transports (service-transport.ts): the Connect protocol, binary,
+ * one `node:http` request per call over a keep-alive agent. What connect's own transport
+ * (`createTransport` of `@connectrpc/connect/protocol-connect` over connect-node's HTTP/1.1 client) does
+ * per call that this does not (issue 13, the profiles in test/bench/README.md):
+ * - two AbortControllers, a deadline signal and an abort with a new DOMException at the end of every
+ *   call (`runUnaryCall`): here one timer, and a signal only for an interceptor that reads `req.signal`;
+ * - the interceptor chain, the method's serializers and its URL made again for every call: here once;
+ * - the request body and the answer passed through async iterables, the answer's headers copied into
+ *   `Headers` three times, the URL parsed twice, headers and body sent as two socket writes.
+ * The protocol is connect's (`connect-protocol-version`, `connect-timeout-ms`, `trailer-` headers,
+ * the JSON error body parsed by connect's `errorFromJsonBytes`, `codeFromHttpStatus` otherwise), and so
+ * are the errors of failed requests (`errorOf`), so the gateway's 503 rule (gateway/src/http/error-map.ts)
+ * sees the same codes: refused or unresolvable → UNAVAILABLE, reset → ABORTED, deadline → DEADLINE_EXCEEDED.
  */
 import http from "node:http";
 import https from "node:https";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { getAbortSignalReason, type UniversalClientFn } from "@connectrpc/connect/protocol";
+import { create, type DescMethodUnary, fromBinary, toBinary } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  type ContextValues,
+  createContextKey,
+  createContextValues,
+  type Interceptor,
+  type Transport,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
+import {
+  codeFromHttpStatus,
+  errorFromJsonBytes,
+  parseContentType,
+} from "@connectrpc/connect/protocol-connect";
 
 const UNAVAILABLE = new Set(["ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED"]);
 const ABORTED = new Set(["ERR_STREAM_WRITE_AFTER_END", "ERR_STREAM_DESTROYED", "ECONNRESET"]);
@@ -35,68 +55,235 @@ export function errorOf(reason: unknown): ConnectError {
   return error;
 }
 
-export function createHttp1UnaryClient(agent: http.Agent): UniversalClientFn {
-  const send = agent instanceof https.Agent ? https.request : http.request;
-  return async (req) => {
-    const signal = req.signal;
-    if (signal?.aborted) throw errorOf(getAbortSignalReason(signal));
-    const chunks: Uint8Array[] = [];
-    if (req.body) for await (const chunk of req.body) chunks.push(chunk);
-    const body = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
-    const url = new URL(req.url);
-    const headers: http.OutgoingHttpHeaders = { "content-length": body.byteLength };
-    req.header.forEach((value, key) => {
-      headers[key] = value;
-    });
-    return new Promise((resolve, reject) => {
-      const request = send({
-        agent,
-        protocol: url.protocol,
-        hostname: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers,
-      });
-      let response: http.IncomingMessage | undefined;
-      const fail = (reason: unknown) => {
-        const error = errorOf(reason);
-        signal?.removeEventListener("abort", onAbort);
-        reject(error);
-        // A response already handed over fails its body; otherwise the request goes with its socket.
-        if (response) response.destroy(error);
-        else request.destroy(error);
-      };
-      const onAbort = () => fail(getAbortSignalReason(signal as AbortSignal));
-      signal?.addEventListener("abort", onAbort);
-      request.on("error", fail);
-      request.on("response", (res) => {
-        response = res;
-        const header = new Headers();
-        for (const [key, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          if (Array.isArray(value)) for (const v of value) header.append(key, v);
-          else header.set(key, value);
-        }
-        resolve({
-          status: res.statusCode ?? 0,
-          header,
-          body: bodyOf(res, () => signal?.removeEventListener("abort", onAbort)),
-          trailer: new Headers(),
-        });
-      });
-      request.end(body);
-    });
-  };
+export interface Http1UnaryOptions {
+  /** e.g. `http://ledger:50053`; `https://` with an `https.Agent` for mutual TLS. */
+  readonly baseUrl: string;
+  readonly agent: http.Agent;
+  /** Outermost first, as connect's `interceptors` option. */
+  readonly interceptors: readonly Interceptor[];
+  /** The deadline of a call that names none; 0 or less in a call's options means none. */
+  readonly defaultTimeoutMs: number;
 }
 
-/** The response body, failing with a ConnectError; `done` runs once it is read to the end or failed. */
-async function* bodyOf(response: http.IncomingMessage, done: () => void): AsyncIterable<Uint8Array> {
-  try {
-    for await (const chunk of response) yield chunk as Uint8Array;
-  } catch (error) {
-    throw errorOf(error);
-  } finally {
-    done();
+type UnaryCall = (req: UnaryRequest) => Promise<UnaryResponse>;
+
+/** The caller's signal and the deadline of one call, for the request at the end of the chain. */
+interface CallLimits {
+  readonly signal: AbortSignal | undefined;
+  readonly deadline: number | undefined;
+}
+
+const CALL_LIMITS = createContextKey<CallLimits | undefined>(undefined, { description: "call limits" });
+
+/** A transport's `unary`: Connect binary over HTTP/1.1 through `agent`, inside `interceptors`. */
+export function createHttp1UnaryClient(options: Http1UnaryOptions): Transport["unary"] {
+  const base = new URL(options.baseUrl);
+  const target = {
+    agent: options.agent,
+    protocol: base.protocol,
+    hostname: base.hostname,
+    port: base.port,
+    pathPrefix: base.pathname.replace(/\/$/, ""),
+    send: options.agent instanceof https.Agent ? https.request : http.request,
+  };
+  const next = options.interceptors.reduceRight(
+    (inner, interceptor) => interceptor(inner as Parameters<Interceptor>[0]) as UnaryCall,
+    (req: UnaryRequest) => send(target, req),
+  );
+  const unary = async (
+    method: DescMethodUnary,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    header: ConstructorParameters<typeof Headers>[0],
+    message: unknown,
+    contextValues: ContextValues | undefined,
+  ): Promise<UnaryResponse> => {
+    const timeout =
+      timeoutMs === undefined ? options.defaultTimeoutMs : timeoutMs > 0 ? timeoutMs : undefined;
+    const limits: CallLimits = { signal, deadline: timeout === undefined ? undefined : Date.now() + timeout };
+    const values = (contextValues ?? createContextValues()).set(CALL_LIMITS, limits);
+    let callSignal: LinkedSignal | undefined;
+    const req: UnaryRequest = {
+      stream: false,
+      service: method.parent,
+      method,
+      requestMethod: "POST",
+      url: `${options.baseUrl.replace(/\/$/, "")}/${method.parent.typeName}/${method.name}`,
+      header: requestHeader(header, timeout),
+      contextValues: values,
+      message: create(method.input, message as never),
+      // Made only if an interceptor reads it; it aborts when the caller's signal or the deadline does.
+      get signal() {
+        callSignal ??= new LinkedSignal(limits);
+        return callSignal.signal;
+      },
+    };
+    try {
+      return await next(req);
+    } catch (e) {
+      throw limits.deadline !== undefined && Date.now() >= limits.deadline ? deadlineExceeded() : errorOf(e);
+    } finally {
+      callSignal?.end();
+    }
+  };
+  return unary as Transport["unary"];
+}
+
+function requestHeader(
+  init: ConstructorParameters<typeof Headers>[0],
+  timeoutMs: number | undefined,
+): Headers {
+  const header = new Headers(init);
+  if (timeoutMs !== undefined) header.set("connect-timeout-ms", String(timeoutMs));
+  header.set("content-type", "application/proto");
+  header.set("connect-protocol-version", "1");
+  if (!header.has("user-agent")) header.set("user-agent", "connect-es/2.1.1");
+  return header;
+}
+
+function deadlineExceeded(): ConnectError {
+  return new ConnectError("the operation timed out", Code.DeadlineExceeded);
+}
+
+/** An interceptor's `req.signal`: aborts with the caller's signal, at the deadline, and when the call ends. */
+class LinkedSignal {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly limits: CallLimits) {
+    const left = limits.deadline === undefined ? undefined : limits.deadline - Date.now();
+    if (limits.signal?.aborted) this.controller.abort(limits.signal.reason);
+    else if (left !== undefined && left <= 0) this.controller.abort(deadlineExceeded());
+    else {
+      limits.signal?.addEventListener("abort", this.onAbort);
+      if (left !== undefined) this.timer = setTimeout(() => this.controller.abort(deadlineExceeded()), left);
+    }
   }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.limits.signal?.removeEventListener("abort", this.onAbort);
+    this.controller.abort();
+  }
+
+  private readonly onAbort = () => this.controller.abort(this.limits.signal?.reason);
+}
+
+interface Target {
+  readonly agent: http.Agent;
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly pathPrefix: string;
+  readonly send: typeof http.request;
+}
+
+/** The innermost step: one HTTP/1.1 request (headers and body in one write), its whole answer read. */
+function send(target: Target, req: UnaryRequest): Promise<UnaryResponse> {
+  const limits = req.contextValues.get(CALL_LIMITS) ?? { signal: req.signal, deadline: undefined };
+  const body = toBinary(req.method.input, req.message);
+  const headers: http.OutgoingHttpHeaders = { "content-length": body.byteLength };
+  req.header.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return new Promise((resolve, reject) => {
+    if (limits.signal?.aborted) {
+      reject(ConnectError.from(limits.signal.reason));
+      return;
+    }
+    const request = target.send({
+      agent: target.agent,
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      path: `${target.pathPrefix}/${req.method.parent.typeName}/${req.method.name}`,
+      method: "POST",
+      headers,
+    });
+    let settled = false;
+    const settle = (error: ConnectError | undefined, response?: UnaryResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      limits.signal?.removeEventListener("abort", onAbort);
+      if (error === undefined) {
+        resolve(response as UnaryResponse);
+        return;
+      }
+      reject(error);
+      request.destroy(error);
+    };
+    const onAbort = () => settle(ConnectError.from(limits.signal?.reason));
+    limits.signal?.addEventListener("abort", onAbort);
+    const left = limits.deadline === undefined ? undefined : limits.deadline - Date.now();
+    const timer =
+      left === undefined ? undefined : setTimeout(() => settle(deadlineExceeded()), Math.max(left, 0));
+    request.on("error", (error) => settle(errorOf(error)));
+    request.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", (error) => settle(errorOf(error)));
+      res.on("close", () => {
+        if (!res.complete)
+          settle(new ConnectError("the connection closed before the answer ended", Code.Aborted));
+      });
+      res.on("end", () => {
+        try {
+          settle(
+            undefined,
+            answerOf(req.method, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)),
+          );
+        } catch (e) {
+          settle(errorOf(e));
+        }
+      });
+    });
+    request.end(body);
+  });
+}
+
+/** The Connect unary answer: the message, or the error it carries (connect's validateResponse rules). */
+function answerOf(method: DescMethodUnary, res: http.IncomingMessage, body: Buffer): UnaryResponse {
+  const header = new Headers();
+  const trailer = new Headers();
+  const raw = res.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = (raw[i] as string).toLowerCase();
+    if (key.startsWith("trailer-")) trailer.append(key.substring(8), raw[i + 1] as string);
+    else header.append(key, raw[i + 1] as string);
+  }
+  const type = parseContentType(header.get("content-type"));
+  const status = res.statusCode ?? 0;
+  if (status !== 200) {
+    const fromStatus = new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), header);
+    if (type === undefined || type.binary) throw fromStatus;
+    const metadata = new Headers(header);
+    trailer.forEach((value, key) => {
+      metadata.append(key, value);
+    });
+    throw errorFromJsonBytes(body, metadata, fromStatus);
+  }
+  const encoding = header.get("content-encoding");
+  if (encoding !== null && encoding.toLowerCase() !== "identity") {
+    throw new ConnectError(`unsupported response encoding "${encoding}"`, Code.Internal, header);
+  }
+  if (type?.binary !== true || type.stream) {
+    const mime = header.get("content-type");
+    throw new ConnectError(
+      `unsupported content type ${mime}`,
+      type === undefined ? Code.Unknown : Code.Internal,
+      header,
+    );
+  }
+  let message: UnaryResponse["message"];
+  try {
+    message = fromBinary(method.output, body);
+  } catch (e) {
+    throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
+  }
+  return { stream: false, service: method.parent, method, header, trailer, message };
 }

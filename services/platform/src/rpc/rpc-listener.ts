@@ -15,12 +15,8 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo, type Socket } from "node:net";
+import type { RpcRequestHandler as Handler } from "./connect-unary-handler.js";
 import type { GrpcTls } from "./grpc-tls.js";
-
-type Handler = (
-  request: http.IncomingMessage | http2.Http2ServerRequest,
-  response: http.ServerResponse | http2.Http2ServerResponse,
-) => void;
 
 export interface RpcListener {
   /** The address the listener is bound to, as the socket reports it. */

@@ -115,8 +115,18 @@ describe("the caller allowlist", () => {
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/CreditBalance"]).toEqual(["gateway-admin"]);
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/RefundTransaction"]).toEqual(["gateway-admin"]);
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/RecordRailResult"]).toEqual(["gateway-rail"]);
-    expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/AttachQuote"]).toEqual(["gateway"]);
+    expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/QuoteTransaction"]).toEqual(["gateway"]);
     expect(CALLER_ALLOWLIST["payouts.rail.v1.RailService/SubmitPayout"]).toEqual(["ledger"]);
+  });
+
+  it("lets the ledger ask pricing for a binding quote and nothing else of pricing", () => {
+    const pricing = Object.entries(CALLER_ALLOWLIST).filter(([method]) =>
+      method.startsWith("payouts.pricing."),
+    );
+    expect(pricing.filter(([, callers]) => callers.includes("ledger")).map(([method]) => method)).toEqual([
+      "payouts.pricing.v1.PricingService/CreateQuote",
+    ]);
+    expect(CALLER_ALLOWLIST["payouts.pricing.v1.PricingService/CreateQuote"]).toEqual(["gateway", "ledger"]);
   });
 
   it("gives the operators' cross-partner services to the admin caller only", () => {

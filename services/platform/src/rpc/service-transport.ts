@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { Interceptor, Transport } from "@connectrpc/connect";
-import { createTransport } from "@connectrpc/connect/protocol-connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { createTracingInterceptor } from "../telemetry/tracing-interceptor.js";
 import type { GrpcTls } from "./grpc-tls.js";
 import { createHttp1UnaryClient } from "./http1-unary-client.js";
@@ -11,6 +11,8 @@ import { createHttp1UnaryClient } from "./http1-unary-client.js";
  * deadline runs meanwhile) rather than opening ever more sockets on both sides.
  */
 export const MAX_CONNECTIONS_PER_SERVICE = 128;
+/** The deadline of a call that names none. */
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** An idle connection is closed by the caller before the server's keep-alive timeout (65 s) would. */
 const IDLE_CONNECTION_MS = 30_000;
 
@@ -42,23 +44,28 @@ export function createServiceTransport(
     ? new https.Agent({ ...pool, ca: tls.ca, cert: tls.cert, key: tls.key })
     : new http.Agent(pool);
   serviceAgents.add(agent);
-  // connect-node's createConnectTransport with { httpVersion: "1.1", useBinaryFormat: true }, but with
-  // a leaner HTTP client under it (http1-unary-client.ts).
-  return createTransport({
+  const all = [...clientInterceptors(), ...interceptors];
+  // Streams (no service calls one today) take connect-node's Connect transport over the same agent.
+  const streams = createConnectTransport({
     baseUrl,
-    httpClient: createHttp1UnaryClient(agent),
+    httpVersion: "1.1",
     useBinaryFormat: true,
-    interceptors: [...clientInterceptors(), ...interceptors],
-    defaultTimeoutMs: 15_000,
-    // Service-to-service traffic stays inside the cluster: gzip would cost CPU on both ends (responses of
-    // 1 KiB and more, e.g. listTransactions, were compressed) to save bandwidth nobody is short of.
+    nodeOptions: { agent },
+    interceptors: all,
+    defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
+    // Service-to-service traffic stays inside the cluster: gzip would cost CPU on both ends to save
+    // bandwidth nobody is short of (the unary client never compresses either).
     acceptCompression: [],
-    sendCompression: null,
-    compressMinBytes: 1024,
-    // connect's defaults: no limit beyond what a 32-bit length can say.
-    readMaxBytes: 0xffffffff,
-    writeMaxBytes: 0xffffffff,
   });
+  return {
+    unary: createHttp1UnaryClient({
+      baseUrl,
+      agent,
+      interceptors: all,
+      defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
+    }),
+    stream: streams.stream,
+  };
 }
 
 /** What every call to another service goes through, in every mode. */

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/ledger/v1/ledger.proto.
  */
 export const file_payouts_ledger_v1_ledger: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wYXlvdXRzL2xlZGdlci92MS9sZWRnZXIucHJvdG8SEXBheW91dHMubGVkZ2VyLnYxIqwBCgxTdGF0dXNDaGFuZ2USMgoEZnJvbRgBIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEjAKAnRvGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSDgoGcmVhc29uGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBAoLVHJhbnNhY3Rpb24SDQoFdHhfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRI0CgZzdGF0dXMYAyABKA4yJC5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvblN0YXR1cxITCgtjdXN0b21lcl9pZBgEIAEoCRIzCgtkZXN0aW5hdGlvbhgFIAEoCzIeLnBheW91dHMuY29tbW9uLnYxLkRlc3RpbmF0aW9uEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYCSABKAkSFgoOcGFydG5lcl9hcHBfaWQYCiABKAkSGQoRd2FsbGV0X2lkZW50aWZpZXIYCyABKAkSFQoNcmVmdW5kX3JlYXNvbhgMIAEoCRIWCg5mYWlsdXJlX3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdoaXN0b3J5GBAgAygLMh8ucGF5b3V0cy5sZWRnZXIudjEuU3RhdHVzQ2hhbmdlEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgRIAEoCSKEAgoYQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSMwoLZGVzdGluYXRpb24YAyABKAsyHi5wYXlvdXRzLmNvbW1vbi52MS5EZXN0aW5hdGlvbhIOCgZhbW91bnQYBCABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgFIAEoCRIWCg5wYXJ0bmVyX2FwcF9pZBgGIAEoCRIZChF3YWxsZXRfaWRlbnRpZmllchgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlIlAKGUNyZWF0ZVRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbiJTChVHZXRUcmFuc2FjdGlvblJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRINCgV0eF9pZBgCIAEoCRIXCg9pbmNsdWRlX2hpc3RvcnkYAyABKAgiTQoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uIoQCChdMaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEjQKBnN0YXR1cxgCIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYAyABKAkSMAoMY3JlYXRlZF9mcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX3RvGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgGIAEoBRIOCgZjdXJzb3IYByABKAkiZQoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjQKDHRyYW5zYWN0aW9ucxgBIAMoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uEhMKC25leHRfY3Vyc29yGAIgASgJIlQKHUdldFF1b3RhYmxlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSEAoIY3VycmVuY3kYAyABKAkiVQoeR2V0UXVvdGFibGVUcmFuc2FjdGlvblJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24iYAoSQXR0YWNoUXVvdGVSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSJwoFcXVvdGUYAyABKAsyGC5wYXlvdXRzLmNvbW1vbi52MS5RdW90ZSJKChNBdHRhY2hRdW90ZVJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24igwEKFEV4ZWN1dGVQYXlvdXRSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJEhsKE3JlcXVlc3RfZmluZ2VycHJpbnQYBCABKAkSEgoKcmVxdWVzdF9pZBgFIAEoCSJeChVFeGVjdXRlUGF5b3V0UmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJlChdSZWNvcmRSYWlsUmVzdWx0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIaChJwcm92aWRlcl9yZWZlcmVuY2UYBCABKAkiYAoYUmVjb3JkUmFpbFJlc3VsdFJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SDwoHY2hhbmdlZBgCIAEoCCI5ChhSZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QSDQoFdHhfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGVJlZnVuZFRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbiKbAQoUQ3JlZGl0QmFsYW5jZVJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRISCgphbW91bnRfdXNkGAIgASgJEhEKCXJlZmVyZW5jZRgDIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgFIAEoCRISCgpyZXF1ZXN0X2lkGAYgASgJIj4KFUNyZWRpdEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCRIQCghyZXBsYXllZBgCIAEoCCInChFHZXRCYWxhbmNlUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJIikKEkdldEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCSJGChZGYWlsVHJhbnNhY3Rpb25SZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCRINCgVmb3JjZRgDIAEoCCJOChdGYWlsVHJhbnNhY3Rpb25SZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uKvoBChFUcmFuc2FjdGlvblN0YXR1cxIiCh5UUkFOU0FDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpUUkFOU0FDVElPTl9TVEFUVVNfUEVORElORxABEiEKHVRSQU5TQUNUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISHgoaVFJBTlNBQ1RJT05fU1RBVFVTX1NVQ0NFU1MQAxIdChlUUkFOU0FDVElPTl9TVEFUVVNfRkFJTEVEEAQSHwobVFJBTlNBQ1RJT05fU1RBVFVTX1JFRlVOREVEEAUSHgoaVFJBTlNBQ1RJT05fU1RBVFVTX0VYUElSRUQQBjKaCQoNTGVkZ2VyU2VydmljZRJuChFDcmVhdGVUcmFuc2FjdGlvbhIrLnBheW91dHMubGVkZ2VyLnYxLkNyZWF0ZVRyYW5zYWN0aW9uUmVxdWVzdBosLnBheW91dHMubGVkZ2VyLnYxLkNyZWF0ZVRyYW5zYWN0aW9uUmVzcG9uc2USZQoOR2V0VHJhbnNhY3Rpb24SKC5wYXlvdXRzLmxlZGdlci52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaKS5wYXlvdXRzLmxlZGdlci52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEmsKEExpc3RUcmFuc2FjdGlvbnMSKi5wYXlvdXRzLmxlZGdlci52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBorLnBheW91dHMubGVkZ2VyLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJ9ChZHZXRRdW90YWJsZVRyYW5zYWN0aW9uEjAucGF5b3V0cy5sZWRnZXIudjEuR2V0UXVvdGFibGVUcmFuc2FjdGlvblJlcXVlc3QaMS5wYXlvdXRzLmxlZGdlci52MS5HZXRRdW90YWJsZVRyYW5zYWN0aW9uUmVzcG9uc2USXAoLQXR0YWNoUXVvdGUSJS5wYXlvdXRzLmxlZGdlci52MS5BdHRhY2hRdW90ZVJlcXVlc3QaJi5wYXlvdXRzLmxlZGdlci52MS5BdHRhY2hRdW90ZVJlc3BvbnNlEmIKDUV4ZWN1dGVQYXlvdXQSJy5wYXlvdXRzLmxlZGdlci52MS5FeGVjdXRlUGF5b3V0UmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkV4ZWN1dGVQYXlvdXRSZXNwb25zZRJrChBSZWNvcmRSYWlsUmVzdWx0EioucGF5b3V0cy5sZWRnZXIudjEuUmVjb3JkUmFpbFJlc3VsdFJlcXVlc3QaKy5wYXlvdXRzLmxlZGdlci52MS5SZWNvcmRSYWlsUmVzdWx0UmVzcG9uc2USbgoRUmVmdW5kVHJhbnNhY3Rpb24SKy5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlc3BvbnNlEmIKDUNyZWRpdEJhbGFuY2USJy5wYXlvdXRzLmxlZGdlci52MS5DcmVkaXRCYWxhbmNlUmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkNyZWRpdEJhbGFuY2VSZXNwb25zZRJZCgpHZXRCYWxhbmNlEiQucGF5b3V0cy5sZWRnZXIudjEuR2V0QmFsYW5jZVJlcXVlc3QaJS5wYXlvdXRzLmxlZGdlci52MS5HZXRCYWxhbmNlUmVzcG9uc2USaAoPRmFpbFRyYW5zYWN0aW9uEikucGF5b3V0cy5sZWRnZXIudjEuRmFpbFRyYW5zYWN0aW9uUmVxdWVzdBoqLnBheW91dHMubGVkZ2VyLnYxLkZhaWxUcmFuc2FjdGlvblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_payouts_common_v1_common]);
+  fileDesc("Ch5wYXlvdXRzL2xlZGdlci92MS9sZWRnZXIucHJvdG8SEXBheW91dHMubGVkZ2VyLnYxIqwBCgxTdGF0dXNDaGFuZ2USMgoEZnJvbRgBIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEjAKAnRvGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSDgoGcmVhc29uGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBAoLVHJhbnNhY3Rpb24SDQoFdHhfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRI0CgZzdGF0dXMYAyABKA4yJC5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvblN0YXR1cxITCgtjdXN0b21lcl9pZBgEIAEoCRIzCgtkZXN0aW5hdGlvbhgFIAEoCzIeLnBheW91dHMuY29tbW9uLnYxLkRlc3RpbmF0aW9uEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYCSABKAkSFgoOcGFydG5lcl9hcHBfaWQYCiABKAkSGQoRd2FsbGV0X2lkZW50aWZpZXIYCyABKAkSFQoNcmVmdW5kX3JlYXNvbhgMIAEoCRIWCg5mYWlsdXJlX3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdoaXN0b3J5GBAgAygLMh8ucGF5b3V0cy5sZWRnZXIudjEuU3RhdHVzQ2hhbmdlEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgRIAEoCSKEAgoYQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSMwoLZGVzdGluYXRpb24YAyABKAsyHi5wYXlvdXRzLmNvbW1vbi52MS5EZXN0aW5hdGlvbhIOCgZhbW91bnQYBCABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgFIAEoCRIWCg5wYXJ0bmVyX2FwcF9pZBgGIAEoCRIZChF3YWxsZXRfaWRlbnRpZmllchgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlIlAKGUNyZWF0ZVRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbiJTChVHZXRUcmFuc2FjdGlvblJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRINCgV0eF9pZBgCIAEoCRIXCg9pbmNsdWRlX2hpc3RvcnkYAyABKAgiTQoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uIoQCChdMaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEjQKBnN0YXR1cxgCIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYAyABKAkSMAoMY3JlYXRlZF9mcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX3RvGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgGIAEoBRIOCgZjdXJzb3IYByABKAkiZQoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjQKDHRyYW5zYWN0aW9ucxgBIAMoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uEhMKC25leHRfY3Vyc29yGAIgASgJIl4KF1F1b3RlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSDgoGYW1vdW50GAQgASgJIkMKGFF1b3RlVHJhbnNhY3Rpb25SZXNwb25zZRInCgVxdW90ZRgBIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlIoMBChRFeGVjdXRlUGF5b3V0UmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgDIAEoCRIbChNyZXF1ZXN0X2ZpbmdlcnByaW50GAQgASgJEhIKCnJlcXVlc3RfaWQYBSABKAkiXgoVRXhlY3V0ZVBheW91dFJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SEAoIcmVwbGF5ZWQYAiABKAgiZQoXUmVjb3JkUmFpbFJlc3VsdFJlcXVlc3QSDQoFdHhfaWQYASABKAkSDwoHb3V0Y29tZRgCIAEoCRIOCgZyZWFzb24YAyABKAkSGgoScHJvdmlkZXJfcmVmZXJlbmNlGAQgASgJImAKGFJlY29yZFJhaWxSZXN1bHRSZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uEg8KB2NoYW5nZWQYAiABKAgiOQoYUmVmdW5kVHJhbnNhY3Rpb25SZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJQChlSZWZ1bmRUcmFuc2FjdGlvblJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24imwEKFENyZWRpdEJhbGFuY2VSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEgoKYW1vdW50X3VzZBgCIAEoCRIRCglyZWZlcmVuY2UYAyABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJEhsKE3JlcXVlc3RfZmluZ2VycHJpbnQYBSABKAkSEgoKcmVxdWVzdF9pZBgGIAEoCSI+ChVDcmVkaXRCYWxhbmNlUmVzcG9uc2USEwoLYmFsYW5jZV91c2QYASABKAkSEAoIcmVwbGF5ZWQYAiABKAgiJwoRR2V0QmFsYW5jZVJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCSIpChJHZXRCYWxhbmNlUmVzcG9uc2USEwoLYmFsYW5jZV91c2QYASABKAkiRgoWRmFpbFRyYW5zYWN0aW9uUmVxdWVzdBINCgV0eF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSDQoFZm9yY2UYAyABKAgiTgoXRmFpbFRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbir6AQoRVHJhbnNhY3Rpb25TdGF0dXMSIgoeVFJBTlNBQ1RJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVFJBTlNBQ1RJT05fU1RBVFVTX1BFTkRJTkcQARIhCh1UUkFOU0FDVElPTl9TVEFUVVNfUFJPQ0VTU0lORxACEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19TVUNDRVNTEAMSHQoZVFJBTlNBQ1RJT05fU1RBVFVTX0ZBSUxFRBAEEh8KG1RSQU5TQUNUSU9OX1NUQVRVU19SRUZVTkRFRBAFEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19FWFBJUkVEEAYyqggKDUxlZGdlclNlcnZpY2USbgoRQ3JlYXRlVHJhbnNhY3Rpb24SKy5wYXlvdXRzLmxlZGdlci52MS5DcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5DcmVhdGVUcmFuc2FjdGlvblJlc3BvbnNlEmUKDkdldFRyYW5zYWN0aW9uEigucGF5b3V0cy5sZWRnZXIudjEuR2V0VHJhbnNhY3Rpb25SZXF1ZXN0GikucGF5b3V0cy5sZWRnZXIudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJrChBMaXN0VHJhbnNhY3Rpb25zEioucGF5b3V0cy5sZWRnZXIudjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaKy5wYXlvdXRzLmxlZGdlci52MS5MaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USawoQUXVvdGVUcmFuc2FjdGlvbhIqLnBheW91dHMubGVkZ2VyLnYxLlF1b3RlVHJhbnNhY3Rpb25SZXF1ZXN0GisucGF5b3V0cy5sZWRnZXIudjEuUXVvdGVUcmFuc2FjdGlvblJlc3BvbnNlEmIKDUV4ZWN1dGVQYXlvdXQSJy5wYXlvdXRzLmxlZGdlci52MS5FeGVjdXRlUGF5b3V0UmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkV4ZWN1dGVQYXlvdXRSZXNwb25zZRJrChBSZWNvcmRSYWlsUmVzdWx0EioucGF5b3V0cy5sZWRnZXIudjEuUmVjb3JkUmFpbFJlc3VsdFJlcXVlc3QaKy5wYXlvdXRzLmxlZGdlci52MS5SZWNvcmRSYWlsUmVzdWx0UmVzcG9uc2USbgoRUmVmdW5kVHJhbnNhY3Rpb24SKy5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlc3BvbnNlEmIKDUNyZWRpdEJhbGFuY2USJy5wYXlvdXRzLmxlZGdlci52MS5DcmVkaXRCYWxhbmNlUmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkNyZWRpdEJhbGFuY2VSZXNwb25zZRJZCgpHZXRCYWxhbmNlEiQucGF5b3V0cy5sZWRnZXIudjEuR2V0QmFsYW5jZVJlcXVlc3QaJS5wYXlvdXRzLmxlZGdlci52MS5HZXRCYWxhbmNlUmVzcG9uc2USaAoPRmFpbFRyYW5zYWN0aW9uEikucGF5b3V0cy5sZWRnZXIudjEuRmFpbFRyYW5zYWN0aW9uUmVxdWVzdBoqLnBheW91dHMubGVkZ2VyLnYxLkZhaWxUcmFuc2FjdGlvblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_payouts_common_v1_common]);
 
 /**
  * @generated from message payouts.ledger.v1.StatusChange
@@ -336,9 +336,9 @@ export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse
   messageDesc(file_payouts_ledger_v1_ledger, 7);
 
 /**
- * @generated from message payouts.ledger.v1.GetQuotableTransactionRequest
+ * @generated from message payouts.ledger.v1.QuoteTransactionRequest
  */
-export type GetQuotableTransactionRequest = Message<"payouts.ledger.v1.GetQuotableTransactionRequest"> & {
+export type QuoteTransactionRequest = Message<"payouts.ledger.v1.QuoteTransactionRequest"> & {
   /**
    * @generated from field: string partner_id = 1;
    */
@@ -355,75 +355,40 @@ export type GetQuotableTransactionRequest = Message<"payouts.ledger.v1.GetQuotab
    * @generated from field: string currency = 3;
    */
   currency: string;
+
+  /**
+   * Local amount in the transaction's currency, a decimal string (pricing checks it).
+   *
+   * @generated from field: string amount = 4;
+   */
+  amount: string;
 };
 
 /**
- * Describes the message payouts.ledger.v1.GetQuotableTransactionRequest.
- * Use `create(GetQuotableTransactionRequestSchema)` to create a new message.
+ * Describes the message payouts.ledger.v1.QuoteTransactionRequest.
+ * Use `create(QuoteTransactionRequestSchema)` to create a new message.
  */
-export const GetQuotableTransactionRequestSchema: GenMessage<GetQuotableTransactionRequest> = /*@__PURE__*/
+export const QuoteTransactionRequestSchema: GenMessage<QuoteTransactionRequest> = /*@__PURE__*/
   messageDesc(file_payouts_ledger_v1_ledger, 8);
 
 /**
- * @generated from message payouts.ledger.v1.GetQuotableTransactionResponse
+ * @generated from message payouts.ledger.v1.QuoteTransactionResponse
  */
-export type GetQuotableTransactionResponse = Message<"payouts.ledger.v1.GetQuotableTransactionResponse"> & {
+export type QuoteTransactionResponse = Message<"payouts.ledger.v1.QuoteTransactionResponse"> & {
   /**
-   * @generated from field: payouts.ledger.v1.Transaction transaction = 1;
-   */
-  transaction?: Transaction | undefined;
-};
-
-/**
- * Describes the message payouts.ledger.v1.GetQuotableTransactionResponse.
- * Use `create(GetQuotableTransactionResponseSchema)` to create a new message.
- */
-export const GetQuotableTransactionResponseSchema: GenMessage<GetQuotableTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 9);
-
-/**
- * @generated from message payouts.ledger.v1.AttachQuoteRequest
- */
-export type AttachQuoteRequest = Message<"payouts.ledger.v1.AttachQuoteRequest"> & {
-  /**
-   * @generated from field: string partner_id = 1;
-   */
-  partnerId: string;
-
-  /**
-   * @generated from field: string tx_id = 2;
-   */
-  txId: string;
-
-  /**
-   * @generated from field: payouts.common.v1.Quote quote = 3;
+   * The binding quote as stored on the transaction.
+   *
+   * @generated from field: payouts.common.v1.Quote quote = 1;
    */
   quote?: Quote | undefined;
 };
 
 /**
- * Describes the message payouts.ledger.v1.AttachQuoteRequest.
- * Use `create(AttachQuoteRequestSchema)` to create a new message.
+ * Describes the message payouts.ledger.v1.QuoteTransactionResponse.
+ * Use `create(QuoteTransactionResponseSchema)` to create a new message.
  */
-export const AttachQuoteRequestSchema: GenMessage<AttachQuoteRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 10);
-
-/**
- * @generated from message payouts.ledger.v1.AttachQuoteResponse
- */
-export type AttachQuoteResponse = Message<"payouts.ledger.v1.AttachQuoteResponse"> & {
-  /**
-   * @generated from field: payouts.ledger.v1.Transaction transaction = 1;
-   */
-  transaction?: Transaction | undefined;
-};
-
-/**
- * Describes the message payouts.ledger.v1.AttachQuoteResponse.
- * Use `create(AttachQuoteResponseSchema)` to create a new message.
- */
-export const AttachQuoteResponseSchema: GenMessage<AttachQuoteResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 11);
+export const QuoteTransactionResponseSchema: GenMessage<QuoteTransactionResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_ledger, 9);
 
 /**
  * @generated from message payouts.ledger.v1.ExecutePayoutRequest
@@ -464,7 +429,7 @@ export type ExecutePayoutRequest = Message<"payouts.ledger.v1.ExecutePayoutReque
  * Use `create(ExecutePayoutRequestSchema)` to create a new message.
  */
 export const ExecutePayoutRequestSchema: GenMessage<ExecutePayoutRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 12);
+  messageDesc(file_payouts_ledger_v1_ledger, 10);
 
 /**
  * @generated from message payouts.ledger.v1.ExecutePayoutResponse
@@ -488,7 +453,7 @@ export type ExecutePayoutResponse = Message<"payouts.ledger.v1.ExecutePayoutResp
  * Use `create(ExecutePayoutResponseSchema)` to create a new message.
  */
 export const ExecutePayoutResponseSchema: GenMessage<ExecutePayoutResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 13);
+  messageDesc(file_payouts_ledger_v1_ledger, 11);
 
 /**
  * @generated from message payouts.ledger.v1.RecordRailResultRequest
@@ -522,7 +487,7 @@ export type RecordRailResultRequest = Message<"payouts.ledger.v1.RecordRailResul
  * Use `create(RecordRailResultRequestSchema)` to create a new message.
  */
 export const RecordRailResultRequestSchema: GenMessage<RecordRailResultRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 14);
+  messageDesc(file_payouts_ledger_v1_ledger, 12);
 
 /**
  * @generated from message payouts.ledger.v1.RecordRailResultResponse
@@ -546,7 +511,7 @@ export type RecordRailResultResponse = Message<"payouts.ledger.v1.RecordRailResu
  * Use `create(RecordRailResultResponseSchema)` to create a new message.
  */
 export const RecordRailResultResponseSchema: GenMessage<RecordRailResultResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 15);
+  messageDesc(file_payouts_ledger_v1_ledger, 13);
 
 /**
  * @generated from message payouts.ledger.v1.RefundTransactionRequest
@@ -568,7 +533,7 @@ export type RefundTransactionRequest = Message<"payouts.ledger.v1.RefundTransact
  * Use `create(RefundTransactionRequestSchema)` to create a new message.
  */
 export const RefundTransactionRequestSchema: GenMessage<RefundTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 16);
+  messageDesc(file_payouts_ledger_v1_ledger, 14);
 
 /**
  * @generated from message payouts.ledger.v1.RefundTransactionResponse
@@ -585,7 +550,7 @@ export type RefundTransactionResponse = Message<"payouts.ledger.v1.RefundTransac
  * Use `create(RefundTransactionResponseSchema)` to create a new message.
  */
 export const RefundTransactionResponseSchema: GenMessage<RefundTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 17);
+  messageDesc(file_payouts_ledger_v1_ledger, 15);
 
 /**
  * @generated from message payouts.ledger.v1.CreditBalanceRequest
@@ -631,7 +596,7 @@ export type CreditBalanceRequest = Message<"payouts.ledger.v1.CreditBalanceReque
  * Use `create(CreditBalanceRequestSchema)` to create a new message.
  */
 export const CreditBalanceRequestSchema: GenMessage<CreditBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 18);
+  messageDesc(file_payouts_ledger_v1_ledger, 16);
 
 /**
  * @generated from message payouts.ledger.v1.CreditBalanceResponse
@@ -655,7 +620,7 @@ export type CreditBalanceResponse = Message<"payouts.ledger.v1.CreditBalanceResp
  * Use `create(CreditBalanceResponseSchema)` to create a new message.
  */
 export const CreditBalanceResponseSchema: GenMessage<CreditBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 19);
+  messageDesc(file_payouts_ledger_v1_ledger, 17);
 
 /**
  * @generated from message payouts.ledger.v1.GetBalanceRequest
@@ -672,7 +637,7 @@ export type GetBalanceRequest = Message<"payouts.ledger.v1.GetBalanceRequest"> &
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 20);
+  messageDesc(file_payouts_ledger_v1_ledger, 18);
 
 /**
  * @generated from message payouts.ledger.v1.GetBalanceResponse
@@ -689,7 +654,7 @@ export type GetBalanceResponse = Message<"payouts.ledger.v1.GetBalanceResponse">
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 21);
+  messageDesc(file_payouts_ledger_v1_ledger, 19);
 
 /**
  * @generated from message payouts.ledger.v1.FailTransactionRequest
@@ -720,7 +685,7 @@ export type FailTransactionRequest = Message<"payouts.ledger.v1.FailTransactionR
  * Use `create(FailTransactionRequestSchema)` to create a new message.
  */
 export const FailTransactionRequestSchema: GenMessage<FailTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 22);
+  messageDesc(file_payouts_ledger_v1_ledger, 20);
 
 /**
  * @generated from message payouts.ledger.v1.FailTransactionResponse
@@ -737,7 +702,7 @@ export type FailTransactionResponse = Message<"payouts.ledger.v1.FailTransaction
  * Use `create(FailTransactionResponseSchema)` to create a new message.
  */
 export const FailTransactionResponseSchema: GenMessage<FailTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 23);
+  messageDesc(file_payouts_ledger_v1_ledger, 21);
 
 /**
  * @generated from enum payouts.ledger.v1.TransactionStatus
@@ -836,26 +801,22 @@ export const LedgerService: GenService<{
     output: typeof ListTransactionsResponseSchema;
   },
   /**
-   * The transaction a binding quote may be priced for (getQuotation's first step), with the ledger's
-   * refusals in this order: TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING (not PENDING, or past its
-   * pending TTL), INVALID_FIELD on `currency` when it is set and is not the transaction's currency.
+   * getQuotation in one call: the transaction of partner_id a binding quote may be priced for, its price
+   * from payouts.pricing.v1.PricingService/CreateQuote (the transaction's corridor and currency, `amount`),
+   * and that quote stored on it (a newer quote replaces an older one; the transaction stays PENDING).
+   * Refusals in this order: MISSING_REQUIRED_FIELD (partner_id), TRANSACTION_NOT_FOUND,
+   * TRANSACTION_NOT_PENDING (not PENDING, or past its pending TTL), INVALID_FIELD on `currency` when it is
+   * set and is not the transaction's currency; then pricing's refusals as pricing answered them
+   * (INVALID_AMOUNT, AMOUNT_OUT_OF_RANGE, UNSUPPORTED_COUNTRY, INVALID_CURRENCY, ...); then INVALID_AMOUNT
+   * when the destination (a dynamic QR) fixes another amount. SERVICE_UNAVAILABLE (UNAVAILABLE,
+   * retry_after_seconds) when pricing does not answer: nothing is stored.
    *
-   * @generated from rpc payouts.ledger.v1.LedgerService.GetQuotableTransaction
+   * @generated from rpc payouts.ledger.v1.LedgerService.QuoteTransaction
    */
-  getQuotableTransaction: {
+  quoteTransaction: {
     methodKind: "unary";
-    input: typeof GetQuotableTransactionRequestSchema;
-    output: typeof GetQuotableTransactionResponseSchema;
-  },
-  /**
-   * Attaches a binding quote to a PENDING transaction (replaces an earlier one).
-   *
-   * @generated from rpc payouts.ledger.v1.LedgerService.AttachQuote
-   */
-  attachQuote: {
-    methodKind: "unary";
-    input: typeof AttachQuoteRequestSchema;
-    output: typeof AttachQuoteResponseSchema;
+    input: typeof QuoteTransactionRequestSchema;
+    output: typeof QuoteTransactionResponseSchema;
   },
   /**
    * Debits the partner once per transaction and moves it to PROCESSING.
