@@ -46,6 +46,11 @@ async function preview(
   switch (kind) {
     case "ok":
       return { quotations: [{ currency: req.currency }] };
+    case "bad-header":
+      ctx.responseHeader.set("x-answer", "yes");
+      (ctx.responseHeader as unknown as { forEach: Headers["forEach"] }).forEach = (each) =>
+        each("line\nbreak", "x-injected", ctx.responseHeader);
+      return {};
     case "headers":
       ctx.responseHeader.set("x-answer", "yes");
       ctx.responseTrailer.set("x-summary", "done");
@@ -254,6 +259,14 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
       reason: "SERVICE_UNAVAILABLE",
       metadata: { retry_after_seconds: "2", outcome: "not-applied" },
     });
+  });
+
+  it("resets the connection when the answer cannot be written, and keeps serving", async () => {
+    const error = await failureOf(client.previewQuotations({ partnerId: "bad-header" }));
+    expect(error.code).toBe(Code.Aborted);
+    expect(
+      (await client.previewQuotations({ partnerId: "ok", currency: "THB" })).quotations[0]?.currency,
+    ).toBe("THB");
   });
 
   it("answers an unexpected failure as INTERNAL without its message", async () => {

@@ -114,7 +114,10 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
       fallback(request, response);
       return;
     }
-    void serve(route, request as http.IncomingMessage, response as http.ServerResponse, readMaxBytes);
+    const res = response as http.ServerResponse;
+    // Only writing the answer can fail here (e.g. a header value Node refuses): the caller sees the
+    // connection reset (ABORTED) rather than the process an unhandled rejection.
+    serve(route, request as http.IncomingMessage, res, readMaxBytes).catch(() => res.destroy());
   };
 }
 
@@ -166,7 +169,7 @@ function invoke(method: DescMethodUnary, impl: MethodImplSpec["impl"]): UnaryCal
   };
 }
 
-/** Reads, decodes and answers one call; never rejects (every failure is the call's error answer). */
+/** Reads, decodes and answers one call: every failure of the call is its error answer. */
 async function serve(
   route: UnaryRoute,
   request: http.IncomingMessage,

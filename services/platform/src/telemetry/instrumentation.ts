@@ -13,7 +13,8 @@
  * through diagnostics channels, and `http`/`https` are required below, which patches their exports
  * (`http.Server.prototype.emit`: every incoming request of the gateway's listeners). Named imports of
  * `node:http` in ES modules keep the unpatched `request`: connect-node's calls between services (traced
- * by the Connect interceptors) and the webhook sender (untraced on purpose).
+ * by the Connect interceptors) and the webhook sender (untraced on purpose). The service transports'
+ * unary calls construct `ClientRequest` themselves (rpc/http1-unary-client.ts), which no patch wraps.
  */
 import { createRequire } from "node:module";
 import { startTelemetry } from "./start-telemetry.js";

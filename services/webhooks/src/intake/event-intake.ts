@@ -1,9 +1,9 @@
 /**
  * Turns transaction events from the bus into delivery rows, a batch of events at a time: for each event,
- * one row per active configuration of its partner whose filter matches. Two statements whatever the
- * batch's size: the configurations of the batch's partners are read, then one write (one commit) records
- * the event ids in the inbox and stores the deliveries of the events not seen before. The handler resolves
- * only after that commit, and the bus acknowledges (commits the offsets) only after the handler resolved,
+ * one row per active configuration of its partner whose filter matches. One transaction of two statements
+ * whatever the batch's size: the configurations of the batch's partners are read, then one write records
+ * the event ids in the inbox and stores the deliveries of the events not seen before. The handler
+ * resolves only after that commit, and the bus acknowledges (commits the offsets) only after the handler resolved,
  * so an event is never lost; a redelivered event finds its id already processed and creates nothing. The
  * rows that may go out at once are stored already claimed by this process (storeEventDeliveries) and sent
  * after the commit; only the others wake the claim passes.
@@ -22,7 +22,7 @@ import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/pa
 import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
-import { activeConfigsOfPartners } from "../store/config-store.js";
+import { activeConfigsOfPartners, type ConfigRow } from "../store/config-store.js";
 import type { ClaimSlots } from "../store/delivery-queue-store.js";
 import { type NewDelivery, type StoredDeliveries, storeEventDeliveries } from "../store/delivery-store.js";
 
@@ -110,13 +110,36 @@ async function storeDeliveries(
   options: EventIntakeOptions,
 ): Promise<StoredDeliveries> {
   const now = options.now();
-  // Read before the write, outside the claim turn; a configuration deleted in between fails the write
-  // (its foreign key), which the bus retries, and one created in between misses this batch, as it would
-  // had it been created a moment later.
-  const configs = await activeConfigsOfPartners(options.db, [
-    ...new Set(events.map(({ event }) => event.partnerId)),
-  ]);
-  const deliveries: NewDelivery[] = events.flatMap(({ event, body, traceparent }) => {
+  // One transaction of two statements (the configurations, then one write: inbox, deliveries of the
+  // events not seen before, and the claims of those that may go at once), retried on a lost connection:
+  // it is idempotent, run again after it committed it finds the events processed and stores nothing.
+  return options.claimFresh((slots) =>
+    options.db.transaction(
+      async (tx) => {
+        const configs = await activeConfigsOfPartners(tx, [
+          ...new Set(events.map(({ event }) => event.partnerId)),
+        ]);
+        return storeEventDeliveries(
+          tx,
+          events.map(({ event }) => event),
+          deliveriesOf(events, configs, now, options),
+          now,
+          slots,
+        );
+      },
+      { idempotent: true },
+    ),
+  );
+}
+
+/** One delivery per (event, active configuration of its partner whose filter matches). */
+function deliveriesOf(
+  events: readonly Notifiable[],
+  configs: readonly ConfigRow[],
+  now: Date,
+  options: EventIntakeOptions,
+): NewDelivery[] {
+  return events.flatMap(({ event, body, traceparent }) => {
     const nextAttemptAt = new Date(
       now.getTime() + withJitter(options.retryScheduleMs[0] ?? 0, options.random()),
     );
@@ -137,15 +160,4 @@ async function storeDeliveries(
         occurredAt,
       }));
   });
-  // One statement: inbox, deliveries of the events not seen before, and the claims of those that may go
-  // at once. Idempotent: run again after it committed, it finds the events processed and stores nothing.
-  return options.claimFresh((slots) =>
-    storeEventDeliveries(
-      options.db,
-      events.map(({ event }) => event),
-      deliveries,
-      now,
-      slots,
-    ),
-  );
 }

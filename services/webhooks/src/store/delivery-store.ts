@@ -109,11 +109,14 @@ export async function storeEventDeliveries(
      ), releasable AS (
        SELECT i.delivery_id, i.config_id, i.ord FROM input i
         WHERE $13::int > 0 AND i.due <= $12
-          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries p
-                           WHERE p.config_id = i.config_id AND p.status = 'pending' AND p.next_attempt_at <= $12)
-          AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries e
-                           WHERE e.config_id = i.config_id AND e.tx_id = i.tx_id AND e.sequence < i.seq
-                             AND e.status NOT IN ('delivered', 'dead'))
+          -- Index probes per row (LIMIT 1 keeps them probes, whatever the table's statistics say).
+          AND (SELECT true FROM webhooks.deliveries p
+                WHERE p.config_id = i.config_id AND p.status = 'pending' AND p.next_attempt_at <= $12
+                LIMIT 1) IS NULL
+          AND (SELECT true FROM webhooks.deliveries e
+                WHERE e.config_id = i.config_id AND e.tx_id = i.tx_id AND e.sequence < i.seq
+                  AND e.status NOT IN ('delivered', 'dead')
+                LIMIT 1) IS NULL
           AND NOT EXISTS (SELECT 1 FROM input j
                            WHERE j.config_id = i.config_id AND j.tx_id = i.tx_id AND j.seq < i.seq)
      ), slotted AS (
@@ -185,7 +188,10 @@ export interface DeliveryFilter {
   readonly limit: number;
 }
 
-/** Newest first. */
+/**
+ * Newest first. Deliveries stored by one intake batch share their creation time (and the time part of
+ * their ids), so within it a transaction's later event comes first by its sequence.
+ */
 export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Promise<DeliveryRow[]> {
   const res = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhooks.deliveries
@@ -193,7 +199,7 @@ export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Pro
        AND ($2::text IS NULL OR tx_id = $2)
        AND ($3::text IS NULL OR config_id = $3)
        AND ($4::text IS NULL OR status = $4)
-     ORDER BY created_at DESC, delivery_id DESC
+     ORDER BY created_at DESC, sequence DESC, delivery_id DESC
      LIMIT $5`,
     [filter.partnerId, filter.txId ?? null, filter.configId ?? null, filter.status ?? null, filter.limit],
   );
