@@ -10,9 +10,15 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { renderTransaction } from "@payouts/gateway/internal/http/render-transaction";
 import { toTransactionMessage } from "@payouts/ledger/internal/proto/transaction-message";
-import { listTransactions } from "@payouts/ledger/internal/store/transaction-store";
+import {
+  findTransactionWithHistory,
+  listTransactions,
+} from "@payouts/ledger/internal/store/transaction-store";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
-import { ListTransactionsResponseSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import {
+  GetTransactionResponseSchema,
+  ListTransactionsResponseSchema,
+} from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { AnatomySession } from "./anatomy.js";
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
@@ -57,12 +63,27 @@ try {
   if (process.argv.includes("--show"))
     process.stdout.write(`${JSON.stringify(page.transactions[0], null, 1)}\n`);
 
+  // getTransaction shares the path: one paid transaction with its history.
+  const paid = stored.find((tx) => tx.status === "PROCESSING")!;
+  const found = (await findTransactionWithHistory(db, paid.txId, paid.partnerId))!;
+  const one = create(GetTransactionResponseSchema, {
+    transaction: toTransactionMessage(found.tx, found.history),
+  });
+  const oneBytes = toBinary(GetTransactionResponseSchema, one);
+  process.stdout.write(
+    `getTransaction: ${oneBytes.length} bytes of protobuf, history of ${found.history.length}\n`,
+  );
+
   const stages: Record<string, () => unknown> = {
     "ledger: rows → messages (toTransactionMessage × 20)": () => stored.map((tx) => toTransactionMessage(tx)),
     "ledger: toBinary": () => toBinary(ListTransactionsResponseSchema, response),
     "gateway: fromBinary": () => fromBinary(ListTransactionsResponseSchema, bytes),
     "gateway: renderTransaction × 20": () => decoded.transactions.map((tx) => renderTransaction(tx, 2)),
     "gateway: stringifyJson": () => stringifyJson(page),
+    "getTransaction: toBinary + fromBinary": () =>
+      fromBinary(GetTransactionResponseSchema, toBinary(GetTransactionResponseSchema, one)),
+    // Not a stage: what carrying the page as JSON text instead of protobuf would cost (both sides).
+    "alternative: JSON.stringify + JSON.parse of the stored rows": () => JSON.parse(JSON.stringify(stored)),
   };
   for (const [name, run] of Object.entries(stages)) {
     for (let i = 0; i < 200; i++) run();
@@ -77,9 +98,17 @@ try {
       url: "/listTransactions?limit=20",
       headers: { authorization: session.authorization },
     });
+  const request = (url: string) => () =>
+    session.platform.runtime.gateway.partnerApp.inject({
+      method: "GET",
+      url,
+      headers: { authorization: session.authorization },
+    });
   for (const [name, run] of [
     ["ledger: SQL and rows (client side)", sql],
     ["whole request in-process", whole],
+    ["whole getTransaction in-process", request(`/transactions/${paid.txId}`)],
+    ["whole getBalance in-process", request("/balance")],
   ] as const) {
     for (let i = 0; i < 50; i++) await run();
     const n = Math.max(100, iterations / 10);

@@ -87,7 +87,12 @@ describe("stringifyJson", () => {
       [undefined, () => 1, Symbol("s"), Number.NaN, Number.POSITIVE_INFINITY],
       { at: new Date("2026-01-02T03:04:05.000Z") },
       { boxed: [new Number(3), new String("s"), new Boolean(false)] },
-      { '"weird" key': 1 },
+      { '"weird" key': 1, "line\nbreak": 2, "é-ñ": 3, "": 4, "a-b_c9": 5 },
+      {
+        fn: Object.assign(() => 1, { toJSON: () => 5 }),
+        list: [Object.assign(() => 1, { toJSON: () => "x" })],
+      },
+      { nested: { deeper: [{ a: [1, [2, { b: null }]] }] } },
       [],
       {},
       "top",

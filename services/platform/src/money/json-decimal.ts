@@ -87,7 +87,20 @@ export function stringifyJson(value: unknown): string {
 }
 
 function serialise(input: unknown, key: string, ancestors: Set<object>): string | undefined {
-  const value = prepare(input, key);
+  // Primitives first: JSON.stringify asks only objects (functions included) for toJSON.
+  switch (typeof input) {
+    case "string":
+    case "number":
+    case "boolean":
+      return JSON.stringify(input);
+    case "undefined":
+    case "symbol":
+      return undefined;
+    case "bigint":
+      throw new TypeError("a bigint has no JSON representation; use a JsonDecimal or a string");
+  }
+  if (input === null) return "null";
+  const value = prepare(input as object, key);
   if (value instanceof JsonDecimal) {
     return value.text;
   }
@@ -105,18 +118,14 @@ function serialise(input: unknown, key: string, ancestors: Set<object>): string 
   }
 }
 
-// The same preparation JSON.stringify applies before looking at a value's type.
-function prepare(input: unknown, key: string): unknown {
+// The same preparation JSON.stringify applies to an object before looking at its type.
+function prepare(input: object, key: string): unknown {
   if (input instanceof JsonDecimal) {
     return input;
   }
-  let value = input;
-  if (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { toJSON?: unknown }).toJSON === "function"
-  ) {
-    value = (value as { toJSON(key: string): unknown }).toJSON(key);
+  let value: unknown = input;
+  if (typeof (input as { toJSON?: unknown }).toJSON === "function") {
+    value = (input as { toJSON(key: string): unknown }).toJSON(key);
   }
   if (value instanceof Number || value instanceof String || value instanceof Boolean) {
     return value.valueOf();
@@ -137,20 +146,25 @@ function serialiseContainer(value: object, ancestors: Set<object>): string {
 }
 
 function serialiseArray(items: readonly unknown[], ancestors: Set<object>): string {
-  const parts: string[] = [];
+  let text = "[";
   for (let index = 0; index < items.length; index++) {
-    parts.push(serialise(items[index], String(index), ancestors) ?? "null");
+    if (index > 0) text += ",";
+    text += serialise(items[index], String(index), ancestors) ?? "null";
   }
-  return `[${parts.join(",")}]`;
+  return `${text}]`;
 }
 
+// Keys that JSON writes as they are, between quotes (every key of the partner API's shapes).
+const PLAIN_KEY = /^[\w-]*$/;
+
 function serialiseObject(record: object, ancestors: Set<object>): string {
-  const parts: string[] = [];
-  for (const [key, member] of Object.entries(record)) {
-    const text = serialise(member, key, ancestors);
-    if (text !== undefined) {
-      parts.push(`${JSON.stringify(key)}:${text}`);
-    }
+  let text = "{";
+  let first = true;
+  for (const key of Object.keys(record)) {
+    const member = serialise((record as Record<string, unknown>)[key], key, ancestors);
+    if (member === undefined) continue;
+    text += `${first ? "" : ","}${PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)}:${member}`;
+    first = false;
   }
-  return `{${parts.join(",")}}`;
+  return `${text}}`;
 }
