@@ -79,6 +79,32 @@ describe("EventBus over real Kafka", () => {
     expect(attempts).toBeGreaterThanOrEqual(2);
   });
 
+  it("redelivers after a handler error that cannot be turned into JSON (a circular object on it)", async () => {
+    // kafkajs serialises a failed handler's error; one carrying a circular structure (a protobuf
+    // descriptor, a database client) used to crash the consumer for good instead of retrying.
+    const topic = uniqueTopic("test.circular");
+    let attempts = 0;
+    const done: string[] = [];
+    const sub = await bus.subscribe({
+      topic,
+      groupId: `${topic}.group`,
+      handler: async (m) => {
+        attempts++;
+        if (attempts <= 2) {
+          const circular: Record<string, unknown> = { name: "descriptor" };
+          circular.self = circular;
+          throw Object.assign(new Error("store failed"), { detail: circular });
+        }
+        done.push(new TextDecoder().decode(m.value));
+      },
+    });
+    await bus.publish([{ topic, key: "k", value: new TextEncoder().encode("kept"), headers: {} }]);
+    await waitFor(() => done.length === 1, 60_000);
+    await sub.stop();
+    expect(done).toEqual(["kept"]);
+    expect(attempts).toBe(3);
+  });
+
   it("hands a batch handler consecutive messages of a partition, at most maxBatch, and commits them", async () => {
     const topic = uniqueTopic("test.batches");
     const groupId = `${topic}.group`;

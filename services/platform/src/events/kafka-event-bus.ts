@@ -111,8 +111,12 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
             if (!isRunning() || isStale()) break;
             const taken = batch.messages.slice(i, i + size);
             const messages = taken.map((message) => toEventMessage(batch.topic, message));
-            if (opts.batchHandler) await opts.batchHandler(messages);
-            else await opts.handler(messages[0]!);
+            try {
+              if (opts.batchHandler) await opts.batchHandler(messages);
+              else await opts.handler(messages[0]!);
+            } catch (error) {
+              throw handlerFailure(batch.topic, error);
+            }
             const last = taken.at(-1)!;
             resolveOffset(last.offset);
             lag.record(
@@ -141,6 +145,17 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       producer = undefined;
     },
   };
+}
+
+/**
+ * What kafkajs gets when a handler fails: a plain error with the handler's message (and the original as its
+ * non-enumerable `cause`). kafkajs serialises the error it retries on; one carrying a circular object (a
+ * protobuf descriptor, a database client) made that throw, and the consumer then crashed for good instead
+ * of retrying and redelivering.
+ */
+function handlerFailure(topic: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`handler of ${topic} failed: ${message}`, { cause: error });
 }
 
 function toEventMessage(topic: string, message: KafkaMessage): EventMessage {
