@@ -5,7 +5,7 @@ import { createPgliteDatabase } from "@payouts/platform/database/pglite-database
 import { newId } from "@payouts/platform/ids";
 import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attempt-recorder";
 import { type RecordedAttempt, recordAttempts } from "@payouts/webhooks/internal/store/delivery-queue-store";
-import { storeEventDeliveries } from "@payouts/webhooks/internal/store/delivery-store";
+import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
 import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
@@ -36,13 +36,24 @@ describe.each([
     await drop();
   });
 
-  it("marks a batch of events processed and stores the fresh ones' deliveries with exact bodies, in one statement", async () => {
+  it("marks a batch of events processed and stores their deliveries with exact bodies, one statement each", async () => {
     const config = await insertConfig(db);
     const seen = newId("evt");
     const now = new Date("2026-11-25T01:00:00.000Z");
-    const seenDelivery = newId("whd");
+    await markEventsProcessed(db, [{ eventId: seen, eventType: "transaction.success", txId: "tx_a" }], now);
     const fresh = newId("evt");
     const other = newId("evt");
+    const counted = countingStatements(db);
+    const marked = await markEventsProcessed(
+      counted.db,
+      [
+        { eventId: seen, eventType: "transaction.success", txId: "tx_a" },
+        { eventId: fresh, eventType: "transaction.success", txId: "tx_b" },
+        { eventId: other, eventType: "transaction.refunded", txId: "tx_b" },
+      ],
+      now,
+    );
+    expect([...marked].sort()).toEqual([fresh, other].sort());
     const body = Buffer.from('{"tx_id":"tx_b","fee":0.50,"name":"Peña"}');
     const partner = (
       await db.query<{ partner_id: string }>("SELECT partner_id FROM webhooks.configs WHERE config_id = $1", [
@@ -56,25 +67,11 @@ describe.each([
       eventType: "transaction.success",
       body,
     };
-    await storeEventDeliveries(
-      db,
-      [{ eventId: seen, eventType: "transaction.success", txId: "tx_a" }],
-      [],
-      now,
-    );
     const first = newId("whd");
     const second = newId("whd");
-    const counted = countingStatements(db);
-    const result = await storeEventDeliveries(
+    await insertDeliveries(
       counted.db,
       [
-        { eventId: seen, eventType: "transaction.success", txId: "tx_a" },
-        { eventId: fresh, eventType: "transaction.success", txId: "tx_b" },
-        { eventId: other, eventType: "transaction.refunded", txId: "tx_b" },
-      ],
-      [
-        // An event already processed: its deliveries are not stored, even for a configuration new to it.
-        { ...base, deliveryId: seenDelivery, eventId: seen, txId: "tx_a", sequence: 1n, nextAttemptAt: now },
         {
           ...base,
           deliveryId: first,
@@ -97,13 +94,7 @@ describe.each([
       ],
       now,
     );
-    expect(counted.statements()).toBe(1);
-    expect(result).toEqual({ stored: 2, claimed: [], waiting: [config] });
-    const processed = await db.query<{ event_id: string }>(
-      "SELECT event_id FROM webhooks.processed_events WHERE event_id = ANY($1::text[]) ORDER BY event_id",
-      [[seen, fresh, other]],
-    );
-    expect(processed.rows.map((r) => r.event_id)).toEqual([seen, fresh, other].sort());
+    expect(counted.statements()).toBe(2);
     const rows = await db.query<{
       delivery_id: string;
       body: Uint8Array;
@@ -127,81 +118,6 @@ describe.each([
       traceparent: null,
       event_occurred_at: null,
     });
-  });
-
-  it("stores fresh deliveries already claimed when they may go out at once, in the same one statement", async () => {
-    const idle = await insertConfig(db);
-    const busy = await insertConfig(db);
-    const backlogged = await insertConfig(db);
-    for (let i = 0; i < 3; i++) await insertDelivering(db, busy, 1);
-    const answeredElsewhere = await insertDelivering(db, busy, 1);
-    await db.query("UPDATE webhooks.deliveries SET status = 'pending' WHERE delivery_id = $1", [
-      await insertDelivering(db, backlogged, 1),
-    ]);
-    const blocked = await insertDelivering(db, idle, 1);
-    const blockedTx = (
-      await db.query<{ tx_id: string }>("SELECT tx_id FROM webhooks.deliveries WHERE delivery_id = $1", [
-        blocked,
-      ])
-    ).rows[0]!.tx_id;
-    const now = new Date();
-    const row = (configId: string, txId: string, sequence: bigint, due = now) => ({
-      deliveryId: newId("whd"),
-      eventId: newId("evt"),
-      configId,
-      partnerId: "ptr_x",
-      txId,
-      sequence,
-      eventType: "transaction.success",
-      body: Buffer.from(`{"tx_id":"${txId}"}`),
-      nextAttemptAt: due,
-    });
-    const batch = [
-      row(idle, "tx_1", 3n), // claimed
-      row(idle, "tx_1", 4n), // waits for tx_1's sequence 3 (earlier in this batch)
-      row(idle, blockedTx, 2n), // waits for the delivering sequence 1 of its transaction
-      row(idle, "tx_2", 3n, new Date(now.getTime() + 60_000)), // not due yet
-      row(idle, "tx_3", 3n), // claimed
-      row(busy, "tx_4", 3n), // the last slot under the cap of 4 (one of the 4 live claims has answered)
-      row(busy, "tx_5", 3n), // over the cap
-      row(backlogged, "tx_6", 3n), // its receiver has a due row waiting: no overtaking
-      row(idle, "tx_7", 3n), // over the process's limit of 3
-    ];
-    const counted = countingStatements(db);
-    const events = batch.map((d) => ({ eventId: d.eventId, eventType: d.eventType, txId: d.txId }));
-    const result = await storeEventDeliveries(counted.db, events, batch, now, {
-      workerId: "whw_intake",
-      leaseMs: 12_000,
-      limit: 3,
-      perConfigLimit: 4,
-      answered: [answeredElsewhere],
-    });
-    expect(counted.statements()).toBe(1);
-    expect(result.stored).toBe(batch.length);
-    expect([...result.waiting].sort()).toEqual([idle, busy, backlogged].sort());
-    const claimedIds = [batch[0]!, batch[4]!, batch[5]!].map((d) => d.deliveryId);
-    expect(result.claimed.map((c) => c.delivery_id).sort()).toEqual([...claimedIds].sort());
-    const first = result.claimed.find((c) => c.delivery_id === batch[0]!.deliveryId)!;
-    expect(first).toMatchObject({
-      attempts: 1,
-      url: "https://example.test/hook",
-      tx_id: "tx_1",
-      kind: "event",
-    });
-    expect(Buffer.from(first.body).equals(batch[0]!.body)).toBe(true);
-    const states = await deliveries(
-      db,
-      batch.map((d) => d.deliveryId),
-    );
-    for (const d of batch) {
-      const state = states.get(d.deliveryId)!;
-      if (claimedIds.includes(d.deliveryId)) {
-        expect(state).toMatchObject({ status: "delivering", claimed_by: "whw_intake" });
-        expect(state.lease_expires_at!.getTime()).toBeGreaterThan(Date.now() + 5_000);
-      } else {
-        expect(state).toMatchObject({ status: "pending", claimed_by: null, lease_expires_at: null });
-      }
-    }
   });
 
   it("records many attempts in one statement: outcomes, guards, 410 and vanished deliveries", async () => {

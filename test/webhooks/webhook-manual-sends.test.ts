@@ -96,10 +96,10 @@ describe("limits on what one partner can make the dispatcher do", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
-  it("sends a test notification through the receiver's cap: with its 16 slots busy it is not sent", async () => {
+  it("sends a test notification through the receiver's cap: with its 4 slots busy it is not sent", async () => {
     const partner = await harness.createPartner();
     const config = await createConfig(harness, partner, { url: `${receiver.url}/capped` });
-    await occupySlots(harness, partner, config.config_id, 16);
+    await occupySlots(harness, partner, config.config_id, 4);
 
     const res = await harness.api(partner, "POST", `/webhookConfigs/${config.config_id}/test`);
     expect(res.status, res.text).toBe(200);

@@ -19,8 +19,8 @@ describe("loadWebhookConfig", () => {
     const config = loadWebhookConfig({}, "distributed");
     expect(config).toMatchObject({
       headerBrand: "SERVICE",
-      concurrency: 256,
-      receiverConcurrency: 16,
+      concurrency: 64,
+      receiverConcurrency: 4,
       timeoutMs: 10_000,
       pollIntervalMs: 250,
       eventsTopic: "payouts.transaction-events.v1",

@@ -31,13 +31,13 @@ const spec = {
     env: "WEBHOOK_CONCURRENCY",
     doc: "deliveries in flight per dispatcher process (and most kept-alive connections to one receiver origin)",
     parse: parse.positiveInt,
-    default: 256,
+    default: 64,
   },
   receiverConcurrency: {
     env: "WEBHOOK_RECEIVER_CONCURRENCY",
     doc: "deliveries in flight per receiver (configuration) per process, so one slow receiver cannot take every slot",
     parse: parse.positiveInt,
-    default: 16,
+    default: 4,
   },
   maxConfigsPerPartner: {
     env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",

@@ -96,8 +96,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     now,
     random: Math.random,
     retryScheduleMs: config.retryScheduleMs,
-    claimFresh: (store) => worker.claimFresh(store),
-    onStored: (configIds) => worker.wakeFor(configIds),
+    onStored: worker.wake,
   });
   const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
   let subscription: Subscription | undefined;

@@ -1,14 +1,10 @@
 /**
  * Delivery workers of one process: claim due rows, send each one independently, record the outcome.
  *
- * Rows come from two kinds of claim, one at a time per process: the claim passes (due rows, fair across
- * partners) and the intake's fresh claims (claimFresh: a fresh event whose receiver has nothing waiting
- * is stored claimed and sent at once). Every claimed delivery runs on its own (up to `concurrency` at
- * once, at most `receiverConcurrency` per configuration), so a slow or dead receiver holds only its own
- * slots and never delays another receiver. Workers poll every `pollIntervalMs` and are woken at once
- * when due rows are left for them (by this process's intake, a redelivery, ...) and when an attempt of
- * a configuration that may have rows waiting is answered or stored (a slot is free; its successor in
- * the same transaction may now be due).
+ * Every claimed delivery runs on its own (up to `concurrency` at once, at most `receiverConcurrency` per
+ * configuration), so a slow or dead receiver holds only its own slots and never delays another receiver.
+ * Workers poll every `pollIntervalMs` and are woken at once when new rows are stored in this process or
+ * a delivery finishes (its successor in the same transaction may now be due).
  *
  * Claims are recovered promptly when something goes wrong: a claim whose answer could not be recorded (or
  * whose worker hit an error) is released at once; a claim of a process that died is released by the other
@@ -38,7 +34,6 @@ import { dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
   type AttemptResult,
   type ClaimedDelivery,
-  type ClaimSlots,
   claimDueDeliveries,
   releaseAbandonedClaims,
   releaseClaim,
@@ -80,19 +75,7 @@ export interface DeliveryWorkerOptions {
 
 export interface DeliveryWorker {
   start(): void;
-  /** Due rows of these configurations were stored for the claim passes: look for them now. */
-  wakeFor(configIds: Iterable<string>): void;
-  /**
-   * Lets `store` claim fresh rows for this process as it stores them (storeEventDeliveries with the
-   * slots given), then sends what it claimed once `store` resolved, i.e. after its commit. `store` gets no
-   * slots (claims nothing) when this process has none free, cannot prove it is alive, or is in the middle
-   * of a claim pass (the rows then wait for the next pass rather than the intake for this one): claims
-   * of one process run one at a time, so the per-configuration cap is counted by one claim at a time.
-   */
-  claimFresh<T extends { readonly claimed: readonly ClaimedDelivery[] }>(
-    store: (slots: ClaimSlots | undefined) => Promise<T>,
-  ): Promise<T>;
-  /** Look for due work now instead of at the next poll (rows of any configuration may be due). */
+  /** Look for due work now instead of at the next poll. */
   wake(): void;
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
@@ -117,30 +100,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     logger: options.logger,
   });
 
-  const wakeLoop = () => {
+  const wake = () => {
     woken = true;
     interruptSleep?.();
-  };
-  /**
-   * Hints for when a freed slot is worth a claim pass (every finished attempt would otherwise cost a
-   * pass, hundreds a second, most finding nothing when the intake sends fresh rows itself): the
-   * configurations that may have due rows waiting, and whether rows of unknown configurations may (a
-   * redelivery, an enabled configuration, a pass that filled every free slot). The poll finds the rest.
-   */
-  const waiting = new Set<string>();
-  let waitingUnknown = true;
-  /** This process's attempts per configuration not yet stored (their end may release a later event). */
-  const unsettledOf = new Map<string, number>();
-  const wake = () => {
-    waitingUnknown = true;
-    wakeLoop();
-  };
-  const wakeFor = (configIds: Iterable<string>) => {
-    for (const configId of configIds) waiting.add(configId);
-    wakeLoop();
-  };
-  const slotFreed = (configId: string) => {
-    if (waitingUnknown || waiting.has(configId)) wakeLoop();
   };
 
   const sleep = () =>
@@ -155,68 +117,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       interruptSleep = finish;
     });
 
-  /** Claims of this process, one at a time: the claim passes and the intake's fresh claims. */
-  let claiming: Promise<void> | undefined;
-  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
-    while (claiming) await claiming;
-    let done = () => {};
-    claiming = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    try {
-      return await work();
-    } finally {
-      claiming = undefined;
-      done();
-    }
-  };
-
-  const freeSlots = () => options.concurrency - (inFlight.size - answered.size);
-
-  /** Sends each claimed row on its own; `alive` and `claimStarted` were taken before the claim was made. */
-  const startAttempts = (claimed: readonly ClaimedDelivery[], alive: AbortSignal, claimStarted: number) => {
-    for (const delivery of claimed) {
-      const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
-      const configId = delivery.config_id;
-      unsettledOf.set(configId, (unsettledOf.get(configId) ?? 0) + 1);
-      const answeredNow = () => {
-        answered.add(delivery.delivery_id);
-        slotFreed(configId);
-      };
-      track(
-        attempt(delivery, stop.signal, options, recorder, metrics, answeredNow).finally(() => {
-          const left = (unsettledOf.get(configId) ?? 1) - 1;
-          if (left > 0) unsettledOf.set(configId, left);
-          else unsettledOf.delete(configId);
-          answered.delete(delivery.delivery_id);
-          stop.done();
-          // Stored: a later event of its transaction may be releasable now.
-          slotFreed(configId);
-        }),
-      );
-    }
-  };
-
   const track = (work: Promise<void>) => {
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);
+      wake();
     });
-  };
-
-  /**
-   * After a pass: a configuration it took rows of may have more; one it took none of stops being a reason
-   * to wake unless this process still has attempts of it in flight or being stored (their answers free
-   * its slots, their records may release later events of their transactions); a pass that filled every
-   * free slot may have left rows of any configuration.
-   */
-  const noteWaiting = (claimed: readonly ClaimedDelivery[], free: number) => {
-    const took = new Set(claimed.map((d) => d.config_id));
-    for (const configId of took) waiting.add(configId);
-    for (const configId of waiting) {
-      if (!took.has(configId) && !unsettledOf.has(configId)) waiting.delete(configId);
-    }
-    if (claimed.length >= free) waitingUnknown = true;
   };
 
   const claimBatch = async (): Promise<number> => {
@@ -239,14 +145,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await dropExpiredPreviousSecrets(options.db, now);
       }
     }
-    const unknownBefore = waitingUnknown;
-    waitingUnknown = false;
-    const free = freeSlots();
+    const free = options.concurrency - (inFlight.size - answered.size);
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
-    if (free <= 0 || !liveness.alive()) {
-      waitingUnknown ||= unknownBefore;
-      return 0;
-    }
+    if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
     // Taken before claiming: if the liveness lapses while the claim runs, these attempts stop at once.
     const alive = liveness.signal();
@@ -258,8 +159,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
       answered: [...answered],
     });
-    startAttempts(claimed, alive, claimStarted);
-    noteWaiting(claimed, free);
+    for (const delivery of claimed) {
+      const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
+      const answeredNow = () => {
+        answered.add(delivery.delivery_id);
+        wake();
+      };
+      track(
+        attempt(delivery, stop.signal, options, recorder, metrics, answeredNow).finally(() => {
+          answered.delete(delivery.delivery_id);
+          stop.done();
+        }),
+      );
+    }
     return claimed.length;
   };
 
@@ -267,9 +179,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     while (running) {
       woken = false;
       try {
-        await exclusive(claimBatch);
+        await claimBatch();
       } catch (error) {
-        waitingUnknown = true;
         options.logger.error({ err: error }, "claiming due deliveries failed");
       }
       await sleep();
@@ -284,26 +195,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       loop = run();
     },
     wake,
-    wakeFor,
-    claimFresh(store) {
-      // Never waits for a claim pass: the rows are stored pending and that pass's successor takes them.
-      if (claiming) return store(undefined);
-      return exclusive(async () => {
-        const free = freeSlots();
-        if (!running || free <= 0 || !liveness.alive()) return store(undefined);
-        const claimStarted = performance.now();
-        const alive = liveness.signal();
-        const stored = await store({
-          workerId: options.workerId,
-          leaseMs: options.leaseMs,
-          limit: free,
-          perConfigLimit: options.receiverConcurrency,
-          answered: [...answered],
-        });
-        startAttempts(stored.claimed, alive, claimStarted);
-        return stored;
-      });
-    },
     async stop() {
       running = false;
       interruptSleep?.();

@@ -1,12 +1,9 @@
 /**
  * Turns transaction events from the bus into delivery rows, a batch of events at a time: for each event,
- * one row per active configuration of its partner whose filter matches. One transaction of two statements
- * whatever the batch's size: the configurations of the batch's partners are read, then one write records
- * the event ids in the inbox and stores the deliveries of the events not seen before. The handler
- * resolves only after that commit, and the bus acknowledges (commits the offsets) only after the handler resolved,
- * so an event is never lost; a redelivered event finds its id already processed and creates nothing. The
- * rows that may go out at once are stored already claimed by this process (storeEventDeliveries) and sent
- * after the commit; only the others wake the claim passes.
+ * one row per active configuration of its partner whose filter matches, all stored with the event ids in
+ * one transaction (three statements, whatever the batch's size). The handler resolves only after that
+ * commit, and the bus acknowledges (commits the offsets) only after the handler resolved, so an event is
+ * never lost; a redelivered event finds its id already processed and creates nothing.
  *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
@@ -22,9 +19,8 @@ import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/pa
 import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
-import { activeConfigsOfPartners, type ConfigRow } from "../store/config-store.js";
-import type { ClaimSlots } from "../store/delivery-queue-store.js";
-import { type NewDelivery, type StoredDeliveries, storeEventDeliveries } from "../store/delivery-store.js";
+import { activeConfigsOfPartners } from "../store/config-store.js";
+import { insertDeliveries, markEventsProcessed, type NewDelivery } from "../store/delivery-store.js";
 
 /** Fees in notifications are written with 2 decimals (DESIGN.md §8). */
 const FEE_DP = 2;
@@ -35,15 +31,8 @@ export interface EventIntakeOptions {
   readonly now: () => Date;
   readonly random: () => number;
   readonly retryScheduleMs: readonly number[];
-  /**
-   * Runs the store with this process's free claim slots (the delivery worker's claimFresh): rows that may
-   * go out at once are stored claimed and sent after the commit.
-   */
-  readonly claimFresh: (
-    store: (slots: ClaimSlots | undefined) => Promise<StoredDeliveries>,
-  ) => Promise<StoredDeliveries>;
-  /** Called with the configurations of the due rows left for the claim passes, once committed. */
-  readonly onStored: (configIds: readonly string[]) => void;
+  /** Called after new deliveries were committed. */
+  readonly onStored: () => void;
 }
 
 export function createEventIntake(options: EventIntakeOptions): EventBatchHandler {
@@ -65,8 +54,8 @@ export function createEventIntake(options: EventIntakeOptions): EventBatchHandle
       notifiable.set(event.eventId, { event, body, traceparent: message.headers.traceparent });
     }
     if (notifiable.size === 0) return;
-    const { waiting } = await storeDeliveries([...notifiable.values()], options);
-    if (waiting.length > 0) options.onStored(waiting);
+    const stored = await storeDeliveries([...notifiable.values()], options);
+    if (stored > 0) options.onStored();
   };
 }
 
@@ -105,65 +94,52 @@ function decodeEvent(message: EventMessage): Decoded {
   }
 }
 
-async function storeDeliveries(
-  events: readonly Notifiable[],
-  options: EventIntakeOptions,
-): Promise<StoredDeliveries> {
-  const now = options.now();
-  // One transaction of two statements (the configurations, then one write: inbox, deliveries of the
-  // events not seen before, and the claims of those that may go at once), retried on a lost connection:
-  // it is idempotent, run again after it committed it finds the events processed and stores nothing.
-  return options.claimFresh((slots) =>
-    options.db.transaction(
-      async (tx) => {
-        const configs = await activeConfigsOfPartners(tx, [
-          ...new Set(events.map(({ event }) => event.partnerId)),
-        ]);
-        return storeEventDeliveries(
-          tx,
-          events.map(({ event }) => event),
-          deliveriesOf(events, configs, now, options),
-          now,
-          slots,
-        );
-      },
-      { idempotent: true },
-    ),
-  );
-}
-
 /**
  * One intake batch stores its deliveries with one creation time: their ids keep the batch's order (a
  * transaction's success before its refund), so listings newest-first by id show the refund first.
  */
 const nextDeliveryId = monotonicIds("whd");
 
-/** One delivery per (event, active configuration of its partner whose filter matches). */
-function deliveriesOf(
-  events: readonly Notifiable[],
-  configs: readonly ConfigRow[],
-  now: Date,
-  options: EventIntakeOptions,
-): NewDelivery[] {
-  return events.flatMap(({ event, body, traceparent }) => {
-    const nextAttemptAt = new Date(
-      now.getTime() + withJitter(options.retryScheduleMs[0] ?? 0, options.random()),
-    );
-    const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
-    return configs
-      .filter((c) => c.partner_id === event.partnerId && matchesFilter(c.events, event.eventType))
-      .map((config) => ({
-        deliveryId: nextDeliveryId(now.getTime()),
-        eventId: event.eventId,
-        configId: config.config_id,
-        partnerId: event.partnerId,
-        txId: event.txId,
-        sequence: event.sequence,
-        eventType: event.eventType,
-        body,
-        nextAttemptAt,
-        traceparent,
-        occurredAt,
-      }));
-  });
+async function storeDeliveries(events: readonly Notifiable[], options: EventIntakeOptions): Promise<number> {
+  const now = options.now();
+  // Idempotent: run again after it committed, it finds the events processed and stores nothing, so a
+  // connection lost while COMMIT's answer was awaited is retried at once rather than by the bus.
+  return options.db.transaction(
+    async (tx) => {
+      const fresh = await markEventsProcessed(
+        tx,
+        events.map(({ event }) => event),
+        now,
+      );
+      if (fresh.size === 0) return 0;
+      const newEvents = events.filter(({ event }) => fresh.has(event.eventId));
+      const configs = await activeConfigsOfPartners(tx, [
+        ...new Set(newEvents.map(({ event }) => event.partnerId)),
+      ]);
+      const deliveries: NewDelivery[] = newEvents.flatMap(({ event, body, traceparent }) => {
+        const nextAttemptAt = new Date(
+          now.getTime() + withJitter(options.retryScheduleMs[0] ?? 0, options.random()),
+        );
+        const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : undefined;
+        return configs
+          .filter((c) => c.partner_id === event.partnerId && matchesFilter(c.events, event.eventType))
+          .map((config) => ({
+            deliveryId: nextDeliveryId(now.getTime()),
+            eventId: event.eventId,
+            configId: config.config_id,
+            partnerId: event.partnerId,
+            txId: event.txId,
+            sequence: event.sequence,
+            eventType: event.eventType,
+            body,
+            nextAttemptAt,
+            traceparent,
+            occurredAt,
+          }));
+      });
+      await insertDeliveries(tx, deliveries, now);
+      return deliveries.length;
+    },
+    { idempotent: true },
+  );
 }

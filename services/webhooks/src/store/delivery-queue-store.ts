@@ -31,28 +31,6 @@ export interface ClaimedDelivery {
   readonly kind: "event" | "test";
 }
 
-/** The columns of a ClaimedDelivery, from a delivery row `d` and its configuration `cfg`. */
-export function claimedColumns(d: string, cfg: string): string {
-  return `${d}.delivery_id, ${d}.event_id, ${d}.event_type, ${d}.tx_id, ${d}.config_id, ${d}.body, ${d}.attempts,
-          ${cfg}.url, ${cfg}.secret_sealed, ${cfg}.previous_secret_sealed, ${cfg}.previous_secret_expires_at,
-          ${cfg}.basic_auth_username, ${cfg}.basic_auth_sealed,
-          ${d}.partner_id, ${d}.traceparent, ${d}.event_occurred_at, ${d}.kind`;
-}
-
-/** What a claim needs to know of the claiming process: who it is, how long it holds, how much it may take. */
-export interface ClaimSlots {
-  /** The claiming process (webhooks.workers): its claims are released as soon as it stops renewing. */
-  readonly workerId: string;
-  /** How long the claim holds (database clock, from the claim's statement); the hard bound of an attempt. */
-  readonly leaseMs: number;
-  /** Most rows this claim may take (the process's free slots). */
-  readonly limit: number;
-  /** Most deliveries of one configuration in flight at once (see ClaimOptions). */
-  readonly perConfigLimit: number;
-  /** This worker's claims already answered by their receiver (see ClaimOptions). */
-  readonly answered: readonly string[];
-}
-
 export interface ClaimOptions {
   readonly now: Date;
   /** How long the claim holds (database clock, from the claim's statement); the hard bound of an attempt. */
@@ -119,10 +97,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                                    AND f.delivery_id <> ALL($6::text[])), 0)
         ) c
         WHERE cfg.active
-          -- One index probe per configuration (LIMIT 1 keeps it a probe): as an EXISTS semi-join, a table
-          -- without statistics got a hash of every due row (44 ms at 26,000, and growing with the backlog).
-          AND (SELECT true FROM webhooks.deliveries p
-                WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1 LIMIT 1)
+          AND EXISTS (SELECT 1 FROM webhooks.deliveries p
+                       WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
      ), eligible AS (
        SELECT r.delivery_id FROM (
          SELECT c.delivery_id, c.next_attempt_at, c.sequence,
@@ -142,7 +118,10 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
             lease_expires_at = statement_timestamp() + $2 * interval '1 millisecond'
        FROM locked, webhooks.configs cfg
       WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
-     RETURNING ${claimedColumns("d", "cfg")}`,
+     RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
+               cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
+               cfg.basic_auth_username, cfg.basic_auth_sealed,
+               d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
     [
       options.now,
       options.leaseMs,
