@@ -7,7 +7,7 @@
  *
  * What connect-node's server does per unary call that this one does not (issue 13, measured in
  * test/bench/README.md): three AbortControllers, a deadline timer and an abort with a new DOMException
- * (here the signal is made only if read: unary-call-signal.ts); the URL parsed twice; the headers
+ * (here the signal is made only if read: unary-call-state.ts); the URL parsed twice; the headers
  * converted to a `Headers` twice and back; the interceptor chain composed again; the body read and the
  * answer written through async generators and several promise layers. The answer is the same: the
  * handlers see a connect `HandlerContext`, the interceptors a `UnaryRequest` (tracing, RPC metrics and
