@@ -197,6 +197,46 @@ describe("lifecycle", () => {
     expect((await h.quoteWith({ partnerId: p, txId, quote: quote("10") })).quote?.amountUsd).toBe("10");
   });
 
+  it("CreateTransaction prices a given amount through pricing, relaying its refusals and storing nothing", async () => {
+    const p = partner();
+    const offered = quote("10", "0.15", "0.3");
+    h.offerQuote(p, offered);
+    const asked = h.pricingRequests.length;
+    const created = await h.client.createTransaction({
+      partnerId: p,
+      destination: destination(),
+      amount: "15000",
+    });
+    expect(h.pricingRequests.slice(asked)).toMatchObject([
+      { partnerId: p, countryCode: "NG", currency: "NGN", amount: "15000" },
+    ]);
+    expect(created.transaction?.quote).toMatchObject({
+      quoteId: offered.quoteId,
+      amountUsd: "10",
+      fee: "0.45",
+    });
+    const txId = created.transaction!.txId;
+    expect((await h.client.getTransaction({ partnerId: p, txId })).transaction?.quote?.quoteId).toBe(
+      offered.quoteId,
+    );
+
+    const listed = async () => (await h.client.listTransactions({ partnerId: p })).transactions.length;
+    const refused = await h.client
+      .createTransaction({ partnerId: p, destination: destination(), amount: "999" })
+      .catch((e: unknown) => e);
+    expect(errorDetailOf(refused)).toMatchObject({ reason: "AMOUNT_OUT_OF_RANGE", field: "amount" });
+    expect((refused as Error).message).toContain("no price for 999 NGN");
+    h.failNextPricing(1);
+    const down = await h.client
+      .createTransaction({ partnerId: p, destination: destination(), amount: "15000" })
+      .catch((e: unknown) => e);
+    expect(errorDetailOf(down)).toMatchObject({
+      reason: "SERVICE_UNAVAILABLE",
+      metadata: { retry_after_seconds: "5" },
+    });
+    expect(await listed()).toBe(1);
+  });
+
   it("rejects quotes the ledger could not debit exactly, and amounts a dynamic QR does not fix", async () => {
     const p = partner();
     const created = await h.client.createTransaction({ partnerId: p, destination: destination() });
@@ -209,7 +249,6 @@ describe("lifecycle", () => {
     const qr = await h.client.createTransaction({
       partnerId: p,
       destination: { ...destination(), amount: "15000" },
-      amount: "15000",
     });
     const qrTx = qr.transaction!.txId;
     const other = await h
@@ -392,12 +431,12 @@ describe("answers built from one write set", () => {
   it("createTransaction, executePayout, a rail verdict and a refund answer what a fresh read finds", async () => {
     const p = partner();
     await h.client.creditBalance({ partnerId: p, amountUsd: "100", reference: "r", ...freshKey() });
+    h.offerQuote(p, quote("10", "0.15", "0.3"));
     const created = await h.client.createTransaction({
       partnerId: p,
       customerId: "cus_1",
       destination: destination(),
       amount: "15000",
-      quote: quote("10", "0.15", "0.3"),
     });
     const txId = created.transaction!.txId;
     expect(created.transaction).toEqual(await stored(p, txId));

@@ -2,7 +2,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { type Dec, parseDecimal, toDecimalString } from "@payouts/platform/money/decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
-import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
+import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Customer, Recipient } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -30,9 +30,10 @@ import {
  *
  * The gateway checks `dp`, then the JSON shape in the order of the shapes (`lookup-api.ts`): `sender`
  * (SENDER_NOT_ACCEPTED: the sender comes from the customer), field types and lengths (INVALID_FIELD),
- * `partner_app_id`, `amount` (INVALID_FIELD when not a number, INVALID_AMOUNT when negative). The lookup service then applies the destination rules and the
- * customer check; pricing prices a positive amount; the ledger creates the PENDING transaction last, so a
- * refused request leaves nothing behind.
+ * `partner_app_id`, `amount` (INVALID_FIELD when not a number, INVALID_AMOUNT when negative). The lookup
+ * service then applies the destination rules and the customer check; the ledger creates the PENDING
+ * transaction last, having had pricing price a positive amount first, so a refused request leaves nothing
+ * behind.
  */
 export function registerLookupRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   addRoute(app, lookupPaymentCode, async (request, reply) => {
@@ -188,8 +189,8 @@ function amountOf(text: string | undefined): Dec | undefined {
 }
 
 /**
- * The transaction comes last: pricing refuses an amount out of range before anything is written, and the
- * ledger's CreateTransaction is the one write of the request.
+ * The transaction comes last and is the one write of the request. The ledger prices a given amount itself
+ * (pricing refuses an amount out of range before anything is written) and answers the quote it stored.
  */
 async function createPending(
   deps: GatewayDeps,
@@ -199,7 +200,6 @@ async function createPending(
   amount: Dec | undefined,
 ) {
   if (destination === undefined) throw new Error("lookup answered without a destination");
-  const quote = amount === undefined ? undefined : await priceAmount(deps, partnerId, destination, amount);
   const res = await deps.clients.ledger.createTransaction({
     partnerId,
     customerId: refs.customerId,
@@ -208,27 +208,17 @@ async function createPending(
     partnerTransactionId: refs.partnerTransactionId,
     partnerAppId: refs.partnerAppId,
     walletIdentifier: refs.walletIdentifier,
-    ...(quote === undefined ? {} : { quote }),
   });
-  const txId = res.transaction?.txId;
-  if (!txId) throw new Error("ledger answered without a transaction");
-  return { txId, destination, amount, quote, partnerTransactionId: refs.partnerTransactionId };
-}
-
-async function priceAmount(
-  deps: GatewayDeps,
-  partnerId: string,
-  d: Destination,
-  amount: Dec,
-): Promise<Quote> {
-  const res = await deps.clients.pricing.createQuote({
-    partnerId,
-    countryCode: d.countryCode,
-    currency: d.currency,
-    amount: toDecimalString(amount),
-  });
-  if (res.quote === undefined) throw new Error("pricing answered without a quote");
-  return res.quote;
+  const tx = res.transaction;
+  if (!tx?.txId) throw new Error("ledger answered without a transaction");
+  if (amount !== undefined && tx.quote === undefined) throw new Error("ledger answered without a quote");
+  return {
+    txId: tx.txId,
+    destination,
+    amount,
+    quote: tx.quote,
+    partnerTransactionId: refs.partnerTransactionId,
+  };
 }
 
 /**

@@ -25,12 +25,7 @@ import { quoteTransaction } from "../operations/quote-transaction.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
 import type { BindingPricer } from "../pricing/binding-pricer.js";
-import {
-  destinationToJson,
-  fromProtoStatus,
-  quoteInputOf,
-  toTransactionMessage,
-} from "../proto/transaction-message.js";
+import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
 import {
@@ -43,7 +38,7 @@ import {
 export interface LedgerHandlerHooks {
   /** The payout rail, asked before an operator fails a payout (FailTransaction). */
   readonly rail: PayoutRail | undefined;
-  /** Pricing, asked for getQuotation's binding price (QuoteTransaction). */
+  /** Pricing, asked for every price the ledger stores (CreateTransaction with an amount, QuoteTransaction). */
   readonly pricer: BindingPricer | undefined;
   /** After a payout was accepted (not on replays): hand it to the rail. Never throws. */
   readonly afterExecute: (executed: StoredTransaction) => Promise<void>;
@@ -56,19 +51,24 @@ export function createLedgerHandlers(
   return mapFailures({
     async createTransaction(req, ctx) {
       if (!req.destination) throw missingField("destination");
-      const tx = await createTransaction(deps, {
-        partnerId: req.partnerId,
-        customerId: req.customerId,
-        countryCode: req.destination.countryCode,
-        currency: req.destination.currency,
-        destination: destinationToJson(req.destination),
-        amount: req.amount,
-        partnerTransactionId: req.partnerTransactionId,
-        partnerAppId: req.partnerAppId,
-        walletIdentifier: req.walletIdentifier,
-        quote: req.quote ? quoteInputOf(req.quote) : undefined,
-        traceparent: traceparentOf(ctx),
-      });
+      const tx = await createTransaction(
+        deps,
+        hooks.pricer,
+        {
+          partnerId: req.partnerId,
+          customerId: req.customerId,
+          countryCode: req.destination.countryCode,
+          currency: req.destination.currency,
+          destination: destinationToJson(req.destination),
+          amount: req.amount,
+          partnerTransactionId: req.partnerTransactionId,
+          partnerAppId: req.partnerAppId,
+          walletIdentifier: req.walletIdentifier,
+          traceparent: traceparentOf(ctx),
+        },
+        // Pricing's call ends with this one: the caller's cancellation and what is left of its deadline.
+        { signal: ctx.signal, timeoutMs: ctx.timeoutMs() },
+      );
       return { transaction: toTransactionMessage(tx.tx, tx.history, req.destination) };
     },
 

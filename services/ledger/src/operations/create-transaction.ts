@@ -1,11 +1,14 @@
 /**
  * A PENDING transaction for a destination lookup (or QR decoding) validated, optionally with the amount
- * and a first quote when the partner gave the amount at lookup.
+ * and a first quote when the partner gave the amount at lookup. That quote is always the ledger's own,
+ * asked of pricing here: nothing the caller sends sets the price a partner is later debited.
  */
 import { newId } from "@payouts/platform/ids";
 import type { Dec } from "@payouts/platform/money/decimal";
-import { invalidField, missingField } from "../domain/ledger-failure.js";
-import { type QuoteInput, readQuoteTerms, storedDecimal } from "../domain/quote-terms.js";
+import { invalidField, LedgerFailure, missingField } from "../domain/ledger-failure.js";
+import { type QuoteTerms, readQuoteTerms, storedDecimal } from "../domain/quote-terms.js";
+import type { BindingPricer, PriceCall } from "../pricing/binding-pricer.js";
+import { quoteInputOf } from "../proto/transaction-message.js";
 import { Statement } from "../store/statement.js";
 import { addNewTransaction, newTransactionState } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
@@ -23,23 +26,26 @@ export interface CreateTransactionInput {
   readonly partnerTransactionId: string;
   readonly partnerAppId: string;
   readonly walletIdentifier: string;
-  readonly quote: QuoteInput | undefined;
   readonly traceparent?: string | undefined;
 }
 
+/**
+ * Refusals in this order: MISSING_REQUIRED_FIELD, INVALID_FIELD (country, currency, amount), then, when
+ * the caller gave an amount, pricing's (relayed as pricing gave them, or SERVICE_UNAVAILABLE). Nothing is
+ * written unless every check passed.
+ */
 export async function createTransaction(
   deps: LedgerDeps,
+  pricer: BindingPricer | undefined,
   input: CreateTransactionInput,
+  call: PriceCall = {},
 ): Promise<ChangedTransaction> {
   if (!input.partnerId) throw missingField("partner_id");
   if (!/^[A-Z]{2}$/.test(input.countryCode))
     throw invalidField("destination.country_code", "must be ISO alpha-2");
   if (!/^[A-Z]{3}$/.test(input.currency)) throw invalidField("destination.currency", "must be ISO 4217");
   const amount = readAmount(input);
-  const quote = input.quote ? readQuoteTerms(input.quote, input.currency) : undefined;
-  if (quote && amount && !quote.amount.eq(amount)) {
-    throw invalidField("quote.amount", "must equal the transaction amount");
-  }
+  const quote = amount && input.amount !== "" ? await priceOf(pricer, input, amount, call) : undefined;
   const now = deps.now();
   const fresh = {
     txId: newId("tx"),
@@ -67,6 +73,30 @@ export async function createTransaction(
   deps.committed();
   // The answer is the row as written (newTransactionState mirrors the INSERT), not a read of it back.
   return { tx: state, history: [created] };
+}
+
+/** Pricing's quote for the amount the caller gave, checked as QuoteTransaction checks the quotes it stores. */
+async function priceOf(
+  pricer: BindingPricer | undefined,
+  input: CreateTransactionInput,
+  amount: Dec,
+  call: PriceCall,
+): Promise<QuoteTerms> {
+  if (!pricer) {
+    throw new LedgerFailure("SERVICE_UNAVAILABLE", "no pricing service is configured to price this amount");
+  }
+  const quote = await pricer.price(
+    {
+      partnerId: input.partnerId,
+      countryCode: input.countryCode,
+      currency: input.currency,
+      amount: input.amount,
+    },
+    call,
+  );
+  const terms = readQuoteTerms(quoteInputOf(quote), input.currency);
+  if (!terms.amount.eq(amount)) throw new Error(`pricing priced ${quote.amount}, not ${input.amount}`);
+  return terms;
 }
 
 // The amount given at lookup, or else the one a dynamic QR fixes.

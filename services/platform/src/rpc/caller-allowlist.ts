@@ -43,8 +43,9 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.lookup.v1.LookupService/GetCustomer": PARTNER,
 
   "payouts.pricing.v1.PricingService/PreviewQuotations": PARTNER,
-  // The gateway prices a lookup that names its amount; the ledger prices getQuotation (QuoteTransaction).
-  "payouts.pricing.v1.PricingService/CreateQuote": ["gateway", "ledger"],
+  // Only the ledger asks for a binding price: it stores every quote it later debits (CreateTransaction with
+  // an amount, QuoteTransaction).
+  "payouts.pricing.v1.PricingService/CreateQuote": ["ledger"],
   "payouts.pricing.v1.PricingService/PutPartnerPricing": ADMIN,
   "payouts.pricing.v1.PricingService/GetPartnerPricing": ADMIN,
   "payouts.pricing.v1.PricingService/PutFxRate": ADMIN,

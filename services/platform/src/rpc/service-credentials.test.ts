@@ -119,14 +119,14 @@ describe("the caller allowlist", () => {
     expect(CALLER_ALLOWLIST["payouts.rail.v1.RailService/SubmitPayout"]).toEqual(["ledger"]);
   });
 
-  it("lets the ledger ask pricing for a binding quote and nothing else of pricing", () => {
+  it("lets the ledger, and only the ledger, ask pricing for a binding quote, and nothing else of pricing", () => {
     const pricing = Object.entries(CALLER_ALLOWLIST).filter(([method]) =>
       method.startsWith("payouts.pricing."),
     );
     expect(pricing.filter(([, callers]) => callers.includes("ledger")).map(([method]) => method)).toEqual([
       "payouts.pricing.v1.PricingService/CreateQuote",
     ]);
-    expect(CALLER_ALLOWLIST["payouts.pricing.v1.PricingService/CreateQuote"]).toEqual(["gateway", "ledger"]);
+    expect(CALLER_ALLOWLIST["payouts.pricing.v1.PricingService/CreateQuote"]).toEqual(["ledger"]);
   });
 
   it("gives the operators' cross-partner services to the admin caller only", () => {
