@@ -36,6 +36,11 @@
 #                             services/platform/README.md); generated with
 #                             `cli.js service-credentials` once and kept in the state dir.
 #                             Each process gets only its own tokens (SERVICE_TOKENS).
+#   EVENT_SIGNING_KEY, EVENT_VERIFY_KEYS
+#                             the ledger's Ed25519 event signing key and the dispatcher's
+#                             accepted public keys (both or none); generated with
+#                             `cli.js event-signing-keys` once and kept in the state dir
+#                             (event-keys.env). Only the ledger gets the private key.
 #   HOST                      listen address of every process (default 127.0.0.1)
 #   SANDBOX_AUTO_SETTLE_MS    sandbox rail settlement delay (default 3000; 0 = admin route)
 #   WEBHOOK_ALLOW_PRIVATE_URLS  default true here: local receivers are on loopback
@@ -149,6 +154,8 @@ wait_ready() {
 launch() {
   local role=$1 port=$2
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
+  local -x EVENT_SIGNING_KEY
+  EVENT_SIGNING_KEY=$(event_signing_key_of "$role")
   PORT=$port METRICS_PORT=$(metrics_port_of "$role") SERVICE_TOKENS=$(service_tokens_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
   echo $! >"$state_dir/pids/$role.pid"
   started+=("$!")
@@ -173,6 +180,11 @@ service_tokens_of() {
   ledger) echo "$LEDGER_SERVICE_TOKENS" ;;
   *) echo "" ;;
   esac
+}
+
+# The event signing key: the ledger's alone (it signs the events the dispatcher verifies).
+event_signing_key_of() {
+  if [[ $1 == ledger ]]; then echo "$event_signing_key"; else echo ""; fi
 }
 
 cd "$root"
@@ -219,6 +231,19 @@ if [[ -z $SERVICE_CALLER_DIGESTS || -z $GATEWAY_SERVICE_TOKENS || -z $LEDGER_SER
   GATEWAY_SERVICE_TOKENS=$(sed -n "s/^GATEWAY_SERVICE_TOKENS=//p" <<<"$credentials")
   LEDGER_SERVICE_TOKENS=$(sed -n "s/^LEDGER_SERVICE_TOKENS=//p" <<<"$credentials")
 fi
+
+# Event signing keys: from the environment when both are given, else the pair kept from an earlier run,
+# else a new pair. Kept apart from secrets.env; the private key is passed to the ledger only (launch).
+event_signing_key=${EVENT_SIGNING_KEY:-}
+if [[ -z $event_signing_key || -z ${EVENT_VERIFY_KEYS:-} ]]; then
+  event_keys=$(cat "$state_dir/event-keys.env" 2>/dev/null || true)
+  [[ -n $event_keys ]] || event_keys=$(node "$cli" event-signing-keys </dev/null 9>&-) || die "could not generate event signing keys"
+  event_signing_key=$(sed -n "s/^EVENT_SIGNING_KEY=//p" <<<"$event_keys")
+  EVENT_VERIFY_KEYS=$(sed -n "s/^EVENT_VERIFY_KEYS=//p" <<<"$event_keys")
+fi
+(umask 077 && printf 'EVENT_SIGNING_KEY=%s\nEVENT_VERIFY_KEYS=%s\n' "$event_signing_key" "$EVENT_VERIFY_KEYS" >"$state_dir/event-keys.env")
+export EVENT_VERIFY_KEYS
+export -n EVENT_SIGNING_KEY 2>/dev/null || true
 
 # What the running processes were started with; a second start must not silently mix settings.
 settings="DATABASE_URL=$DATABASE_URL

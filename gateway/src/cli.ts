@@ -5,6 +5,7 @@ import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
+import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
@@ -26,7 +27,9 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  * One entry point for every process of the distributed mode:
  *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
  * and `service-credentials`, which prints a fresh set of service credentials as KEY=value lines
- * (SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS) for a Secret or a launcher.
+ * (SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS) for a Secret or a launcher,
+ * and `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
+ * EVENT_VERIFY_KEYS for the webhook dispatcher) likewise.
  * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
  */
 const role = process.argv[2] ?? "";
@@ -70,6 +73,11 @@ async function main(): Promise<void> {
         `GATEWAY_SERVICE_TOKENS=${credentials.processTokens.gateway}\n` +
         `LEDGER_SERVICE_TOKENS=${credentials.processTokens.ledger}\n`,
     );
+    return;
+  }
+  if (role === "event-signing-keys") {
+    const keys = generateEventSigningKeys();
+    process.stdout.write(`EVENT_SIGNING_KEY=${keys.signingKey}\nEVENT_VERIFY_KEYS=${keys.verifyKey}\n`);
     return;
   }
   if (role === "migrate") {

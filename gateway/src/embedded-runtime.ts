@@ -19,6 +19,7 @@ import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import type { SecretHasher } from "./auth/secret-hash.js";
+import { embeddedEventKeys } from "./embedded-event-keys.js";
 import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { allMigrations, SERVICE_ROLES } from "./service-roles.js";
@@ -83,6 +84,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     RAIL_CALLBACK_URL: `${localBaseUrl(config.host, config.port)}/callbacks/rail`,
     ...env,
     RAIL_CALLBACK_SECRET: config.railCallbackSecret,
+    ...embeddedEventKeys(env),
   };
   // Transports are resolved lazily so services can reach each other regardless of creation order.
   const transports: Record<string, Transport> = {};

@@ -7,7 +7,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
+import { type EventMessage, TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
+import {
+  createEventSigner,
+  generateEventSigningKeys,
+  parseSigningKey,
+} from "@payouts/platform/events/event-signature";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { createCleanupStack } from "../support/cleanup-stack.js";
 import { type BenchOptions, parseBenchOptions, runs, UsageError } from "./bench-options.js";
@@ -276,6 +281,8 @@ async function measureDistributed(
   const webhookGroup = `payouts-bench-${infra.runId}`;
   await moveGroupToEnd(brokers, TRANSACTION_EVENTS_TOPIC, webhookGroup);
   const build = !options.skipBuild && buildIsStale(repoRoot);
+  // The bench publishes the webhook phase's events itself, signed as the ledger signs its own.
+  const eventKeys = generateEventSigningKeys();
   log(`distributed topology on ports ${BASE_PORT}-${BASE_PORT + 6}${build ? " (building first)" : ""}`);
   const topology = await startDistributed({
     repoRoot,
@@ -289,6 +296,8 @@ async function measureDistributed(
       WEBHOOK_CONSUMER_GROUP: webhookGroup,
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      EVENT_SIGNING_KEY: eventKeys.signingKey,
+      EVENT_VERIFY_KEYS: eventKeys.verifyKey,
     },
     logDir: join(logDir, "distributed"),
     ...(options.profile ? { profileDir: join(outDir, "profiles") } : {}),
@@ -310,7 +319,10 @@ async function measureDistributed(
   for (const [name, make] of flow) if (runs(options, name)) http.push(await scenario(name, make()));
   checkAlive(topology.pids, problems);
   const webhooks = runs(options, "webhooks")
-    ? await measureWebhooks(options, topology, tenant, settings, infra)
+    ? await measureWebhooks(options, topology, tenant, settings, {
+        ...infra,
+        signingKey: eventKeys.signingKey,
+      })
     : [];
   for (const name of [...Object.keys(topology.pids), "postgres"]) monitor.unwatch(name);
   log("stopping the distributed topology");
@@ -323,7 +335,7 @@ async function measureWebhooks(
   topology: DistributedTarget,
   tenant: BenchTenant,
   settings: HttpRunSettings,
-  infra: { runId: string; kafka: string },
+  infra: { runId: string; kafka: string; signingKey: string },
 ): Promise<WebhookPhaseResult[]> {
   const { monitor, problems } = settings;
   log("webhook fan-out");
@@ -344,8 +356,9 @@ async function measureWebhooks(
   }
   const bus = createKafkaEventBus({ brokers: infra.kafka.split(","), clientId: "payouts-bench" });
   cleanups.push({ name: "Kafka producer", run: () => bus.close() });
+  const signer = createEventSigner(parseSigningKey(infra.signingKey));
   const target = {
-    bus,
+    bus: { ...bus, publish: (messages: readonly EventMessage[]) => bus.publish(messages.map(signer.sign)) },
     partnerId: tenant.partnerId,
     receivers,
     monitor,

@@ -204,6 +204,8 @@ describe("secrets", () => {
     expect(Object.keys(main?.stringData ?? {}).sort()).toEqual([
       "ADMIN_TOKEN",
       "DATABASE_URL",
+      "EVENT_SIGNING_KEY",
+      "EVENT_VERIFY_KEYS",
       "GATEWAY_SERVICE_TOKENS",
       "LEDGER_SERVICE_TOKENS",
       "RAIL_CALLBACK_SECRET",
@@ -239,9 +241,15 @@ describe("secrets", () => {
       "RAIL_CALLBACK_SECRET",
       "SERVICE_CALLER_DIGESTS",
     ]);
-    expect(keysOf("ledger")).toEqual(["DATABASE_URL", "LEDGER_SERVICE_TOKENS", "SERVICE_CALLER_DIGESTS"]);
+    expect(keysOf("ledger")).toEqual([
+      "DATABASE_URL",
+      "EVENT_SIGNING_KEY",
+      "LEDGER_SERVICE_TOKENS",
+      "SERVICE_CALLER_DIGESTS",
+    ]);
     expect(keysOf("webhook-dispatcher")).toEqual([
       "DATABASE_URL",
+      "EVENT_VERIFY_KEYS",
       "SERVICE_CALLER_DIGESTS",
       "WEBHOOK_SECRET_KEY",
     ]);
@@ -556,6 +564,24 @@ describe("values validation", () => {
       files: ci,
       sets: ["secrets.serviceTokens.ledger="],
       message: "secrets.serviceTokens.ledger is required",
+    },
+    {
+      problem: "no event signing key",
+      files: ci,
+      sets: ["secrets.eventSigningKey="],
+      message: "secrets.eventSigningKey is required",
+    },
+    {
+      problem: "an inline event verify key beside existingSecret",
+      files: ["production-values.yaml"],
+      sets: ["secrets.eventVerifyKeys=MCowBQYDK2VwAyEAWVKIHRQRL4/mffdPhI0LhdhOzZ0yGXJ/CHHzreHhtmk="],
+      message: "secrets.eventVerifyKeys is set together with secrets.existingSecret",
+    },
+    {
+      problem: "extra env replacing the event signing key",
+      files: ci,
+      sets: ["ledger.extraEnv.EVENT_SIGNING_KEY=x"],
+      message: "EVENT_SIGNING_KEY is set by the chart",
     },
     {
       problem: "a short service token (schema)",

@@ -66,4 +66,33 @@ describe("production mode refuses to start without its credentials", () => {
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("WEBHOOK_SECRET_KEY is required in production");
   });
+
+  it("the ledger without EVENT_SIGNING_KEY, the key its events are signed with", () => {
+    const result = run("ledger", {
+      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
+      SERVICE_TOKENS: credentials.processTokens.ledger,
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("EVENT_SIGNING_KEY is required in production");
+  });
+
+  it("the ledger with a malformed EVENT_SIGNING_KEY, without printing it", () => {
+    const result = run("ledger", {
+      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
+      SERVICE_TOKENS: credentials.processTokens.ledger,
+      EVENT_SIGNING_KEY: "not-a-key-c2VjcmV0LXZhbHVl",
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("expected an Ed25519 private key");
+    expect(result.output).not.toContain("not-a-key-c2VjcmV0LXZhbHVl");
+  });
+
+  it("the webhook-dispatcher without EVENT_VERIFY_KEYS, the keys events are verified with", () => {
+    const result = run("webhook-dispatcher", {
+      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
+      WEBHOOK_SECRET_KEY: "a".repeat(64),
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("EVENT_VERIFY_KEYS is required in production");
+  });
 });

@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
+import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
@@ -31,6 +32,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
   const logger = ctx.logger;
+  const signer = loadEventSigner(ctx.env);
+  if (!signer)
+    logger.warn("EVENT_SIGNING_KEY is not set: events are published unsigned, and dispatchers refuse them");
   const relay = createOutboxRelay({
     db: ctx.db,
     bus: ctx.bus,
@@ -38,6 +42,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     pollMs: config.outboxPollMs,
     batchSize: config.outboxBatchSize,
     leaseMs: config.outboxLeaseMs,
+    signer,
   });
   const deps: LedgerDeps = {
     db: ctx.db,

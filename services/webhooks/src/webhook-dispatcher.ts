@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { Subscription } from "@payouts/platform/events/event-bus";
+import { loadEventVerifier } from "@payouts/platform/events/event-signing-config";
 import { newId } from "@payouts/platform/ids";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
@@ -17,6 +18,7 @@ import { createWebhookHandlers } from "./handlers/webhook-handlers.js";
 import { createEventIntake } from "./intake/event-intake.js";
 import { createWebhookRetention } from "./retention/webhook-retention.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
+import { createRefusedEventCounter } from "./telemetry/intake-metrics.js";
 
 export const WEBHOOK_MIGRATIONS: MigrationSet = {
   schema: "webhooks",
@@ -97,6 +99,8 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     random: Math.random,
     retryScheduleMs: config.retryScheduleMs,
     onStored: worker.wake,
+    verifier: loadEventVerifier(ctx.env),
+    onRefused: createRefusedEventCounter(),
   });
   const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
   let subscription: Subscription | undefined;

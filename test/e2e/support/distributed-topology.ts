@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
@@ -119,6 +120,7 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
   const adminToken = `e2e-admin-${randomBytes(12).toString("hex")}`;
   // Fresh service credentials per topology; launch() hands each process only its own tokens.
   const credentials = generateServiceCredentials();
+  const eventKeys = generateEventSigningKeys();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     DATABASE_URL: options.databaseUrl,
@@ -136,6 +138,8 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     GATEWAY_SERVICE_TOKENS: credentials.processTokens.gateway,
     LEDGER_SERVICE_TOKENS: credentials.processTokens.ledger,
     ...Object.fromEntries(SERVICE_ROLES.map((r) => [ADDRESS_ENV[r], `http://127.0.0.1:${ports.get(r)}`])),
+    LEDGER_EVENT_SIGNING_KEY: eventKeys.signingKey,
+    EVENT_VERIFY_KEYS: eventKeys.verifyKey,
     ...options.env,
   };
 
@@ -200,10 +204,18 @@ function processEnv(role: Role | "migrate", env: Record<string, string>): Record
   return own === undefined ? rest : { ...rest, SERVICE_TOKENS: own };
 }
 
+/** The event signing key goes to the ledger only (as EVENT_SIGNING_KEY); the public keys go to all. */
+function withEventSigningKey(role: Role | "migrate", env: Record<string, string>): Record<string, string> {
+  const { LEDGER_EVENT_SIGNING_KEY, ...rest } = env;
+  return role === "ledger" && LEDGER_EVENT_SIGNING_KEY
+    ? { ...rest, EVENT_SIGNING_KEY: LEDGER_EVENT_SIGNING_KEY }
+    : rest;
+}
+
 function launch(role: Role | "migrate", env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, [...NODE_FLAGS, CLI, role], {
     cwd: REPO_ROOT,
-    env: processEnv(role, env),
+    env: withEventSigningKey(role, processEnv(role, env)),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

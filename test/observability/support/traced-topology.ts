@@ -13,6 +13,7 @@ import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
+import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
@@ -63,6 +64,11 @@ export async function startTracedTopology(options: {
   const gatewayPort = await freePort();
   const addr = (role: ServiceRole) => `http://127.0.0.1:${ports[role]}`;
   const credentials = generateServiceCredentials();
+  // Every service reads one env here; only the ledger signs with EVENT_SIGNING_KEY.
+  const eventKeyEnv = (keys: { signingKey: string; verifyKey: string }) => ({
+    EVENT_SIGNING_KEY: keys.signingKey,
+    EVENT_VERIFY_KEYS: keys.verifyKey,
+  });
   const transports = {
     lookup: createServiceTransport(addr("lookup")),
     pricing: createServiceTransport(addr("pricing")),
@@ -79,6 +85,7 @@ export async function startTracedTopology(options: {
     WEBHOOK_RETRY_SCHEDULE_MS: "0,200,200",
     WEBHOOK_POLL_INTERVAL_MS: "50",
     QUOTE_TTL_MS: "600000",
+    ...eventKeyEnv(generateEventSigningKeys()),
     ...options.env,
   };
 

@@ -10,6 +10,11 @@ import { insertApp, insertPartner } from "@payouts/gateway/internal/store/partne
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
+import {
+  createEventSigner,
+  generateEventSigningKeys,
+  parseSigningKey,
+} from "@payouts/platform/events/event-signature";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { newId } from "@payouts/platform/ids";
@@ -74,7 +79,11 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
       : createInProcessEventBus();
   const bus = newBus();
   const logger = createLogger({ service: "webhook-tests", level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  // The ledger's signing key stands with the harness, which publishes as the ledger does.
+  const eventKeys = generateEventSigningKeys();
+  const signer = createEventSigner(parseSigningKey(eventKeys.signingKey));
   const env: Readonly<Record<string, string>> = {
+    EVENT_VERIFY_KEYS: eventKeys.verifyKey,
     TRANSACTION_EVENTS_TOPIC: topic,
     WEBHOOK_CONSUMER_GROUP: `${topic}.dispatcher`,
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
@@ -152,12 +161,14 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
     },
     async publish(...events: TransactionEvent[]) {
       await bus.publish(
-        events.map((event) => ({
-          topic,
-          key: event.txId,
-          value: toBinary(TransactionEventSchema, event),
-          headers: { "event-id": event.eventId, "event-type": event.eventType },
-        })),
+        events.map((event) =>
+          signer.sign({
+            topic,
+            key: event.txId,
+            value: toBinary(TransactionEventSchema, event),
+            headers: { "event-id": event.eventId, "event-type": event.eventType },
+          }),
+        ),
       );
     },
     async restartDispatcher() {

@@ -5,6 +5,7 @@ fails once, so an operator fixes them in one pass.
 {{- define "payouts.validateValues" -}}
 {{- $errors := list }}
 {{- $errors = concat $errors (include "payouts.validate.secrets" . | fromYamlArray) }}
+{{- $errors = concat $errors (include "payouts.validate.eventKeys" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.env" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.scaling" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.network" . | fromYamlArray) }}
@@ -50,9 +51,23 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 
+{{/* The ledger's event signing key and the dispatcher's public keys: inline both, or neither. */}}
+{{- define "payouts.validate.eventKeys" -}}
+{{- $secrets := .Values.secrets }}
+{{- $inline := dict "secrets.eventSigningKey" $secrets.eventSigningKey "secrets.eventVerifyKeys" $secrets.eventVerifyKeys }}
+{{- range $key, $value := $inline }}
+{{- if and $secrets.existingSecret $value }}
+- {{ printf "%s is set together with secrets.existingSecret: put it in Secret %q instead (it would be ignored)" $key $secrets.existingSecret | quote }}
+{{- else if and (not $secrets.existingSecret) (not $value) }}
+- {{ printf "%s is required (or set secrets.existingSecret): node gateway/dist/cli.js event-signing-keys prints a pair" $key | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
 {{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
+{{- $reserved = concat $reserved (list "EVENT_SIGNING_KEY" "EVENT_VERIFY_KEYS") }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
 {{- range $component, $key := include "payouts.components" . | fromYaml }}
 {{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}

@@ -4,6 +4,8 @@
  * which works on PostgreSQL and on PGlite alike. Rows are selected as "not yet published" in
  * (created_at, id) order, so a row committed late is still picked up; the events of one transaction are
  * published in their sequence order with key = tx_id, which keeps them in order on their partition.
+ * Each message is signed as it is published (event-signature.ts), so the dispatcher can refuse anything
+ * on the topic that the ledger did not publish.
  */
 import { randomBytes } from "node:crypto";
 import { createPeriodicTask, type PeriodicTask } from "@payouts/platform/background/periodic-task";
@@ -13,6 +15,7 @@ import {
   type EventMessage,
   TRANSACTION_EVENTS_TOPIC,
 } from "@payouts/platform/events/event-bus";
+import type { EventSigner } from "@payouts/platform/events/event-signature";
 import type { Logger } from "@payouts/platform/logging/logger";
 import {
   acquireLease,
@@ -32,6 +35,8 @@ export interface OutboxRelayOptions {
   readonly pollMs: number;
   readonly batchSize: number;
   readonly leaseMs: number;
+  /** Signs every published message; undefined publishes them unsigned (which a dispatcher refuses). */
+  readonly signer: EventSigner | undefined;
 }
 
 export interface OutboxRelay extends PeriodicTask {
@@ -41,6 +46,7 @@ export interface OutboxRelay extends PeriodicTask {
 
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const holder = `relay-${randomBytes(8).toString("hex")}`;
+  const signer = options.signer;
   // The lease is renewed once half of it has run out, not on every poll.
   let renewAt = 0;
   let holding = false;
@@ -57,7 +63,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     while (await holdLease()) {
       const rows = await unpublishedEvents(options.db, options.batchSize);
       if (rows.length === 0) break;
-      await options.bus.publish(inTransactionOrder(rows).map(toMessage));
+      const messages = inTransactionOrder(rows).map(toMessage);
+      await options.bus.publish(signer ? messages.map((m) => signer.sign(m)) : messages);
       await markPublished(
         options.db,
         rows.map((r) => r.id),

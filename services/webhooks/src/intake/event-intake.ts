@@ -5,6 +5,9 @@
  * commit, and the bus acknowledges (commits the offsets) only after the handler resolved, so an event is
  * never lost; a redelivered event finds its id already processed and creates nothing.
  *
+ * Before anything else, each message's signature is checked (event-signature.ts): only what the ledger
+ * signed becomes a delivery. A refused message is logged, counted and acknowledged, never stored.
+ *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
  */
@@ -12,6 +15,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
 import type { EventBatchHandler, EventMessage } from "@payouts/platform/events/event-bus";
+import type { EventVerifier, RefusalReason } from "@payouts/platform/events/event-signature";
 import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
@@ -33,12 +37,31 @@ export interface EventIntakeOptions {
   readonly retryScheduleMs: readonly number[];
   /** Called after new deliveries were committed. */
   readonly onStored: () => void;
+  /** Tells the ledger's events from anything else on the topic. */
+  readonly verifier: EventVerifier;
+  /** Called for each message refused by the verifier. */
+  readonly onRefused?: (reason: RefusalReason) => void;
 }
 
 export function createEventIntake(options: EventIntakeOptions): EventBatchHandler {
   return async (messages) => {
     const notifiable = new Map<string, Notifiable>();
     for (const message of messages) {
+      const verified = options.verifier.verify(message);
+      if (!verified.ok) {
+        // Named by what the sender claims; the body and the signature are not logged.
+        options.logger.warn(
+          {
+            key: message.key,
+            eventId: message.headers["event-id"],
+            eventType: message.headers["event-type"],
+            reason: verified.reason,
+          },
+          `event refused: ${verified.problem}`,
+        );
+        options.onRefused?.(verified.reason);
+        continue;
+      }
       const decoded = decodeEvent(message);
       if ("problem" in decoded) {
         options.logger.error(
