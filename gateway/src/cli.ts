@@ -7,6 +7,7 @@ import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
+import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -144,7 +145,11 @@ async function main(): Promise<void> {
   const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
   const bus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
-      ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: role })
+      ? createKafkaEventBus({
+          brokers: env.KAFKA_BROKERS.split(","),
+          clientId: role,
+          security: configured(() => loadKafkaSecurity(env)),
+        })
       : createInProcessEventBus(),
   );
   // A service that calls others (the ledger calls the rail) does so as itself.

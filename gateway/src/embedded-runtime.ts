@@ -5,6 +5,7 @@ import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createPgliteDatabase } from "@payouts/platform/database/pglite-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
+import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { isServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
@@ -73,7 +74,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   const dbFor = (user: string): Database => (instrument.database ? instrument.database(db, user) : db);
   const rawBus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
-      ? createKafkaEventBus({ brokers: env.KAFKA_BROKERS.split(","), clientId: "payouts-embedded" })
+      ? createKafkaEventBus({
+          brokers: env.KAFKA_BROKERS.split(","),
+          clientId: "payouts-embedded",
+          security: loadKafkaSecurity(env),
+        })
       : createInProcessEventBus(),
   );
   const bus = instrument.bus ? instrument.bus(rawBus) : rawBus;

@@ -7,6 +7,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from "./event-bus.js";
+import type { KafkaSecurity } from "./kafka-client-config.js";
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= "1";
 
@@ -15,6 +16,8 @@ export interface KafkaEventBusOptions {
   readonly clientId: string;
   /** Partitions for topics this bus creates; keys keep their order inside a partition. */
   readonly numPartitions?: number;
+  /** TLS and SASL of the connections (kafka-client-config.ts); plaintext and anonymous when absent. */
+  readonly security?: KafkaSecurity;
 }
 
 /**
@@ -29,6 +32,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     brokers: [...options.brokers],
     logLevel: logLevel.WARN,
     retry: { retries: 8, initialRetryTime: 200 },
+    ...options.security,
   });
   let producer: Producer | undefined;
   const consumers = new Set<Consumer>();
