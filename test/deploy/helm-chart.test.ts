@@ -268,6 +268,43 @@ describe("secrets", () => {
     expect(main?.stringData?.WEBHOOK_SECRET_KEY).toBe("Y2ktb25seS13ZWJob29rLXNlYWxpbmcta2V5LTMyYnk=");
   });
 
+  it("gives the ledger and the webhook-dispatcher each its own Kafka user, TLS and SASL when asked", () => {
+    const manifests = renderChart(
+      ["ci-values.yaml"],
+      [
+        "kafka.tls=true",
+        "kafka.saslMechanism=scram-sha-512",
+        "secrets.kafka.ledger.username=ledger-user",
+        "secrets.kafka.ledger.password=ledger-password",
+        "secrets.kafka.webhookDispatcher.username=webhooks-user",
+        "secrets.kafka.webhookDispatcher.password=webhooks-password",
+      ],
+    );
+    const kafkaEnv = (name: string) =>
+      (deploymentOf(manifests, name).spec.template.spec.containers[0]?.env ?? [])
+        .filter((e) => e.name.startsWith("KAFKA_"))
+        .map((e) => [e.name, e.value ?? `secret:${e.valueFrom?.secretKeyRef?.key}`]);
+    expect(kafkaEnv("ledger")).toEqual([
+      ["KAFKA_TLS", "true"],
+      ["KAFKA_SASL_MECHANISM", "scram-sha-512"],
+      ["KAFKA_SASL_USERNAME", "secret:LEDGER_KAFKA_USERNAME"],
+      ["KAFKA_SASL_PASSWORD", "secret:LEDGER_KAFKA_PASSWORD"],
+    ]);
+    expect(kafkaEnv("webhook-dispatcher")).toEqual([
+      ["KAFKA_TLS", "true"],
+      ["KAFKA_SASL_MECHANISM", "scram-sha-512"],
+      ["KAFKA_SASL_USERNAME", "secret:WEBHOOKS_KAFKA_USERNAME"],
+      ["KAFKA_SASL_PASSWORD", "secret:WEBHOOKS_KAFKA_PASSWORD"],
+    ]);
+    for (const name of ["gateway", "lookup", "pricing", "sandbox-rail"])
+      expect(kafkaEnv(name), name).toEqual([]);
+    const data = ofKind<Secret>(manifests, "Secret").find((s) => s.metadata.name === releaseName)?.stringData;
+    expect(data?.LEDGER_KAFKA_PASSWORD).toBe("ledger-password");
+    expect(data?.WEBHOOKS_KAFKA_USERNAME).toBe("webhooks-user");
+    // Off by default: no Kafka credentials anywhere.
+    expect(JSON.stringify(renders.ci)).not.toContain("KAFKA_SASL");
+  });
+
   it("derives the service credentials: each caller process its own tokens, every server their digests", () => {
     const data = ofKind<Secret>(renders.ci, "Secret").find(
       (s) => s.metadata.name === releaseName,
@@ -582,6 +619,18 @@ describe("values validation", () => {
       files: ci,
       sets: ["ledger.extraEnv.EVENT_SIGNING_KEY=x"],
       message: "EVENT_SIGNING_KEY is set by the chart",
+    },
+    {
+      problem: "SASL without the Kafka users' credentials",
+      files: ci,
+      sets: ["kafka.saslMechanism=scram-sha-256"],
+      message: "secrets.kafka.ledger.password is required with kafka.saslMechanism",
+    },
+    {
+      problem: "an unknown SASL mechanism (schema)",
+      files: ci,
+      sets: ["kafka.saslMechanism=gssapi"],
+      message: "saslMechanism",
     },
     {
       problem: "a short service token (schema)",

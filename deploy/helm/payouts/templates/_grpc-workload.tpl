@@ -74,6 +74,9 @@ spec:
           env:
             {{- include "payouts.secretEnv" (dict "ctx" $ctx "keys" .secretKeys) | nindent 12 }}
             {{- include "payouts.processEnv" (dict "component" .component "port" $values.port "values" $values) | nindent 12 }}
+            {{- with include "payouts.kafkaEnv" (dict "ctx" $ctx "component" .component) | trim }}
+            {{- . | nindent 12 }}
+            {{- end }}
           {{- include "payouts.grpcProbes" (dict "ctx" $ctx "port" (ternary $ctx.Values.tls.healthPort $values.port $ctx.Values.tls.enabled)) | nindent 10 }}
           resources:
             {{- toYaml $values.resources | nindent 12 }}

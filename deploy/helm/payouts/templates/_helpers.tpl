@@ -254,3 +254,25 @@ periodSeconds: {{ .periodSeconds }}
 timeoutSeconds: {{ .timeoutSeconds }}
 failureThreshold: {{ .failureThreshold }}
 {{- end }}
+
+{{/*
+Kafka TLS and SASL for the two processes that use Kafka (the ledger publishes, the webhook-dispatcher
+consumes), each with its own Kafka user from the Secret (<PREFIX>_KAFKA_USERNAME / _PASSWORD). Nothing for
+the other components, and nothing unless kafka.tls or kafka.saslMechanism is set.
+(dict "ctx" $ "component" "ledger")
+*/}}
+{{- define "payouts.kafkaEnv" -}}
+{{- $prefix := get (dict "ledger" "LEDGER" "webhook-dispatcher" "WEBHOOKS") .component }}
+{{- $kafka := .ctx.Values.kafka }}
+{{- if $prefix }}
+{{- if $kafka.tls }}
+- name: KAFKA_TLS
+  value: "true"
+{{- end }}
+{{- if $kafka.saslMechanism }}
+- name: KAFKA_SASL_MECHANISM
+  value: {{ $kafka.saslMechanism | quote }}
+{{ include "payouts.secretEnv" (dict "ctx" .ctx "keys" (list (printf "KAFKA_SASL_USERNAME:%s_KAFKA_USERNAME" $prefix) (printf "KAFKA_SASL_PASSWORD:%s_KAFKA_PASSWORD" $prefix))) }}
+{{- end }}
+{{- end }}
+{{- end }}

@@ -6,6 +6,7 @@ fails once, so an operator fixes them in one pass.
 {{- $errors := list }}
 {{- $errors = concat $errors (include "payouts.validate.secrets" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.eventKeys" . | fromYamlArray) }}
+{{- $errors = concat $errors (include "payouts.validate.kafkaCredentials" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.env" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.scaling" . | fromYamlArray) }}
 {{- $errors = concat $errors (include "payouts.validate.network" . | fromYamlArray) }}
@@ -64,10 +65,26 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 
+{{/* With SASL, each Kafka user's credentials: inline (all four), or in the existing Secret (none inline). */}}
+{{- define "payouts.validate.kafkaCredentials" -}}
+{{- $secrets := .Values.secrets }}
+{{- $users := $secrets.kafka }}
+{{- $inline := dict "secrets.kafka.ledger.username" $users.ledger.username "secrets.kafka.ledger.password" $users.ledger.password "secrets.kafka.webhookDispatcher.username" $users.webhookDispatcher.username "secrets.kafka.webhookDispatcher.password" $users.webhookDispatcher.password }}
+{{- range $key := keys $inline | sortAlpha }}
+{{- $value := get $inline $key }}
+{{- if and $secrets.existingSecret $value }}
+- {{ printf "%s is set together with secrets.existingSecret: put it in Secret %q instead (it would be ignored)" $key $secrets.existingSecret | quote }}
+{{- else if and $.Values.kafka.saslMechanism (not $secrets.existingSecret) (not $value) }}
+- {{ printf "%s is required with kafka.saslMechanism (or set secrets.existingSecret)" $key | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
 {{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
 {{- $reserved = concat $reserved (list "EVENT_SIGNING_KEY" "EVENT_VERIFY_KEYS") }}
+{{- $reserved = concat $reserved (list "KAFKA_TLS" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
 {{- range $component, $key := include "payouts.components" . | fromYaml }}
 {{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}
