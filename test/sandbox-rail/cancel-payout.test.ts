@@ -31,7 +31,7 @@ beforeAll(async () => {
     logger: createLogger({ service: "rail-test", level: "silent" }),
     transports: {},
     env: {
-      RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+      RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
       RAIL_CALLBACK_URL: "http://127.0.0.1:9/callbacks/rail",
       SANDBOX_AUTO_SETTLE_MS: "0",
     },
