@@ -140,7 +140,7 @@ export function scramVerifier(password: string, salt: Buffer = randomBytes(16), 
  * or the database, or any use of another platform schema. Empty when the role is the least it can be.
  */
 export async function serviceRoleProblems(
-  db: Queryable,
+  db: Pick<Queryable, "query">,
   schema: string,
   allSchemas: readonly string[],
 ): Promise<string[]> {
