@@ -73,6 +73,7 @@ spec:
             {{- end }}
           env:
             {{- include "payouts.secretEnv" (dict "ctx" $ctx "keys" .secretKeys) | nindent 12 }}
+            {{- include "payouts.databaseEnv" . | nindent 12 }}
             {{- include "payouts.processEnv" (dict "component" .component "port" $values.port "values" $values) | nindent 12 }}
           {{- include "payouts.grpcProbes" (dict "ctx" $ctx "port" (ternary $ctx.Values.tls.healthPort $values.port $ctx.Values.tls.enabled)) | nindent 10 }}
           resources:

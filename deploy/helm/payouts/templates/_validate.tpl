@@ -52,7 +52,7 @@ fails once, so an operator fixes them in one pass.
 
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
-{{- $reserved := list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS" }}
+{{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
 {{- range $component, $key := include "payouts.components" . | fromYaml }}
 {{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}
