@@ -17,6 +17,7 @@ import {
 } from "@payouts/gateway/internal/database-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { serviceRoleProblems } from "@payouts/platform/database/service-roles";
+import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
@@ -147,6 +148,44 @@ describe("every service role", () => {
     const problems = await serviceRoleProblems(migration, "webhooks", ALL_SCHEMAS);
     expect(problems.join("; ")).toMatch(/superuser/);
   });
+});
+
+describe("production mode", () => {
+  it("refuses to start the dispatcher as the migration role, and starts it as its own", async () => {
+    const run = (databaseUrl: string) =>
+      spawnSync(
+        process.execPath,
+        [
+          "--conditions=source",
+          "--import",
+          "tsx",
+          join(REPO_ROOT, "gateway", "src", "cli.ts"),
+          "webhook-dispatcher",
+        ],
+        {
+          cwd: REPO_ROOT,
+          env: {
+            PATH: process.env.PATH ?? "",
+            NODE_ENV: "production",
+            DATABASE_URL: databaseUrl,
+            SERVICE_CALLER_DIGESTS: generateServiceCredentials().callerDigests,
+            WEBHOOK_SECRET_KEY: "a".repeat(64),
+            OTEL_SDK_DISABLED: "true",
+            PORT: "0",
+            METRICS_PORT: "0",
+          },
+          encoding: "utf8",
+          // Long enough to reach the database check; a process that passes it keeps running until killed.
+          timeout: 25_000,
+        },
+      );
+    const asMigrationRole = run(database.url);
+    expect(asMigrationRole.status).toBe(2);
+    expect(asMigrationRole.stdout).toContain("must connect as its own database role (WEBHOOKS_DATABASE_URL");
+    const asOwnRole = run(urls.WEBHOOKS_DATABASE_URL ?? "");
+    expect(asOwnRole.stdout).toContain("webhook-dispatcher gRPC server listening");
+    expect(asOwnRole.stdout).not.toContain("must connect as its own database role");
+  }, 90_000);
 });
 
 describe("the one-process mode on PostgreSQL", () => {
