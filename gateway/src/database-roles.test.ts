@@ -1,11 +1,13 @@
 import { ConfigError } from "@payouts/platform/config/env-config";
 import { describe, expect, it } from "vitest";
 import {
+  ALL_SCHEMAS,
   DATABASE_USERS,
   generateServiceDatabaseUrls,
   processDatabaseUrl,
   roleGrantsFromEnv,
 } from "./database-roles.js";
+import { allMigrations } from "./service-roles.js";
 
 const MIGRATION = "postgres://owner:secret@db.internal:5432/payouts?sslmode=require";
 
@@ -80,4 +82,12 @@ describe("processDatabaseUrl", () => {
     expect(processDatabaseUrl(env, "webhook-dispatcher")).toBe(MIGRATION);
     expect(processDatabaseUrl({}, "gateway")).toBeUndefined();
   });
+});
+
+describe("DATABASE_USERS", () => {
+  it("names every migrated schema once, so every schema has exactly one service role", async () => {
+    const migrated = (await allMigrations()).map((set) => set.schema).sort();
+    expect([...ALL_SCHEMAS].sort()).toEqual(migrated);
+    // Loading every service package takes a few seconds on a busy machine.
+  }, 30_000);
 });

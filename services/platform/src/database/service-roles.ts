@@ -91,12 +91,13 @@ async function ensureRole(tx: Queryable, role: string): Promise<void> {
 
 function grantStatements(grant: ServiceRoleGrant, allSchemas: readonly string[], database: string): string[] {
   const { role, schema } = grant;
+  const db = `"${database.replaceAll('"', '""')}"`;
   const others = allSchemas.filter((s) => s !== schema);
   const dml = "SELECT, INSERT, UPDATE, DELETE";
   const sequences = "USAGE, SELECT, UPDATE";
   return [
-    `REVOKE CREATE ON DATABASE "${database}" FROM ${role}`,
-    `GRANT CONNECT ON DATABASE "${database}" TO ${role}`,
+    `REVOKE CREATE ON DATABASE ${db} FROM ${role}`,
+    `GRANT CONNECT ON DATABASE ${db} TO ${role}`,
     ...others.flatMap((other) => [
       `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = '${other}') THEN
          REVOKE ALL ON ALL TABLES IN SCHEMA ${other} FROM ${role};
