@@ -608,6 +608,18 @@ describe("values validation", () => {
       message: "serviceTokens",
     },
     {
+      problem: "a rail callback secret shorter than 32 bytes",
+      files: ci,
+      sets: ["secrets.railCallbackSecret=rail-secret"],
+      message: "secrets.railCallbackSecret must be at least 32 bytes",
+    },
+    {
+      problem: "extra env replacing a service's database URL",
+      files: ci,
+      sets: ["config.extraEnv.LEDGER_DATABASE_URL=postgres://x"],
+      message: "LEDGER_DATABASE_URL is set by the chart",
+    },
+    {
       problem: "extra env replacing a credential",
       files: ci,
       sets: ["config.extraEnv.SERVICE_CALLER_DIGESTS=x"],

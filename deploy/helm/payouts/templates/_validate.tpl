@@ -44,6 +44,9 @@ fails once, so an operator fixes them in one pass.
 {{- if and $secrets.adminToken (lt (len $secrets.adminToken) 16) }}
 - "secrets.adminToken must be at least 16 characters"
 {{- end }}
+{{- if and $secrets.railCallbackSecret (lt (len $secrets.railCallbackSecret) 32) }}
+- "secrets.railCallbackSecret must be at least 32 bytes (openssl rand -base64 32)"
+{{- end }}
 {{- end }}
 {{- if not .Values.kafka.brokers }}
 - "kafka.brokers is required (comma-separated host:port of the external Kafka)"
