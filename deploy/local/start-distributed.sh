@@ -41,6 +41,13 @@
 #                             accepted public keys (both or none); generated with
 #                             `cli.js event-signing-keys` once and kept in the state dir
 #                             (event-keys.env). Only the ledger gets the private key.
+#   GATEWAY_DATABASE_URL, LOOKUP_DATABASE_URL, PRICING_DATABASE_URL, LEDGER_DATABASE_URL,
+#   WEBHOOKS_DATABASE_URL, SANDBOX_RAIL_DATABASE_URL
+#                             each service's own database role (all or none); generated
+#                             with `cli.js database-urls` (roles <database>_<service>, random
+#                             passwords) once and kept in the state dir. `migrate` (as
+#                             DATABASE_URL) creates the roles; each process gets only its own
+#                             URL, as its DATABASE_URL.
 #   HOST                      listen address of every process (default 127.0.0.1)
 #   SANDBOX_AUTO_SETTLE_MS    sandbox rail settlement delay (default 3000; 0 = admin route)
 #   WEBHOOK_ALLOW_PRIVATE_URLS  default true here: local receivers are on loopback
@@ -153,6 +160,8 @@ wait_ready() {
 # signal the group), with no inherited stdout: `$(start-distributed.sh)` returns.
 launch() {
   local role=$1 port=$2
+  local -x DATABASE_URL
+  DATABASE_URL=$(database_url_of "$role")
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
   local -x EVENT_SIGNING_KEY
   EVENT_SIGNING_KEY=$(event_signing_key_of "$role")
@@ -171,6 +180,43 @@ secret() {
   [[ -n $value ]] || value=$(sed -n "s/^$name=//p" "$state_dir/secrets.env" 2>/dev/null)
   [[ -n $value ]] || value=$(node -e "$generator")
   echo "$value"
+}
+
+# Each service's own database URL (<SERVICE>_DATABASE_URL): from the environment when all are given, else
+# kept from an earlier run, else generated (roles named after the database, so topologies sharing a server
+# do not share roles).
+database_url_names=(GATEWAY_DATABASE_URL LOOKUP_DATABASE_URL PRICING_DATABASE_URL LEDGER_DATABASE_URL
+  WEBHOOKS_DATABASE_URL SANDBOX_RAIL_DATABASE_URL)
+load_database_urls() {
+  local name missing=false generated db_name
+  for name in "${database_url_names[@]}"; do [[ -n ${!name:-} ]] || missing=true; done
+  [[ $missing == true ]] || return 0
+  missing=false
+  for name in "${database_url_names[@]}"; do
+    printf -v "$name" '%s' "$(kept "$name")"
+    [[ -n ${!name} ]] || missing=true
+  done
+  [[ $missing == true ]] || return 0
+  db_name=${DATABASE_URL##*/}
+  db_name=${db_name%%\?*}
+  generated=$(DATABASE_ROLE_PREFIX=$db_name node "$cli" database-urls </dev/null 9>&-) ||
+    die "could not generate the service database URLs"
+  for name in "${database_url_names[@]}"; do printf -v "$name" '%s' "$(sed -n "s/^$name=//p" <<<"$generated")"; done
+}
+database_url_settings() {
+  local name
+  for name in "${database_url_names[@]}"; do echo "$name=${!name}"; done
+}
+# A process's own database URL: its role's (the migration role's DATABASE_URL is for migrate only).
+database_url_of() {
+  case $1 in
+  gateway) echo "$GATEWAY_DATABASE_URL" ;;
+  lookup) echo "$LOOKUP_DATABASE_URL" ;;
+  pricing) echo "$PRICING_DATABASE_URL" ;;
+  ledger) echo "$LEDGER_DATABASE_URL" ;;
+  webhook-dispatcher) echo "$WEBHOOKS_DATABASE_URL" ;;
+  sandbox-rail) echo "$SANDBOX_RAIL_DATABASE_URL" ;;
+  esac
 }
 
 # The service credentials a role calls others with: only the gateway and the ledger call services.
@@ -231,6 +277,7 @@ if [[ -z $SERVICE_CALLER_DIGESTS || -z $GATEWAY_SERVICE_TOKENS || -z $LEDGER_SER
   GATEWAY_SERVICE_TOKENS=$(sed -n "s/^GATEWAY_SERVICE_TOKENS=//p" <<<"$credentials")
   LEDGER_SERVICE_TOKENS=$(sed -n "s/^LEDGER_SERVICE_TOKENS=//p" <<<"$credentials")
 fi
+load_database_urls
 
 # Event signing keys: from the environment when both are given, else the pair kept from an earlier run,
 # else a new pair. Kept apart from secrets.env; the private key is passed to the ledger only (launch).
@@ -253,7 +300,8 @@ RAIL_CALLBACK_SECRET=$RAIL_CALLBACK_SECRET
 WEBHOOK_SECRET_KEY=$WEBHOOK_SECRET_KEY
 SERVICE_CALLER_DIGESTS=$SERVICE_CALLER_DIGESTS
 GATEWAY_SERVICE_TOKENS=$GATEWAY_SERVICE_TOKENS
-LEDGER_SERVICE_TOKENS=$LEDGER_SERVICE_TOKENS"
+LEDGER_SERVICE_TOKENS=$LEDGER_SERVICE_TOKENS
+$(database_url_settings)"
 any_running=false
 for role in "${services[@]}" gateway; do [[ -n $(running_pid "$role") ]] && any_running=true; done
 if [[ $any_running == true && -f $state_dir/secrets.env && $(cat "$state_dir/secrets.env") != "$settings" ]]; then
@@ -289,7 +337,7 @@ on_exit() {
 trap on_exit EXIT
 
 log "migrating $DATABASE_URL"
-node "${node_flags[@]}" "$cli" migrate </dev/null >>"$state_dir/logs/migrate.log" 2>&1 9>&- || {
+(export "${database_url_names[@]}" && node "${node_flags[@]}" "$cli" migrate) </dev/null >>"$state_dir/logs/migrate.log" 2>&1 9>&- || {
   tail -n 30 "$state_dir/logs/migrate.log" >&2
   die "migrate failed"
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-import { ConfigError } from "@payouts/platform/config/env-config";
+import { ConfigError, isProductionMode } from "@payouts/platform/config/env-config";
 import { listenHost } from "@payouts/platform/config/listen-host";
+import type { Queryable } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { provisionServiceRoles, serviceRoleProblems } from "@payouts/platform/database/service-roles";
 import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
@@ -20,6 +22,14 @@ import { createServiceTransport } from "@payouts/platform/rpc/service-transport"
 import { startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
+import {
+  ALL_SCHEMAS,
+  DATABASE_USERS,
+  type DatabaseProcess,
+  generateServiceDatabaseUrls,
+  processDatabaseUrl,
+  roleGrantsFromEnv,
+} from "./database-roles.js";
 import { loadGatewayConfig } from "./gateway-config.js";
 import { startGateway } from "./gateway-server.js";
 import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
@@ -29,8 +39,10 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
  * and `service-credentials`, which prints a fresh set of service credentials as KEY=value lines
  * (SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS) for a Secret or a launcher,
- * and `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
- * EVENT_VERIFY_KEYS for the webhook dispatcher) likewise.
+ * `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
+ * EVENT_VERIFY_KEYS for the webhook dispatcher) likewise, and `database-urls`, which prints each
+ * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
+ * payouts, with a fresh password) on the server and database of DATABASE_URL.
  * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
  */
 const role = process.argv[2] ?? "";
@@ -57,6 +69,34 @@ function configured<T>(load: () => T): T {
   }
 }
 
+/** The URL of the process's own database role: `<SERVICE>_DATABASE_URL`, else `DATABASE_URL`. */
+function databaseUrl(who: DatabaseProcess): string {
+  const url = processDatabaseUrl(env, who);
+  if (!url) {
+    logger.fatal(`${DATABASE_USERS[who].urlEnv} (or DATABASE_URL) is required for role ${role}`);
+    process.exit(2);
+  }
+  return url;
+}
+
+/**
+ * A service connects as its own role, which may use its own schema's rows and nothing more. A role that
+ * could change schemas or reach another service's data (the migration role, a superuser) is refused in
+ * production and warned about elsewhere.
+ */
+async function checkOwnRole(db: Queryable, who: DatabaseProcess): Promise<void> {
+  const problems = await serviceRoleProblems(db, DATABASE_USERS[who].schema, ALL_SCHEMAS);
+  if (problems.length === 0) return;
+  const message =
+    `${role} must connect as its own database role (${DATABASE_USERS[who].urlEnv}, created by migrate): ` +
+    problems.join("; ");
+  if (isProductionMode(env)) {
+    logger.fatal(message);
+    process.exit(2);
+  }
+  logger.warn(message);
+}
+
 /** The process's service credentials; a production process without the ones it needs does not start. */
 function serviceAuth(needs: Parameters<typeof loadServiceAuthConfig>[1]): ServiceAuthConfig {
   const auth = configured(() => loadServiceAuthConfig(env, needs));
@@ -81,12 +121,31 @@ async function main(): Promise<void> {
     process.stdout.write(`EVENT_SIGNING_KEY=${keys.signingKey}\nEVENT_VERIFY_KEYS=${keys.verifyKey}\n`);
     return;
   }
+  if (role === "database-urls") {
+    const urls = generateServiceDatabaseUrls(
+      requireEnv("DATABASE_URL"),
+      env.DATABASE_ROLE_PREFIX || undefined,
+    );
+    process.stdout.write(
+      Object.entries(urls)
+        .map(([name, url]) => `${name}=${url}\n`)
+        .join(""),
+    );
+    return;
+  }
   if (role === "migrate") {
+    const grants = configured(() => roleGrantsFromEnv(env, { requireAll: isProductionMode(env) }));
     const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), maxConnections: 2 });
     await waitForDatabase(db, logger);
     for (const set of await allMigrations()) {
       const applied = await migrate(db, set);
       logger.info({ schema: set.schema, applied }, "migrated");
+    }
+    if (grants.length > 0) {
+      await provisionServiceRoles(db, grants, { allSchemas: ALL_SCHEMAS });
+      logger.info({ roles: grants.map((g) => g.role) }, "service roles provisioned");
+    } else {
+      logger.warn("no <SERVICE>_DATABASE_URL given: no service roles provisioned (required in production)");
     }
     await db.close();
     return;
@@ -114,8 +173,9 @@ async function main(): Promise<void> {
     rail: createServiceTransport(env.RAIL_ADDR ?? "http://127.0.0.1:50055", [], tls),
   };
   if (role === "gateway") {
-    const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: "gateway" });
+    const db = createPgDatabase({ connectionString: databaseUrl("gateway"), applicationName: "gateway" });
     await waitForDatabase(db, logger);
+    await checkOwnRole(db, "gateway");
     const gateway = await startGateway({
       config: loadGatewayConfig(env),
       db,
@@ -142,7 +202,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  const db = createPgDatabase({ connectionString: requireEnv("DATABASE_URL"), applicationName: role });
+  const db = createPgDatabase({ connectionString: databaseUrl(role as ServiceRole), applicationName: role });
   const bus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({
@@ -160,6 +220,7 @@ async function main(): Promise<void> {
   const module = create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
   // A process (re)started while PostgreSQL restarts waits for it rather than exiting.
   await waitForDatabase(db, logger);
+  await checkOwnRole(db, role as ServiceRole);
   const server = await startGrpcServer({
     name: role,
     port: Number(env.PORT ?? spec.defaultPort),

@@ -3,6 +3,7 @@ import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createPgliteDatabase } from "@payouts/platform/database/pglite-database";
+import { provisionServiceRoles } from "@payouts/platform/database/service-roles";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config";
@@ -20,6 +21,7 @@ import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
 import type { SecretHasher } from "./auth/secret-hash.js";
+import { ALL_SCHEMAS, DATABASE_USERS, type DatabaseProcess, embeddedRoleGrants } from "./database-roles.js";
 import { embeddedEventKeys } from "./embedded-event-keys.js";
 import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 import { type GatewayHandle, startGateway } from "./gateway-server.js";
@@ -50,6 +52,7 @@ export interface EmbeddedInstrumentation {
 
 export interface EmbeddedHandle {
   readonly gateway: GatewayHandle;
+  /** The migration role's connection (PGlite's only one); services use their own roles' connections. */
   readonly db: Database;
   readonly modules: readonly ServiceModule[];
   /** Each service's in-process transport as a caller without credentials would reach it (tests). */
@@ -61,6 +64,9 @@ export interface EmbeddedHandle {
  * Every service in one process: the same service modules as the distributed mode, reached through
  * in-process Connect router transports instead of gRPC ports. PostgreSQL and Kafka are used when
  * DATABASE_URL / KAFKA_BROKERS are set; otherwise PGlite and the in-process bus.
+ *
+ * On PostgreSQL, DATABASE_URL is the migration role's; each service (and the gateway) then acts as its own
+ * role of least privilege (see serviceDatabases). PGlite has a single user: there all share one connection.
  */
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedHandle> {
   const { env, logger } = options;
@@ -71,7 +77,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   const db: Database = env.DATABASE_URL
     ? createPgDatabase({ connectionString: env.DATABASE_URL, applicationName: "payouts-embedded" })
     : await createPgliteDatabase(options.dataDir);
-  const dbFor = (user: string): Database => (instrument.database ? instrument.database(db, user) : db);
+  for (const set of await allMigrations()) await migrate(db, set);
+  const own = env.DATABASE_URL ? await serviceDatabases(db, env.DATABASE_URL, logger) : undefined;
+  const dbFor = (user: DatabaseProcess): Database => {
+    const base = own?.get(user) ?? db;
+    return instrument.database ? instrument.database(base, user) : base;
+  };
   const rawBus: EventBus = traceEventBus(
     env.KAFKA_BROKERS
       ? createKafkaEventBus({
@@ -82,7 +93,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
       : createInProcessEventBus(),
   );
   const bus = instrument.bus ? instrument.bus(rawBus) : rawBus;
-  for (const set of await allMigrations()) await migrate(db, set);
 
   const serviceEnv = {
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
@@ -111,7 +121,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   for (const [role, spec] of Object.entries(SERVICE_ROLES)) {
     const { create } = await spec.load();
     const module = create({
-      db: dbFor(role),
+      db: dbFor(role as DatabaseProcess),
       bus,
       logger: logger.child({ service: spec.transportKey }),
       transports: transportsWithToken(
@@ -149,9 +159,47 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
       await gateway.close();
       for (const module of inStartOrder(modules).reverse()) await module.stop();
       await bus.close();
+      for (const serviceDb of own?.values() ?? []) await serviceDb.close();
       await db.close();
     },
   };
+}
+
+/**
+ * A connection pool per process role, each acting as that role (provisioned here: no login, its own
+ * schema's rows only) over the login of DATABASE_URL, so the one-process mode runs with the grants of the
+ * distributed one. A login that may not create roles (neither superuser nor CREATEROLE) gets a warning
+ * and one shared pool instead.
+ */
+async function serviceDatabases(
+  db: Database,
+  url: string,
+  logger: Logger,
+): Promise<Map<DatabaseProcess, Database> | undefined> {
+  const me = await db.query<{ can: boolean }>(
+    "SELECT rolsuper OR rolcreaterole AS can FROM pg_roles WHERE rolname = current_user",
+  );
+  if (!me.rows[0]?.can) {
+    logger.warn("DATABASE_URL's role may not create roles: every service shares it (no per-service roles)");
+    return undefined;
+  }
+  await provisionServiceRoles(db, embeddedRoleGrants(), { allSchemas: ALL_SCHEMAS, assumable: true });
+  const out = new Map<DatabaseProcess, Database>();
+  for (const [who, user] of Object.entries(DATABASE_USERS) as [
+    DatabaseProcess,
+    (typeof DATABASE_USERS)[DatabaseProcess],
+  ][]) {
+    out.set(
+      who,
+      createPgDatabase({
+        connectionString: url,
+        applicationName: `payouts-${who}`,
+        role: user.defaultRole,
+        maxConnections: 5,
+      }),
+    );
+  }
+  return out;
 }
 
 /**

@@ -1,7 +1,11 @@
+import { ConfigError } from "@payouts/platform/config/env-config";
 import { describe, expect, it } from "vitest";
 import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 
-const SECRETS = { ADMIN_TOKEN: "0123456789abcdef", RAIL_CALLBACK_SECRET: "s" };
+const SECRETS = {
+  ADMIN_TOKEN: "0123456789abcdef",
+  RAIL_CALLBACK_SECRET: "rail-callback-secret-of-32-bytes-0123",
+};
 
 describe("HOST", () => {
   it("defaults to loopback, in the embedded sandbox as in the distributed gateway", () => {
@@ -24,5 +28,20 @@ describe("localBaseUrl", () => {
     ["gateway.local", "http://gateway.local:8080"],
   ])("reaches a listener on %s at %s", (host, url) => {
     expect(localBaseUrl(host, 8080)).toBe(url);
+  });
+});
+
+describe("RAIL_CALLBACK_SECRET", () => {
+  it("is refused below 32 bytes with a config error naming the variable, never echoing the value", () => {
+    const load = () => loadGatewayConfig({ ...SECRETS, RAIL_CALLBACK_SECRET: "short-rail-secret" });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/RAIL_CALLBACK_SECRET="<redacted>": must be at least 32 bytes/);
+    expect(load).not.toThrow(/short-rail-secret/);
+  });
+
+  it("is refused below 32 bytes in the embedded sandbox too when given", () => {
+    expect(() => loadGatewayConfig({ RAIL_CALLBACK_SECRET: "short" }, { embedded: true })).toThrow(
+      /at least 32 bytes/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
+import { parseRailCallbackSecret } from "@payouts/platform/signing/rail-callback-signature";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -30,8 +31,8 @@ const spec = {
   },
   railCallbackSecret: {
     env: "RAIL_CALLBACK_SECRET",
-    doc: "HMAC key the payout rail signs its callbacks with",
-    parse: parse.string,
+    doc: "HMAC key the payout rail signs its callbacks with (at least 32 bytes)",
+    parse: parseRailCallbackSecret,
   },
   railCallbackToleranceMs: {
     env: "RAIL_CALLBACK_TOLERANCE_MS",

@@ -197,13 +197,23 @@ describe.each(cases)("migrations (%s values)", (_name, manifests) => {
   });
 });
 
+/** Each Deployment's own database role's variable (the key of secrets.existingSecret it reads). */
+const DATABASE_URL_OF: Record<string, string> = {
+  gateway: "GATEWAY_DATABASE_URL",
+  lookup: "LOOKUP_DATABASE_URL",
+  pricing: "PRICING_DATABASE_URL",
+  ledger: "LEDGER_DATABASE_URL",
+  "webhook-dispatcher": "WEBHOOKS_DATABASE_URL",
+  "sandbox-rail": "SANDBOX_RAIL_DATABASE_URL",
+};
+const DATABASE_URL_KEYS = Object.values(DATABASE_URL_OF);
+
 describe("secrets", () => {
   it("renders the chart's Secret and a hook Secret for migrations from inline values", () => {
     const secrets = ofKind<Secret>(renders.ci, "Secret");
     const main = secrets.find((s) => s.metadata.name === releaseName);
     expect(Object.keys(main?.stringData ?? {}).sort()).toEqual([
       "ADMIN_TOKEN",
-      "DATABASE_URL",
       "EVENT_SIGNING_KEY",
       "EVENT_VERIFY_KEYS",
       "GATEWAY_SERVICE_TOKENS",
@@ -213,7 +223,41 @@ describe("secrets", () => {
       "WEBHOOK_SECRET_KEY",
     ]);
     const hook = secrets.find((s) => s.metadata.annotations?.["helm.sh/hook"]);
-    expect(Object.keys(hook?.stringData ?? {})).toEqual(["DATABASE_URL"]);
+    expect(Object.keys(hook?.stringData ?? {}).sort()).toEqual(["DATABASE_URL", ...DATABASE_URL_KEYS].sort());
+  });
+
+  it("gives each Deployment its own database role in a Secret of its own, never the migration role", () => {
+    const secrets = ofKind<Secret>(renders.ci, "Secret");
+    const hook = secrets.find((s) => s.metadata.annotations?.["helm.sh/hook"]);
+    const migrationUser = new URL(hook?.stringData?.DATABASE_URL ?? "").username;
+    const users = new Set<string>();
+    for (const [name, key] of Object.entries(DATABASE_URL_OF)) {
+      const env = deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env ?? [];
+      const ref = env.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef;
+      expect(ref?.name, name).toBe(`${releaseName}-${name}-database`);
+      const url = secrets.find((s) => s.metadata.name === ref?.name)?.stringData?.DATABASE_URL ?? "";
+      const user = new URL(url).username;
+      expect(user, name).toBe(`payouts_${key.replace("_DATABASE_URL", "").toLowerCase()}`);
+      expect(user).not.toBe(migrationUser);
+      expect(new URL(url).password.length, name).toBeGreaterThanOrEqual(32);
+      // migrate creates the role from the very URL the Deployment gets.
+      expect(hook?.stringData?.[key], name).toBe(url);
+      // Only this Deployment mounts the Secret.
+      const readers = ofKind<Deployment>(renders.ci, "Deployment").filter((d) =>
+        JSON.stringify(d.spec.template.spec).includes(`"${ref?.name}"`),
+      );
+      expect(readers.map(component)).toEqual([name]);
+      users.add(user);
+    }
+    expect(users.size).toBe(6);
+    const job = ofKind<Job>(renders.ci, "Job")[0];
+    const jobEnv = job?.spec.template.spec.containers[0]?.env?.map((e) => e.name) ?? [];
+    expect(jobEnv).toEqual(expect.arrayContaining(["DATABASE_URL", ...DATABASE_URL_KEYS]));
+    for (const [name, key] of Object.entries(DATABASE_URL_OF)) {
+      const env = deploymentOf(renders.production, name).spec.template.spec.containers[0]?.env ?? [];
+      const ref = env.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef;
+      expect([ref?.name, ref?.key], name).toEqual(["payouts-credentials", key]);
+    }
   });
 
   it("inlines nothing and reads every credential from existingSecret when it is set", () => {
@@ -637,6 +681,18 @@ describe("values validation", () => {
       files: ci,
       sets: ["secrets.serviceTokens.gateway=short"],
       message: "serviceTokens",
+    },
+    {
+      problem: "a rail callback secret shorter than 32 bytes",
+      files: ci,
+      sets: ["secrets.railCallbackSecret=rail-secret"],
+      message: "secrets.railCallbackSecret must be at least 32 bytes",
+    },
+    {
+      problem: "extra env replacing a service's database URL",
+      files: ci,
+      sets: ["config.extraEnv.LEDGER_DATABASE_URL=postgres://x"],
+      message: "LEDGER_DATABASE_URL is set by the chart",
     },
     {
       problem: "extra env replacing a credential",

@@ -51,7 +51,7 @@ async function startLoggedGateway(db: Database, transports: GatewayTransports) {
     ADMIN_PORT: String(await freePort()),
     HOST: "127.0.0.1",
     ADMIN_TOKEN,
-    RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+    RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
   });
   const logger = createLogger({ service: "test", level: "info", destination });
   const gateway = await startGateway({ config, db, transports, logger });

@@ -33,7 +33,7 @@ import { OpenApiContract } from "../support/openapi-contract.js";
  */
 const ADMIN_TOKEN = "test-admin-token-0123456789";
 const SECRET = "cs_test_secret_for_failure_statuses";
-const RAIL_SECRET = "test-rail-callback-secret";
+const RAIL_SECRET = "test-rail-callback-secret-of-32-bytes";
 
 /** A request body that passes each operation's own checks (ids need not exist: nothing gets that far). */
 const BODIES: Record<string, unknown> = {

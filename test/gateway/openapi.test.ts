@@ -106,7 +106,7 @@ const signed = (body: string, at = new Date()) => {
   return {
     "content-type": "application/json",
     "x-rail-timestamp": timestamp,
-    "x-rail-signature": railCallbackSignature("test-rail-callback-secret", timestamp, body),
+    "x-rail-signature": railCallbackSignature("test-rail-callback-secret-of-32-bytes", timestamp, body),
   };
 };
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
       ADMIN_PORT: String(await freePort()),
       HOST: "127.0.0.1",
       ADMIN_TOKEN,
-      RAIL_CALLBACK_SECRET: "embedded-callback-secret",
+      RAIL_CALLBACK_SECRET: "embedded-callback-secret-of-32-bytes",
       SANDBOX_AUTO_SETTLE_MS: "100",
       LOG_LEVEL: "silent",
     },

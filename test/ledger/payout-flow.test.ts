@@ -309,7 +309,7 @@ describe("listing", () => {
 });
 
 describe("rail callbacks", () => {
-  const SECRET = "test-rail-callback-secret";
+  const SECRET = "test-rail-callback-secret-of-32-bytes";
   const now = () => railCallbackTimestamp(new Date());
   const sign = (body: string, timestamp = now(), secret = SECRET) =>
     railCallbackSignature(secret, timestamp, body);

@@ -24,7 +24,7 @@ async function boot(databaseUrl: string): Promise<EmbeddedHandle> {
       ADMIN_PORT: String(await freePort()),
       HOST: "127.0.0.1",
       ADMIN_TOKEN,
-      RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+      RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
       SANDBOX_AUTO_SETTLE_MS: "0",
       LOG_LEVEL: "silent",
     },

@@ -53,7 +53,7 @@ describe("production mode refuses to start without its credentials", () => {
   it("the gateway without its three tokens, and never prints a token it was given", () => {
     const result = run("gateway", {
       ADMIN_TOKEN: "production-admin-token-0123456789",
-      RAIL_CALLBACK_SECRET: "rail-secret",
+      RAIL_CALLBACK_SECRET: "production-rail-callback-secret-0123456789",
       SERVICE_TOKENS: credentials.tokens.gateway,
     });
     expect(result.status).toBe(2);

@@ -35,7 +35,7 @@ async function start(ports: { port: number; adminPort: number }): Promise<Embedd
       ADMIN_PORT: String(ports.adminPort),
       HOST: "127.0.0.1",
       ADMIN_TOKEN,
-      RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+      RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
       SANDBOX_AUTO_SETTLE_MS: "0",
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       OUTBOX_POLL_MS: "50",

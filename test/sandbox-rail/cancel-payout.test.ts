@@ -6,13 +6,17 @@
  */
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
+import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
-import { createSandboxRailService } from "@payouts/sandbox-rail/sandbox-rail-service";
+import {
+  createSandboxRailService,
+  SANDBOX_RAIL_MIGRATIONS,
+} from "@payouts/sandbox-rail/sandbox-rail-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
 
@@ -25,13 +29,14 @@ beforeAll(async () => {
   const database = await createTestDatabase();
   drop = database.drop;
   db = createPgDatabase({ connectionString: database.url, maxConnections: 10 });
+  await migrate(db, SANDBOX_RAIL_MIGRATIONS);
   module = createSandboxRailService({
     db,
     bus: createInProcessEventBus(),
     logger: createLogger({ service: "rail-test", level: "silent" }),
     transports: {},
     env: {
-      RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+      RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
       RAIL_CALLBACK_URL: "http://127.0.0.1:9/callbacks/rail",
       SANDBOX_AUTO_SETTLE_MS: "0",
     },

@@ -27,6 +27,12 @@ export async function createTestDatabase(
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // Roles are server-wide: a test's own roles are named after its database (`<database>_<service>`).
+        const roles = await c.query<{ rolname: string }>(
+          "SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)",
+          [`${name}_`],
+        );
+        for (const { rolname } of roles.rows) await c.query(`DROP ROLE IF EXISTS ${rolname}`);
       } finally {
         await c.end();
       }

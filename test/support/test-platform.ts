@@ -64,7 +64,7 @@ export async function startTestPlatform(
     ADMIN_PORT: String(adminPort),
     HOST: "127.0.0.1",
     ADMIN_TOKEN,
-    RAIL_CALLBACK_SECRET: "test-rail-callback-secret",
+    RAIL_CALLBACK_SECRET: "test-rail-callback-secret-of-32-bytes",
     SANDBOX_AUTO_SETTLE_MS: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "silent",

@@ -17,7 +17,7 @@ const spec = {
   },
   idempotencyKeyTtlMs: {
     env: "IDEMPOTENCY_KEY_TTL_MS",
-    doc: "how long an idempotency key (executePayout, balance credits) is remembered (at least 24 hours)",
+    doc: "how long an executePayout idempotency key is remembered (at least 24 hours; balance credit keys are kept for good)",
     parse: atLeastOneDay,
     default: 30 * DAY_MS,
   },

@@ -1,4 +1,5 @@
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { parseRailCallbackSecret } from "@payouts/platform/signing/rail-callback-signature";
 
 const spec = {
   autoSettleMs: {
@@ -15,8 +16,8 @@ const spec = {
   },
   callbackSecret: {
     env: "RAIL_CALLBACK_SECRET",
-    doc: "HMAC-SHA256 key of the X-Rail-Signature header (shared with the gateway)",
-    parse: parse.string,
+    doc: "HMAC-SHA256 key of the X-Rail-Signature header (shared with the gateway; at least 32 bytes)",
+    parse: parseRailCallbackSecret,
     required: true,
   },
   callbackTimeoutMs: {

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MigrationSet, migrate } from "@payouts/platform/database/migrate";
+import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import { createCallbackDispatcher } from "./callback/callback-dispatcher.js";
@@ -32,9 +32,8 @@ export function createSandboxRailService(ctx: ServiceContext): ServiceModule {
     serviceNames: [RailService.typeName],
     migrations: SANDBOX_RAIL_MIGRATIONS,
     routes: (router) => router.service(RailService, handlers),
+    // Its schema is migrated with every other one by the migration role (`migrate`), never by the service.
     async start() {
-      // The platform's migration list predates this schema; migrating here is idempotent and locked.
-      await migrate(ctx.db, SANDBOX_RAIL_MIGRATIONS);
       dispatcher.start();
     },
     stop: () => dispatcher.stop(),

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
+import { DATABASE_USERS, generateServiceDatabaseUrls } from "@payouts/gateway/internal/database-roles";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
@@ -124,6 +125,7 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     DATABASE_URL: options.databaseUrl,
+    ...serviceDatabaseUrls(options.databaseUrl),
     KAFKA_BROKERS: options.kafkaBrokers,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "info",
     HOST: "127.0.0.1",
@@ -212,10 +214,24 @@ function withEventSigningKey(role: Role | "migrate", env: Record<string, string>
     : rest;
 }
 
+/** Each service's own database role (`migrate` creates them), named after the topology's database. */
+function serviceDatabaseUrls(databaseUrl: string): Record<string, string> {
+  return generateServiceDatabaseUrls(databaseUrl, new URL(databaseUrl).pathname.slice(1));
+}
+
+/** `migrate` gets every service's URL; a service only its own, as its DATABASE_URL. */
+function ownDatabaseEnv(role: Role | "migrate", env: Record<string, string>): Record<string, string> {
+  if (role === "migrate") return env;
+  const rest = { ...env };
+  for (const user of Object.values(DATABASE_USERS)) delete rest[user.urlEnv];
+  const own = env[DATABASE_USERS[role].urlEnv];
+  return own ? { ...rest, DATABASE_URL: own } : rest;
+}
+
 function launch(role: Role | "migrate", env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, [...NODE_FLAGS, CLI, role], {
     cwd: REPO_ROOT,
-    env: withEventSigningKey(role, processEnv(role, env)),
+    env: ownDatabaseEnv(role, withEventSigningKey(role, processEnv(role, env))),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

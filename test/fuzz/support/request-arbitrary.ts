@@ -31,7 +31,7 @@ import {
 } from "./hostile-values.js";
 import { fromValue, type JsonNode, JsonObject, jsonText } from "./json-text.js";
 
-export const RAIL_CALLBACK_SECRET = "test-rail-callback-secret";
+export const RAIL_CALLBACK_SECRET = "test-rail-callback-secret-of-32-bytes";
 
 /** A generated request; printed short when fast-check reports it. */
 export class FuzzRequest implements RawRequest {

@@ -78,7 +78,7 @@ export async function startTracedTopology(options: {
   };
   const env = {
     RAIL_CALLBACK_URL: `http://127.0.0.1:${gatewayPort}/callbacks/rail`,
-    RAIL_CALLBACK_SECRET: "observability-rail-secret",
+    RAIL_CALLBACK_SECRET: "observability-rail-secret-of-32-bytes",
     SANDBOX_AUTO_SETTLE_MS: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     WEBHOOK_CONSUMER_GROUP: `observability-${randomBytes(4).toString("hex")}`,

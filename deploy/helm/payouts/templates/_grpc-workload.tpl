@@ -73,6 +73,7 @@ spec:
             {{- end }}
           env:
             {{- include "payouts.secretEnv" (dict "ctx" $ctx "keys" .secretKeys) | nindent 12 }}
+            {{- include "payouts.databaseEnv" . | nindent 12 }}
             {{- include "payouts.processEnv" (dict "component" .component "port" $values.port "values" $values) | nindent 12 }}
             {{- with include "payouts.kafkaEnv" (dict "ctx" $ctx "component" .component) | trim }}
             {{- . | nindent 12 }}

@@ -143,6 +143,7 @@ annotations:
   checksum/config: {{ include (print .ctx.Template.BasePath "/configmap.yaml") .ctx | sha256sum }}
   {{- if not .ctx.Values.secrets.existingSecret }}
   checksum/secret: {{ include (print .ctx.Template.BasePath "/secret.yaml") .ctx | sha256sum }}
+  checksum/database: {{ include "payouts.serviceDatabaseUrl" . | sha256sum }}
   {{- end }}
   {{- if .ctx.Values.metrics.podAnnotations }}
   prometheus.io/scrape: "true"

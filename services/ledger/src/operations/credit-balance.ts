@@ -3,6 +3,10 @@
  * the contract of executePayout: the key record, the credit movement and its entries are one database
  * transaction, so a key credits at most once, and a replay answers the balance the first call answered.
  *
+ * A credit's key never expires (stored without expires_at, so the retention job keeps it): a retry of a
+ * credit, however late, replays the first answer instead of crediting again. Credits are rare operator
+ * actions, so keeping their keys costs little.
+ *
  * Keys are scoped to the operator (one key space for every admin caller), not to the partner: the partner
  * is part of the request fingerprint, so a key reused for another partner is IDEMPOTENCY_KEY_REUSED
  * rather than a second credit.
@@ -96,7 +100,7 @@ export async function creditBalance(
         },
       },
       now,
-      new Date(now.getTime() + deps.config.idempotencyKeyTtlMs),
+      null,
     );
     return { balanceUsd, replayed: false };
   });

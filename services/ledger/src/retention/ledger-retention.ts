@@ -1,7 +1,8 @@
 /**
  * The ledger's retention job: published outbox rows after OUTBOX_RETENTION_DAYS, and idempotency keys once
  * they expired (IDEMPOTENCY_KEY_TTL_MS after they were stored; an expired key is already ignored by
- * executePayout). Never touched: unpublished outbox rows (the relay's work), live keys, and the book itself
+ * executePayout). Never touched: unpublished outbox rows (the relay's work), live keys, operator credit keys
+ * (stored without expires_at: a late retry of a credit must not credit again), and the book itself
  * (transactions, history, movements, entries are kept for good).
  */
 import { loadConfig, parse } from "@payouts/platform/config/env-config";

@@ -69,7 +69,7 @@ export interface KeyRow {
 
 /**
  * Parts `k_expired` (deletes the key's record when it expired, so the key starts afresh) and `k` (its live
- * record, if any). Returns the select list of `k`'s columns for the main query; keyFromRow maps it.
+ * record, if any; a record without expires_at, an operator credit's, never expires). Returns the select list of `k`'s columns for the main query; keyFromRow maps it.
  */
 export function addLiveKey(st: Statement, scope: KeyScope, now: Date): string {
   const where = `partner_id = ${st.p(scope.partnerId)} AND route = ${st.p(scope.route)}
@@ -80,7 +80,7 @@ export function addLiveKey(st: Statement, scope: KeyScope, now: Date): string {
     "k",
     `SELECT fingerprint, tx_id, movement_id, request_id, state, response, error_reason, error_message,
             error_field
-       FROM ledger.idempotency_keys WHERE ${where} AND expires_at > ${at}`,
+       FROM ledger.idempotency_keys WHERE ${where} AND (expires_at IS NULL OR expires_at > ${at})`,
     true,
   );
   return `k.fingerprint AS key_fingerprint, k.tx_id AS key_tx_id, k.movement_id AS key_movement_id,
@@ -114,13 +114,13 @@ export async function findKey(q: Queryable, scope: KeyScope, now: Date): Promise
   return keyFromRow(res.rows[0]);
 }
 
-/** The INSERT of a key's record, as a part of `st`. */
+/** The INSERT of a key's record, as a part of `st`; `expiresAt` null keeps it for good. */
 export function addKey(
   st: Statement,
   scope: KeyScope,
   record: StoredKey,
   createdAt: Date,
-  expiresAt: Date,
+  expiresAt: Date | null,
 ): string {
   const o = record.outcome;
   const v = (value: unknown) => st.p(value);
@@ -142,7 +142,7 @@ export async function storeKey(
   scope: KeyScope,
   record: StoredKey,
   createdAt: Date,
-  expiresAt: Date,
+  expiresAt: Date | null,
 ): Promise<void> {
   const st = new Statement();
   addKey(st, scope, record, createdAt, expiresAt);

@@ -2,6 +2,7 @@ import pg from "pg";
 import { isConnectionFailure, neverSent, reconnectDelayMs } from "./connection-failure.js";
 import type { Database, Queryable, QueryResult } from "./database.js";
 import { DatabaseUnavailableError } from "./database-unavailable.js";
+import { isRoleName } from "./service-roles.js";
 import { createStatementNames } from "./statement-names.js";
 
 // NUMERIC and BIGINT stay strings: money is decimal and ids may exceed 2^53.
@@ -12,6 +13,11 @@ export interface PgDatabaseOptions {
   readonly connectionString: string;
   readonly maxConnections?: number;
   readonly applicationName?: string;
+  /**
+   * Acts as this role on every connection (the `role` setting at connection start, so even RESET ROLE
+   * returns to it): the one-process mode gives each service its own role over one login.
+   */
+  readonly role?: string;
   /**
    * How long work whose connection was lost (or could not be had) keeps being retried, when retrying is
    * safe, before it fails with DatabaseUnavailableError. Default 5 s: a PostgreSQL restart is ridden out.
@@ -48,6 +54,7 @@ export function createPgDatabase(options: PgDatabaseOptions): Database & { reado
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     application_name: options.applicationName ?? "payouts",
+    ...(options.role === undefined ? {} : { options: `-c role=${roleName(options.role)}` }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
@@ -190,4 +197,9 @@ const preparedName = createStatementNames();
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
+}
+
+function roleName(role: string): string {
+  if (!isRoleName(role)) throw new Error(`invalid role name ${JSON.stringify(role)}`);
+  return role;
 }

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   checkRailCallbackSignature,
+  parseRailCallbackSecret,
   railCallbackSignature,
   railCallbackTimestamp,
 } from "./rail-callback-signature.js";
@@ -57,5 +58,18 @@ describe("rail callback signature", () => {
     ]) {
       expect(check(timestamp, signature)).toBe("invalid");
     }
+  });
+});
+
+describe("parseRailCallbackSecret", () => {
+  it("refuses a key shorter than 32 bytes and says how long it must be", () => {
+    expect(() => parseRailCallbackSecret("rail-secret")).toThrow("must be at least 32 bytes (got 11)");
+    expect(() => parseRailCallbackSecret("x".repeat(31))).toThrow(/at least 32 bytes/);
+  });
+
+  it("accepts 32 bytes and more, counting UTF-8 bytes rather than characters", () => {
+    expect(parseRailCallbackSecret("x".repeat(32))).toBe("x".repeat(32));
+    expect(parseRailCallbackSecret("é".repeat(16))).toBe("é".repeat(16));
+    expect(() => parseRailCallbackSecret("é".repeat(15))).toThrow(/got 30/);
   });
 });

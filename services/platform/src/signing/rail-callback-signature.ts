@@ -17,6 +17,20 @@ export const RAIL_SIGNATURE_HEADER = "x-rail-signature";
 const TIMESTAMP = /^\d{1,12}$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** The least key length: an HMAC-SHA256 key shorter than its 32-byte output is weaker than the hash. */
+export const RAIL_CALLBACK_SECRET_MIN_BYTES = 32;
+
+/** Config parser of `RAIL_CALLBACK_SECRET`, shared by the gateway and the sandbox rail. */
+export function parseRailCallbackSecret(raw: string): string {
+  const bytes = Buffer.byteLength(raw, "utf8");
+  if (bytes < RAIL_CALLBACK_SECRET_MIN_BYTES) {
+    throw new Error(
+      `must be at least ${RAIL_CALLBACK_SECRET_MIN_BYTES} bytes (got ${bytes}); generate one with \`openssl rand -base64 32\``,
+    );
+  }
+  return raw;
+}
+
 export function railCallbackTimestamp(now: Date): string {
   return String(Math.floor(now.getTime() / 1000));
 }
