@@ -17,6 +17,7 @@ import {
 } from "@payouts/gateway/internal/database-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { serviceRoleProblems } from "@payouts/platform/database/service-roles";
+import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -170,6 +171,7 @@ describe("production mode", () => {
             DATABASE_URL: databaseUrl,
             SERVICE_CALLER_DIGESTS: generateServiceCredentials().callerDigests,
             WEBHOOK_SECRET_KEY: "a".repeat(64),
+            EVENT_VERIFY_KEYS: generateEventSigningKeys().verifyKey,
             OTEL_SDK_DISABLED: "true",
             PORT: "0",
             METRICS_PORT: "0",
