@@ -11,6 +11,7 @@ import {
   type ConnectRouter,
   createClient,
   type HandlerContext,
+  type Transport,
 } from "@connectrpc/connect";
 import { compressionGzip, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import {
@@ -21,16 +22,26 @@ import {
 import { afterAll, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError } from "../database/database-unavailable.js";
 import { createLogger } from "../logging/logger.js";
+import type { ServiceCaller } from "./caller-allowlist.js";
 import { createRpcHandler } from "./connect-unary-handler.js";
 import { serverInterceptors, startGrpcServer } from "./grpc-server.js";
 import { listenRpc } from "./rpc-listener.js";
 import { callerOf } from "./service-auth.js";
-import { CallerDigests, generateServiceCredentials, transportWithToken } from "./service-credentials.js";
+import {
+  generateServiceCredentials,
+  signerOf,
+  transportSignedBy,
+  verifierOf,
+} from "./service-credentials.js";
 import { errorDetailOf, serviceError } from "./service-error.js";
 import { createServiceTransport } from "./service-transport.js";
 
 const PATH = "/payouts.pricing.v1.PricingService/PreviewQuotations";
-const { tokens } = generateServiceCredentials();
+const credentials = generateServiceCredentials();
+const tokens = { gateway: await signerOf(credentials, "gateway").tokenFor("pricing") };
+/** A transport whose calls carry `caller`'s tokens for pricing, the service these tests serve. */
+const signedAs = (transport: Transport, caller: ServiceCaller): Transport =>
+  transportSignedBy(transport, signerOf(credentials, caller), "pricing");
 
 /** What each call's handler saw of its context, by partner_id. */
 const seen = new Map<string, { context: HandlerContext; abortReason?: unknown }>();
@@ -160,15 +171,12 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
     port: 0,
     serviceNames: ["payouts.pricing.v1.PricingService"],
     routes,
-    auth: { digests: CallerDigests.of([tokens.gateway, tokens.ledger]) },
+    auth: { verifier: verifierOf(credentials, "pricing") },
     logger: createLogger({ service: "test", level: "silent" }),
   });
   afterAll(() => server.close());
   const baseUrl = `http://127.0.0.1:${server.port}`;
-  const client = createClient(
-    PricingService,
-    transportWithToken(createServiceTransport(baseUrl), tokens.gateway),
-  );
+  const client = createClient(PricingService, signedAs(createServiceTransport(baseUrl), "gateway"));
 
   it("answers with the message, the handler's headers and its trailers (as trailer- headers)", async () => {
     const answer = await client.previewQuotations({ partnerId: "ok", currency: "PHP" });
@@ -337,10 +345,7 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
       authorization: "Bearer gateway.forged",
     });
     expect(raw.status).toBe(401);
-    const ledger = createClient(
-      PricingService,
-      transportWithToken(createServiceTransport(baseUrl), tokens.ledger),
-    );
+    const ledger = createClient(PricingService, signedAs(createServiceTransport(baseUrl), "ledger"));
     expect((await failureOf(ledger.previewQuotations({ partnerId: "ok:ledger" }))).code).toBe(
       Code.PermissionDenied,
     );
@@ -350,21 +355,18 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
   it("leaves every other protocol to connect-node on the same port: JSON, gzip, gRPC over h2c", async () => {
     const json = createClient(
       PricingService,
-      transportWithToken(createConnectTransport({ baseUrl, httpVersion: "1.1" }), tokens.gateway),
+      signedAs(createConnectTransport({ baseUrl, httpVersion: "1.1" }), "gateway"),
     );
     expect((await json.previewQuotations({ partnerId: "ok", currency: "IDR" })).quotations[0]?.currency).toBe(
       "IDR",
     );
-    const grpc = createClient(
-      PricingService,
-      transportWithToken(createGrpcTransport({ baseUrl }), tokens.gateway),
-    );
+    const grpc = createClient(PricingService, signedAs(createGrpcTransport({ baseUrl }), "gateway"));
     expect((await grpc.previewQuotations({ partnerId: "ok", currency: "VND" })).quotations[0]?.currency).toBe(
       "VND",
     );
     const zipped = createClient(
       PricingService,
-      transportWithToken(
+      signedAs(
         createConnectTransport({
           baseUrl,
           httpVersion: "1.1",
@@ -372,7 +374,7 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
           sendCompression: compressionGzip,
           compressMinBytes: 0,
         }),
-        tokens.gateway,
+        "gateway",
       ),
     );
     expect(
@@ -386,7 +388,7 @@ describe("request size limit", async () => {
   const listener = await listenRpc(
     createRpcHandler({
       routes,
-      interceptors: serverInterceptors({ digests: CallerDigests.of([tokens.gateway]) }),
+      interceptors: serverInterceptors({ verifier: verifierOf(credentials, "pricing") }),
       readMaxBytes: 64,
     }),
     0,
