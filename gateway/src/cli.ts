@@ -9,11 +9,16 @@ import { createInProcessEventBus } from "@payouts/platform/events/in-process-eve
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { isServiceCaller, PROCESS_CALLERS } from "@payouts/platform/rpc/caller-allowlist";
+import { isServiceCaller, PROCESS_CALLERS, type ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
 import { loadServiceAuthConfig, type ServiceAuthConfig } from "@payouts/platform/rpc/service-auth-config";
-import { generateServiceCredentials, transportsSignedBy } from "@payouts/platform/rpc/service-credentials";
+import {
+  generateServiceCredentials,
+  isServiceAudience,
+  SERVICE_AUDIENCES,
+  transportsSignedBy,
+} from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
@@ -26,7 +31,8 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  * One entry point for every process of the distributed mode:
  *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
  * and `service-credentials`, which prints fresh service key pairs as KEY=value lines (SERVICE_CALLER_KEYS,
- * GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS) for a Secret or a launcher.
+ * GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS) for a Secret or a launcher, and
+ * `service-token <caller> <service>`, which prints one short-lived token signed with SERVICE_PRIVATE_KEYS.
  * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
  */
 const role = process.argv[2] ?? "";
@@ -70,6 +76,22 @@ async function main(): Promise<void> {
         `GATEWAY_SERVICE_PRIVATE_KEYS=${credentials.processKeys.gateway}\n` +
         `LEDGER_SERVICE_PRIVATE_KEYS=${credentials.processKeys.ledger}\n`,
     );
+    return;
+  }
+  if (role === "service-token") {
+    // `service-token <caller> <audience>`: one token for calling a service by hand (grpcurl), signed
+    // with the caller's key from SERVICE_PRIVATE_KEYS; valid for TOKEN_LIFETIME_SECONDS.
+    const [caller = "", audience = ""] = process.argv.slice(3);
+    const signer = configured(() =>
+      loadServiceAuthConfig(env, { server: undefined, callers: [] }),
+    ).signers.get(caller as ServiceCaller);
+    if (signer === undefined || !isServiceAudience(audience)) {
+      logger.fatal(
+        `usage: SERVICE_PRIVATE_KEYS=<caller>:<key> service-token <caller> <${SERVICE_AUDIENCES.join("|")}>`,
+      );
+      process.exit(2);
+    }
+    process.stdout.write(`${await signer.tokenFor(audience)}\n`);
     return;
   }
   if (role === "migrate") {

@@ -482,6 +482,12 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         5_000,
         await as("gateway", "webhooks"),
       ),
+    ];
+    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
+      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
+    );
+    // A caller no RPC of the service names is not even authenticated there: the service holds no key for it.
+    const foreign = await grpcStatusOf(
       grpcJsUnary(
         running().grpcAddress("webhook-dispatcher"),
         WebhookAdminService.method.setConfigActive,
@@ -489,10 +495,8 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         5_000,
         await as("ledger", "webhooks"),
       ),
-    ];
-    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
-      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
     );
+    expect(foreign).toBe(grpc.status.UNAUTHENTICATED);
     // The ledger's own identity may cancel at the rail (the PROCESSING timeout and FailTransaction ask it).
     const cancelled = await grpcJsUnary(
       running().grpcAddress("sandbox-rail"),

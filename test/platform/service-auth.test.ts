@@ -109,13 +109,13 @@ describe("a caller the allowlist does not name for the method", () => {
       admin.quoteTransaction({ partnerId: "ptr_x", txId: "tx_any", amount: "1" }),
       railRoute.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
       railRoute.getTransaction({ partnerId: "ptr_x", txId: "tx_any" }),
-      ledgerAs("ledger").creditBalance({
-        partnerId: "ptr_x",
-        amountUsd: "10",
-        reference: "r",
-      }),
     ];
     expect(await Promise.all(refused.map(codeOf))).toEqual(refused.map(() => Code.PermissionDenied));
+  });
+
+  it("is not even authenticated when no RPC of the service names it (the ledger calling the ledger)", async () => {
+    const call = ledgerAs("ledger").creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" });
+    expect(await codeOf(call)).toBe(Code.Unauthenticated);
   });
 
   it("while the allowed caller gets through", async () => {

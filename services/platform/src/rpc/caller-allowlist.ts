@@ -97,3 +97,10 @@ export const OPEN_SERVICES: readonly string[] = ["grpc.health.v1.Health"];
 export function isServiceCaller(name: string): name is ServiceCaller {
   return (SERVICE_CALLERS as readonly string[]).includes(name);
 }
+
+/** The callers the allowlist names on some RPC of `payouts.<service>.*` (e.g. "ledger"): whom it accepts. */
+export function callersOfService(service: string): ServiceCaller[] {
+  const prefix = `payouts.${service}.`;
+  const rules = Object.entries(CALLER_ALLOWLIST).filter(([procedure]) => procedure.startsWith(prefix));
+  return SERVICE_CALLERS.filter((caller) => rules.some(([, callers]) => callers.includes(caller)));
+}

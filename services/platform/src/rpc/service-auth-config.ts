@@ -2,7 +2,8 @@
  * Reads a distributed process's service credentials from the environment (service-credentials.ts):
  *   SERVICE_CALLER_KEYS   servers: `<caller>:<Ed25519 public key>,...`, the callers they accept;
  *   SERVICE_PRIVATE_KEYS  callers: `<caller>:<Ed25519 private key>,...`, the identities this process acts as.
- * A server's audience is the service it runs (its role), not configuration.
+ * A server's audience is the service it runs (its role), not configuration, and it keeps the public keys
+ * of the callers the allowlist names on its RPCs only.
  * In production mode (NODE_ENV=production, set by the image and the chart) a process refuses to start
  * without the ones it needs. Elsewhere a missing value is allowed and fails closed: a server without
  * caller keys refuses every RPC but health, a caller without a key is refused by the server it calls.
@@ -11,6 +12,7 @@ import type { KeyObject } from "node:crypto";
 import { ConfigError, isProductionMode, loadConfig } from "../config/env-config.js";
 import type { ServiceCaller } from "./caller-allowlist.js";
 import {
+  acceptedKeys,
   parseCallerKeys,
   parsePrivateKeys,
   type ServiceAudience,
@@ -59,7 +61,7 @@ export function loadServiceAuthConfig(
   }
   const verifier =
     needs.server !== undefined && config.callerKeys !== undefined
-      ? new ServiceTokenVerifier(needs.server, config.callerKeys)
+      ? new ServiceTokenVerifier(needs.server, acceptedKeys(config.callerKeys, needs.server))
       : undefined;
   return { verifier, signers };
 }

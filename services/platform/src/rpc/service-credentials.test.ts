@@ -36,11 +36,20 @@ const credentials = generateServiceCredentials();
 
 describe("service tokens", () => {
   it("are accepted by the service they are addressed to, as the caller that signed them", async () => {
+    const verifier = new ServiceTokenVerifier("ledger", parseCallerKeys(credentials.callerKeys));
     for (const caller of SERVICE_CALLERS) {
       const token = await signerOf(credentials, caller).tokenFor("ledger");
-      expect(await verifierOf(credentials, "ledger").authenticate(token)).toBe(caller);
+      expect(await verifier.authenticate(token)).toBe(caller);
       expect(claimedCaller(token)).toBe(caller);
     }
+  });
+
+  it("are checked by a server holding only the keys of the callers its RPCs accept", async () => {
+    expect(verifierOf(credentials, "lookup").callers).toEqual(["gateway"]);
+    expect(verifierOf(credentials, "rail").callers).toEqual(["gateway-admin", "ledger"]);
+    expect(verifierOf(credentials, "ledger").callers).toEqual(["gateway", "gateway-admin", "gateway-rail"]);
+    const railRoute = await signerOf(credentials, "gateway-rail").tokenFor("lookup");
+    expect(await verifierOf(credentials, "lookup").authenticate(railRoute)).toBeUndefined();
   });
 
   it("carry the caller, the one audience and a short lifetime", async () => {

@@ -20,6 +20,7 @@ import type { Transport } from "@connectrpc/connect";
 import { decodeJwt, jwtVerify, SignJWT } from "jose";
 import {
   type CallingProcess,
+  callersOfService,
   isServiceCaller,
   PROCESS_CALLERS,
   SERVICE_CALLERS,
@@ -223,6 +224,18 @@ function callerEntries(raw: string, what: string): [ServiceCaller, string][] {
   return entries;
 }
 
+/**
+ * The keys a server of `audience` holds: those of the callers the allowlist names on its RPCs, so a
+ * service cannot even authenticate a caller it never serves.
+ */
+export function acceptedKeys(
+  keys: ReadonlyMap<ServiceCaller, KeyObject>,
+  audience: ServiceAudience,
+): ReadonlyMap<ServiceCaller, KeyObject> {
+  const accepted = callersOfService(audience);
+  return new Map([...keys].filter(([caller]) => accepted.includes(caller)));
+}
+
 /** Fresh key pairs for every caller: what a launcher hands each process for one run. */
 export interface GeneratedCredentials {
   /** Each identity's private key, as SERVICE_PRIVATE_KEYS encodes it. */
@@ -256,12 +269,12 @@ export function signerOf(credentials: GeneratedCredentials, caller: ServiceCalle
   return new ServiceTokenSigner(caller, privateKeyFromRaw(credentials.privateKeys[caller]));
 }
 
-/** A verifier for `audience` accepting every caller of a generated set (launchers and tests). */
+/** A verifier for `audience` accepting the callers of a generated set it serves (launchers and tests). */
 export function verifierOf(
   credentials: GeneratedCredentials,
   audience: ServiceAudience,
 ): ServiceTokenVerifier {
-  return new ServiceTokenVerifier(audience, parseCallerKeys(credentials.callerKeys));
+  return new ServiceTokenVerifier(audience, acceptedKeys(parseCallerKeys(credentials.callerKeys), audience));
 }
 
 /** A transport whose every call carries a token `signer` addressed to `audience`. */
