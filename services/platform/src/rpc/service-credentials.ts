@@ -120,7 +120,8 @@ export class ServiceTokenVerifier {
     private readonly keys: ReadonlyMap<ServiceCaller, KeyObject>,
     options: { readonly now?: Clock; readonly maxEntries?: number } = {},
   ) {
-    this.now = options.now ?? Date.now;
+    // Read at each call (not bound once), so a clock set by a test harness is seen.
+    this.now = options.now ?? (() => Date.now());
     this.maxEntries = options.maxEntries ?? VERIFIED_CACHE_ENTRIES;
   }
 
