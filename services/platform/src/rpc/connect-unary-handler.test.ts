@@ -4,6 +4,7 @@
  * services' own transport and with raw HTTP/1.1 requests.
  */
 import http from "node:http";
+import http2 from "node:http2";
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import {
   Code,
@@ -146,6 +147,29 @@ function post(
     request.write(body);
     request.end();
   });
+}
+
+/** One HTTP/2 request (prior knowledge, as gRPC clients speak it): the answer's status and headers. */
+async function h2Post(
+  port: number,
+  path: string,
+  headers: http2.OutgoingHttpHeaders,
+  body: Uint8Array,
+): Promise<{ status: number; headers: http2.IncomingHttpHeaders }> {
+  const session = http2.connect(`http://127.0.0.1:${port}`);
+  session.on("error", () => {});
+  try {
+    const stream = session.request({ ":method": "POST", ":path": path, te: "trailers", ...headers });
+    stream.on("error", () => {});
+    stream.end(body);
+    const answer = await new Promise<http2.IncomingHttpHeaders>((resolve) =>
+      stream.once("response", resolve),
+    );
+    stream.resume();
+    return { status: Number(answer[":status"]), headers: answer };
+  } finally {
+    session.close();
+  }
 }
 
 function previewBody(partnerId: string): Uint8Array {
@@ -325,8 +349,44 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
   it("answers an unknown method 404 (UNIMPLEMENTED for Connect clients)", async () => {
     const raw = await post(server.port, "/payouts.pricing.v1.PricingService/Nothing", previewBody("ok"));
     expect(raw.status).toBe(404);
+    expect(jsonOf(raw).code).toBe("unimplemented");
     const error = await failureOf(client.createQuote({ partnerId: "p" }));
     expect(error.code).toBe(Code.Unimplemented);
+  });
+
+  it("answers an unknown gRPC method or service with grpc-status 12 (UNIMPLEMENTED)", async () => {
+    for (const path of [
+      "/payouts.pricing.v1.PricingService/Nothing",
+      // What `grpcurl list` asks first.
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+      "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    ]) {
+      const answer = await h2Post(server.port, path, { "content-type": "application/grpc" }, Buffer.alloc(5));
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers["grpc-status"], path).toBe("12");
+    }
+    const grpc = createClient(PricingService, signedAs(createGrpcTransport({ baseUrl }), "gateway"));
+    expect((await failureOf(grpc.createQuote({ partnerId: "p" }))).code).toBe(Code.Unimplemented);
+  });
+
+  it("refuses a call without a valid credential before reading or decoding its body", async () => {
+    // Not a message, and larger than any body the server accepts: read and decoded, it would be
+    // RESOURCE_EXHAUSTED or INVALID_ARGUMENT; refused from the headers it is UNAUTHENTICATED.
+    const garbage = Buffer.alloc(5 * 1024 * 1024, 0xff);
+    const connect = await post(server.port, PATH, garbage, { authorization: "Bearer forged" });
+    expect(connect.status).toBe(401);
+    expect(jsonOf(connect).code).toBe("unauthenticated");
+    expect(connect.headers.connection).toBe("close");
+    const chunked = await post(server.port, PATH, garbage, { authorization: "Bearer forged" }, true);
+    expect(jsonOf(chunked).code).toBe("unauthenticated");
+    const overGrpc = await h2Post(
+      server.port,
+      PATH,
+      { "content-type": "application/grpc", authorization: "Bearer forged" },
+      garbage,
+    );
+    expect(overGrpc.status).toBe(200);
+    expect(overGrpc.headers["grpc-status"]).toBe(String(Code.Unauthenticated));
   });
 
   it("refuses a body that is not the request message as INVALID_ARGUMENT", async () => {
