@@ -32,8 +32,9 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 {{- with $secrets.serviceKeys.callerPublicKeys }}
+{{- $publicKeys := . }}
 {{- range $caller := list "gateway" "gateway-admin" "gateway-rail" "ledger" }}
-{{- if not (regexMatch (printf "(^|,)%s:[A-Za-z0-9_-]{43}(,|$)" $caller) $) }}
+{{- if not (regexMatch (printf "(^|,)%s:[A-Za-z0-9_-]{43}(,|$)" $caller) $publicKeys) }}
 - {{ printf "secrets.serviceKeys.callerPublicKeys has no public key for caller %q (paste SERVICE_CALLER_KEYS from service-credentials)" $caller | quote }}
 {{- end }}
 {{- end }}

@@ -21,7 +21,7 @@ export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
     "the ledger submitting accepted payouts to the rail and asking pricing for getQuotation's binding quote",
 };
 
-/** The identities each process acts as: its SERVICE_TOKENS hold one token per identity listed. */
+/** The identities each process acts as: its SERVICE_PRIVATE_KEYS hold one key per identity listed. */
 export const PROCESS_CALLERS = {
   gateway: ["gateway", "gateway-admin", "gateway-rail"],
   ledger: ["ledger"],
