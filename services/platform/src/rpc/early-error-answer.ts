@@ -1,14 +1,15 @@
 /**
  * An RPC's error answer written from its headers alone, before anything reads its body (an unknown
  * method, a caller refused), in the protocol the request speaks:
- * - gRPC and gRPC-Web: a trailers-only answer, HTTP 200 with `grpc-status` and `grpc-message` headers;
+ * - gRPC and gRPC-Web: a trailers-only answer, HTTP 200 with `grpc-status` and `grpc-message` headers
+ *   (over HTTP/2 in a HEADERS frame that ends the stream);
  * - Connect streaming: HTTP 200 with one end-of-stream envelope carrying the error;
  * - Connect unary (and anything else): the HTTP status of the code and Connect's JSON error body.
  * An HTTP/1.1 request whose body was not read loses its connection with the answer, so the unread bytes
  * never reach the parser as a next request.
  */
 import type http from "node:http";
-import type http2 from "node:http2";
+import http2 from "node:http2";
 import type { ConnectError } from "@connectrpc/connect";
 import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import {
@@ -51,9 +52,17 @@ export function answerEarlyError(
     head["content-type"] = contentTypeUnaryJson;
     body = errorToJsonBytes(error, {});
   }
+  if (response.headersSent || response.destroyed) return;
+  if ("stream" in response && body.byteLength === 0) {
+    // HTTP/2 gRPC: the status must come in a HEADERS frame that ends the stream (trailers-only), which
+    // gRPC clients read as the call's trailers. A body still coming is refused with RST_STREAM NO_ERROR.
+    const stream = response.stream;
+    stream.respond({ ":status": status, ...head }, { endStream: true });
+    if (!request.complete) stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    return;
+  }
   head["content-length"] = body.byteLength;
   if (request.httpVersionMajor === 1 && !request.complete) head.connection = "close";
-  if (response.headersSent || response.destroyed) return;
   (response as http.ServerResponse).writeHead(status, head);
   (response as http.ServerResponse).end(body);
 }
