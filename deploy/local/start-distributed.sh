@@ -31,11 +31,11 @@
 #   DATABASE_URL, KAFKA_BROKERS  use these instead of the local servers
 #   ADMIN_TOKEN, RAIL_CALLBACK_SECRET, WEBHOOK_SECRET_KEY
 #                             secrets; generated once and kept in the state dir
-#   SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS
-#                             service-to-service credentials (all three or none; see
+#   SERVICE_CALLER_KEYS, GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS
+#                             service identities (Ed25519 key pairs; all three or none; see
 #                             services/platform/README.md); generated with
 #                             `cli.js service-credentials` once and kept in the state dir.
-#                             Each process gets only its own tokens (SERVICE_TOKENS).
+#                             Each process gets only its own private keys (SERVICE_PRIVATE_KEYS).
 #   EVENT_SIGNING_KEY, EVENT_VERIFY_KEYS
 #                             the ledger's Ed25519 event signing key and the dispatcher's
 #                             accepted public keys (both or none); generated with
@@ -165,7 +165,7 @@ launch() {
   echo "--- $(date -u +%FT%TZ) start $role on port $port" >>"$state_dir/logs/$role.log"
   local -x EVENT_SIGNING_KEY
   EVENT_SIGNING_KEY=$(event_signing_key_of "$role")
-  PORT=$port METRICS_PORT=$(metrics_port_of "$role") SERVICE_TOKENS=$(service_tokens_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
+  PORT=$port METRICS_PORT=$(metrics_port_of "$role") SERVICE_PRIVATE_KEYS=$(service_keys_of "$role") setsid node "${node_flags[@]}" "$cli" "$role" </dev/null >>"$state_dir/logs/$role.log" 2>&1 9>&- &
   echo $! >"$state_dir/pids/$role.pid"
   started+=("$!")
   log "$role started (pid $!, port $port)"
@@ -219,11 +219,11 @@ database_url_of() {
   esac
 }
 
-# The service credentials a role calls others with: only the gateway and the ledger call services.
-service_tokens_of() {
+# The private keys a role signs its calls to others with: only the gateway and the ledger call services.
+service_keys_of() {
   case $1 in
-  gateway) echo "$GATEWAY_SERVICE_TOKENS" ;;
-  ledger) echo "$LEDGER_SERVICE_TOKENS" ;;
+  gateway) echo "$GATEWAY_SERVICE_PRIVATE_KEYS" ;;
+  ledger) echo "$LEDGER_SERVICE_PRIVATE_KEYS" ;;
   *) echo "" ;;
   esac
 }
@@ -264,18 +264,18 @@ ADMIN_TOKEN=$(secret ADMIN_TOKEN 'console.log(require("crypto").randomBytes(24).
 RAIL_CALLBACK_SECRET=$(secret RAIL_CALLBACK_SECRET 'console.log(require("crypto").randomBytes(32).toString("base64url"))')
 WEBHOOK_SECRET_KEY=$(secret WEBHOOK_SECRET_KEY 'console.log(require("crypto").randomBytes(32).toString("hex"))')
 ((${#ADMIN_TOKEN} >= 16)) || die "ADMIN_TOKEN must be at least 16 characters"
-# Service credentials: generated together (tokens and the digests the servers check), from the environment
-# only when all three are given.
-if [[ -z ${SERVICE_CALLER_DIGESTS:-} || -z ${GATEWAY_SERVICE_TOKENS:-} || -z ${LEDGER_SERVICE_TOKENS:-} ]]; then
-  SERVICE_CALLER_DIGESTS=$(kept SERVICE_CALLER_DIGESTS)
-  GATEWAY_SERVICE_TOKENS=$(kept GATEWAY_SERVICE_TOKENS)
-  LEDGER_SERVICE_TOKENS=$(kept LEDGER_SERVICE_TOKENS)
+# Service identities: generated together (the callers' private keys and the public keys the servers
+# check), from the environment only when all three are given.
+if [[ -z ${SERVICE_CALLER_KEYS:-} || -z ${GATEWAY_SERVICE_PRIVATE_KEYS:-} || -z ${LEDGER_SERVICE_PRIVATE_KEYS:-} ]]; then
+  SERVICE_CALLER_KEYS=$(kept SERVICE_CALLER_KEYS)
+  GATEWAY_SERVICE_PRIVATE_KEYS=$(kept GATEWAY_SERVICE_PRIVATE_KEYS)
+  LEDGER_SERVICE_PRIVATE_KEYS=$(kept LEDGER_SERVICE_PRIVATE_KEYS)
 fi
-if [[ -z $SERVICE_CALLER_DIGESTS || -z $GATEWAY_SERVICE_TOKENS || -z $LEDGER_SERVICE_TOKENS ]]; then
+if [[ -z $SERVICE_CALLER_KEYS || -z $GATEWAY_SERVICE_PRIVATE_KEYS || -z $LEDGER_SERVICE_PRIVATE_KEYS ]]; then
   credentials=$(node "$cli" service-credentials </dev/null 9>&-) || die "could not generate service credentials"
-  SERVICE_CALLER_DIGESTS=$(sed -n "s/^SERVICE_CALLER_DIGESTS=//p" <<<"$credentials")
-  GATEWAY_SERVICE_TOKENS=$(sed -n "s/^GATEWAY_SERVICE_TOKENS=//p" <<<"$credentials")
-  LEDGER_SERVICE_TOKENS=$(sed -n "s/^LEDGER_SERVICE_TOKENS=//p" <<<"$credentials")
+  SERVICE_CALLER_KEYS=$(sed -n "s/^SERVICE_CALLER_KEYS=//p" <<<"$credentials")
+  GATEWAY_SERVICE_PRIVATE_KEYS=$(sed -n "s/^GATEWAY_SERVICE_PRIVATE_KEYS=//p" <<<"$credentials")
+  LEDGER_SERVICE_PRIVATE_KEYS=$(sed -n "s/^LEDGER_SERVICE_PRIVATE_KEYS=//p" <<<"$credentials")
 fi
 load_database_urls
 
@@ -298,9 +298,9 @@ KAFKA_BROKERS=$KAFKA_BROKERS
 ADMIN_TOKEN=$ADMIN_TOKEN
 RAIL_CALLBACK_SECRET=$RAIL_CALLBACK_SECRET
 WEBHOOK_SECRET_KEY=$WEBHOOK_SECRET_KEY
-SERVICE_CALLER_DIGESTS=$SERVICE_CALLER_DIGESTS
-GATEWAY_SERVICE_TOKENS=$GATEWAY_SERVICE_TOKENS
-LEDGER_SERVICE_TOKENS=$LEDGER_SERVICE_TOKENS
+SERVICE_CALLER_KEYS=$SERVICE_CALLER_KEYS
+GATEWAY_SERVICE_PRIVATE_KEYS=$GATEWAY_SERVICE_PRIVATE_KEYS
+LEDGER_SERVICE_PRIVATE_KEYS=$LEDGER_SERVICE_PRIVATE_KEYS
 $(database_url_settings)"
 any_running=false
 for role in "${services[@]}" gateway; do [[ -n $(running_pid "$role") ]] && any_running=true; done
@@ -309,9 +309,9 @@ if [[ $any_running == true && -f $state_dir/secrets.env && $(cat "$state_dir/sec
 fi
 (umask 077 && echo "$settings" >"$state_dir/secrets.env")
 
-export DATABASE_URL KAFKA_BROKERS ADMIN_TOKEN RAIL_CALLBACK_SECRET WEBHOOK_SECRET_KEY SERVICE_CALLER_DIGESTS
-# Tokens go to their own process only (launch); never exported to every process.
-export -n GATEWAY_SERVICE_TOKENS LEDGER_SERVICE_TOKENS SERVICE_TOKENS 2>/dev/null || true
+export DATABASE_URL KAFKA_BROKERS ADMIN_TOKEN RAIL_CALLBACK_SECRET WEBHOOK_SECRET_KEY SERVICE_CALLER_KEYS
+# Private keys go to their own process only (launch); never exported to every process.
+export -n GATEWAY_SERVICE_PRIVATE_KEYS LEDGER_SERVICE_PRIVATE_KEYS SERVICE_PRIVATE_KEYS 2>/dev/null || true
 export PAYOUTS_TOPOLOGY_DIR=$state_dir
 ADMIN_PORT=$(port_of admin)
 LOOKUP_ADDR=$(addr_of lookup)

@@ -13,11 +13,16 @@ import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config"
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { isServiceCaller, PROCESS_CALLERS } from "@payouts/platform/rpc/caller-allowlist";
+import { isServiceCaller, PROCESS_CALLERS, type ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import { loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
 import { loadServiceAuthConfig, type ServiceAuthConfig } from "@payouts/platform/rpc/service-auth-config";
-import { generateServiceCredentials, transportsWithToken } from "@payouts/platform/rpc/service-credentials";
+import {
+  generateServiceCredentials,
+  isServiceAudience,
+  SERVICE_AUDIENCES,
+  transportsSignedBy,
+} from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { shutdownTelemetry, startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
@@ -37,10 +42,11 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
 /**
  * One entry point for every process of the distributed mode:
  *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
- * and `service-credentials`, which prints a fresh set of service credentials as KEY=value lines
- * (SERVICE_CALLER_DIGESTS, GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS) for a Secret or a launcher,
+ * and `service-credentials`, which prints fresh service key pairs as KEY=value lines (SERVICE_CALLER_KEYS,
+ * GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS) for a Secret or a launcher,
+ * `service-token <caller> <service>`, which prints one short-lived token signed with SERVICE_PRIVATE_KEYS,
  * `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
- * EVENT_VERIFY_KEYS for the webhook dispatcher) likewise, and `database-urls`, which prints each
+ * EVENT_VERIFY_KEYS for the webhook dispatcher), and `database-urls`, which prints each
  * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
  * payouts, with a fresh password) on the server and database of DATABASE_URL.
  * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
@@ -100,8 +106,8 @@ async function checkOwnRole(db: Queryable, who: DatabaseProcess): Promise<void> 
 /** The process's service credentials; a production process without the ones it needs does not start. */
 function serviceAuth(needs: Parameters<typeof loadServiceAuthConfig>[1]): ServiceAuthConfig {
   const auth = configured(() => loadServiceAuthConfig(env, needs));
-  if (needs.server && auth.digests === undefined) {
-    logger.warn("SERVICE_CALLER_DIGESTS is not set: every RPC except grpc.health.v1 will be refused");
+  if (needs.server !== undefined && auth.verifier === undefined) {
+    logger.warn("SERVICE_CALLER_KEYS is not set: every RPC except grpc.health.v1 will be refused");
   }
   return auth;
 }
@@ -110,10 +116,26 @@ async function main(): Promise<void> {
   if (role === "service-credentials") {
     const credentials = generateServiceCredentials();
     process.stdout.write(
-      `SERVICE_CALLER_DIGESTS=${credentials.callerDigests}\n` +
-        `GATEWAY_SERVICE_TOKENS=${credentials.processTokens.gateway}\n` +
-        `LEDGER_SERVICE_TOKENS=${credentials.processTokens.ledger}\n`,
+      `SERVICE_CALLER_KEYS=${credentials.callerKeys}\n` +
+        `GATEWAY_SERVICE_PRIVATE_KEYS=${credentials.processKeys.gateway}\n` +
+        `LEDGER_SERVICE_PRIVATE_KEYS=${credentials.processKeys.ledger}\n`,
     );
+    return;
+  }
+  if (role === "service-token") {
+    // `service-token <caller> <audience>`: one token for calling a service by hand (grpcurl), signed
+    // with the caller's key from SERVICE_PRIVATE_KEYS; valid for TOKEN_LIFETIME_SECONDS.
+    const [caller = "", audience = ""] = process.argv.slice(3);
+    const signer = configured(() =>
+      loadServiceAuthConfig(env, { server: undefined, callers: [] }),
+    ).signers.get(caller as ServiceCaller);
+    if (signer === undefined || !isServiceAudience(audience)) {
+      logger.fatal(
+        `usage: SERVICE_PRIVATE_KEYS=<caller>:<key> service-token <caller> <${SERVICE_AUDIENCES.join("|")}>`,
+      );
+      process.exit(2);
+    }
+    process.stdout.write(`${await signer.tokenFor(audience)}\n`);
     return;
   }
   if (role === "event-signing-keys") {
@@ -160,7 +182,7 @@ async function main(): Promise<void> {
   const telemetry = await startTelemetry({ env, serviceName: `payouts-${role}` });
   const host = listenHost(env);
   const auth = serviceAuth({
-    server: role !== "gateway",
+    server: role === "gateway" ? undefined : SERVICE_ROLES[role as ServiceRole].transportKey,
     callers: role === "gateway" ? PROCESS_CALLERS.gateway : role === "ledger" ? PROCESS_CALLERS.ledger : [],
   });
   const tls = configured(() => loadGrpcTls(env));
@@ -180,10 +202,10 @@ async function main(): Promise<void> {
       config: loadGatewayConfig(env),
       db,
       transports,
-      serviceTokens: {
-        gateway: auth.tokens.get("gateway"),
-        "gateway-admin": auth.tokens.get("gateway-admin"),
-        "gateway-rail": auth.tokens.get("gateway-rail"),
+      serviceSigners: {
+        gateway: auth.signers.get("gateway"),
+        "gateway-admin": auth.signers.get("gateway-admin"),
+        "gateway-rail": auth.signers.get("gateway-rail"),
       },
       logger,
     });
@@ -213,8 +235,8 @@ async function main(): Promise<void> {
       : createInProcessEventBus(),
   );
   // A service that calls others (the ledger calls the rail) does so as itself.
-  const ownToken = isServiceCaller(role) ? auth.tokens.get(role) : undefined;
-  const outgoing = transportsWithToken(transports, ownToken);
+  const ownSigner = isServiceCaller(role) ? auth.signers.get(role) : undefined;
+  const outgoing = transportsSignedBy(transports, ownSigner);
   // Creating the module reads its settings: a wrong one fails now, before any wait for the database.
   const { create } = await spec.load();
   const module = create({ db, bus, logger, transports: outgoing, env, mode: "distributed" });
@@ -225,7 +247,7 @@ async function main(): Promise<void> {
     name: role,
     port: Number(env.PORT ?? spec.defaultPort),
     host,
-    auth: { digests: auth.digests, logger },
+    auth: { verifier: auth.verifier, logger },
     tls,
     healthPort: env.GRPC_HEALTH_PORT ? Number(env.GRPC_HEALTH_PORT) : undefined,
     serviceNames: module.serviceNames,

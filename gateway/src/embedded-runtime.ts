@@ -12,9 +12,10 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { isServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { serverInterceptors } from "@payouts/platform/rpc/grpc-server";
 import {
-  CallerDigests,
   generateServiceCredentials,
-  transportsWithToken,
+  signerOf,
+  transportsSignedBy,
+  verifierOf,
 } from "@payouts/platform/rpc/service-credentials";
 import { clientInterceptors } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
@@ -114,9 +115,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     webhooks: lazy("webhooks"),
     rail: lazy("rail"),
   };
-  // The same caller rule as the distributed mode, with credentials that live only as long as this process.
+  // The same caller rule as the distributed mode, with key pairs that live only as long as this process:
+  // each service checks tokens addressed to itself, each caller signs its own.
   const credentials = generateServiceCredentials();
-  const auth = { digests: CallerDigests.of(Object.values(credentials.tokens)), logger };
   const modules: ServiceModule[] = [];
   for (const [role, spec] of Object.entries(SERVICE_ROLES)) {
     const { create } = await spec.load();
@@ -124,15 +125,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
       db: dbFor(role as DatabaseProcess),
       bus,
       logger: logger.child({ service: spec.transportKey }),
-      transports: transportsWithToken(
+      transports: transportsSignedBy(
         ctxTransports,
-        isServiceCaller(role) ? credentials.tokens[role] : undefined,
+        isServiceCaller(role) ? signerOf(credentials, role) : undefined,
       ),
       env: serviceEnv,
       mode: "embedded",
     });
     transports[spec.transportKey] = createRouterTransport((router) => module.routes(router), {
-      router: { interceptors: serverInterceptors(auth) },
+      router: {
+        interceptors: serverInterceptors({ verifier: verifierOf(credentials, spec.transportKey), logger }),
+      },
       transport: { interceptors: [...clientInterceptors(), ...(instrument.rpcInterceptors ?? [])] },
     });
     modules.push(module);
@@ -141,10 +144,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
     config,
     db: dbFor("gateway"),
     transports: ctxTransports,
-    serviceTokens: {
-      gateway: credentials.tokens.gateway,
-      "gateway-admin": credentials.tokens["gateway-admin"],
-      "gateway-rail": credentials.tokens["gateway-rail"],
+    serviceSigners: {
+      gateway: signerOf(credentials, "gateway"),
+      "gateway-admin": signerOf(credentials, "gateway-admin"),
+      "gateway-rail": signerOf(credentials, "gateway-rail"),
     },
     logger,
     ...(options.secretHasher ? { secretHasher: options.secretHasher } : {}),

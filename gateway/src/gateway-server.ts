@@ -3,7 +3,7 @@ import { createClient } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
-import { transportsWithToken } from "@payouts/platform/rpc/service-credentials";
+import { type ServiceTokenSigner, transportsSignedBy } from "@payouts/platform/rpc/service-credentials";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
@@ -28,9 +28,9 @@ export interface GatewayTransports {
   readonly rail: Transport;
 }
 
-/** The gateway's service credentials, one per identity (caller-allowlist.ts); absent = calls go without. */
-export type GatewayServiceTokens = {
-  readonly [caller in Extract<ServiceCaller, `gateway${string}`>]?: string | undefined;
+/** The gateway's service identities, one signer each (caller-allowlist.ts); absent = calls go without. */
+export type GatewayServiceSigners = {
+  readonly [caller in Extract<ServiceCaller, `gateway${string}`>]?: ServiceTokenSigner | undefined;
 };
 
 export interface GatewayHandle {
@@ -64,19 +64,19 @@ export async function startGateway(options: {
   config: GatewayConfig;
   db: Database;
   transports: GatewayTransports;
-  serviceTokens?: GatewayServiceTokens;
+  serviceSigners?: GatewayServiceSigners;
   logger: Logger;
   /** Checks client secrets; scrypt unless a test counts or pauses the work. */
   secretHasher?: SecretHasher;
 }): Promise<GatewayHandle> {
   const { config, db, logger } = options;
-  const tokens = options.serviceTokens ?? {};
+  const signers = options.serviceSigners ?? {};
   const deps: GatewayDeps = {
     db,
-    clients: createServiceClients(transportsWithToken(options.transports, tokens.gateway)),
+    clients: createServiceClients(transportsSignedBy(options.transports, signers.gateway)),
     railCallbackLedger: createClient(
       LedgerService,
-      transportsWithToken(options.transports, tokens["gateway-rail"]).ledger,
+      transportsSignedBy(options.transports, signers["gateway-rail"]).ledger,
     ),
     verifier: createCredentialVerifier(db, {
       cacheTtlMs: config.authCacheTtlMs,
@@ -94,7 +94,7 @@ export async function startGateway(options: {
   };
   const adminDeps: GatewayDeps = {
     ...deps,
-    clients: createServiceClients(transportsWithToken(options.transports, tokens["gateway-admin"])),
+    clients: createServiceClients(transportsSignedBy(options.transports, signers["gateway-admin"])),
   };
   const partner = await buildPartnerApp(deps);
   const admin = await buildAdminApp(adminDeps, async () => {

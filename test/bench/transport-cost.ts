@@ -31,7 +31,12 @@ import { HealthState } from "@payouts/platform/internal/rpc/health-service";
 import { listenRpc } from "@payouts/platform/internal/rpc/rpc-listener";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { serverInterceptors, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
-import { CallerDigests, generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import {
+  generateServiceCredentials,
+  parseCallerKeys,
+  ServiceTokenVerifier,
+  signerOf,
+} from "@payouts/platform/rpc/service-credentials";
 import {
   clientInterceptors,
   createServiceTransport,
@@ -82,11 +87,12 @@ function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-async function serve(token: string, server: Server): Promise<void> {
+async function serve(callerKeys: string, server: Server): Promise<void> {
+  const verifier = new ServiceTokenVerifier("pricing", parseCallerKeys(callerKeys));
   if (server === "connect-node") {
     const health = new HealthState(["payouts.pricing.v1.PricingService"]);
     const handler = connectNodeAdapter({
-      interceptors: serverInterceptors({ digests: CallerDigests.of([token]) }),
+      interceptors: serverInterceptors({ verifier }),
       routes: (router) => health.register(router),
     });
     const listener = await listenRpc(handler, 0, "127.0.0.1");
@@ -99,7 +105,7 @@ async function serve(token: string, server: Server): Promise<void> {
     port: 0,
     serviceNames: ["payouts.pricing.v1.PricingService"],
     routes: () => {},
-    auth: { digests: CallerDigests.of([token]) },
+    auth: { verifier },
     logger: createLogger({ service: "transport-cost", level: "warn" }),
   });
   process.stdout.write(`PORT=${platform.port}\n`);
@@ -119,7 +125,10 @@ async function callMany(transport: Transport, token: string, calls: number, inFl
   await Promise.all(Array.from({ length: inFlight }, worker));
 }
 
-async function startServer(token: string, server: Server): Promise<{ child: ChildProcess; port: number }> {
+async function startServer(
+  callerKeys: string,
+  server: Server,
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
     [
@@ -132,7 +141,7 @@ async function startServer(token: string, server: Server): Promise<{ child: Chil
       "serve",
       server,
     ],
-    { env: { ...process.env, TRANSPORT_COST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
+    { env: { ...process.env, TRANSPORT_COST_CALLER_KEYS: callerKeys }, stdio: ["ignore", "pipe", "inherit"] },
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -146,7 +155,7 @@ async function startServer(token: string, server: Server): Promise<{ child: Chil
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args[0] === "serve") return serve(process.env.TRANSPORT_COST_TOKEN ?? "", args[1] as Server);
+  if (args[0] === "serve") return serve(process.env.TRANSPORT_COST_CALLER_KEYS ?? "", args[1] as Server);
   const option = (name: string, fallback: number) => {
     const i = args.indexOf(name);
     return i >= 0 ? Number(args[i + 1]) : fallback;
@@ -154,11 +163,12 @@ async function main(): Promise<void> {
   const rounds = option("--rounds", 3);
   const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "").split(",") : undefined;
   const calls = option("--calls", 20_000);
-  const token = generateServiceCredentials().tokens.gateway;
+  const credentials = generateServiceCredentials();
+  const token = await signerOf(credentials, "gateway").tokenFor("pricing");
   const servers = {} as Record<Server, { child: ChildProcess; port: number }>;
   const results: Record<string, { client: number[]; server: number[]; callsPerSecond: number[] }> = {};
   try {
-    for (const server of SERVERS) servers[server] = await startServer(token, server);
+    for (const server of SERVERS) servers[server] = await startServer(credentials.callerKeys, server);
     const transports = Object.fromEntries(
       Object.entries(VARIANTS)
         .filter(([name]) => only === undefined || only.includes(name))

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { parseCallerKeys, parsePrivateKeys } from "@payouts/platform/rpc/service-credentials";
 import { describe, expect, it } from "vitest";
 import type {
   ConfigMap,
@@ -216,10 +216,10 @@ describe("secrets", () => {
       "ADMIN_TOKEN",
       "EVENT_SIGNING_KEY",
       "EVENT_VERIFY_KEYS",
-      "GATEWAY_SERVICE_TOKENS",
-      "LEDGER_SERVICE_TOKENS",
+      "GATEWAY_SERVICE_PRIVATE_KEYS",
+      "LEDGER_SERVICE_PRIVATE_KEYS",
       "RAIL_CALLBACK_SECRET",
-      "SERVICE_CALLER_DIGESTS",
+      "SERVICE_CALLER_KEYS",
       "WEBHOOK_SECRET_KEY",
     ]);
     const hook = secrets.find((s) => s.metadata.annotations?.["helm.sh/hook"]);
@@ -277,28 +277,24 @@ describe("secrets", () => {
     expect(keysOf("gateway")).toEqual([
       "ADMIN_TOKEN",
       "DATABASE_URL",
-      "GATEWAY_SERVICE_TOKENS",
+      "GATEWAY_SERVICE_PRIVATE_KEYS",
       "RAIL_CALLBACK_SECRET",
     ]);
-    expect(keysOf("sandbox-rail")).toEqual([
-      "DATABASE_URL",
-      "RAIL_CALLBACK_SECRET",
-      "SERVICE_CALLER_DIGESTS",
-    ]);
+    expect(keysOf("sandbox-rail")).toEqual(["DATABASE_URL", "RAIL_CALLBACK_SECRET", "SERVICE_CALLER_KEYS"]);
     expect(keysOf("ledger")).toEqual([
       "DATABASE_URL",
       "EVENT_SIGNING_KEY",
-      "LEDGER_SERVICE_TOKENS",
-      "SERVICE_CALLER_DIGESTS",
+      "LEDGER_SERVICE_PRIVATE_KEYS",
+      "SERVICE_CALLER_KEYS",
     ]);
     expect(keysOf("webhook-dispatcher")).toEqual([
       "DATABASE_URL",
       "EVENT_VERIFY_KEYS",
-      "SERVICE_CALLER_DIGESTS",
+      "SERVICE_CALLER_KEYS",
       "WEBHOOK_SECRET_KEY",
     ]);
     for (const name of ["lookup", "pricing"]) {
-      expect(keysOf(name), name).toEqual(["DATABASE_URL", "SERVICE_CALLER_DIGESTS"]);
+      expect(keysOf(name), name).toEqual(["DATABASE_URL", "SERVICE_CALLER_KEYS"]);
     }
   });
 
@@ -349,26 +345,40 @@ describe("secrets", () => {
     expect(JSON.stringify(renders.ci)).not.toContain("KAFKA_SASL");
   });
 
-  it("derives the service credentials: each caller process its own tokens, every server their digests", () => {
+  it("gives each caller process only its own private keys, every server the callers' public keys", () => {
     const data = ofKind<Secret>(renders.ci, "Secret").find(
       (s) => s.metadata.name === releaseName,
     )?.stringData;
-    const gatewayTokens = (data?.GATEWAY_SERVICE_TOKENS ?? "").split(",");
-    const ledgerTokens = (data?.LEDGER_SERVICE_TOKENS ?? "").split(",");
-    expect(gatewayTokens.map((t) => t.split(".")[0])).toEqual(["gateway", "gateway-admin", "gateway-rail"]);
-    expect(ledgerTokens).toEqual(["ledger.ci-only-ledger-token-0123456789abcdefghij"]);
-    const digests = [...gatewayTokens, ...ledgerTokens].map(
-      (token) => `${token.split(".")[0]}:${createHash("sha256").update(token).digest("hex")}`,
+    const callersOf = (list: string | undefined) => (list ?? "").split(",").map((e) => e.split(":")[0]);
+    expect(callersOf(data?.GATEWAY_SERVICE_PRIVATE_KEYS)).toEqual([
+      "gateway",
+      "gateway-admin",
+      "gateway-rail",
+    ]);
+    expect(callersOf(data?.LEDGER_SERVICE_PRIVATE_KEYS)).toEqual(["ledger"]);
+    expect(callersOf(data?.SERVICE_CALLER_KEYS)).toEqual([
+      "gateway",
+      "gateway-admin",
+      "gateway-rail",
+      "ledger",
+    ]);
+    // The values are what the services parse: a key pair per caller.
+    expect(parsePrivateKeys(data?.GATEWAY_SERVICE_PRIVATE_KEYS ?? "").size).toBe(3);
+    expect(parseCallerKeys(data?.SERVICE_CALLER_KEYS ?? "").size).toBe(4);
+    const envVar = (name: string, variable: string) =>
+      deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env?.find((e) => e.name === variable);
+    expect(envVar("gateway", "SERVICE_PRIVATE_KEYS")?.valueFrom?.secretKeyRef?.key).toBe(
+      "GATEWAY_SERVICE_PRIVATE_KEYS",
     );
-    expect(data?.SERVICE_CALLER_DIGESTS).toBe(digests.join(","));
-    const tokenVar = (name: string) =>
-      deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env?.find(
-        (e) => e.name === "SERVICE_TOKENS",
-      );
-    expect(tokenVar("gateway")?.valueFrom?.secretKeyRef?.key).toBe("GATEWAY_SERVICE_TOKENS");
-    expect(tokenVar("ledger")?.valueFrom?.secretKeyRef?.key).toBe("LEDGER_SERVICE_TOKENS");
+    expect(envVar("ledger", "SERVICE_PRIVATE_KEYS")?.valueFrom?.secretKeyRef?.key).toBe(
+      "LEDGER_SERVICE_PRIVATE_KEYS",
+    );
+    expect(envVar("gateway", "SERVICE_CALLER_KEYS")).toBeUndefined();
     for (const name of ["lookup", "pricing", "webhook-dispatcher", "sandbox-rail"]) {
-      expect(tokenVar(name), name).toBeUndefined();
+      expect(envVar(name, "SERVICE_PRIVATE_KEYS"), name).toBeUndefined();
+      expect(envVar(name, "SERVICE_CALLER_KEYS")?.valueFrom?.secretKeyRef?.key, name).toBe(
+        "SERVICE_CALLER_KEYS",
+      );
     }
   });
 });
@@ -641,10 +651,10 @@ describe("values validation", () => {
       message: "secrets.webhookSecretKey is set together with secrets.existingSecret",
     },
     {
-      problem: "a missing service token",
+      problem: "a missing service private key",
       files: ci,
-      sets: ["secrets.serviceTokens.ledger="],
-      message: "secrets.serviceTokens.ledger is required",
+      sets: ["secrets.serviceKeys.ledgerPrivateKeys="],
+      message: "secrets.serviceKeys.ledgerPrivateKeys is required",
     },
     {
       problem: "no event signing key",
@@ -677,10 +687,16 @@ describe("values validation", () => {
       message: "saslMechanism",
     },
     {
-      problem: "a short service token (schema)",
+      problem: "a malformed service private key (schema)",
       files: ci,
-      sets: ["secrets.serviceTokens.gateway=short"],
-      message: "serviceTokens",
+      sets: ["secrets.serviceKeys.ledgerPrivateKeys=ledger:short"],
+      message: "ledgerPrivateKeys",
+    },
+    {
+      problem: "public keys missing a caller",
+      files: ci,
+      sets: [`secrets.serviceKeys.callerPublicKeys=ledger:${"A".repeat(43)}`],
+      message: 'has no public key for caller "gateway-admin"',
     },
     {
       problem: "a rail callback secret shorter than 32 bytes",
@@ -697,8 +713,8 @@ describe("values validation", () => {
     {
       problem: "extra env replacing a credential",
       files: ci,
-      sets: ["config.extraEnv.SERVICE_CALLER_DIGESTS=x"],
-      message: "SERVICE_CALLER_DIGESTS is set by the chart",
+      sets: ["config.extraEnv.SERVICE_CALLER_KEYS=x"],
+      message: "SERVICE_CALLER_KEYS is set by the chart",
     },
     {
       problem: "the admin port on the partner port",
@@ -732,7 +748,7 @@ describe("values validation", () => {
       "secrets.adminToken",
       "secrets.railCallbackSecret",
       "secrets.webhookSecretKey",
-      "secrets.serviceTokens.gatewayAdmin",
+      "secrets.serviceKeys.gatewayPrivateKeys",
       "kafka.brokers",
     ]) {
       expect(result.stderr).toContain(key);

@@ -13,6 +13,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import { type CustomerRequest, createPayoutsClient, type PayoutsClient } from "@payouts/client";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
+import type { ServiceAudience } from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { ErrorDetailSchema } from "@payouts/proto/payouts/common/v1/common_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
@@ -85,8 +86,10 @@ afterAll(async () => {
 }, 120_000);
 
 const running = () => topology!;
-/** gRPC metadata carrying a caller identity's service credential. */
-const as = (caller: ServiceCaller) => ({ authorization: `Bearer ${running().serviceToken(caller)}` });
+/** gRPC metadata carrying a caller identity's service token, addressed to one service. */
+const as = async (caller: ServiceCaller, audience: ServiceAudience) => ({
+  authorization: `Bearer ${await running().serviceToken(caller, audience)}`,
+});
 const admin = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   callJson(`${running().adminUrl}${path}`, method, { ...bearer(running().adminToken), ...headers }, body);
 /** The partner API through @payouts/client; `texts` keeps each answer's exact text (decimal renderings). */
@@ -314,7 +317,7 @@ describe("a @grpc/grpc-js client against the running services", () => {
       PricingService.method.listFxRates,
       {},
       5_000,
-      as("gateway-admin"),
+      await as("gateway-admin", "pricing"),
     );
     const kes = answer.rates.find((rate) => rate.currency === "KES");
     expect(kes?.ratePerUsd).toMatch(/^129\.250*$/);
@@ -326,7 +329,7 @@ describe("a @grpc/grpc-js client against the running services", () => {
       LookupService.method.listBanks,
       { countryCode: "NG" },
       5_000,
-      as("gateway"),
+      await as("gateway", "lookup"),
     );
     expect(answer.banks).toContainEqual(
       expect.objectContaining({ code: "000013", name: "Guaranty Trust Bank", type: "bank" }),
@@ -339,7 +342,7 @@ describe("a @grpc/grpc-js client against the running services", () => {
       LookupService.method.listBanks,
       { countryCode: "US" },
       5_000,
-      as("gateway"),
+      await as("gateway", "lookup"),
     ).then(
       () => undefined,
       (e: unknown) => e,
@@ -414,35 +417,28 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         LedgerService.method.creditBalance,
         { partnerId: "ptr_x", amountUsd: "10", reference: "partner side" },
         5_000,
-        as("gateway"),
+        await as("gateway", "ledger"),
       ),
       grpcJsUnary(
         ledger(),
         LedgerService.method.recordRailResult,
         { txId: "tx_any", outcome: "SUCCESS" },
         5_000,
-        as("gateway-admin"),
-      ),
-      grpcJsUnary(
-        running().grpcAddress("sandbox-rail"),
-        RailService.method.submitPayout,
-        { txId: "tx_any" },
-        5_000,
-        as("gateway"),
+        await as("gateway-admin", "ledger"),
       ),
       grpcJsUnary(
         running().grpcAddress("sandbox-rail"),
         RailService.method.cancelPayout,
         { txId: "tx_any" },
         5_000,
-        as("gateway-admin"),
+        await as("gateway-admin", "rail"),
       ),
       grpcJsUnary(
         ledger(),
         LedgerService.method.failTransaction,
         { txId: "tx_any", reason: "partner side", force: true },
         5_000,
-        as("gateway"),
+        await as("gateway", "ledger"),
       ),
       // The ledger may ask pricing for a binding quote, and for nothing else.
       grpcJsUnary(
@@ -450,7 +446,7 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         PricingService.method.putFxRate,
         { currency: "NGN", ratePerUsd: "1" },
         5_000,
-        as("ledger"),
+        await as("ledger", "pricing"),
       ),
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
@@ -458,25 +454,50 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
     );
     // The operators' services answer the admin identity only.
     const operatorCalls = [
-      grpcJsUnary(ledger(), LedgerAdminService.method.searchTransactions, {}, 5_000, as("gateway")),
-      grpcJsUnary(ledger(), LedgerAdminService.method.getLedgerOverview, {}, 5_000, as("gateway-rail")),
+      grpcJsUnary(
+        ledger(),
+        LedgerAdminService.method.searchTransactions,
+        {},
+        5_000,
+        await as("gateway", "ledger"),
+      ),
+      grpcJsUnary(
+        ledger(),
+        LedgerAdminService.method.getLedgerOverview,
+        {},
+        5_000,
+        await as("gateway-rail", "ledger"),
+      ),
       grpcJsUnary(
         running().grpcAddress("webhook-dispatcher"),
         WebhookAdminService.method.searchDeliveries,
         {},
         5_000,
-        as("gateway"),
+        await as("gateway", "webhooks"),
       ),
+    ];
+    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
+      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
+    );
+    // A caller no RPC of the service names is not even authenticated there: the service holds no key for it.
+    const foreign = [
       grpcJsUnary(
         running().grpcAddress("webhook-dispatcher"),
         WebhookAdminService.method.setConfigActive,
         { configId: "whc_any", active: false },
         5_000,
-        as("ledger"),
+        await as("ledger", "webhooks"),
+      ),
+      grpcJsUnary(
+        running().grpcAddress("sandbox-rail"),
+        RailService.method.submitPayout,
+        { txId: "tx_any" },
+        5_000,
+        await as("gateway", "rail"),
       ),
     ];
-    expect(await Promise.all(operatorCalls.map(grpcStatusOf))).toEqual(
-      operatorCalls.map(() => grpc.status.PERMISSION_DENIED),
+    expect(await Promise.all(foreign.map(grpcStatusOf))).toEqual(
+      foreign.map(() => grpc.status.UNAUTHENTICATED),
     );
     // The ledger's own identity may cancel at the rail (the PROCESSING timeout and FailTransaction ask it).
     const cancelled = await grpcJsUnary(
@@ -484,7 +505,7 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
       RailService.method.cancelPayout,
       { txId: "tx_e2e_never_submitted", reason: "e2e" },
       5_000,
-      as("ledger"),
+      await as("ledger", "rail"),
     );
     expect(cancelled).toMatchObject({ cancelled: true });
   });
@@ -496,28 +517,28 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         LedgerService.method.getTransaction,
         { partnerId: "", txId: "tx_any" },
         5_000,
-        as("gateway"),
+        await as("gateway", "ledger"),
       ),
       grpcJsUnary(
         ledger(),
         LedgerService.method.quoteTransaction,
         { partnerId: "", txId: "tx_any", amount: "1" },
         5_000,
-        as("gateway"),
+        await as("gateway", "ledger"),
       ),
       grpcJsUnary(
         running().grpcAddress("webhook-dispatcher"),
         WebhookService.method.listConfigs,
         { partnerId: "" },
         5_000,
-        as("gateway"),
+        await as("gateway", "webhooks"),
       ),
       grpcJsUnary(
         running().grpcAddress("lookup"),
         LookupService.method.getCustomer,
         { partnerId: "", customerId: "cus_any" },
         5_000,
-        as("gateway"),
+        await as("gateway", "lookup"),
       ),
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(calls.map(() => grpc.status.INVALID_ARGUMENT));

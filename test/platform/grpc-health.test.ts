@@ -52,7 +52,7 @@ describe("gRPC server bootstrap", async () => {
     serviceNames: ["payouts.ledger.v1.LedgerService"],
     routes: () => {},
     // No caller is accepted at all: health must still answer (probes carry no credential).
-    auth: { digests: undefined },
+    auth: { verifier: undefined },
     logger: createLogger({ service: "test", level: "silent" }),
   });
   afterAll(() => server.close());

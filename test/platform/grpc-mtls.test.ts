@@ -15,8 +15,9 @@ import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/gr
 import { type GrpcTls, loadGrpcTls } from "@payouts/platform/rpc/grpc-tls";
 import {
   generateServiceCredentials,
-  parseCallerDigests,
-  transportWithToken,
+  signerOf,
+  transportSignedBy,
+  verifierOf,
 } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
@@ -100,7 +101,7 @@ beforeAll(async () => {
     port: 0,
     serviceNames: harness.module.serviceNames,
     routes: (router) => harness.module.routes(router),
-    auth: { digests: parseCallerDigests(credentials.callerDigests) },
+    auth: { verifier: verifierOf(credentials, "ledger") },
     tls: pki,
     logger: createLogger({ service: "ledger", level: "silent" }),
   });
@@ -121,12 +122,13 @@ async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
   }
 }
 
-const ledger = (tls: GrpcTls | undefined, token = credentials.tokens.gateway) =>
+const ledger = (tls: GrpcTls | undefined) =>
   createClient(
     LedgerService,
-    transportWithToken(
+    transportSignedBy(
       createServiceTransport(`${tls ? "https" : "http"}://127.0.0.1:${server.port}`, [], tls),
-      token,
+      signerOf(credentials, "gateway"),
+      "ledger",
     ),
   );
 
@@ -137,18 +139,22 @@ describe("gRPC with mutual TLS", () => {
   });
 
   it("still checks the service token over TLS", async () => {
-    expect(await codeOf(ledger(pki, `gateway.${"A".repeat(43)}`).getBalance({ partnerId: "ptr_tls" }))).toBe(
-      Code.Unauthenticated,
+    const anonymous = createClient(
+      LedgerService,
+      createServiceTransport(`https://127.0.0.1:${server.port}`, [], pki),
     );
+    const forged = { headers: { authorization: `Bearer gateway.${"A".repeat(43)}` } };
+    expect(await codeOf(anonymous.getBalance({ partnerId: "ptr_tls" }, forged))).toBe(Code.Unauthenticated);
   });
 
   it("refuses a client without a certificate, with a foreign one, or in plaintext", async () => {
     const foreign = makePki("intruder");
     const withoutCertificate = createClient(
       LedgerService,
-      transportWithToken(
+      transportSignedBy(
         createGrpcTransport({ baseUrl: `https://127.0.0.1:${server.port}`, nodeOptions: { ca: pki.ca } }),
-        credentials.tokens.gateway,
+        signerOf(credentials, "gateway"),
+        "ledger",
       ),
     );
     const codes = await Promise.all([
@@ -173,7 +179,7 @@ describe("the plaintext health port", () => {
       port: 0,
       serviceNames: [LedgerService.typeName],
       routes: (router) => harness.module.routes(router),
-      auth: { digests: parseCallerDigests(credentials.callerDigests) },
+      auth: { verifier: verifierOf(credentials, "ledger") },
       tls: pki,
       healthPort: await freePort(),
       logger: createLogger({ service: "probe", level: "silent" }),
@@ -188,7 +194,7 @@ describe("the plaintext health port", () => {
         { partnerId: "ptr_tls" },
         5_000,
         {
-          authorization: `Bearer ${credentials.tokens.gateway}`,
+          authorization: `Bearer ${await signerOf(credentials, "gateway").tokenFor("ledger")}`,
         },
       ).then(
         () => undefined,

@@ -1,6 +1,6 @@
 /**
  * Production mode (NODE_ENV=production, as the image and the chart run every process): a process missing
- * a credential it needs does not start (issue 12 items 2 and 7). Runs the built CLI as production does.
+ * a credential it needs does not start. Runs the built CLI as production does.
  */
 import { spawnSync } from "node:child_process";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
@@ -33,44 +33,44 @@ beforeAll(() => ensureBuilt(), 300_000);
 
 describe("production mode refuses to start without its credentials", () => {
   it.each(["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"])(
-    "%s without SERVICE_CALLER_DIGESTS",
+    "%s without SERVICE_CALLER_KEYS",
     (role) => {
       const result = run(role, {
         WEBHOOK_SECRET_KEY: "a".repeat(64),
-        SERVICE_TOKENS: credentials.processTokens.ledger,
+        SERVICE_PRIVATE_KEYS: credentials.processKeys.ledger,
       });
       expect(result.status).toBe(2);
-      expect(result.output).toContain("SERVICE_CALLER_DIGESTS is required in production");
+      expect(result.output).toContain("SERVICE_CALLER_KEYS is required in production");
     },
   );
 
-  it("the ledger without its own token", () => {
-    const result = run("ledger", { SERVICE_CALLER_DIGESTS: credentials.callerDigests });
+  it("the ledger without its own private key", () => {
+    const result = run("ledger", { SERVICE_CALLER_KEYS: credentials.callerKeys });
     expect(result.status).toBe(2);
-    expect(result.output).toContain("SERVICE_TOKENS is required in production with a token for ledger");
+    expect(result.output).toContain("SERVICE_PRIVATE_KEYS is required in production with a key for ledger");
   });
 
-  it("the gateway without its three tokens, and never prints a token it was given", () => {
+  it("the gateway without its three private keys, and never prints a key it was given", () => {
     const result = run("gateway", {
       ADMIN_TOKEN: "production-admin-token-0123456789",
       RAIL_CALLBACK_SECRET: "production-rail-callback-secret-0123456789",
-      SERVICE_TOKENS: credentials.tokens.gateway,
+      SERVICE_PRIVATE_KEYS: `gateway:${credentials.privateKeys.gateway}`,
     });
     expect(result.status).toBe(2);
-    expect(result.output).toContain("with a token for gateway-admin, gateway-rail");
-    expect(result.output).not.toContain(credentials.tokens.gateway.split(".")[1]);
+    expect(result.output).toContain("with a key for gateway-admin, gateway-rail");
+    expect(result.output).not.toContain(credentials.privateKeys.gateway);
   });
 
   it("the webhook-dispatcher without WEBHOOK_SECRET_KEY (no sealing key generated into the database)", () => {
-    const result = run("webhook-dispatcher", { SERVICE_CALLER_DIGESTS: credentials.callerDigests });
+    const result = run("webhook-dispatcher", { SERVICE_CALLER_KEYS: credentials.callerKeys });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("WEBHOOK_SECRET_KEY is required in production");
   });
 
   it("the ledger without EVENT_SIGNING_KEY, the key its events are signed with", () => {
     const result = run("ledger", {
-      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
-      SERVICE_TOKENS: credentials.processTokens.ledger,
+      SERVICE_CALLER_KEYS: credentials.callerKeys,
+      SERVICE_PRIVATE_KEYS: credentials.processKeys.ledger,
     });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("EVENT_SIGNING_KEY is required in production");
@@ -78,8 +78,8 @@ describe("production mode refuses to start without its credentials", () => {
 
   it("the ledger with a malformed EVENT_SIGNING_KEY, without printing it", () => {
     const result = run("ledger", {
-      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
-      SERVICE_TOKENS: credentials.processTokens.ledger,
+      SERVICE_CALLER_KEYS: credentials.callerKeys,
+      SERVICE_PRIVATE_KEYS: credentials.processKeys.ledger,
       EVENT_SIGNING_KEY: "not-a-key-c2VjcmV0LXZhbHVl",
     });
     expect(result.status).not.toBe(0);
@@ -89,7 +89,7 @@ describe("production mode refuses to start without its credentials", () => {
 
   it("the webhook-dispatcher without EVENT_VERIFY_KEYS, the keys events are verified with", () => {
     const result = run("webhook-dispatcher", {
-      SERVICE_CALLER_DIGESTS: credentials.callerDigests,
+      SERVICE_CALLER_KEYS: credentials.callerKeys,
       WEBHOOK_SECRET_KEY: "a".repeat(64),
     });
     expect(result.status).not.toBe(0);

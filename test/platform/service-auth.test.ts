@@ -5,11 +5,13 @@
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createLogger } from "@payouts/platform/logging/logger";
+import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import {
   generateServiceCredentials,
-  parseCallerDigests,
-  transportWithToken,
+  signerOf,
+  transportSignedBy,
+  verifierOf,
 } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
@@ -27,8 +29,12 @@ let harness: LedgerHarness;
 let server: GrpcServerHandle;
 let base: ReturnType<typeof createServiceTransport>;
 
-const ledgerAs = (token?: string) =>
-  createClient(LedgerService, token === undefined ? base : transportWithToken(base, token));
+/** The ledger as `caller` calls it (its own tokens, addressed to the ledger); anonymous without one. */
+const ledgerAs = (caller?: ServiceCaller) =>
+  createClient(
+    LedgerService,
+    caller === undefined ? base : transportSignedBy(base, signerOf(credentials, caller), "ledger"),
+  );
 
 async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
   try {
@@ -46,7 +52,7 @@ beforeAll(async () => {
     port: 0,
     serviceNames: harness.module.serviceNames,
     routes: (router) => harness.module.routes(router),
-    auth: { digests: parseCallerDigests(credentials.callerDigests) },
+    auth: { verifier: verifierOf(credentials, "ledger") },
     logger: createLogger({ service: "ledger", level: "silent" }),
   });
   base = createServiceTransport(`http://127.0.0.1:${server.port}`);
@@ -67,12 +73,12 @@ describe("calls without a valid service credential", () => {
   const partnerId = "ptr_auth_victim";
 
   it("CreditBalance is refused and nothing is credited", async () => {
-    for (const token of [undefined, `gateway-admin.${"A".repeat(43)}`, "not a token"]) {
-      const call = ledgerAs(token).creditBalance({
-        partnerId,
-        amountUsd: "1000000",
-        reference: "free money",
-      });
+    const forPricing = await signerOf(credentials, "gateway-admin").tokenFor("pricing");
+    for (const token of [undefined, `gateway-admin.${"A".repeat(43)}`, "not a token", forPricing]) {
+      const call = ledgerAs().creditBalance(
+        { partnerId, amountUsd: "1000000", reference: "free money" },
+        { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } },
+      );
       expect(await codeOf(call)).toBe(Code.Unauthenticated);
     }
     expect(await balanceOf(harness.db, partnerId)).toMatch(/^0(\.0*)?$/);
@@ -93,9 +99,9 @@ describe("calls without a valid service credential", () => {
 
 describe("a caller the allowlist does not name for the method", () => {
   it("is refused with PermissionDenied", async () => {
-    const partnerSide = ledgerAs(credentials.tokens.gateway);
-    const admin = ledgerAs(credentials.tokens["gateway-admin"]);
-    const railRoute = ledgerAs(credentials.tokens["gateway-rail"]);
+    const partnerSide = ledgerAs("gateway");
+    const admin = ledgerAs("gateway-admin");
+    const railRoute = ledgerAs("gateway-rail");
     const refused = [
       partnerSide.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
       partnerSide.recordRailResult({ txId: "tx_any", outcome: "SUCCESS" }),
@@ -103,17 +109,17 @@ describe("a caller the allowlist does not name for the method", () => {
       admin.quoteTransaction({ partnerId: "ptr_x", txId: "tx_any", amount: "1" }),
       railRoute.creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" }),
       railRoute.getTransaction({ partnerId: "ptr_x", txId: "tx_any" }),
-      ledgerAs(credentials.tokens.ledger).creditBalance({
-        partnerId: "ptr_x",
-        amountUsd: "10",
-        reference: "r",
-      }),
     ];
     expect(await Promise.all(refused.map(codeOf))).toEqual(refused.map(() => Code.PermissionDenied));
   });
 
+  it("is not even authenticated when no RPC of the service names it (the ledger calling the ledger)", async () => {
+    const call = ledgerAs("ledger").creditBalance({ partnerId: "ptr_x", amountUsd: "10", reference: "r" });
+    expect(await codeOf(call)).toBe(Code.Unauthenticated);
+  });
+
   it("while the allowed caller gets through", async () => {
-    const admin = ledgerAs(credentials.tokens["gateway-admin"]);
+    const admin = ledgerAs("gateway-admin");
     const credited = await admin.creditBalance({
       partnerId: "ptr_funded",
       amountUsd: "25",
@@ -121,14 +127,14 @@ describe("a caller the allowlist does not name for the method", () => {
       ...freshKey(),
     });
     expect(credited.balanceUsd).toMatch(/^25(\.0*)?$/);
-    const read = await ledgerAs(credentials.tokens.gateway).getBalance({ partnerId: "ptr_funded" });
+    const read = await ledgerAs("gateway").getBalance({ partnerId: "ptr_funded" });
     expect(read.balanceUsd).toBe(credited.balanceUsd);
   });
 });
 
 describe("partner scope", () => {
   it("an empty partner_id on a partner-facing RPC is InvalidArgument, even for the gateway", async () => {
-    const partnerSide = ledgerAs(credentials.tokens.gateway);
+    const partnerSide = ledgerAs("gateway");
     const created = await partnerSide.createTransaction({
       partnerId: "ptr_owner",
       customerId: "cus_1",
@@ -148,7 +154,7 @@ describe("partner scope", () => {
     const owner = await partnerSide.getTransaction({ partnerId: "ptr_owner", txId });
     expect(owner.transaction?.quote).toBeUndefined();
     // The operator (admin API) reads across partners.
-    const operator = await ledgerAs(credentials.tokens["gateway-admin"]).getTransaction({
+    const operator = await ledgerAs("gateway-admin").getTransaction({
       partnerId: "",
       txId,
     });

@@ -169,7 +169,7 @@ describe("production mode", () => {
             PATH: process.env.PATH ?? "",
             NODE_ENV: "production",
             DATABASE_URL: databaseUrl,
-            SERVICE_CALLER_DIGESTS: generateServiceCredentials().callerDigests,
+            SERVICE_CALLER_KEYS: generateServiceCredentials().callerKeys,
             WEBHOOK_SECRET_KEY: "a".repeat(64),
             EVENT_VERIFY_KEYS: generateEventSigningKeys().verifyKey,
             OTEL_SDK_DISABLED: "true",

@@ -12,7 +12,11 @@ import { fileURLToPath } from "node:url";
 import { DATABASE_USERS, generateServiceDatabaseUrls } from "@payouts/gateway/internal/database-roles";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
-import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import {
+  generateServiceCredentials,
+  type ServiceAudience,
+  signerOf,
+} from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { grpcJsUnary } from "./grpc-js-unary.js";
 
@@ -67,8 +71,8 @@ export interface DistributedTopology {
   readonly partnerUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
-  /** The service credential of a caller identity (gRPC `authorization: Bearer <token>`). */
-  serviceToken(caller: ServiceCaller): string;
+  /** A token of a caller identity addressed to one service (gRPC `authorization: Bearer <token>`). */
+  serviceToken(caller: ServiceCaller, audience: ServiceAudience): Promise<string>;
   /** `127.0.0.1:<port>` of a service's gRPC listener (of a replica when `replica` > 0). */
   grpcAddress(role: ServiceRole, replica?: number): string;
   /** The last lines a process wrote (stdout and stderr). */
@@ -119,7 +123,7 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
   const ports = new Map<Role | "admin", number>();
   for (const role of [...SERVICE_ROLES, "gateway", "admin"] as const) ports.set(role, await freePort());
   const adminToken = `e2e-admin-${randomBytes(12).toString("hex")}`;
-  // Fresh service credentials per topology; launch() hands each process only its own tokens.
+  // Fresh service key pairs per topology; launch() hands each process only its own private keys.
   const credentials = generateServiceCredentials();
   const eventKeys = generateEventSigningKeys();
   const env: Record<string, string> = {
@@ -136,9 +140,9 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     RAIL_CALLBACK_SECRET: randomBytes(32).toString("base64url"),
     RAIL_CALLBACK_URL: `http://127.0.0.1:${ports.get("gateway")}/callbacks/rail`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
-    SERVICE_CALLER_DIGESTS: credentials.callerDigests,
-    GATEWAY_SERVICE_TOKENS: credentials.processTokens.gateway,
-    LEDGER_SERVICE_TOKENS: credentials.processTokens.ledger,
+    SERVICE_CALLER_KEYS: credentials.callerKeys,
+    GATEWAY_SERVICE_PRIVATE_KEYS: credentials.processKeys.gateway,
+    LEDGER_SERVICE_PRIVATE_KEYS: credentials.processKeys.ledger,
     ...Object.fromEntries(SERVICE_ROLES.map((r) => [ADDRESS_ENV[r], `http://127.0.0.1:${ports.get(r)}`])),
     LEDGER_EVENT_SIGNING_KEY: eventKeys.signingKey,
     EVENT_VERIFY_KEYS: eventKeys.verifyKey,
@@ -151,7 +155,7 @@ export async function startDistributedTopology(options: TopologyOptions): Promis
     partnerUrl: `http://127.0.0.1:${ports.get("gateway")}`,
     adminUrl: `http://127.0.0.1:${ports.get("admin")}`,
     adminToken,
-    serviceToken: (caller) => credentials.tokens[caller],
+    serviceToken: (caller, audience) => signerOf(credentials, caller).tokenFor(audience),
     grpcAddress: (role, replica = 0) => replicas.grpcAddress(role, replica),
     logsOf: (role, replica = 0) => replicas.get(role, replica)?.output.join("") ?? "",
     stop: () => stopAll(children, replicas),
@@ -198,12 +202,16 @@ process.once("exit", () => {
   for (const child of running) killGroup(child, "SIGKILL");
 });
 
-/** A process's env: SERVICE_TOKENS holds its own service credentials only (the gateway's, the ledger's). */
+/** A process's env: SERVICE_PRIVATE_KEYS holds its own identities' keys only (the gateway's, the ledger's). */
 function processEnv(role: Role | "migrate", env: Record<string, string>): Record<string, string> {
-  const { GATEWAY_SERVICE_TOKENS, LEDGER_SERVICE_TOKENS, ...rest } = env;
+  const { GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS, ...rest } = env;
   const own =
-    role === "gateway" ? GATEWAY_SERVICE_TOKENS : role === "ledger" ? LEDGER_SERVICE_TOKENS : undefined;
-  return own === undefined ? rest : { ...rest, SERVICE_TOKENS: own };
+    role === "gateway"
+      ? GATEWAY_SERVICE_PRIVATE_KEYS
+      : role === "ledger"
+        ? LEDGER_SERVICE_PRIVATE_KEYS
+        : undefined;
+  return own === undefined ? rest : { ...rest, SERVICE_PRIVATE_KEYS: own };
 }
 
 /** The event signing key goes to the ledger only (as EVENT_SIGNING_KEY); the public keys go to all. */

@@ -19,8 +19,9 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
 import {
   generateServiceCredentials,
-  parseCallerDigests,
-  transportsWithToken,
+  signerOf,
+  transportsSignedBy,
+  verifierOf,
 } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
@@ -99,7 +100,10 @@ export async function startTracedTopology(options: {
       db,
       bus,
       logger,
-      transports: transportsWithToken(transports, role === "ledger" ? credentials.tokens.ledger : undefined),
+      transports: transportsSignedBy(
+        transports,
+        role === "ledger" ? signerOf(credentials, "ledger") : undefined,
+      ),
       env,
       mode: "distributed",
     });
@@ -107,7 +111,7 @@ export async function startTracedTopology(options: {
       name: role,
       port: ports[role]!,
       host: "127.0.0.1",
-      auth: { digests: parseCallerDigests(credentials.callerDigests) },
+      auth: { verifier: verifierOf(credentials, SERVICE_ROLES[role].transportKey) },
       serviceNames: module.serviceNames,
       routes: (router) => module.routes(router),
       logger,
@@ -128,7 +132,11 @@ export async function startTracedTopology(options: {
     }),
     db: gatewayDb,
     transports,
-    serviceTokens: credentials.tokens,
+    serviceSigners: {
+      gateway: signerOf(credentials, "gateway"),
+      "gateway-admin": signerOf(credentials, "gateway-admin"),
+      "gateway-rail": signerOf(credentials, "gateway-rail"),
+    },
     logger: options.logger("gateway"),
   });
 

@@ -99,8 +99,8 @@ app.kubernetes.io/part-of: {{ include "payouts.name" . }}
 {{- end }}
 
 {{/*
-env entries read from the Secret; (dict "ctx" $ "keys" (list "DATABASE_URL" "SERVICE_TOKENS:LEDGER_SERVICE_TOKENS" ...)).
-"NAME:KEY" reads Secret key KEY into variable NAME (a process's own service tokens).
+env entries read from the Secret; (dict "ctx" $ "keys" (list "DATABASE_URL" "SERVICE_PRIVATE_KEYS:LEDGER_SERVICE_PRIVATE_KEYS" ...)).
+"NAME:KEY" reads Secret key KEY into variable NAME (a process's own private keys).
 */}}
 {{- define "payouts.secretEnv" -}}
 {{- $secret := include "payouts.secretName" .ctx }}
@@ -114,19 +114,14 @@ env entries read from the Secret; (dict "ctx" $ "keys" (list "DATABASE_URL" "SER
 {{- end }}
 
 {{/*
-The service credentials of the chart's Secret, from secrets.serviceTokens: each caller's token is
-"<caller>.<secret>"; servers get "<caller>:<sha256 hex of the token>" (services/platform/README.md).
+The service identities of the chart's Secret, from secrets.serviceKeys (services/platform/README.md):
+the callers' public keys for every server, each caller process's private keys under its own key.
 */}}
 {{- define "payouts.serviceCredentials" -}}
-{{- $secrets := .Values.secrets.serviceTokens }}
-{{- $tokens := dict "gateway" (printf "gateway.%s" $secrets.gateway) "gateway-admin" (printf "gateway-admin.%s" $secrets.gatewayAdmin) "gateway-rail" (printf "gateway-rail.%s" $secrets.gatewayRail) "ledger" (printf "ledger.%s" $secrets.ledger) }}
-{{- $digests := list }}
-{{- range $caller := list "gateway" "gateway-admin" "gateway-rail" "ledger" }}
-{{- $digests = append $digests (printf "%s:%s" $caller (get $tokens $caller | sha256sum)) }}
-{{- end }}
-SERVICE_CALLER_DIGESTS: {{ join "," $digests | quote }}
-GATEWAY_SERVICE_TOKENS: {{ printf "%s,%s,%s" (get $tokens "gateway") (get $tokens "gateway-admin") (get $tokens "gateway-rail") | quote }}
-LEDGER_SERVICE_TOKENS: {{ get $tokens "ledger" | quote }}
+{{- $keys := .Values.secrets.serviceKeys }}
+SERVICE_CALLER_KEYS: {{ $keys.callerPublicKeys | quote }}
+GATEWAY_SERVICE_PRIVATE_KEYS: {{ $keys.gatewayPrivateKeys | quote }}
+LEDGER_SERVICE_PRIVATE_KEYS: {{ $keys.ledgerPrivateKeys | quote }}
 {{- end }}
 
 {{/*

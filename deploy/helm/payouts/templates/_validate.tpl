@@ -19,8 +19,8 @@ fails once, so an operator fixes them in one pass.
 {{- define "payouts.validate.secrets" -}}
 {{- $secrets := .Values.secrets }}
 {{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret "secrets.webhookSecretKey" $secrets.webhookSecretKey }}
-{{- $serviceTokens := dict "secrets.serviceTokens.gateway" $secrets.serviceTokens.gateway "secrets.serviceTokens.gatewayAdmin" $secrets.serviceTokens.gatewayAdmin "secrets.serviceTokens.gatewayRail" $secrets.serviceTokens.gatewayRail "secrets.serviceTokens.ledger" $secrets.serviceTokens.ledger }}
-{{- $inline = merge $inline $serviceTokens }}
+{{- $serviceKeys := dict "secrets.serviceKeys.callerPublicKeys" $secrets.serviceKeys.callerPublicKeys "secrets.serviceKeys.gatewayPrivateKeys" $secrets.serviceKeys.gatewayPrivateKeys "secrets.serviceKeys.ledgerPrivateKeys" $secrets.serviceKeys.ledgerPrivateKeys }}
+{{- $inline = merge $inline $serviceKeys }}
 {{- if $secrets.existingSecret }}
 {{- range $key, $value := $inline }}
 {{- if $value }}
@@ -28,14 +28,17 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 {{- else }}
-{{- range $key := concat (list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" "secrets.webhookSecretKey") (keys $serviceTokens | sortAlpha) }}
+{{- range $key := concat (list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" "secrets.webhookSecretKey") (keys $serviceKeys | sortAlpha) }}
 {{- if not (get $inline $key) }}
 - {{ printf "%s is required (or set secrets.existingSecret)" $key | quote }}
 {{- end }}
 {{- end }}
-{{- range $key, $value := $serviceTokens }}
-{{- if and $value (not (regexMatch "^[A-Za-z0-9_-]{32,256}$" $value)) }}
-- {{ printf "%s must be 32 to 256 base64url characters (A-Z a-z 0-9 - _)" $key | quote }}
+{{- with $secrets.serviceKeys.callerPublicKeys }}
+{{- $publicKeys := . }}
+{{- range $caller := list "gateway" "gateway-admin" "gateway-rail" "ledger" }}
+{{- if not (regexMatch (printf "(^|,)%s:[A-Za-z0-9_-]{43}(,|$)" $caller) $publicKeys) }}
+- {{ printf "secrets.serviceKeys.callerPublicKeys has no public key for caller %q (paste SERVICE_CALLER_KEYS from service-credentials)" $caller | quote }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- with $secrets.webhookSecretKey }}
@@ -85,7 +88,7 @@ fails once, so an operator fixes them in one pass.
 
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
-{{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_TOKENS" "SERVICE_CALLER_DIGESTS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
+{{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_PRIVATE_KEYS" "SERVICE_CALLER_KEYS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
 {{- $reserved = concat $reserved (list "EVENT_SIGNING_KEY" "EVENT_VERIFY_KEYS") }}
 {{- $reserved = concat $reserved (list "KAFKA_TLS" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}

@@ -55,7 +55,7 @@ export function isProductionMode(env: Readonly<Record<string, string | undefined
 }
 
 function redactable(envName: string, raw: string): string {
-  return /SECRET|TOKEN|PASSWORD|DATABASE_URL|SIGNING_KEY/i.test(envName) ? "<redacted>" : raw;
+  return /SECRET|TOKEN|PASSWORD|PRIVATE_KEY|SIGNING_KEY|DATABASE_URL/i.test(envName) ? "<redacted>" : raw;
 }
 
 export const parse = {

@@ -21,7 +21,7 @@ export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
     "the ledger submitting accepted payouts to the rail and asking pricing for getQuotation's binding quote",
 };
 
-/** The identities each process acts as: its SERVICE_TOKENS hold one token per identity listed. */
+/** The identities each process acts as: its SERVICE_PRIVATE_KEYS hold one key per identity listed. */
 export const PROCESS_CALLERS = {
   gateway: ["gateway", "gateway-admin", "gateway-rail"],
   ledger: ["ledger"],
@@ -97,4 +97,11 @@ export const OPEN_SERVICES: readonly string[] = ["grpc.health.v1.Health"];
 
 export function isServiceCaller(name: string): name is ServiceCaller {
   return (SERVICE_CALLERS as readonly string[]).includes(name);
+}
+
+/** The callers the allowlist names on some RPC of `payouts.<service>.*` (e.g. "ledger"): whom it accepts. */
+export function callersOfService(service: string): ServiceCaller[] {
+  const prefix = `payouts.${service}.`;
+  const rules = Object.entries(CALLER_ALLOWLIST).filter(([procedure]) => procedure.startsWith(prefix));
+  return SERVICE_CALLERS.filter((caller) => rules.some(([, callers]) => callers.includes(caller)));
 }

@@ -4,6 +4,7 @@
  * services' own transport and with raw HTTP/1.1 requests.
  */
 import http from "node:http";
+import http2 from "node:http2";
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import {
   Code,
@@ -11,6 +12,7 @@ import {
   type ConnectRouter,
   createClient,
   type HandlerContext,
+  type Transport,
 } from "@connectrpc/connect";
 import { compressionGzip, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import {
@@ -21,16 +23,26 @@ import {
 import { afterAll, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError } from "../database/database-unavailable.js";
 import { createLogger } from "../logging/logger.js";
+import type { ServiceCaller } from "./caller-allowlist.js";
 import { createRpcHandler } from "./connect-unary-handler.js";
 import { serverInterceptors, startGrpcServer } from "./grpc-server.js";
 import { listenRpc } from "./rpc-listener.js";
 import { callerOf } from "./service-auth.js";
-import { CallerDigests, generateServiceCredentials, transportWithToken } from "./service-credentials.js";
+import {
+  generateServiceCredentials,
+  signerOf,
+  transportSignedBy,
+  verifierOf,
+} from "./service-credentials.js";
 import { errorDetailOf, serviceError } from "./service-error.js";
 import { createServiceTransport } from "./service-transport.js";
 
 const PATH = "/payouts.pricing.v1.PricingService/PreviewQuotations";
-const { tokens } = generateServiceCredentials();
+const credentials = generateServiceCredentials();
+const tokens = { gateway: await signerOf(credentials, "gateway").tokenFor("pricing") };
+/** A transport whose calls carry `caller`'s tokens for pricing, the service these tests serve. */
+const signedAs = (transport: Transport, caller: ServiceCaller): Transport =>
+  transportSignedBy(transport, signerOf(credentials, caller), "pricing");
 
 /** What each call's handler saw of its context, by partner_id. */
 const seen = new Map<string, { context: HandlerContext; abortReason?: unknown }>();
@@ -137,6 +149,29 @@ function post(
   });
 }
 
+/** One HTTP/2 request (prior knowledge, as gRPC clients speak it): the answer's status and headers. */
+async function h2Post(
+  port: number,
+  path: string,
+  headers: http2.OutgoingHttpHeaders,
+  body: Uint8Array,
+): Promise<{ status: number; headers: http2.IncomingHttpHeaders }> {
+  const session = http2.connect(`http://127.0.0.1:${port}`);
+  session.on("error", () => {});
+  try {
+    const stream = session.request({ ":method": "POST", ":path": path, te: "trailers", ...headers });
+    stream.on("error", () => {});
+    stream.end(body);
+    const answer = await new Promise<http2.IncomingHttpHeaders>((resolve) =>
+      stream.once("response", resolve),
+    );
+    stream.resume();
+    return { status: Number(answer[":status"]), headers: answer };
+  } finally {
+    session.close();
+  }
+}
+
 function previewBody(partnerId: string): Uint8Array {
   return toBinary(PreviewQuotationsRequestSchema, create(PreviewQuotationsRequestSchema, { partnerId }));
 }
@@ -160,15 +195,12 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
     port: 0,
     serviceNames: ["payouts.pricing.v1.PricingService"],
     routes,
-    auth: { digests: CallerDigests.of([tokens.gateway, tokens.ledger]) },
+    auth: { verifier: verifierOf(credentials, "pricing") },
     logger: createLogger({ service: "test", level: "silent" }),
   });
   afterAll(() => server.close());
   const baseUrl = `http://127.0.0.1:${server.port}`;
-  const client = createClient(
-    PricingService,
-    transportWithToken(createServiceTransport(baseUrl), tokens.gateway),
-  );
+  const client = createClient(PricingService, signedAs(createServiceTransport(baseUrl), "gateway"));
 
   it("answers with the message, the handler's headers and its trailers (as trailer- headers)", async () => {
     const answer = await client.previewQuotations({ partnerId: "ok", currency: "PHP" });
@@ -317,8 +349,44 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
   it("answers an unknown method 404 (UNIMPLEMENTED for Connect clients)", async () => {
     const raw = await post(server.port, "/payouts.pricing.v1.PricingService/Nothing", previewBody("ok"));
     expect(raw.status).toBe(404);
+    expect(jsonOf(raw).code).toBe("unimplemented");
     const error = await failureOf(client.createQuote({ partnerId: "p" }));
     expect(error.code).toBe(Code.Unimplemented);
+  });
+
+  it("answers an unknown gRPC method or service with grpc-status 12 (UNIMPLEMENTED)", async () => {
+    for (const path of [
+      "/payouts.pricing.v1.PricingService/Nothing",
+      // What `grpcurl list` asks first.
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+      "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    ]) {
+      const answer = await h2Post(server.port, path, { "content-type": "application/grpc" }, Buffer.alloc(5));
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers["grpc-status"], path).toBe("12");
+    }
+    const grpc = createClient(PricingService, signedAs(createGrpcTransport({ baseUrl }), "gateway"));
+    expect((await failureOf(grpc.createQuote({ partnerId: "p" }))).code).toBe(Code.Unimplemented);
+  });
+
+  it("refuses a call without a valid credential before reading or decoding its body", async () => {
+    // Not a message, and larger than any body the server accepts: read and decoded, it would be
+    // RESOURCE_EXHAUSTED or INVALID_ARGUMENT; refused from the headers it is UNAUTHENTICATED.
+    const garbage = Buffer.alloc(5 * 1024 * 1024, 0xff);
+    const connect = await post(server.port, PATH, garbage, { authorization: "Bearer forged" });
+    expect(connect.status).toBe(401);
+    expect(jsonOf(connect).code).toBe("unauthenticated");
+    expect(connect.headers.connection).toBe("close");
+    const chunked = await post(server.port, PATH, garbage, { authorization: "Bearer forged" }, true);
+    expect(jsonOf(chunked).code).toBe("unauthenticated");
+    const overGrpc = await h2Post(
+      server.port,
+      PATH,
+      { "content-type": "application/grpc", authorization: "Bearer forged" },
+      garbage,
+    );
+    expect(overGrpc.status).toBe(200);
+    expect(overGrpc.headers["grpc-status"]).toBe(String(Code.Unauthenticated));
   });
 
   it("refuses a body that is not the request message as INVALID_ARGUMENT", async () => {
@@ -337,10 +405,7 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
       authorization: "Bearer gateway.forged",
     });
     expect(raw.status).toBe(401);
-    const ledger = createClient(
-      PricingService,
-      transportWithToken(createServiceTransport(baseUrl), tokens.ledger),
-    );
+    const ledger = createClient(PricingService, signedAs(createServiceTransport(baseUrl), "ledger"));
     expect((await failureOf(ledger.previewQuotations({ partnerId: "ok:ledger" }))).code).toBe(
       Code.PermissionDenied,
     );
@@ -350,21 +415,18 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
   it("leaves every other protocol to connect-node on the same port: JSON, gzip, gRPC over h2c", async () => {
     const json = createClient(
       PricingService,
-      transportWithToken(createConnectTransport({ baseUrl, httpVersion: "1.1" }), tokens.gateway),
+      signedAs(createConnectTransport({ baseUrl, httpVersion: "1.1" }), "gateway"),
     );
     expect((await json.previewQuotations({ partnerId: "ok", currency: "IDR" })).quotations[0]?.currency).toBe(
       "IDR",
     );
-    const grpc = createClient(
-      PricingService,
-      transportWithToken(createGrpcTransport({ baseUrl }), tokens.gateway),
-    );
+    const grpc = createClient(PricingService, signedAs(createGrpcTransport({ baseUrl }), "gateway"));
     expect((await grpc.previewQuotations({ partnerId: "ok", currency: "VND" })).quotations[0]?.currency).toBe(
       "VND",
     );
     const zipped = createClient(
       PricingService,
-      transportWithToken(
+      signedAs(
         createConnectTransport({
           baseUrl,
           httpVersion: "1.1",
@@ -372,7 +434,7 @@ describe("unary Connect calls over HTTP/1.1 (connect-unary-handler.ts)", async (
           sendCompression: compressionGzip,
           compressMinBytes: 0,
         }),
-        tokens.gateway,
+        "gateway",
       ),
     );
     expect(
@@ -386,7 +448,7 @@ describe("request size limit", async () => {
   const listener = await listenRpc(
     createRpcHandler({
       routes,
-      interceptors: serverInterceptors({ digests: CallerDigests.of([tokens.gateway]) }),
+      interceptors: serverInterceptors({ verifier: verifierOf(credentials, "pricing") }),
       readMaxBytes: 64,
     }),
     0,

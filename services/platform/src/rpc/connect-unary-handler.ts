@@ -3,7 +3,12 @@
  * binary bodies over HTTP/1.1 — every call the services make to each other (service-transport.ts) — are
  * served here directly; everything else goes to connect-node's adapter, built from the same routes and
  * interceptors: gRPC and gRPC-Web, HTTP/2, streaming methods, Connect with JSON, GET or compressed
- * bodies, unknown paths (404, which Connect clients read as UNIMPLEMENTED).
+ * bodies.
+ *
+ * Before either reads a byte of the body, every request is checked from its path and headers alone
+ * (early-error-answer.ts writes the refusal): a path that names no method is UNIMPLEMENTED (gRPC status
+ * 12, Connect `unimplemented`), and `authenticate` (the caller check, service-auth.ts) refuses a call
+ * without a valid credential, so an anonymous peer cannot make the server buffer or decode anything.
  *
  * What connect-node's server does per unary call that this one does not (issue 13, measured in
  * test/bench/README.md): three AbortControllers, a deadline timer and an abort with a new DOMException
@@ -42,6 +47,7 @@ import {
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { answerEarlyError } from "./early-error-answer.js";
 import { UnaryCallState } from "./unary-call-state.js";
 
 export type RpcRequestHandler = (
@@ -62,6 +68,14 @@ export interface RpcHandlerOptions {
   readonly interceptors?: readonly Interceptor[];
   /** Largest request body accepted; MAX_REQUEST_BYTES by default. */
   readonly readMaxBytes?: number;
+  /**
+   * Checked from the headers before the body is read: the error to answer `procedure`
+   * ("<service>/<Method>") with, or undefined to serve it.
+   */
+  readonly authenticate?: (
+    procedure: string,
+    authorization: string | undefined,
+  ) => Promise<ConnectError | undefined>;
 }
 
 type UnaryCall = (req: UnaryRequest) => Promise<UnaryResponse>;
@@ -79,7 +93,10 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
   const interceptors = options.interceptors ?? [];
   const readMaxBytes = options.readMaxBytes ?? MAX_REQUEST_BYTES;
   const unary = new Map<string, UnaryRoute>();
+  /** Every routed method's path, "/<service>/<Method>", whatever its kind. */
+  const known = new Set<string>();
   const add = (spec: MethodImplSpec) => {
+    known.add(`/${spec.method.parent.typeName}/${spec.method.name}`);
     if (spec.kind !== "unary") return;
     const call = chain(interceptors, invoke(spec.method, spec.impl));
     unary.set(`/${spec.method.parent.typeName}/${spec.method.name}`, { method: spec.method, call });
@@ -105,7 +122,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
       options.routes(recording);
     },
   });
-  return (request, response) => {
+  const dispatch: RpcRequestHandler = (request, response) => {
     const route =
       request.httpVersionMajor === 1 && request.method === "POST" && isBinaryUnary(request.headers)
         ? unary.get(request.url ?? "")
@@ -119,6 +136,32 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
     // connection reset (ABORTED) rather than the process an unhandled rejection.
     serve(route, request as http.IncomingMessage, res, readMaxBytes).catch(() => res.destroy());
   };
+  const authenticate = options.authenticate;
+  return (request, response) => {
+    const path = pathOf(request.url);
+    if (!known.has(path)) {
+      // 404 as connect-node's router answers an unknown path; Connect clients read either as UNIMPLEMENTED.
+      const error = new ConnectError(`unknown method ${path}`, Code.Unimplemented);
+      answerEarlyError(request, response, error, 404);
+      return;
+    }
+    if (authenticate === undefined) {
+      dispatch(request, response);
+      return;
+    }
+    const authorization = request.headers.authorization;
+    authenticate(path.slice(1), authorization).then(
+      (error) => (error ? answerEarlyError(request, response, error) : dispatch(request, response)),
+      () => answerEarlyError(request, response, new ConnectError("internal error", Code.Internal)),
+    );
+  };
+}
+
+/** The path of a request target, without its query (Connect GET requests carry the message there). */
+function pathOf(url: string | undefined): string {
+  const target = url ?? "";
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
 }
 
 /** Connect unary, binary, uncompressed: what service-transport.ts sends. */

@@ -7,7 +7,7 @@ import { createRpcHandler } from "./connect-unary-handler.js";
 import type { GrpcTls } from "./grpc-tls.js";
 import { HealthState } from "./health-service.js";
 import { listenRpc } from "./rpc-listener.js";
-import { createServiceAuthInterceptor, type ServiceAuthOptions } from "./service-auth.js";
+import { authenticateCall, createServiceAuthInterceptor, type ServiceAuthOptions } from "./service-auth.js";
 
 export interface GrpcServerOptions {
   readonly name: string;
@@ -48,6 +48,12 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const health = new HealthState(options.serviceNames);
   const handler = createRpcHandler({
     interceptors: [...serverInterceptors(options.auth), ...(options.interceptors ?? [])],
+    // The caller check, from the headers, before the body is read; the interceptor checks again (a
+    // map lookup) and hands the caller to the handler.
+    authenticate: async (procedure, authorization) => {
+      const verdict = await authenticateCall(options.auth, procedure, authorization);
+      return "error" in verdict ? verdict.error : undefined;
+    },
     routes: (router) => {
       health.register(router);
       options.routes(router);
@@ -88,7 +94,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
 
 /**
  * What every service answers with, in every mode: a server span per call, the RPC histogram, then the
- * caller check (inside both, so refused calls are traced and counted).
+ * caller check (inside both). Over the network a call without a valid credential is refused before
+ * these run, from its headers (createRpcHandler's `authenticate`), and is logged but not traced.
  */
 export function serverInterceptors(auth: ServiceAuthOptions): Interceptor[] {
   return [

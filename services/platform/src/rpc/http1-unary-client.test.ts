@@ -50,7 +50,7 @@ describe("calls through createServiceTransport", async () => {
     port: 0,
     serviceNames: ["payouts.pricing.v1.PricingService"],
     routes: () => {},
-    auth: { digests: undefined },
+    auth: { verifier: undefined },
     logger: createLogger({ service: "test", level: "silent" }),
   });
   afterAll(() => server.close());

@@ -147,3 +147,52 @@ describe("closing", () => {
     agent.destroy();
   });
 });
+
+describe("HTTP/2 bounds", async () => {
+  const listener = await listenRpc(
+    (request, response) => {
+      // Answers once the request body ends: a stream that never sends one stays open and idle.
+      request.resume();
+      request.on("end", () => response.end("done"));
+    },
+    0,
+    "127.0.0.1",
+    undefined,
+    { maxConcurrentStreams: 7, streamIdleMs: 300, sessionIdleMs: 800 },
+  );
+  afterAll(() => listener.close());
+  const connect = () => http2.connect(`http://127.0.0.1:${listener.port}`);
+
+  it("advertises its cap on concurrent streams", async () => {
+    const session = connect();
+    await new Promise<void>((resolve) => session.once("remoteSettings", () => resolve()));
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(7);
+    session.close();
+  });
+
+  it("cancels a stream that stays idle, and serves the next one on the same session", async () => {
+    const session = connect();
+    const idle = session.request({ ":method": "POST", ":path": "/idle" });
+    const code = await new Promise<number>((resolve) => idle.on("close", () => resolve(idle.rstCode)));
+    idle.on("error", () => {});
+    expect(code).toBe(http2.constants.NGHTTP2_CANCEL);
+    const next = session.request({ ":method": "POST", ":path": "/next" });
+    next.end();
+    let text = "";
+    next.on("data", (chunk: Buffer) => {
+      text += chunk;
+    });
+    await new Promise((resolve) => next.on("end", resolve));
+    expect(text).toBe("done");
+    session.close();
+  });
+
+  it("closes a session that stays idle with GOAWAY", async () => {
+    const session = connect();
+    const started = Date.now();
+    await new Promise<void>((resolve) => session.once("goaway", () => resolve()));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    await new Promise((resolve) => session.once("close", resolve));
+    expect(session.closed || session.destroyed).toBe(true);
+  });
+});

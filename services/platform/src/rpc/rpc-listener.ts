@@ -9,6 +9,10 @@
  * - TLS: ALPN decides (`http2.createSecureServer({ allowHTTP1: true })`), with the client certificate
  *   required as before.
  *
+ * HTTP/2 is bounded: at most MAX_CONCURRENT_STREAMS calls at once per connection (advertised in the
+ * SETTINGS frame), a stream without activity for STREAM_IDLE_MS is cancelled, and a session without
+ * activity for SESSION_IDLE_MS is closed (GOAWAY, then destroyed after CLOSE_GRACE_MS).
+ *
  * Closing stops accepting, lets calls in flight finish (HTTP/2 sessions get GOAWAY, HTTP/1.1 connections
  * are closed when idle or after their current answer) and destroys what is left after 5 s.
  */
@@ -32,6 +36,19 @@ const SNIFF_TIMEOUT_MS = 10_000;
 /** Longer than service-transport's idle socket timeout, so the client always closes an idle connection. */
 const HTTP1_KEEP_ALIVE_MS = 65_000;
 const CLOSE_GRACE_MS = 5_000;
+/** Calls one HTTP/2 connection may have open at once; a service's callers pool HTTP/1.1 connections. */
+export const MAX_CONCURRENT_STREAMS = 128;
+/** A call that neither sends nor receives for this long is cancelled (every deadline is far shorter). */
+export const STREAM_IDLE_MS = 60_000;
+/** An HTTP/2 connection with no call for this long is closed (like HTTP1_KEEP_ALIVE_MS). */
+export const SESSION_IDLE_MS = 65_000;
+
+/** The HTTP/2 bounds of a listener; the defaults above unless a test asks for others. */
+export interface Http2Limits {
+  readonly maxConcurrentStreams?: number;
+  readonly streamIdleMs?: number;
+  readonly sessionIdleMs?: number;
+}
 
 /**
  * HTTP/1.1 connections accepted by an RPC listener: their requests are RPCs, traced by the Connect
@@ -55,7 +72,11 @@ export async function listenRpc(
   port: number,
   host: string,
   tls?: GrpcTls,
+  limits: Http2Limits = {},
 ): Promise<RpcListener> {
+  const settings = { maxConcurrentStreams: limits.maxConcurrentStreams ?? MAX_CONCURRENT_STREAMS };
+  const streamIdleMs = limits.streamIdleMs ?? STREAM_IDLE_MS;
+  const sessionIdleMs = limits.sessionIdleMs ?? SESSION_IDLE_MS;
   const sockets = new Set<Socket>();
   const sessions = new Set<http2.ServerHttp2Session>();
   let closing = false;
@@ -73,13 +94,21 @@ export async function listenRpc(
           requestCert: true,
           rejectUnauthorized: true,
           allowHTTP1: true,
+          settings,
         },
         h1Handler,
       )
-    : http2.createServer(handler);
+    : http2.createServer({ settings }, handler);
   h2.on("session", (s) => {
     sessions.add(s);
     s.on("close", () => sessions.delete(s));
+    s.setTimeout(sessionIdleMs, () => {
+      s.close();
+      setTimeout(() => s.destroy(), CLOSE_GRACE_MS).unref();
+    });
+  });
+  h2.on("stream", (stream) => {
+    stream.setTimeout(streamIdleMs, () => stream.close(http2.constants.NGHTTP2_CANCEL));
   });
   const h1 = tls ? undefined : http.createServer({ keepAliveTimeout: HTTP1_KEEP_ALIVE_MS }, h1Handler);
   // noDelay as node:http and node:http2 servers have it: an answer is not held back waiting for an ACK.

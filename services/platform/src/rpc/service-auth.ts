@@ -2,7 +2,8 @@
  * The server side of service authentication: one Connect interceptor that every service runs, in both
  * modes (startGrpcServer and the embedded router transports). It refuses a call without a valid
  * credential (Unauthenticated) and a caller the allowlist does not name for the method (PermissionDenied),
- * and tells the handler who called (`callerOf`). The token is never logged or echoed.
+ * and tells the handler who called (`callerOf`). The token is never logged or echoed. The RPC handler
+ * runs the same check (`authenticateCall`) from the headers before it reads the request body.
  */
 import {
   Code,
@@ -13,7 +14,7 @@ import {
 } from "@connectrpc/connect";
 import type { Logger } from "../logging/logger.js";
 import { CALLER_ALLOWLIST, OPEN_SERVICES, OPERATOR_CALLERS, type ServiceCaller } from "./caller-allowlist.js";
-import { type CallerDigests, callerNamedBy, SERVICE_TOKEN_HEADER } from "./service-credentials.js";
+import { claimedCaller, SERVICE_TOKEN_HEADER, type ServiceTokenVerifier } from "./service-credentials.js";
 
 const CALLER = createContextKey<ServiceCaller | undefined>(undefined, { description: "service caller" });
 
@@ -29,31 +30,49 @@ export function isOperatorCall(ctx: HandlerContext): boolean {
 }
 
 export interface ServiceAuthOptions {
-  /** Digests of the tokens this server accepts; undefined = nothing configured, every RPC but health refused. */
-  readonly digests: CallerDigests | undefined;
+  /**
+   * Checks the tokens addressed to this service (its audience and the callers' public keys);
+   * undefined = nothing configured, every RPC but health refused.
+   */
+  readonly verifier: ServiceTokenVerifier | undefined;
   readonly allowlist?: Readonly<Record<string, readonly ServiceCaller[]>>;
   readonly logger?: Logger;
 }
 
+/**
+ * The caller of `procedure` ("<service>/<Method>") from the request's authorization header alone, or
+ * the error to answer with: Unauthenticated without a valid token for this service, PermissionDenied
+ * for a caller the allowlist does not name. Undefined for the open services (no caller).
+ */
+export async function authenticateCall(
+  options: ServiceAuthOptions,
+  procedure: string,
+  authorization: string | null | undefined,
+): Promise<{ readonly caller: ServiceCaller | undefined } | { readonly error: ConnectError }> {
+  const service = procedure.slice(0, procedure.indexOf("/"));
+  if (OPEN_SERVICES.includes(service)) return { caller: undefined };
+  const token = bearerToken(authorization ?? null);
+  const caller = token === undefined ? undefined : await options.verifier?.authenticate(token);
+  if (caller === undefined) {
+    options.logger?.warn(
+      { procedure, claimed_caller: token === undefined ? null : (claimedCaller(token) ?? "malformed") },
+      "service call refused: missing or invalid credential",
+    );
+    return { error: new ConnectError("a valid service credential is required", Code.Unauthenticated) };
+  }
+  if (!(options.allowlist ?? CALLER_ALLOWLIST)[procedure]?.includes(caller)) {
+    options.logger?.warn({ procedure, caller }, "service call refused: caller not allowed");
+    return { error: new ConnectError(`caller ${caller} may not call ${procedure}`, Code.PermissionDenied) };
+  }
+  return { caller };
+}
+
 export function createServiceAuthInterceptor(options: ServiceAuthOptions): Interceptor {
-  const allowlist = options.allowlist ?? CALLER_ALLOWLIST;
   return (next) => async (req) => {
-    if (OPEN_SERVICES.includes(req.service.typeName)) return next(req);
     const procedure = `${req.service.typeName}/${req.method.name}`;
-    const token = bearerToken(req.header.get(SERVICE_TOKEN_HEADER));
-    const caller = token === undefined ? undefined : options.digests?.authenticate(token);
-    if (caller === undefined) {
-      options.logger?.warn(
-        { procedure, claimed_caller: token === undefined ? null : (callerNamedBy(token) ?? "malformed") },
-        "service call refused: missing or invalid credential",
-      );
-      throw new ConnectError("a valid service credential is required", Code.Unauthenticated);
-    }
-    if (!allowlist[procedure]?.includes(caller)) {
-      options.logger?.warn({ procedure, caller }, "service call refused: caller not allowed");
-      throw new ConnectError(`caller ${caller} may not call ${procedure}`, Code.PermissionDenied);
-    }
-    req.contextValues.set(CALLER, caller);
+    const verdict = await authenticateCall(options, procedure, req.header.get(SERVICE_TOKEN_HEADER));
+    if ("error" in verdict) throw verdict.error;
+    if (verdict.caller !== undefined) req.contextValues.set(CALLER, verdict.caller);
     return next(req);
   };
 }
