@@ -99,15 +99,9 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 20,
   },
-  authFailuresPerClient: {
-    env: "AUTH_FAILURES_PER_CLIENT",
-    doc: "failed logins per client_id in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
-    parse: parse.nonNegativeInt,
-    default: 100,
-  },
   authFailureWindowMs: {
     env: "AUTH_FAILURE_WINDOW_MS",
-    doc: "window of the failed-login limits, opened by a key's first failure",
+    doc: "window of the failed-login limit, opened by an address's first failure",
     parse: parse.nonNegativeInt,
     default: 60_000,
   },

@@ -1359,7 +1359,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1541,7 +1541,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1673,7 +1673,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1842,7 +1842,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1987,7 +1987,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2161,7 +2161,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: the app's per-minute previewQuotations limit is used up; retry after `Retry-After` seconds
              */
             429: {
@@ -2376,7 +2376,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2619,7 +2619,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2762,7 +2762,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2911,7 +2911,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3038,7 +3038,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3161,7 +3161,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3349,7 +3349,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3492,7 +3492,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3682,7 +3682,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3872,7 +3872,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -4076,7 +4076,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of test notifications is used up; retry after `Retry-After` seconds
              */
             429: {
@@ -4210,7 +4210,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -4415,7 +4415,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of redeliveries is used up; retry after `Retry-After` seconds
              */
             429: {
