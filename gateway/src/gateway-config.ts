@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
+import type { ListenerLimits } from "./http/listener-limits.js";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -123,6 +124,36 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 0,
   },
+  httpHeadersTimeoutMs: {
+    env: "HTTP_HEADERS_TIMEOUT_MS",
+    doc: "a request whose headers have not all arrived this long after it began is answered 408 and closed",
+    parse: parse.positiveInt,
+    default: 10_000,
+  },
+  httpRequestTimeoutMs: {
+    env: "HTTP_REQUEST_TIMEOUT_MS",
+    doc: "a request (headers and body) not wholly received this long after it began is answered 408 and closed (at least HTTP_HEADERS_TIMEOUT_MS)",
+    parse: parse.positiveInt,
+    default: 30_000,
+  },
+  httpIdleTimeoutMs: {
+    env: "HTTP_IDLE_TIMEOUT_MS",
+    doc: "a connection on which nothing is sent or received for this long is closed",
+    parse: parse.positiveInt,
+    default: 60_000,
+  },
+  httpKeepAliveTimeoutMs: {
+    env: "HTTP_KEEP_ALIVE_TIMEOUT_MS",
+    doc: "an idle keep-alive connection between requests is closed after this long",
+    parse: parse.positiveInt,
+    default: 72_000,
+  },
+  httpMaxConnectionsPerAddress: {
+    env: "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+    doc: "open connections per client address (IPv6: per /64) on each listener; further ones are closed at once (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 128,
+  },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
 
@@ -155,9 +186,23 @@ export function loadGatewayConfig(
       env,
     );
   }
+  if (cfg.httpRequestTimeoutMs < cfg.httpHeadersTimeoutMs) {
+    throw new Error("HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS");
+  }
   return {
     ...cfg,
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
+  };
+}
+
+/** The slow-client bounds both listeners apply (http/listener-limits.ts). */
+export function listenerLimitsOf(config: GatewayConfig): ListenerLimits {
+  return {
+    headersTimeoutMs: config.httpHeadersTimeoutMs,
+    requestTimeoutMs: config.httpRequestTimeoutMs,
+    idleTimeoutMs: config.httpIdleTimeoutMs,
+    keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+    maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
   };
 }
