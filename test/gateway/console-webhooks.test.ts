@@ -169,6 +169,10 @@ describe("console webhook routes", () => {
       ["cursor=garbage", "cursor"],
       [`cursor=${Buffer.from(JSON.stringify({ after: "x y" })).toString("base64url")}`, "cursor"],
       ["outcome=dead", "outcome"],
+      ["status=", "status"],
+      ["event_type=", "event_type"],
+      ["partner_id=", "partner_id"],
+      ["config_id=", "config_id"],
     ])("refuses %s as 400 INVALID_FIELD naming %s", async (query, field) => {
       const res = await admin("GET", `/admin/webhook-deliveries?${query}`);
       expect([res.status, res.json.code, res.json.field], res.text).toEqual([400, "INVALID_FIELD", field]);
