@@ -311,7 +311,14 @@ export const updateWebhookConfig = defineOperation({
   pathParams: ConfigIdParams,
   body: WebhookConfigUpdateRequest,
   responses: { 200: { description: "The config after the change.", schema: WebhookConfig } },
-  errors: [CONFIG_FIELD_CASE, CONFIG_NOT_FOUND],
+  errors: [
+    CONFIG_FIELD_CASE,
+    CONFIG_NOT_FOUND,
+    [
+      "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
+      "`active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again",
+    ],
+  ],
   errorOptions: { examples: NOT_FOUND_EXAMPLE },
 });
 

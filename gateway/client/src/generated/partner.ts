@@ -3642,6 +3642,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `WEBHOOK_CONFIG_DISABLED_BY_OPERATOR`: `active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
              * @description Payload too large. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: the body is larger than 256 KiB
