@@ -172,9 +172,11 @@ export const WebhookTestResult = component(
         Type.String(),
         "Transport error, refused address or timeout; null when the receiver answered.",
       ),
-      response_body: Nullable(Type.String(), "The receiver's answer (at most 20 KB)."),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description: "Whether the receiver took the test, its status and timing; never its response body.",
+    },
   ),
 );
 export type WebhookTestResult = Static<typeof WebhookTestResult>;

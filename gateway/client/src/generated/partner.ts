@@ -1119,6 +1119,7 @@ export interface components {
              */
             grace_period_seconds?: number;
         };
+        /** @description Whether the receiver took the test, its status and timing; never its response body. */
         WebhookTestResult: {
             /** @description True when the receiver answered 2xx. */
             delivered: boolean;
@@ -1128,8 +1129,6 @@ export interface components {
             latency_ms: number;
             /** @description Transport error, refused address or timeout; null when the receiver answered. */
             error: string | null;
-            /** @description The receiver's answer (at most 20 KB). */
-            response_body: string | null;
         };
         WebhookDeliveryList: {
             /** @description Newest first. */

@@ -206,7 +206,6 @@ async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
         ...(state.last_status_code === null ? {} : { statusCode: state.last_status_code }),
         error: state.last_status_code === null ? (state.last_error ?? "") : "",
         latencyMs: state.latency_ms ?? 0,
-        responseBody: state.response_body ?? "",
       };
     }
     const withdraw =
