@@ -150,12 +150,14 @@ const spec = {
   },
   httpMaxConnectionsPerAddress: {
     env: "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
-    doc: "open connections per client address (IPv6: per /64) on each listener; further ones are closed at once (0 = no limit)",
+    doc: "open connections per TCP peer (IPv6: per /64) on each listener; further ones are closed at once (0 = no limit; default 128, or 0 when TRUST_PROXY_HOPS > 0, where the peer is the proxy)",
     parse: parse.nonNegativeInt,
-    default: 128,
   },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
+
+/** Connections one client address may hold open per listener when nothing else is said. */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
 
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");
@@ -191,6 +193,8 @@ export function loadGatewayConfig(
   }
   return {
     ...cfg,
+    httpMaxConnectionsPerAddress:
+      cfg.httpMaxConnectionsPerAddress ?? (cfg.trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };

@@ -40,8 +40,8 @@ export function listenerTimeoutOptions(limits: ListenerLimits) {
 /**
  * Closes, as soon as it is accepted, any connection beyond `max` open ones from the same client address, so
  * that one client cannot hold every socket of the process. Addresses are keyed like the login throttle's
- * (IPv6 by /64). This sees the TCP peer: behind a proxy, that is the proxy, so there the limit must allow
- * for all the proxy's connections (or be 0) and the per-client cap belongs to the proxy.
+ * (IPv6 by /64). This sees the TCP peer: behind a proxy, that is the proxy, so there the configuration
+ * switches it off unless set (gateway-config.ts) and the per-client cap belongs to the proxy.
  */
 export function capConnectionsPerAddress(server: Server, max: number): void {
   if (max < 1) return;
