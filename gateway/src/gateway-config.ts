@@ -84,7 +84,7 @@ const spec = {
   },
   authKnownGoodTtlMs: {
     env: "AUTH_KNOWN_GOOD_TTL_MS",
-    doc: "how long a secret this gateway verified still passes the failed-login throttles (never below AUTH_CACHE_TTL_MS)",
+    doc: "how long a secret this gateway verified still passes its address's failed-login throttle (never below AUTH_CACHE_TTL_MS)",
     parse: parse.nonNegativeInt,
     default: 86_400_000,
   },
