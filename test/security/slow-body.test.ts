@@ -117,28 +117,6 @@ describe("slow requests and connection floods on the gateway's listeners", () =>
     expect(outcome.received).toMatch(/"request_id":"[^"]+"/);
   });
 
-  it("answers an unauthenticated request 401 before reading its body, and closes the connection", async () => {
-    for (const [path, auth] of [
-      ["/executePayout", ""],
-      ["/getQuotation", `Authorization: Basic ${Buffer.from("ci_nobody:cs_wrong").toString("base64")}\r\n`],
-      ["/webhookConfigs", ""],
-    ] as const) {
-      const socket = await open(port);
-      const outcome = outcomeOf(socket);
-      // Headers announce 200 kB (under the body limit); not one byte of it is ever sent.
-      socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n${auth}\r\n`,
-      );
-      const { received, closedAfterMs } = await outcome;
-      expect(received).toMatch(/^HTTP\/1\.1 401 /);
-      expect(received).toContain('"code":"AUTHENTICATION_REQUIRED"');
-      expect(received.toLowerCase()).toContain("connection: close");
-      expect(closedAfterMs).toBeDefined();
-      // Answered well before the request deadline could have produced a 408.
-      expect(closedAfterMs!).toBeLessThan(BOUND_MS);
-    }
-  });
-
   it("closes connections from one address beyond the cap, not those from another address", async () => {
     const held = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open(port)));
     // Wait until the server has registered all of them (each answers a request).
@@ -171,5 +149,38 @@ describe("slow requests and connection floods on the gateway's listeners", () =>
     }
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     for (const socket of held) socket.destroy();
+  });
+});
+
+describe("an unauthenticated request with a body the gateway never receives", () => {
+  let platform: TestPlatform;
+  let port: number;
+  beforeAll(async () => {
+    // The request deadline is far beyond BOUND_MS, so an answer within it is not a timeout's 408.
+    platform = await startTestPlatform({ env: { HTTP_REQUEST_TIMEOUT_MS: "120000" } });
+    port = platform.runtime.gateway.partnerPort;
+  });
+  afterAll(() => platform.close());
+
+  it("answers an unauthenticated request 401 before reading its body, and closes the connection", async () => {
+    for (const [path, auth] of [
+      ["/executePayout", ""],
+      ["/getQuotation", `Authorization: Basic ${Buffer.from("ci_nobody:cs_wrong").toString("base64")}\r\n`],
+      ["/webhookConfigs", ""],
+    ] as const) {
+      const socket = await open(port);
+      const outcome = outcomeOf(socket);
+      // Headers announce 200 kB (under the body limit); not one byte of it is ever sent.
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n${auth}\r\n`,
+      );
+      const { received, closedAfterMs } = await outcome;
+      expect(received).toMatch(/^HTTP\/1\.1 401 /);
+      expect(received).toContain('"code":"AUTHENTICATION_REQUIRED"');
+      expect(received.toLowerCase()).toContain("connection: close");
+      expect(closedAfterMs).toBeDefined();
+      // Answered long before the request deadline could have produced a 408.
+      expect(closedAfterMs!).toBeLessThan(BOUND_MS);
+    }
   });
 });
