@@ -50,7 +50,7 @@
 #                             URL, as its DATABASE_URL.
 #   HOST                      listen address of every process (default 127.0.0.1)
 #   SANDBOX_AUTO_SETTLE_MS    sandbox rail settlement delay (default 3000; 0 = admin route)
-#   WEBHOOK_ALLOW_PRIVATE_URLS  default true here: local receivers are on loopback
+#   WEBHOOK_ALLOW_PRIVATE_URLS  default true while HOST is loopback (local receivers), else false
 #   WEBHOOK_CONSUMER_GROUP    default payouts-dist-<base port>-webhooks
 #   LOG_LEVEL                 default info
 #   PAYOUTS_START_TIMEOUT     seconds to wait for each process (default: 60)
@@ -322,7 +322,12 @@ RAIL_ADDR=$(addr_of sandbox-rail)
 RAIL_CALLBACK_URL="http://127.0.0.1:$(port_of gateway)/callbacks/rail"
 export ADMIN_PORT LOOKUP_ADDR PRICING_ADDR LEDGER_ADDR WEBHOOKS_ADDR RAIL_ADDR RAIL_CALLBACK_URL
 export HOST=${HOST:-127.0.0.1}
-export WEBHOOK_ALLOW_PRIVATE_URLS=${WEBHOOK_ALLOW_PRIVATE_URLS:-true}
+# Private receivers only while nothing outside this machine reaches the listeners.
+case "$HOST" in
+  127.* | ::1 | localhost) private_default=true ;;
+  *) private_default=false ;;
+esac
+export WEBHOOK_ALLOW_PRIVATE_URLS=${WEBHOOK_ALLOW_PRIVATE_URLS:-$private_default}
 export WEBHOOK_CONSUMER_GROUP=${WEBHOOK_CONSUMER_GROUP:-payouts-dist-$base-webhooks}
 export LOG_LEVEL=${LOG_LEVEL:-info}
 

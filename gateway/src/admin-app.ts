@@ -6,9 +6,11 @@ import { adminOpenApi, healthz, metrics, readyz } from "./admin/admin-listener-a
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import { registerConsole } from "./admin/console-static.js";
 import { addRoute } from "./api/operation.js";
+import { listenerLimitsOf } from "./gateway-config.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { adminOpenApiDocument } from "./openapi/openapi-document.js";
 
 /**
@@ -21,7 +23,9 @@ export async function buildAdminApp(
   deps: GatewayDeps,
   readiness: () => Promise<boolean>,
 ): Promise<FastifyInstance> {
+  const limits = listenerLimitsOf(deps.config);
   const app = Fastify({
+    ...listenerTimeoutOptions(limits),
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
@@ -29,6 +33,7 @@ export async function buildAdminApp(
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("admin");
   app.addHook("onRequest", async (request) => {

@@ -95,8 +95,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
   );
   const bus = instrument.bus ? instrument.bus(rawBus) : rawBus;
 
+  // WEBHOOK_ALLOW_PRIVATE_URLS is left to the dispatcher's default: private receivers only while HOST is
+  // loopback (services/webhooks/src/config.ts), unless set explicitly.
   const serviceEnv = {
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     RAIL_CALLBACK_URL: `${localBaseUrl(config.host, config.port)}/callbacks/rail`,
     ...env,
     RAIL_CALLBACK_SECRET: config.railCallbackSecret,

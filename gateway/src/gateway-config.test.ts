@@ -45,3 +45,20 @@ describe("RAIL_CALLBACK_SECRET", () => {
     );
   });
 });
+
+describe("HTTP_MAX_CONNECTIONS_PER_ADDRESS", () => {
+  it("is 128 by default, off behind a trusted proxy (the peer is the proxy), and as set when set", () => {
+    expect(loadGatewayConfig(SECRETS).httpMaxConnectionsPerAddress).toBe(128);
+    expect(loadGatewayConfig({ ...SECRETS, TRUST_PROXY_HOPS: "1" }).httpMaxConnectionsPerAddress).toBe(0);
+    expect(
+      loadGatewayConfig({ ...SECRETS, TRUST_PROXY_HOPS: "1", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "16" })
+        .httpMaxConnectionsPerAddress,
+    ).toBe(16);
+  });
+
+  it("refuses a request timeout shorter than the headers timeout", () => {
+    expect(() =>
+      loadGatewayConfig({ ...SECRETS, HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }),
+    ).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+});

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 import { parseRailCallbackSecret } from "@payouts/platform/signing/rail-callback-signature";
+import type { ListenerLimits } from "./http/listener-limits.js";
 
 const spec = {
   port: { env: "PORT", doc: "partner listener port", parse: parse.port, default: 8080 },
@@ -84,7 +85,7 @@ const spec = {
   },
   authKnownGoodTtlMs: {
     env: "AUTH_KNOWN_GOOD_TTL_MS",
-    doc: "how long a secret this gateway verified still passes the failed-login throttles (never below AUTH_CACHE_TTL_MS)",
+    doc: "how long a secret this gateway verified still passes its address's failed-login throttle (never below AUTH_CACHE_TTL_MS)",
     parse: parse.nonNegativeInt,
     default: 86_400_000,
   },
@@ -100,15 +101,9 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 20,
   },
-  authFailuresPerClient: {
-    env: "AUTH_FAILURES_PER_CLIENT",
-    doc: "failed logins per client_id in AUTH_FAILURE_WINDOW_MS before 429 (0 = no limit)",
-    parse: parse.nonNegativeInt,
-    default: 100,
-  },
   authFailureWindowMs: {
     env: "AUTH_FAILURE_WINDOW_MS",
-    doc: "window of the failed-login limits, opened by a key's first failure",
+    doc: "window of the failed-login limit, opened by an address's first failure",
     parse: parse.nonNegativeInt,
     default: 60_000,
   },
@@ -130,8 +125,40 @@ const spec = {
     parse: parse.nonNegativeInt,
     default: 0,
   },
+  httpHeadersTimeoutMs: {
+    env: "HTTP_HEADERS_TIMEOUT_MS",
+    doc: "a request whose headers have not all arrived this long after it began is answered 408 and closed",
+    parse: parse.positiveInt,
+    default: 10_000,
+  },
+  httpRequestTimeoutMs: {
+    env: "HTTP_REQUEST_TIMEOUT_MS",
+    doc: "a request (headers and body) not wholly received this long after it began is answered 408 and closed (at least HTTP_HEADERS_TIMEOUT_MS)",
+    parse: parse.positiveInt,
+    default: 30_000,
+  },
+  httpIdleTimeoutMs: {
+    env: "HTTP_IDLE_TIMEOUT_MS",
+    doc: "a connection on which nothing is sent or received for this long is closed",
+    parse: parse.positiveInt,
+    default: 60_000,
+  },
+  httpKeepAliveTimeoutMs: {
+    env: "HTTP_KEEP_ALIVE_TIMEOUT_MS",
+    doc: "an idle keep-alive connection between requests is closed after this long",
+    parse: parse.positiveInt,
+    default: 72_000,
+  },
+  httpMaxConnectionsPerAddress: {
+    env: "HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+    doc: "open connections per TCP peer (IPv6: per /64) on each listener; further ones are closed at once (0 = no limit; default 128, or 0 when TRUST_PROXY_HOPS > 0, where the peer is the proxy)",
+    parse: parse.nonNegativeInt,
+  },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
+
+/** Connections one client address may hold open per listener when nothing else is said. */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
 
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");
@@ -162,9 +189,25 @@ export function loadGatewayConfig(
       env,
     );
   }
+  if (cfg.httpRequestTimeoutMs < cfg.httpHeadersTimeoutMs) {
+    throw new Error("HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS");
+  }
   return {
     ...cfg,
+    httpMaxConnectionsPerAddress:
+      cfg.httpMaxConnectionsPerAddress ?? (cfg.trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
+  };
+}
+
+/** The slow-client bounds both listeners apply (http/listener-limits.ts). */
+export function listenerLimitsOf(config: GatewayConfig): ListenerLimits {
+  return {
+    headersTimeoutMs: config.httpHeadersTimeoutMs,
+    requestTimeoutMs: config.httpRequestTimeoutMs,
+    idleTimeoutMs: config.httpIdleTimeoutMs,
+    keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+    maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
   };
 }

@@ -83,7 +83,6 @@ export async function startGateway(options: {
       knownGoodTtlMs: config.authKnownGoodTtlMs,
       negativeTtlMs: config.authNegativeCacheTtlMs,
       failuresPerAddress: config.authFailuresPerAddress,
-      failuresPerClient: config.authFailuresPerClient,
       failureWindowMs: config.authFailureWindowMs,
       maxConcurrentChecks: config.authMaxConcurrentChecks,
       maxQueuedChecks: config.authMaxQueuedChecks,

@@ -6,13 +6,17 @@ import Fastify, {
   LogController,
 } from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
+import { listenerLimitsOf } from "./gateway-config.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
+import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 
 /** The public partner listener: Basic-authenticated JSON routes of the seed and DESIGN.md §4. */
 export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const limits = listenerLimitsOf(deps.config);
   const app = Fastify({
+    ...listenerTimeoutOptions(limits),
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
@@ -24,14 +28,25 @@ export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstanc
     // X-Forwarded-For, trusted for exactly TRUST_PROXY_HOPS hops.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxyHops,
   });
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("partner");
   app.addHook("onRequest", async (request) => {
     telemetry.started(request.method, request.routeOptions.url, request.id);
   });
+  // Basic credentials are in the headers, so they are checked before the body is read: a client without
+  // them cannot make the listener wait for (or parse) a body. An unread body is not drained: the refusal
+  // closes the connection.
+  app.addHook("onRequest", async (request, reply) => {
+    if ((request.routeOptions.config.auth ?? "hook") !== "hook") return;
+    try {
+      await authenticate(request, deps.verifier);
+    } catch (error) {
+      if (hasBody(request)) reply.header("connection", "close");
+      throw error;
+    }
+  });
   app.addHook("preHandler", async (request) => {
-    const mode = request.routeOptions.config.auth ?? "hook";
-    if (mode === "hook") await authenticate(request, deps.verifier);
     telemetry.identified({ partnerId: request.partnerApp?.partnerId, txId: txIdOf(request) });
   });
   app.addHook("onResponse", async (request, reply) => {
@@ -51,4 +66,9 @@ function txIdOf(request: FastifyRequest): unknown {
   const params = request.params as { tx_id?: unknown } | undefined;
   const body = request.body as { tx_id?: unknown } | null | undefined;
   return params?.tx_id ?? (typeof body === "object" ? body?.tx_id : undefined);
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }

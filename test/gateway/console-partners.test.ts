@@ -95,6 +95,8 @@ describe("console partner routes", () => {
       ["cursor=ptr_nobody", "cursor"],
       [`name=${"n".repeat(201)}`, "name"],
       ["q=acme", "q"],
+      ["name=", "name"],
+      ["cursor=", "cursor"],
     ])("refuses %s naming %s", async (query, field) => {
       const res = await admin("GET", `/admin/partners?${query}`);
       expect([res.status, res.json.code, res.json.field]).toEqual([400, "INVALID_FIELD", field]);

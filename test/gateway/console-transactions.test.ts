@@ -140,6 +140,13 @@ describe("console transaction routes", () => {
       ["tx_id=tx%20with%20spaces", "tx_id"],
       ["status=PENDING&status=SUCCESS", "status"],
       ["sort=asc", "sort"],
+      // An empty filter is an error, not "no filter": it would list every partner's transactions.
+      ["partner_id=", "partner_id"],
+      ["status=", "status"],
+      ["tx_id=", "tx_id"],
+      ["partner_transaction_id=", "partner_transaction_id"],
+      ["created_from=", "created_from"],
+      ["cursor=", "cursor"],
     ])("refuses %s as 400 INVALID_FIELD naming %s", async (query, field) => {
       const res = await admin(`/admin/transactions?${query}`);
       expect([res.status, res.json.code, res.json.field], res.text).toEqual([400, "INVALID_FIELD", field]);

@@ -169,6 +169,10 @@ describe("console webhook routes", () => {
       ["cursor=garbage", "cursor"],
       [`cursor=${Buffer.from(JSON.stringify({ after: "x y" })).toString("base64url")}`, "cursor"],
       ["outcome=dead", "outcome"],
+      ["status=", "status"],
+      ["event_type=", "event_type"],
+      ["partner_id=", "partner_id"],
+      ["config_id=", "config_id"],
     ])("refuses %s as 400 INVALID_FIELD naming %s", async (query, field) => {
       const res = await admin("GET", `/admin/webhook-deliveries?${query}`);
       expect([res.status, res.json.code, res.json.field], res.text).toEqual([400, "INVALID_FIELD", field]);
@@ -230,6 +234,28 @@ describe("console webhook routes", () => {
         active: false,
         disabled_reason: "receiver down, partner informed",
       });
+      // The operator's switch-off wins: the partner cannot switch it back on, nor erase the reason.
+      const reenable = await platform.partner(alpha, "PATCH", `/webhookConfigs/${alphaConfig}`, {
+        active: true,
+      });
+      expect([reenable.status, reenable.json.code], reenable.text).toEqual([
+        409,
+        "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
+      ]);
+      expect(reenable.json.message).toContain("receiver down, partner informed");
+      const offAgain = await platform.partner(alpha, "PATCH", `/webhookConfigs/${alphaConfig}`, {
+        active: false,
+      });
+      expect(offAgain.status, offAgain.text).toBe(200);
+      expect(offAgain.json).toMatchObject({
+        active: false,
+        disabled_reason: "receiver down, partner informed",
+      });
+      const stillOff = await platform.partner(alpha, "GET", "/webhookConfigs");
+      expect(stillOff.json.webhook_configs[0]).toMatchObject({
+        active: false,
+        disabled_reason: "receiver down, partner informed",
+      });
 
       const [dead] = await deliveriesOf("status=dead");
       const refused = await admin("POST", `/admin/webhook-deliveries/${dead.delivery_id}/redeliver`);
@@ -251,6 +277,15 @@ describe("console webhook routes", () => {
       const on = await admin("PATCH", `/admin/webhook-configs/${alphaConfig}`, { enabled: true });
       expect(on.status, on.text).toBe(200);
       expect(on.json).toMatchObject({ enabled: true, disabled_reason: null, dead_deliveries: 1 });
+      // Enabled by the operator, the config is the partner's to switch again.
+      const partnerOff = await platform.partner(alpha, "PATCH", `/webhookConfigs/${alphaConfig}`, {
+        active: false,
+      });
+      expect([partnerOff.status, partnerOff.json.active]).toEqual([200, false]);
+      const partnerOn = await platform.partner(alpha, "PATCH", `/webhookConfigs/${alphaConfig}`, {
+        active: true,
+      });
+      expect([partnerOn.status, partnerOn.json.active]).toEqual([200, true]);
 
       const [dead] = await deliveriesOf("status=dead");
       const redelivered = await admin("POST", `/admin/webhook-deliveries/${dead.delivery_id}/redeliver`);

@@ -477,6 +477,15 @@ describe("every documented status", () => {
     await call("PATCH", `/webhookConfigs/${first}`, "/webhookConfigs/{id}", { active: false });
     const inactive = await call("POST", `/webhookConfigs/${first}/test`, "/webhookConfigs/{id}/test");
     expect([inactive.status, inactive.json.code]).toEqual([409, "WEBHOOK_CONFIG_INACTIVE"]);
+    const disabled = await platform.admin("PATCH", `/admin/webhook-configs/${first}`, {
+      enabled: false,
+      reason: "paused by an operator",
+    });
+    expect(disabled.status, disabled.text).toBe(200);
+    const reenable = await call("PATCH", `/webhookConfigs/${first}`, "/webhookConfigs/{id}", {
+      active: true,
+    });
+    expect([reenable.status, reenable.json.code]).toEqual([409, "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR"]);
     for (const id of configs) await call("DELETE", `/webhookConfigs/${id}`, "/webhookConfigs/{id}");
   });
 

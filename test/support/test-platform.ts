@@ -69,9 +69,10 @@ export async function startTestPlatform(
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "silent",
     // Every test client calls from 127.0.0.1, and many tests send wrong credentials on purpose: the
-    // failed-login throttles are off here and switched on by the tests about them (options.env).
+    // failed-login throttle is off here and switched on by the tests about it (options.env).
     AUTH_FAILURES_PER_ADDRESS: "0",
-    AUTH_FAILURES_PER_CLIENT: "0",
+    // Likewise the cap on connections per address: many tests open more than it allows at once.
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
     ...(options.kafka ? { KAFKA_BROKERS: kafkaBrokers().join(",") } : {}),
     ...options.env,
   };

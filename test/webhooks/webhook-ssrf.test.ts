@@ -1,5 +1,6 @@
 import { newId } from "@payouts/platform/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { createConfig, newTxId, settledDeliveries, sleep } from "./support/webhook-fixtures.js";
 import {
@@ -95,3 +96,44 @@ async function insertConfig(harness: WebhookHarness, partner: Partner, url: stri
   );
   return configId;
 }
+
+/**
+ * `npm start` (the embedded sandbox) allows private receivers only while its listeners are loopback-only:
+ * with HOST=0.0.0.0 anyone who reaches the partner listener could otherwise point a receiver at this
+ * host's own ports and probe them through the test endpoint.
+ */
+describe("the embedded sandbox's default for private receivers", () => {
+  const loopbackReceiver = "http://127.0.0.1:5432/";
+
+  async function withPlatform(env: Record<string, string>, run: (platform: TestPlatform) => Promise<void>) {
+    // WEBHOOK_ALLOW_PRIVATE_URLS "" = unset: the default applies.
+    const platform = await startTestPlatform({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: "", ...env } });
+    try {
+      await run(platform);
+    } finally {
+      await platform.close();
+    }
+  }
+
+  it("refuses a private receiver when the listeners are reachable from other machines (HOST=0.0.0.0)", async () => {
+    await withPlatform({ HOST: "0.0.0.0" }, async (platform) => {
+      const partner = await platform.createPartner();
+      const res = await platform.partner(partner, "POST", "/webhookConfigs", { url: loopbackReceiver });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json).toMatchObject({ code: "INVALID_FIELD", field: "url" });
+    });
+  });
+
+  it("allows it when set explicitly, and on loopback-only listeners", async () => {
+    await withPlatform({ HOST: "0.0.0.0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, async (platform) => {
+      const partner = await platform.createPartner();
+      const res = await platform.partner(partner, "POST", "/webhookConfigs", { url: loopbackReceiver });
+      expect(res.status, res.text).toBe(201);
+    });
+    await withPlatform({ HOST: "127.0.0.1" }, async (platform) => {
+      const partner = await platform.createPartner();
+      const res = await platform.partner(partner, "POST", "/webhookConfigs", { url: loopbackReceiver });
+      expect(res.status, res.text).toBe(201);
+    });
+  });
+});

@@ -3,7 +3,7 @@
  * the transaction search and page, webhook deliveries and configs across partners, the partner list, apps,
  * an app's preview rate limit and the balance history. Query parameters are read from these shapes
  * (`http/read-query.ts`); they are closed (`additionalProperties: false`): a parameter a route's shape does
- * not list is refused, so a typo is never an unfiltered list.
+ * not list is refused, and so is an empty value, so neither a typo nor `partner_id=` is an unfiltered list.
  */
 import type { TProperties } from "typebox";
 import { defineOperation } from "../api/operation.js";

@@ -23,15 +23,13 @@ export type VerifyOutcome =
 export interface CredentialVerifierOptions {
   /** How long a verified secret is accepted without the database and scrypt (AUTH_CACHE_TTL_MS). */
   readonly cacheTtlMs?: number;
-  /** How long a verified secret still passes the failure throttles (AUTH_KNOWN_GOOD_TTL_MS). */
+  /** How long a verified secret still passes the failed-login throttle (AUTH_KNOWN_GOOD_TTL_MS). */
   readonly knownGoodTtlMs?: number;
   /** How long a refused (client id, secret) pair is refused without scrypt (AUTH_NEGATIVE_CACHE_TTL_MS). */
   readonly negativeTtlMs?: number;
   /** Failed logins allowed per client address in a window (AUTH_FAILURES_PER_ADDRESS; 0 = off). */
   readonly failuresPerAddress?: number;
-  /** Failed logins allowed per client id in a window (AUTH_FAILURES_PER_CLIENT; 0 = off). */
-  readonly failuresPerClient?: number;
-  /** The window of both failure limits (AUTH_FAILURE_WINDOW_MS). */
+  /** The window of the failure limit (AUTH_FAILURE_WINDOW_MS). */
   readonly failureWindowMs?: number;
   /** Checks (scrypt work) running at once in this process (AUTH_MAX_CONCURRENT_CHECKS). */
   readonly maxConcurrentChecks?: number;
@@ -41,7 +39,7 @@ export interface CredentialVerifierOptions {
   readonly now?: () => number;
 }
 
-/** Entries each of the throttles and the negative cache hold at most; the oldest go first. */
+/** Entries the throttle and the negative cache each hold at most; the oldest go first. */
 export const AUTH_MEMORY_MAX_ENTRIES = 10_000;
 
 /**
@@ -49,10 +47,15 @@ export const AUTH_MEMORY_MAX_ENTRIES = 10_000;
  *
  * - A successful check is remembered for `cacheTtlMs` as a keyed digest (HMAC-SHA-256 under a key drawn
  *   at start, never stored) of the secret, so scrypt runs once per secret and TTL, not per request.
- * - Failed logins are throttled per client address and per client id before any scrypt runs: past the
- *   limit the caller gets `throttled` with the seconds to wait. A secret this gateway verified within
- *   `knownGoodTtlMs` passes both throttles (and is still checked against the database), so an attacker
- *   who floods a victim's client id, or shares its address, cannot lock out the real partner.
+ * - Failed logins are throttled per client address (IPv6: per /64) before any scrypt runs: past the limit
+ *   that address gets `throttled` with the seconds to wait. There is deliberately no limit per client id.
+ *   Secrets are 256 random bits, so counting guesses per client id protects nothing against brute force,
+ *   while it let anyone who knows a client id (it travels in every request) lock the partner out from many
+ *   addresses. What the throttle protects is CPU, and that is bounded per source: one address can make
+ *   this gateway run at most `failuresPerAddress` failed checks per window, whatever client ids it names.
+ *   A request is therefore only ever throttled for failures from its own address. A secret this gateway
+ *   verified within `knownGoodTtlMs` passes even that (and is still checked against the database), so a
+ *   partner sharing an address with an attacker is not held back once it has been seen here.
  * - Each check is counted as a failure when it starts and taken back when it succeeds, so attempts sent
  *   at once cannot overrun the limits; identical logins (same client id, secret and generation) sent at
  *   once share one check, so a partner's cold-start burst costs one scrypt and counts nothing.
@@ -83,8 +86,8 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
 
   const throttle = (limit: number) =>
     createFailureThrottle({ limit, windowMs, maxEntries: AUTH_MEMORY_MAX_ENTRIES, now });
+  // Keyed by the source address only (see above): no request can be throttled by failures from elsewhere.
   const byAddress = throttle(options.failuresPerAddress ?? 20);
-  const byClient = throttle(options.failuresPerClient ?? 100);
   /** refusedKeyOf(client id, digest) → the client's generation when the refusal was cached. */
   const refused = createBoundedExpiringMap<string, number>(AUTH_MEMORY_MAX_ENTRIES, now);
   /**
@@ -165,12 +168,9 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
         return { kind: "ok", app: verified.get(clientId)!.app };
       const knownGood = verifiedAt !== undefined && verifiedAt + knownGoodTtl > now();
       const generation = generationOf(clientId);
-      const failed = () => {
-        byAddress.recordFailure(addressKey);
-        byClient.recordFailure(clientId);
-      };
+      const failed = () => byAddress.recordFailure(addressKey);
       if (!knownGood) {
-        const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byClient.retryAfterSeconds(clientId));
+        const wait = byAddress.retryAfterSeconds(addressKey);
         if (wait > 0) return { kind: "throttled", retryAfterSeconds: wait };
         if (refused.get(refusedKeyOf(clientId, secretDigest)) === generation) {
           failed();
@@ -194,10 +194,7 @@ export function createCredentialVerifier(db: Queryable, options: CredentialVerif
         return result;
       } finally {
         inflight.delete(flightKey);
-        if (result?.kind !== "refused") {
-          byAddress.forgive(addressKey);
-          byClient.forgive(clientId);
-        }
+        if (result?.kind !== "refused") byAddress.forgive(addressKey);
       }
     },
     /** Drops what this gateway remembers of the app: call after revoking it or changing its secrets. */

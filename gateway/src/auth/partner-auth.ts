@@ -26,7 +26,7 @@ export const tooManyFailedLogins = (retryAfterSeconds: number) =>
   new ApiError(
     429,
     "RATE_LIMIT_EXCEEDED",
-    "too many failed authentications from this address or for this client_id; retry later",
+    "too many failed authentications from this address; retry later",
     undefined,
     { "Retry-After": String(retryAfterSeconds) },
   );
@@ -44,8 +44,8 @@ export const authenticationBusy = () =>
 
 /**
  * Authenticates the request's Basic credentials: 401 AUTHENTICATION_REQUIRED when they are missing,
- * malformed, wrong or revoked; 429 RATE_LIMIT_EXCEEDED with Retry-After when this address or this
- * client_id has failed too often; 503 SERVICE_UNAVAILABLE with Retry-After when this process already has
+ * malformed, wrong or revoked; 429 RATE_LIMIT_EXCEEDED with Retry-After when this address has failed
+ * too often; 503 SERVICE_UNAVAILABLE with Retry-After when this process already has
  * as many credential checks running and waiting as it allows (see createCredentialVerifier).
  */
 export async function authenticate(

@@ -82,4 +82,20 @@ describe("readQuery", () => {
     });
     expect(readQuery(NO_QUERY, undefined)).toEqual({});
   });
+
+  it("refuses an empty value in a closed shape, naming it, and reads it as absent in an open one", () => {
+    const Closed = Type.Object(
+      { partner_id: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ default: 20 })) },
+      { additionalProperties: false },
+    );
+    expect(refusal({ partner_id: "" }, Closed)).toEqual({
+      status: 400,
+      code: "INVALID_FIELD",
+      field: "partner_id",
+      message: "partner_id must not be empty (leave the parameter out for no filter)",
+    });
+    expect(refusal({ limit: "" }, Closed)).toMatchObject({ field: "limit" });
+    expect(readQuery(Closed, {})).toEqual({ limit: 20 });
+    expect(readQuery(Shape, { ref: "", limit: "" })).toEqual({ limit: 20 });
+  });
 });

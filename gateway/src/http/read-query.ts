@@ -11,8 +11,9 @@
  * - A `serviceRule` parameter is checked for being given once (and the gateway's cap, if stated) only: its
  *   values are the owning service's to answer.
  * - A shape with `additionalProperties: false` is closed: a parameter it does not list is refused, so a
- *   typo is an error rather than an unfiltered list (the admin console's routes). Otherwise (the partner
- *   routes) other parameters are ignored.
+ *   typo is an error rather than an unfiltered list (the admin console's routes). For the same reason an
+ *   empty value (`partner_id=`) is refused there too, instead of reading as "no filter". Otherwise (the
+ *   partner routes) other parameters are ignored and an empty one is absent.
  */
 import type { Static, TObject, TSchema } from "typebox";
 import { isAnyCase, isQueryDate, serviceRuleOf, Type } from "../api/schema.js";
@@ -29,7 +30,10 @@ export const NO_QUERY = Type.Object({}, { additionalProperties: false });
 export function readQuery<T extends TObject>(shape: T, query: unknown): Static<T> {
   const given = (query ?? {}) as Json;
   const properties = shape.properties as Record<string, TSchema>;
-  if ((shape as Json).additionalProperties === false) refuseOthers(given, Object.keys(properties));
+  if ((shape as Json).additionalProperties === false) {
+    refuseOthers(given, Object.keys(properties));
+    refuseEmpty(given);
+  }
   const required = new Set<string>(shape.required ?? []);
   const out: Json = {};
   for (const [name, schema] of Object.entries(properties)) {
@@ -49,6 +53,12 @@ function refuseOthers(given: Json, allowed: readonly string[]): void {
           : `is not a parameter of this route (${allowed.join(", ")})`,
       );
     }
+  }
+}
+
+function refuseEmpty(given: Json): void {
+  for (const [name, value] of Object.entries(given)) {
+    if (value === "") throw invalidField(name, "must not be empty (leave the parameter out for no filter)");
   }
 }
 

@@ -18,7 +18,7 @@ export const AUTH_CASE: ErrorCase = [
 /** Failed-login throttling (gateway/src/auth/credential-verifier.ts), before any secret is checked. */
 export const AUTH_THROTTLE_CASE: ErrorCase = [
   "RATE_LIMIT_EXCEEDED",
-  "too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
+  "too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)",
 ];
 /** The gateway's cap on credential checks running and waiting at once (AUTH_MAX_CONCURRENT_CHECKS). */
 export const AUTH_BUSY_CASE: ErrorCase = [

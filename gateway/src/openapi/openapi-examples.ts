@@ -172,7 +172,7 @@ export const WEBHOOK_CONFIG_LIST_EXAMPLE = example(
 
 export const WEBHOOK_TEST_EXAMPLE = example(
   "The receiver answered 200 {}",
-  '{"delivered":true,"status_code":200,"latency_ms":5,"error":null,"response_body":"{}"}',
+  '{"delivered":true,"status_code":200,"latency_ms":5,"error":null}',
 );
 
 export const DELIVERY_LIST_EXAMPLE = example(

@@ -172,9 +172,11 @@ export const WebhookTestResult = component(
         Type.String(),
         "Transport error, refused address or timeout; null when the receiver answered.",
       ),
-      response_body: Nullable(Type.String(), "The receiver's answer (at most 20 KB)."),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description: "Whether the receiver took the test, its status and timing; never its response body.",
+    },
   ),
 );
 export type WebhookTestResult = Static<typeof WebhookTestResult>;
@@ -311,7 +313,14 @@ export const updateWebhookConfig = defineOperation({
   pathParams: ConfigIdParams,
   body: WebhookConfigUpdateRequest,
   responses: { 200: { description: "The config after the change.", schema: WebhookConfig } },
-  errors: [CONFIG_FIELD_CASE, CONFIG_NOT_FOUND],
+  errors: [
+    CONFIG_FIELD_CASE,
+    CONFIG_NOT_FOUND,
+    [
+      "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
+      "`active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again",
+    ],
+  ],
   errorOptions: { examples: NOT_FOUND_EXAMPLE },
 });
 

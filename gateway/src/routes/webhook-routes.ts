@@ -175,6 +175,5 @@ function renderTestResult(res: TestConfigResponse): WebhookTestResult {
     status_code: res.statusCode || null,
     latency_ms: res.latencyMs,
     error: res.error || null,
-    response_body: res.responseBody || null,
   };
 }

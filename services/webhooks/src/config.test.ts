@@ -4,8 +4,18 @@ import { loadWebhookConfig } from "./config.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "./domain/retry-policy.js";
 
 describe("loadWebhookConfig", () => {
-  it("allows private receivers by default only in the embedded mode", () => {
+  it("allows private receivers by default only in the embedded mode with loopback-only listeners", () => {
     expect(loadWebhookConfig({}, "embedded").allowPrivateUrls).toBe(true);
+    for (const host of ["127.0.0.1", "127.0.0.2", "::1", "localhost"]) {
+      expect(loadWebhookConfig({ HOST: host }, "embedded").allowPrivateUrls).toBe(true);
+    }
+    // Listeners others can reach: a partner could make this host probe its own network.
+    for (const host of ["0.0.0.0", "::", "10.1.2.3", "gateway.example"]) {
+      expect(loadWebhookConfig({ HOST: host }, "embedded").allowPrivateUrls).toBe(false);
+    }
+    expect(
+      loadWebhookConfig({ HOST: "0.0.0.0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, "embedded").allowPrivateUrls,
+    ).toBe(true);
     expect(loadWebhookConfig({}, "distributed").allowPrivateUrls).toBe(false);
     expect(loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "false" }, "embedded").allowPrivateUrls).toBe(
       false,

@@ -1,4 +1,5 @@
 import { ConfigError, isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
+import { isLoopbackHost, listenHost } from "@payouts/platform/config/listen-host";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryScheduleMs } from "./domain/retry-policy.js";
 import { parseSealingKey } from "./secrets/secret-box.js";
@@ -7,7 +8,7 @@ import { DEFAULT_HEADER_BRAND, validateHeaderBrand } from "./signing/signature.j
 const spec = {
   allowPrivateUrls: {
     env: "WEBHOOK_ALLOW_PRIVATE_URLS",
-    doc: "allow http and loopback/private/link-local receivers (default true only in the embedded mode)",
+    doc: "allow http and loopback/private/link-local receivers (default true only in the embedded mode with loopback-only listeners)",
     parse: parse.boolean,
   },
   allowedPorts: {
@@ -131,7 +132,11 @@ export function loadWebhookConfig(
       "WEBHOOK_SECRET_KEY is required in production: the 32-byte key sealing receiver secrets (e.g. openssl rand -base64 32)",
     ]);
   }
-  return { ...config, allowPrivateUrls: config.allowPrivateUrls ?? mode === "embedded" };
+  // Private receivers let a partner make this host call its own network (the test endpoint answers at
+  // once). Unless set explicitly, they are allowed only in the embedded sandbox while its listeners are
+  // loopback-only, i.e. when the only partner is someone on this machine.
+  const sandboxOnLoopback = mode === "embedded" && isLoopbackHost(listenHost(env));
+  return { ...config, allowPrivateUrls: config.allowPrivateUrls ?? sandboxOnLoopback };
 }
 
 function portList(raw: string): number[] {

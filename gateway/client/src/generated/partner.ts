@@ -1119,6 +1119,7 @@ export interface components {
              */
             grace_period_seconds?: number;
         };
+        /** @description Whether the receiver took the test, its status and timing; never its response body. */
         WebhookTestResult: {
             /** @description True when the receiver answered 2xx. */
             delivered: boolean;
@@ -1128,8 +1129,6 @@ export interface components {
             latency_ms: number;
             /** @description Transport error, refused address or timeout; null when the receiver answered. */
             error: string | null;
-            /** @description The receiver's answer (at most 20 KB). */
-            response_body: string | null;
         };
         WebhookDeliveryList: {
             /** @description Newest first. */
@@ -1359,7 +1358,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1541,7 +1540,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1673,7 +1672,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1842,7 +1841,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -1987,7 +1986,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2161,7 +2160,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: the app's per-minute previewQuotations limit is used up; retry after `Retry-After` seconds
              */
             429: {
@@ -2376,7 +2375,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2619,7 +2618,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2762,7 +2761,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -2911,7 +2910,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3038,7 +3037,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3161,7 +3160,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3349,7 +3348,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3492,7 +3491,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3642,6 +3641,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `WEBHOOK_CONFIG_DISABLED_BY_OPERATOR`: `active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
              * @description Payload too large. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: the body is larger than 256 KiB
@@ -3682,7 +3700,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -3872,7 +3890,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -4076,7 +4094,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of test notifications is used up; retry after `Retry-After` seconds
              */
             429: {
@@ -4210,7 +4228,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              */
             429: {
                 headers: {
@@ -4415,7 +4433,7 @@ export interface operations {
             /**
              * @description Too many requests. Error body with one of these codes:
              *
-             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address or for this `client_id`; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
              *     - `RATE_LIMIT_EXCEEDED`: your per-minute allowance of redeliveries is used up; retry after `Retry-After` seconds
              */
             429: {

@@ -9,3 +9,15 @@ export function listenHost(env: Readonly<Record<string, string | undefined>>): s
   const host = env.HOST?.trim();
   return host ? host : DEFAULT_HOST;
 }
+
+/**
+ * Whether a listen address accepts only connections from this machine: 127.0.0.0/8, ::1 or `localhost`.
+ * A wildcard (0.0.0.0, ::) or any other address is reachable from elsewhere.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}

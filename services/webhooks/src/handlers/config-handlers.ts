@@ -29,6 +29,7 @@ import { deleteTestDelivery, insertTestDelivery, readTestDelivery } from "../sto
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage } from "./webhook-messages.js";
 import {
+  configDisabledByOperator,
   configInactive,
   configNotFound,
   rejection,
@@ -96,12 +97,18 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const row = await deps.db.transaction(async (tx) => {
         const current = await findConfig(tx, partnerId, request.configId, { lock: true });
         if (current === undefined) throw configNotFound(request.configId);
+        // An operator's switch-off wins over the partner's: only an operator switches it back on.
+        if (current.disabled_by_operator && request.active === true) {
+          throw configDisabledByOperator(current.config_id, current.disabled_reason);
+        }
         const next: ConfigState = {
           ...stateOf(current),
           ...(request.url === undefined ? {} : { url: url(request.url) }),
           ...(request.setEvents ? { events: valueOrReject(validateEventFilter(request.events)) } : {}),
-          // Reactivating clears the reason the dispatcher switched the receiver off.
-          ...(request.active === undefined ? {} : { active: request.active, disabled_reason: null }),
+          // Reactivating clears the reason the dispatcher switched the receiver off; the operator's stays.
+          ...(request.active === undefined || current.disabled_by_operator
+            ? {}
+            : { active: request.active, disabled_reason: null }),
           // Setting or clearing the secret directly replaces it at once: no grace period (see rotateSecret).
           ...(request.secret === undefined
             ? {}
@@ -199,7 +206,6 @@ async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
         ...(state.last_status_code === null ? {} : { statusCode: state.last_status_code }),
         error: state.last_status_code === null ? (state.last_error ?? "") : "",
         latencyMs: state.latency_ms ?? 0,
-        responseBody: state.response_body ?? "",
       };
     }
     const withdraw =
@@ -225,7 +231,7 @@ async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
 }
 
 function stateOf(row: ConfigRow): ConfigState {
-  const { created_at: _created, updated_at: _updated, ...state } = row;
+  const { created_at: _created, updated_at: _updated, disabled_by_operator: _byOperator, ...state } = row;
   return state;
 }
 

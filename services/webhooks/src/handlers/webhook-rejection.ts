@@ -29,3 +29,11 @@ export const configInactive = (configId: string, doing: string): ConnectError =>
     `webhook config ${configId} is inactive; reactivate it before ${doing}`,
     { code: Code.FailedPrecondition },
   );
+
+/** A partner may not switch back on a receiver an operator switched off. */
+export const configDisabledByOperator = (configId: string, reason: string | null): ConnectError =>
+  serviceError<WebhooksReason>(
+    "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
+    `webhook config ${configId} was disabled by an operator (${reason ?? "no reason given"}); contact support to enable it`,
+    { code: Code.FailedPrecondition },
+  );

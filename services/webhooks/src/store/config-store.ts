@@ -8,6 +8,8 @@ export interface ConfigRow {
   readonly events: string[];
   readonly active: boolean;
   readonly disabled_reason: string | null;
+  /** Switched off by an operator (migration 008): the partner cannot switch it back on. */
+  readonly disabled_by_operator: boolean;
   readonly secret_sealed: string | null;
   /** A rotated-out secret in its grace period (migration 006); both set or both null. */
   readonly previous_secret_sealed: string | null;
@@ -18,12 +20,15 @@ export interface ConfigRow {
   readonly updated_at: Date;
 }
 
-/** Every writable column; an update writes the whole new state read-modified inside its transaction. */
-export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at">;
+/**
+ * Every column the partner's calls write; an update writes the whole new state read-modified inside its
+ * transaction. `disabled_by_operator` is the operator's to write (operator-store.ts setConfigActive).
+ */
+export type ConfigState = Omit<ConfigRow, "created_at" | "updated_at" | "disabled_by_operator">;
 
 export const COLUMNS = `config_id, partner_id, url, events, active, disabled_reason, secret_sealed,
   basic_auth_username, basic_auth_sealed, created_at, updated_at, previous_secret_sealed,
-  previous_secret_expires_at`;
+  previous_secret_expires_at, disabled_by_operator`;
 
 export async function insertConfig(db: Queryable, state: ConfigState, now: Date): Promise<ConfigRow> {
   const res = await db.query<ConfigRow>(

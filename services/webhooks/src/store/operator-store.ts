@@ -130,8 +130,9 @@ export async function searchConfigs(
 }
 
 /**
- * Switches a config on or off. Off: `disabled_reason` says why; on: the reason is cleared, as when the
- * partner reactivates it. Undefined when there is no such config.
+ * Switches a config on or off. Off: `disabled_reason` says why, and the config is marked as the operator's
+ * doing, so the partner cannot switch it back on; on: the reason and the mark are cleared. Undefined when
+ * there is no such config.
  */
 export async function setConfigActive(
   q: Queryable,
@@ -143,7 +144,8 @@ export async function setConfigActive(
   const res = await q.query<ConfigWithCounts>(
     `WITH changed AS (
        UPDATE webhooks.configs
-          SET active = $2, disabled_reason = CASE WHEN $2 THEN NULL ELSE $3 END, updated_at = $4
+          SET active = $2, disabled_reason = CASE WHEN $2 THEN NULL ELSE $3 END, disabled_by_operator = NOT $2,
+              updated_at = $4
         WHERE config_id = $1
         RETURNING *
      )
