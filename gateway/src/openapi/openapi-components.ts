@@ -55,7 +55,8 @@ export const OPENAPI_HEADERS = {
     schema: { type: "integer", minimum: 0 },
   },
   wwwAuthenticate: {
-    description: 'The challenge: `Basic realm="payouts", charset="UTF-8"`.',
+    description:
+      'The challenge: `Basic realm="payouts", charset="UTF-8"` for partner credentials, `Bearer realm="payouts-admin"` on the admin listener, `RailSignature realm="payout-rail"` for the payout rail\'s callback.',
     required: true,
     schema: { type: "string" },
   },

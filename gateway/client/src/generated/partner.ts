@@ -1222,7 +1222,7 @@ export interface components {
         requestId: string;
         /** @description Seconds to wait before retrying. */
         retryAfter: number;
-        /** @description The challenge: `Basic realm="payouts", charset="UTF-8"`. */
+        /** @description The challenge: `Basic realm="payouts", charset="UTF-8"` for partner credentials, `Bearer realm="payouts-admin"` on the admin listener, `RailSignature realm="payout-rail"` for the payout rail's callback. */
         wwwAuthenticate: string;
         /** @description `true` when this answer is the stored outcome of an earlier request with the same key. */
         idempotentReplayed: "true";
