@@ -115,7 +115,7 @@ export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
  */
 export const DecimalInput = (
   description: string,
-  options: { minimum?: 0; exclusiveMinimum?: 0; examples?: unknown[] } = {},
+  options: { minimum?: 0; exclusiveMinimum?: 0; maximum?: number; examples?: unknown[] } = {},
 ) =>
   Type.Unsafe<string>({
     type: ["number", "string"],

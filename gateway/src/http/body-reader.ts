@@ -1,4 +1,5 @@
 import { ApiError, invalidField, missingField } from "./api-error.js";
+import type { Reason } from "./error-map.js";
 import { exactNumberText } from "./json-number-text.js";
 
 /**
@@ -75,7 +76,7 @@ export class BodyReader {
    * A decimal given as a JSON number or a decimal string; returned as its exact text (a JSON number as the
    * client wrote it, not as the nearest double prints).
    */
-  decimalText(field: string, opts: { required?: boolean } = {}): string | undefined {
+  decimalText(field: string, opts: { required?: boolean; code?: Reason } = {}): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
       if (opts.required) throw missingField(this.name(field));
@@ -87,7 +88,10 @@ export class BodyReader {
         : typeof v === "string"
           ? v.trim()
           : "";
-    if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(this.name(field), "must be a decimal number");
+    if (!/^-?\d+(\.\d+)?$/.test(text)) {
+      const name = this.name(field);
+      throw new ApiError(400, opts.code ?? "INVALID_FIELD", `${name} must be a decimal number`, name);
+    }
     return text;
   }
 

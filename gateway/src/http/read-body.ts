@@ -152,10 +152,10 @@ function readString(reader: BodyReader, name: string, s: Json, required: boolean
 }
 
 function readDecimal(reader: BodyReader, name: string, s: Json, required: boolean): string | undefined {
-  const text = reader.decimalText(name, { required });
+  const code = invalidCodeOf(s) ?? "INVALID_FIELD";
+  const text = reader.decimalText(name, { required, code });
   if (text === undefined) return undefined;
   const field = reader.name(name);
-  const code = invalidCodeOf(s) ?? "INVALID_FIELD";
   const negative = text.startsWith("-");
   if (s.minimum === 0 && negative) throw new ApiError(400, code, `${field} must not be negative`, field);
   if (s.exclusiveMinimum === 0 && (negative || /^-?0+(\.0+)?$/.test(text))) {

@@ -738,7 +738,7 @@ export interface components {
         };
         CreditRequest: {
             /**
-             * @description USD to add to the balance, a whole number of cents. A JSON number or a decimal string (`"1500.50"`).
+             * @description USD to add to the balance, a whole number of cents, at most 1000000000000000: no balance may exceed 1000000000000000 USD. A JSON number or a decimal string (`"1500.50"`).
              * @example 1000.00
              */
             amount_usd: number | string;
@@ -3698,7 +3698,7 @@ export interface operations {
              *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
              *     - `MISSING_IDEMPOTENCY_KEY`: no `X-Idempotency-Key`
              *     - `INVALID_FIELD`: `X-Idempotency-Key` is not 1–255 printable ASCII characters
-             *     - `INVALID_AMOUNT`: `amount_usd` has fractions of a cent, or is not above 0
+             *     - `INVALID_AMOUNT`: `amount_usd` is not a decimal, has fractions of a cent, is not above 0 or is above 1000000000000000
              */
             400: {
                 headers: {
@@ -3757,6 +3757,7 @@ export interface operations {
              * @description Conflict. Error body with one of these codes:
              *
              *     - `IDEMPOTENCY_KEY_IN_USE`: a request with this key is still running; retry after `Retry-After`
+             *     - `BALANCE_LIMIT_EXCEEDED`: the balance would exceed 1000000000000000 USD after this credit
              */
             409: {
                 headers: {
@@ -3767,7 +3768,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "BALANCE_LIMIT_EXCEEDED";
                     } & {
                         [key: string]: unknown;
                     });
