@@ -76,6 +76,7 @@ export class BodyReader {
    * A decimal given as a JSON number or a decimal string; returned as its exact text (a JSON number as the
    * client wrote it, not as the nearest double prints).
    */
+  /** `code` answers a number too large or too precise for any decimal (INVALID_AMOUNT for an amount). */
   decimalText(field: string, opts: { required?: boolean; code?: Reason } = {}): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
@@ -88,10 +89,17 @@ export class BodyReader {
         : typeof v === "string"
           ? v.trim()
           : "";
-    if (!/^-?\d+(\.\d+)?$/.test(text)) {
+    if (typeof v === "number" && /[eE]/.test(text)) {
+      // A number whose exponent puts it beyond what a decimal here can hold, to the last digit.
       const name = this.name(field);
-      throw new ApiError(400, opts.code ?? "INVALID_FIELD", `${name} must be a decimal number`, name);
+      throw new ApiError(
+        400,
+        opts.code ?? "INVALID_FIELD",
+        `${name} has more digits than any amount can`,
+        name,
+      );
     }
+    if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(this.name(field), "must be a decimal number");
     return text;
   }
 

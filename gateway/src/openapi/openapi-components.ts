@@ -28,9 +28,9 @@ export const OPENAPI_PARAMETERS = {
     name: "X-Request-Id",
     in: "header",
     description:
-      "Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`).",
+      "Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing.",
     required: false,
-    schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+    schema: { type: "string" },
   },
   idempotencyKey: {
     name: "X-Idempotency-Key",

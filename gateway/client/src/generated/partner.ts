@@ -1208,7 +1208,7 @@ export interface components {
     parameters: {
         /** @description Decimal places of USD amounts and fees in the response (`amount_usd`, `fee`, `percentage_fee`, `fixed_fee`, `total_usd`, `balance_usd`), rounded half up. Rounding affects the response only: stored values and balance debits keep full precision, so with the default a sub-cent fee shows as 0.00. `exchange_rate` always has 10 decimals; local amounts use the currency's ISO 4217 minor units. Other values → 400 `INVALID_FIELD` (`field` = `dp`). */
         dp: number;
-        /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+        /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
         requestId: string;
         /**
          * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
@@ -1238,7 +1238,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1425,7 +1425,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1610,7 +1610,7 @@ export interface operations {
                 country_code: string;
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1736,7 +1736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1905,7 +1905,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -2053,7 +2053,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2228,7 +2228,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2442,7 +2442,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
                 /**
                  * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
@@ -2700,7 +2700,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2828,7 +2828,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -2977,7 +2977,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3101,7 +3101,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3224,7 +3224,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3412,7 +3412,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3555,7 +3555,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3745,7 +3745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3935,7 +3935,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -4149,7 +4149,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -4273,7 +4273,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -4479,7 +4479,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
                 /** @description When this attempt was signed: Unix time in whole seconds. Part of the signed bytes. */
                 "X-Rail-Timestamp": string;
@@ -4649,7 +4649,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -4694,7 +4694,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
