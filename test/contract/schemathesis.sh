@@ -20,7 +20,11 @@ VENV=$ROOT/.cache/schemathesis-venv
 #  positive_data_acceptance: the documents state shapes; the services also apply rules a JSON Schema does not
 #    state (supported countries, the method each country takes, names of letters only, no control characters,
 #    opaque cursors from the list itself, corridor limits), refused with documented 4xx codes: not defects.
+#  missing_required_header on POST /previewQuotations only: its body is checked before the credentials (a bad
+#    body is 400 even without Authorization), the order the partner API specifies for this route; every other
+#    route answers a missing Authorization 401 first. That route runs on its own with this check left out.
 EXCLUDED_CHECKS=positive_data_acceptance
+PREVIEW=/previewQuotations
 WORK=$ROOT/.cache/contract
 ST_LOG_DIR=$WORK/reports
 
@@ -68,14 +72,14 @@ ADMIN_TOKEN=$(state admin_token)
 FAILED=0
 SUMMARY=()
 run_st() {
-  local name=$1 seed=$2
-  shift 2
+  local name=$1 seed=$2 excluded=$3
+  shift 3
   local started=$SECONDS
   local out="$ST_LOG_DIR/$name.txt"
   echo "==> schemathesis $name (seed $seed, max-examples $MAX_EXAMPLES)"
   set +e
   "$VENV/bin/st" run "$@" \
-    --checks all --exclude-checks "$EXCLUDED_CHECKS" --max-examples "$MAX_EXAMPLES" --seed "$seed" \
+    --checks all --exclude-checks "$excluded" --max-examples "$MAX_EXAMPLES" --seed "$seed" \
     --workers 2 --wait-for-schema 30 --generation-database none --no-color \
     --report junit --report-dir "$ST_LOG_DIR/$name" >"$out" 2>&1
   local status=$?
@@ -95,10 +99,13 @@ PARTNER=(http://127.0.0.1:$PORT/openapi.json --auth "$CLIENT_ID:$CLIENT_SECRET")
 ADMIN=(http://127.0.0.1:$ADMIN_PORT/admin/openapi.json -H "Authorization: Bearer $ADMIN_TOKEN")
 RANDOM_SEED=$(python3 -c 'import secrets; print(secrets.randbelow(2**31))')
 
-run_st partner "$FIXED_SEED" "${PARTNER[@]}"
-run_st admin "$FIXED_SEED" "${ADMIN[@]}"
-run_st partner-random "$RANDOM_SEED" "${PARTNER[@]}"
-run_st admin-random "$RANDOM_SEED" "${ADMIN[@]}"
+for seed in "$FIXED_SEED" "$RANDOM_SEED"; do
+  suffix=$([ "$seed" = "$FIXED_SEED" ] || echo -random)
+  run_st "partner$suffix" "$seed" "$EXCLUDED_CHECKS" "${PARTNER[@]}" --exclude-path "$PREVIEW"
+  run_st "partner-preview$suffix" "$seed" "$EXCLUDED_CHECKS,missing_required_header" "${PARTNER[@]}" \
+    --include-path "$PREVIEW"
+  run_st "admin$suffix" "$seed" "$EXCLUDED_CHECKS" "${ADMIN[@]}"
+done
 
 echo
 echo "Schemathesis $SCHEMATHESIS_VERSION, reports in .cache/contract/reports:"

@@ -85,3 +85,29 @@ describe('"" where the schema allows no empty string', () => {
     expect(res.status, res.text).toBe(201);
   });
 });
+
+describe("a JSON null body, and empty query parameters the document does not allow", () => {
+  it.each([
+    ["PATCH", () => `/admin/partners/${partner.partnerId}`],
+    ["POST", () => `/admin/partners/${partner.partnerId}/apps`],
+  ])("%s refuses the body null as not an object", async (method, path) => {
+    const res = await platform.admin(method, path(), "null");
+    expect(res.status, res.text).toBe(400);
+    expect(res.json).toMatchObject({ code: "INVALID_FIELD", message: "request body must be a JSON object" });
+  });
+
+  it.each([
+    ["/admin/transactions?tx_id=", "tx_id"],
+    ["/admin/webhook-configs?partner_id=", "partner_id"],
+  ])("admin GET %s is refused naming %s", async (path, field) => {
+    expectRefused(await platform.admin("GET", path), field);
+  });
+
+  it.each([
+    ["/listTransactions?created_to=", "created_to"],
+    ["/listTransactions?status=", "status"],
+    ["/balance?dp=", "dp"],
+  ])("partner GET %s is refused naming %s", async (path, field) => {
+    expectRefused(await platform.partner(partner, "GET", path), field);
+  });
+});

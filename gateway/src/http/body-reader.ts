@@ -14,8 +14,9 @@ export class BodyReader {
     body: unknown,
     private readonly prefix = "",
   ) {
-    if (body === undefined || body === null) this.body = {};
-    else if (typeof body !== "object" || Array.isArray(body)) {
+    // No body is an empty object; a JSON `null` body is a value of the wrong type, refused below.
+    if (body === undefined) this.body = {};
+    else if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new ApiError(
         400,
         "INVALID_FIELD",

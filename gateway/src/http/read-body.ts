@@ -10,6 +10,7 @@ import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/curre
 import { Dec } from "@payouts/platform/money/decimal";
 import type { Static, TObject, TSchema } from "typebox";
 import {
+  forbidsEmptyString,
   invalidCodeOf,
   minorUnitsCurrencyOf,
   refusalOf,
@@ -110,13 +111,8 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
  */
 function refuseUndocumentedBlank(reader: BodyReader, name: string, s: Json, required: boolean): void {
   if (required || reader.raw(name) !== "") return;
-  const types = [s.type].flat();
-  if (!types.includes("string")) return;
-  const forbidsBlank =
-    (typeof s.minLength === "number" && s.minLength > 0) ||
-    (typeof s.pattern === "string" && !new RegExp(s.pattern).test("")) ||
-    (Array.isArray(s.enum) && !s.enum.includes("")) ||
-    typeof s.format === "string";
+  if (![s.type].flat().includes("string")) return;
+  const forbidsBlank = forbidsEmptyString(s);
   if (forbidsBlank) {
     const field = reader.name(name);
     throw new ApiError(
