@@ -62,6 +62,12 @@ describe("a method or path no route declares", () => {
     expect(String(res.headers.allow).split(", ")).toEqual(expect.arrayContaining(["GET", "PATCH"]));
   });
 
+  it("answers a path parameter over the router's length cap with the documented 400, not 414", async () => {
+    const res = await platform.admin("GET", `/admin/partners/${"p".repeat(150)}`);
+    expect([res.status, res.json.code], res.text).toEqual([400, "INVALID_FIELD"]);
+    expect(res.json.request_id).toBe(res.headers.get("x-request-id"));
+  });
+
   it("answers QUERY with a body on an unknown path 404 NOT_FOUND, not 500", async () => {
     for (const [, base] of listeners()) {
       const res = await send(base as string, "QUERY", "/health?x=1", { "content-type": "text/plain" });

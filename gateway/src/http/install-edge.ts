@@ -97,9 +97,10 @@ export function answerFrameworkError(
 ): void {
   reply.header("X-Request-Id", request.id);
   const status = error.statusCode ?? 500;
+  // Every such refusal is the documented 400 (a path parameter over Fastify's length cap would be 414).
   const refusal =
     status >= 400 && status < 500
-      ? new ApiError(status, "INVALID_FIELD", "the request URL is malformed")
+      ? new ApiError(400, "INVALID_FIELD", "the request URL is malformed")
       : error;
   void sendError(reply, request, refusal);
 }
