@@ -5,8 +5,8 @@
  * INVALID_FIELD naming the parameter, except an absent required one (MISSING_REQUIRED_FIELD).
  *
  * - An absent parameter is absent: the shape's `default` if it has one, else left out. An empty one is the
- *   same where the shape allows "" (free text); where it does not (a pattern, enum, integer, date) it is
- *   refused, as the document says.
+ *   same where the shape allows "" (free text); where it does not (a pattern, enum, integer, date) an optional
+ *   one is refused, as the document says (a required one is MISSING_REQUIRED_FIELD).
  * - A parameter given twice, or longer than its `maxLength` (255 when the shape states none), is refused.
  * - `anyCase` text is upper-cased first; then its `enum` and `pattern` apply. A `QueryDate` must also be a
  *   real instant. An integer is decimal digits within `minimum`–`maximum`; a boolean is `true` or `false`.
@@ -55,8 +55,9 @@ function refuseOthers(given: Json, allowed: readonly string[]): void {
 }
 
 function readParameter(name: string, s: Json, raw: unknown, required: boolean): unknown {
-  if (raw === "" && forbidsEmptyString(s))
+  if (raw === "" && !required && forbidsEmptyString(s)) {
     throw invalidField(name, "must not be empty; leave it out instead");
+  }
   const gatewayRule = serviceRuleOf(s);
   if (gatewayRule) return readText(name, raw, gatewayRule.maxLength);
   const text = readText(name, raw, typeof s.maxLength === "number" ? s.maxLength : QUERY_TEXT_MAX);
