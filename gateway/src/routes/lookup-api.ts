@@ -545,7 +545,10 @@ export const getCustomer = defineOperation({
   responses: {
     200: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
   },
-  errors: [["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404]],
+  errors: [
+    ["MISSING_REQUIRED_FIELD", "`customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)"],
+    ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
+  ],
 });
 
 export const LOOKUP_OPERATIONS = [

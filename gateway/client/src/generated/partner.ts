@@ -1930,6 +1930,7 @@ export interface operations {
              * @description Bad request. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: `customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)
              */
             400: {
                 headers: {
@@ -1939,7 +1940,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "INVALID_FIELD";
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
                     } & {
                         [key: string]: unknown;
                     });
