@@ -97,6 +97,28 @@ describe("JSON numbers are read from the request text, not through a double", ()
     await platform.admin("PUT", "/admin/fx-rates/ARS", { rate_per_usd: "1000" });
   });
 
+  it("refuses an amount whose exponent is beyond ±40 instead of quoting the double it rounds to", async () => {
+    const hundred = `1${"0".repeat(50)}1e-49`; // 100.000…001: JSON.parse makes it exactly 100
+    const before = await transactionCount();
+    const txId = await pendingTx();
+    expectInvalidAmount(
+      await rawPartner("/getQuotation", `{"tx_id":"${txId}","amount":${hundred}}`),
+      "amount",
+    );
+    expectInvalidAmount(
+      await rawPartner("/previewQuotations", `{"amount":${hundred},"currency":"USD"}`),
+      "amount",
+    );
+    const credit = await platform.admin(
+      "POST",
+      `/admin/partners/${partner.partnerId}/balance/credits`,
+      `{"amount_usd":${hundred},"reference":"exp"}`,
+      key("exponent"),
+    );
+    expectInvalidAmount(credit, "amount_usd");
+    expect(await transactionCount()).toBe(before + 1);
+  });
+
   it("refuses an exponent that would expand beyond any amount", async () => {
     const res = await platform.admin("PUT", "/admin/fx-rates/ARS", '{"rate_per_usd":1e999999}');
     expect(res.status, res.text).toBe(400);

@@ -330,6 +330,7 @@ describe("real answers match the documented schemas", () => {
     });
     expectDocumented("POST", "/callbacks/rail", bad);
     expect(bad.json.code).toBe("INVALID_SIGNATURE");
+    expect(bad.headers.get("www-authenticate")).toBe('RailSignature realm="payout-rail"');
     const stale = await platform.partner(
       undefined,
       "POST",
@@ -339,6 +340,7 @@ describe("real answers match the documented schemas", () => {
     );
     expectDocumented("POST", "/callbacks/rail", stale);
     expect([stale.status, stale.json.code]).toEqual([401, "STALE_CALLBACK"]);
+    expect(stale.headers.get("www-authenticate")).toBe('RailSignature realm="payout-rail"');
     const settled = await platform.partner(undefined, "POST", "/callbacks/rail", verdict, signed(verdict));
     expectDocumented("POST", "/callbacks/rail", settled);
     expect(settled.json).toEqual({ tx_id: txId, status: "SUCCESS", changed: true });

@@ -258,6 +258,20 @@ describe("partner pricing through /admin/partners", () => {
     });
   });
 
+  it("PATCH of only fees or only currencies moves updated_at, in the answer and in later reads", async () => {
+    const partner = await platform.createPartner();
+    const path = `/admin/partners/${partner.partnerId}`;
+    let last = (await platform.admin("GET", path)).json.updated_at as string;
+    for (const change of [{ fees: { percent: "2" } }, { supported_currencies: ["BRL"] }]) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const patched = await platform.admin("PATCH", path, change);
+      expect(patched.status, patched.text).toBe(200);
+      expect(Date.parse(patched.json.updated_at), JSON.stringify(change)).toBeGreaterThan(Date.parse(last));
+      expect((await platform.admin("GET", path)).json.updated_at).toBe(patched.json.updated_at);
+      last = patched.json.updated_at;
+    }
+  });
+
   it.each([
     [{ supported_currencies: ["BRL", "XYZ"] }, "supported_currencies"],
     [{ supported_currencies: ["XAU"] }, "supported_currencies"],

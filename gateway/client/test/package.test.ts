@@ -42,7 +42,7 @@ describe("the published manifest", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.license).toBe("Apache-2.0");
     expect(manifest.type).toBe("module");
-    expect(manifest.files).toEqual(["dist", "openapi", "README.md"]);
+    expect(manifest.files).toEqual(["dist", "src", "openapi", "README.md"]);
     expect(Object.keys(manifest.exports)).toEqual([".", "./admin", "./package.json"]);
     const entryPoints = Object.keys(manifest.exports).filter((key) => key !== "./package.json");
     expect(entryPoints.every((key) => !key.includes("*"))).toBe(true);
@@ -58,6 +58,36 @@ describe("the published manifest", () => {
     expect(Object.keys(manifest.dependencies)).toEqual(["openapi-fetch"]);
     expect(JSON.stringify(manifest.peerDependencies ?? {})).not.toContain("@payouts/");
   });
+});
+
+describe("the packed tarball", () => {
+  /** Every file an `exports` condition names, whatever the condition (`source`, `types`, `default`). */
+  function exportTargets(value: unknown): string[] {
+    if (typeof value === "string") return [value.replace(/^\.\//, "")];
+    if (typeof value !== "object" || value === null) return [];
+    return Object.values(value).flatMap(exportTargets);
+  }
+
+  it("holds every file any export condition names (npm pack --dry-run)", () => {
+    if (!readdirSync(PACKAGE_DIR).includes("dist")) {
+      const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+      execFileSync(process.execPath, [tsc, "-p", join(PACKAGE_DIR, "tsconfig.build.json")], {
+        stdio: "pipe",
+      });
+    }
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json"], {
+        cwd: PACKAGE_DIR,
+        encoding: "utf8",
+        stdio: "pipe",
+      }),
+    );
+    const files = new Set((packed[0].files as { path: string }[]).map((file) => file.path));
+    const targets = exportTargets(manifest.exports);
+    expect(targets).toEqual(expect.arrayContaining(["src/index.ts", "dist/index.js", "dist/admin.d.ts"]));
+    expect(targets.filter((target) => !files.has(target))).toEqual([]);
+    expect([...files].filter((file) => file.includes(".test."))).toEqual([]);
+  }, 120_000);
 });
 
 describe("no Node-only API", () => {

@@ -1,4 +1,5 @@
 /** Shapes and operations of balances, refunds, failures and sandbox settlement (`ledger-admin-routes.ts`). */
+import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
 import { defineOperation } from "../api/operation.js";
 import {
   component,
@@ -10,6 +11,7 @@ import {
   StringEnum,
   Timestamp,
   Type,
+  withInvalidCode,
 } from "../api/schema.js";
 import { headerRef, parameterRef } from "../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
@@ -33,9 +35,15 @@ export const TxParams = Type.Object({
 export const CreditRequest = component(
   "CreditRequest",
   Type.Object({
-    amount_usd: inMinorUnitsOf(
-      "USD",
-      DecimalInput("USD to add to the balance, a whole number of cents.", { examples: ["1000.00"] }),
+    amount_usd: withInvalidCode(
+      "INVALID_AMOUNT",
+      inMinorUnitsOf(
+        "USD",
+        DecimalInput(
+          `USD to add to the balance, a whole number of cents, at most ${MAX_BALANCE_USD}: no balance may exceed ${MAX_BALANCE_USD} USD.`,
+          { examples: ["1000.00"], maximum: Number(MAX_BALANCE_USD) },
+        ),
+      ),
     ),
     reference: Type.String({ maxLength: 500, description: "Your reference (a wire id), 1–500 characters." }),
   }),
@@ -139,10 +147,14 @@ export const creditBalance = defineOperation({
   errors: [
     ["MISSING_IDEMPOTENCY_KEY", "no `X-Idempotency-Key`"],
     ["INVALID_FIELD", "`X-Idempotency-Key` is not 1–255 printable ASCII characters"],
-    ["INVALID_AMOUNT", "`amount_usd` has fractions of a cent, or is not above 0"],
+    [
+      "INVALID_AMOUNT",
+      `\`amount_usd\` is not a decimal, has fractions of a cent, is not above 0 or is above ${MAX_BALANCE_USD}`,
+    ],
     PARTNER_NOT_FOUND,
     ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
     ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
+    ["BALANCE_LIMIT_EXCEEDED", `the balance would exceed ${MAX_BALANCE_USD} USD after this credit`],
   ],
   errorOptions: { headers: { 409: { "Retry-After": headerRef("retryAfter") } } },
 });

@@ -17,9 +17,9 @@ import {
   listAppSecrets,
   MAX_ACTIVE_SECRETS_PER_APP,
   type PartnerRow,
-  renamePartner,
   revokeApp,
   revokeAppSecret,
+  touchPartner,
 } from "../store/partner-store.js";
 import {
   type AppSecret,
@@ -59,7 +59,9 @@ export function registerPartnerAdminRoutes(app: FastifyInstance, deps: GatewayDe
     const body = readBody(updatePartner.body, request.body);
     let row = await requirePartner(deps, request.params.partner_id);
     const pricing = await putPricing(deps, row.partner_id, body);
-    if (body.name !== undefined) row = (await renamePartner(deps.db, row.partner_id, body.name)) ?? row;
+    const changed =
+      body.name !== undefined || body.fees !== undefined || body.supported_currencies !== undefined;
+    if (changed) row = (await touchPartner(deps.db, row.partner_id, body.name)) ?? row;
     return renderPartner(row, pricing);
   });
 

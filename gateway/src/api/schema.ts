@@ -115,7 +115,7 @@ export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
  */
 export const DecimalInput = (
   description: string,
-  options: { minimum?: 0; exclusiveMinimum?: 0; examples?: unknown[] } = {},
+  options: { minimum?: 0; exclusiveMinimum?: 0; maximum?: number; examples?: unknown[] } = {},
 ) =>
   Type.Unsafe<string>({
     type: ["number", "string"],
@@ -194,3 +194,19 @@ export const ExchangeRate = (prefix = "") =>
 /** A JSON object with free keys. */
 export const FreeMap = (description: string) =>
   Type.Unsafe<Record<string, unknown>>({ type: "object", additionalProperties: true, description });
+
+/**
+ * Whether `schema` refuses "" (a pattern or enum without it, `minLength` above 0, a `format`, or a type
+ * other than string): such a field or parameter sent as "" is refused, not read as absent.
+ */
+export function forbidsEmptyString(schema: unknown): boolean {
+  const s = schema as Record<string, unknown>;
+  const types = [s.type].flat();
+  if (!types.includes("string")) return s.type !== undefined;
+  return (
+    (typeof s.minLength === "number" && s.minLength > 0) ||
+    (typeof s.pattern === "string" && !new RegExp(s.pattern).test("")) ||
+    (Array.isArray(s.enum) && !s.enum.includes("")) ||
+    typeof s.format === "string"
+  );
+}

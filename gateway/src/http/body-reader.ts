@@ -1,4 +1,5 @@
 import { ApiError, invalidField, missingField } from "./api-error.js";
+import type { Reason } from "./error-map.js";
 import { exactNumberText } from "./json-number-text.js";
 
 /**
@@ -13,8 +14,9 @@ export class BodyReader {
     body: unknown,
     private readonly prefix = "",
   ) {
-    if (body === undefined || body === null) this.body = {};
-    else if (typeof body !== "object" || Array.isArray(body)) {
+    // No body is an empty object; a JSON `null` body is a value of the wrong type, refused below.
+    if (body === undefined) this.body = {};
+    else if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new ApiError(
         400,
         "INVALID_FIELD",
@@ -75,7 +77,8 @@ export class BodyReader {
    * A decimal given as a JSON number or a decimal string; returned as its exact text (a JSON number as the
    * client wrote it, not as the nearest double prints).
    */
-  decimalText(field: string, opts: { required?: boolean } = {}): string | undefined {
+  /** `code` answers a number too large or too precise for any decimal (INVALID_AMOUNT for an amount). */
+  decimalText(field: string, opts: { required?: boolean; code?: Reason } = {}): string | undefined {
     const v = this.body[field];
     if (v === undefined || v === null || v === "") {
       if (opts.required) throw missingField(this.name(field));
@@ -87,6 +90,16 @@ export class BodyReader {
         : typeof v === "string"
           ? v.trim()
           : "";
+    if (typeof v === "number" && /[eE]/.test(text)) {
+      // A number whose exponent puts it beyond what a decimal here can hold, to the last digit.
+      const name = this.name(field);
+      throw new ApiError(
+        400,
+        opts.code ?? "INVALID_FIELD",
+        `${name} has more digits than any amount can`,
+        name,
+      );
+    }
     if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField(this.name(field), "must be a decimal number");
     return text;
   }

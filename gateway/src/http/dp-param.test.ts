@@ -4,7 +4,6 @@ import { readDp } from "./dp-param.js";
 describe("readDp", () => {
   it.each([
     [{}, 2],
-    [{ dp: "" }, 2],
     [{ dp: "0" }, 0],
     [{ dp: "10" }, 10],
     [{ dp: "07" }, 7],
@@ -12,12 +11,17 @@ describe("readDp", () => {
     expect(readDp(query)).toBe(dp);
   });
 
-  it.each([{ dp: "11" }, { dp: "-1" }, { dp: "2.5" }, { dp: "abc" }, { dp: "100" }, { dp: ["3", "4"] }])(
-    "refuses %o",
-    (query) => {
-      expect(() => readDp(query)).toThrowError(
-        expect.objectContaining({ code: "INVALID_FIELD", field: "dp", status: 400 }),
-      );
-    },
-  );
+  it.each([
+    { dp: "" },
+    { dp: "11" },
+    { dp: "-1" },
+    { dp: "2.5" },
+    { dp: "abc" },
+    { dp: "100" },
+    { dp: ["3", "4"] },
+  ])("refuses %o", (query) => {
+    expect(() => readDp(query)).toThrowError(
+      expect.objectContaining({ code: "INVALID_FIELD", field: "dp", status: 400 }),
+    );
+  });
 });

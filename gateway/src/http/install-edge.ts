@@ -9,6 +9,7 @@ import { ApiError } from "./api-error.js";
 import { httpStatusFor, isDependencyUnavailable, RETRY_AFTER_SECONDS } from "./error-map.js";
 import { recordNumberTexts } from "./json-number-text.js";
 import { checkJsonBody, checkUrlParameters } from "./text-safety.js";
+import { answerUnroutedRequests } from "./unrouted-requests.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -42,6 +43,8 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
       "request",
     );
   });
+  answerUnroutedRequests(app, sendError);
+  // A route that finds nothing to serve (the console's static files) answers through this.
   app.setNotFoundHandler((request, reply) => {
     void sendError(
       reply,
@@ -94,9 +97,10 @@ export function answerFrameworkError(
 ): void {
   reply.header("X-Request-Id", request.id);
   const status = error.statusCode ?? 500;
+  // Every such refusal is the documented 400 (a path parameter over Fastify's length cap would be 414).
   const refusal =
     status >= 400 && status < 500
-      ? new ApiError(status, "INVALID_FIELD", "the request URL is malformed")
+      ? new ApiError(400, "INVALID_FIELD", "the request URL is malformed")
       : error;
   void sendError(reply, request, refusal);
 }

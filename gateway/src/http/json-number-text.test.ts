@@ -44,8 +44,16 @@ describe("recordNumberTexts", () => {
     const body = parse('{"a":1.5e3,"b":12E-5,"c":1e999,"d":-0}') as object;
     expect(exactNumberText(body, "a")).toBe("1500");
     expect(exactNumberText(body, "b")).toBe("0.00012");
-    expect(exactNumberText(body, "c")).toBeUndefined();
+    expect(exactNumberText(body, "c")).toBe("1e999");
     expect(exactNumberText(body, "d")).toBe("-0");
+  });
+
+  it("answers a number whose exponent is beyond ±40 as written, never as the double it parsed to", () => {
+    const digits = `1${"0".repeat(50)}1e-49`;
+    const body = parse(`{"amount":${digits}}`) as { amount: number };
+    expect(body.amount).toBe(100);
+    expect(exactNumberText(body, "amount")).toBe(digits);
+    expect(withExactNumbers(body)).toEqual({ amount: digits });
   });
 
   it("survives deep nesting without recursion", () => {

@@ -108,15 +108,17 @@ function remember(node: object, key: string, numberText: string): void {
 
 /**
  * The number at `container[key]` in plain decimal notation, exactly as the client wrote it (`1e3` →
- * `1000`); undefined when that member is not a number from a parsed body, or when its exponent would
- * expand it beyond any amount (the caller then refuses it as it refuses any other bad decimal).
+ * `1000`); undefined when that member is not a number from a parsed body. A number whose exponent is
+ * beyond ±MAX_EXPONENT is answered as written, exponent and all: no plain decimal, so every reader refuses
+ * it as it refuses any other bad decimal, where the double JSON.parse made of it (`1000…0001e-49` is 100)
+ * would be a silently rounded amount.
  */
 export function exactNumberText(container: object, key: string): string | undefined {
   const raw = TEXTS.get(container)?.get(key);
   if (raw === undefined) return undefined;
   const exponent = /[eE]([+-]?\d+)$/.exec(raw);
   if (!exponent) return raw;
-  if (Math.abs(Number(exponent[1])) > MAX_EXPONENT) return undefined;
+  if (Math.abs(Number(exponent[1])) > MAX_EXPONENT) return raw;
   const value = new Dec(raw);
   return value.isZero() ? "0" : value.toFixed();
 }

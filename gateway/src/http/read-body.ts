@@ -10,6 +10,7 @@ import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/curre
 import { Dec } from "@payouts/platform/money/decimal";
 import type { Static, TObject, TSchema } from "typebox";
 import {
+  forbidsEmptyString,
   invalidCodeOf,
   minorUnitsCurrencyOf,
   refusalOf,
@@ -42,8 +43,6 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     if (reader.has(name)) throw new ApiError(400, refusal.code, refusal.message, reader.name(name));
     return undefined;
   }
-  const strict = strictMessageOf(s);
-  if (strict !== undefined) return readStrictText(reader, name, s, strict);
   const nullable = nonNull(s);
   if (nullable) {
     // `null` clears a nullable field; for a string, so does "" (BodyReader counts "" as absent).
@@ -51,6 +50,17 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     if (raw === null || (raw === "" && (nullable as Json).type === "string")) return null;
     return readField(reader, name, nullable, required);
   }
+  if (!required && reader.raw(name) === null) {
+    throw new ApiError(
+      400,
+      invalidCodeOf(s) ?? "INVALID_FIELD",
+      `${reader.name(name)} must not be null; leave it out instead`,
+      reader.name(name),
+    );
+  }
+  const strict = strictMessageOf(s);
+  if (strict !== undefined) return readStrictText(reader, name, s, strict);
+  refuseUndocumentedBlank(reader, name, s, required);
   const gatewayRule = serviceRuleOf(s);
   if (gatewayRule) return readTypeOnly(reader, name, s, gatewayRule.maxLength);
   const type = s.type;
@@ -91,6 +101,26 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     }
     default:
       throw new Error(`read-body: field ${reader.name(name)} has a shape it cannot read`);
+  }
+}
+
+/**
+ * An optional field sent as "" where its schema allows no empty string (a pattern or enum without it,
+ * `minLength` above 0, a `format` such as email): refused, naming the field, rather than read as absent, so the document's word
+ * holds. (A required field sent as "" is MISSING_REQUIRED_FIELD, as before.)
+ */
+function refuseUndocumentedBlank(reader: BodyReader, name: string, s: Json, required: boolean): void {
+  if (required || reader.raw(name) !== "") return;
+  if (![s.type].flat().includes("string")) return;
+  const forbidsBlank = forbidsEmptyString(s);
+  if (forbidsBlank) {
+    const field = reader.name(name);
+    throw new ApiError(
+      400,
+      invalidCodeOf(s) ?? "INVALID_FIELD",
+      `${field} must not be empty; leave it out instead`,
+      field,
+    );
   }
 }
 
@@ -152,10 +182,10 @@ function readString(reader: BodyReader, name: string, s: Json, required: boolean
 }
 
 function readDecimal(reader: BodyReader, name: string, s: Json, required: boolean): string | undefined {
-  const text = reader.decimalText(name, { required });
+  const code = invalidCodeOf(s) ?? "INVALID_FIELD";
+  const text = reader.decimalText(name, { required, code });
   if (text === undefined) return undefined;
   const field = reader.name(name);
-  const code = invalidCodeOf(s) ?? "INVALID_FIELD";
   const negative = text.startsWith("-");
   if (s.minimum === 0 && negative) throw new ApiError(400, code, `${field} must not be negative`, field);
   if (s.exclusiveMinimum === 0 && (negative || /^-?0+(\.0+)?$/.test(text))) {

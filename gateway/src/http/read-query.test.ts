@@ -39,8 +39,17 @@ describe("readQuery", () => {
       on: false,
       owned: "anything",
     });
-    expect(readQuery(Shape, { status: "", limit: "" })).toEqual({ limit: 20 });
+    expect(readQuery(Shape, { ref: "" })).toEqual({ limit: 20 });
   });
+
+  it.each([["status"], ["limit"], ["from"], ["code"]])(
+    "refuses %s given empty where its shape allows no empty string, naming it",
+    (name) => {
+      expect(() => readQuery(Shape, { [name]: "" })).toThrow(
+        `${name} must not be empty; leave it out instead`,
+      );
+    },
+  );
 
   it.each([
     [{ status: "nope" }, "status", "status must be one of PENDING, SUCCESS"],

@@ -4,7 +4,9 @@
  * shape's property order (the first failing check wins), and returns the typed value. Every failure is 400
  * INVALID_FIELD naming the parameter, except an absent required one (MISSING_REQUIRED_FIELD).
  *
- * - An absent or empty parameter is absent: the shape's `default` if it has one, else left out.
+ * - An absent parameter is absent: the shape's `default` if it has one, else left out. An empty one is the
+ *   same where the shape allows "" (free text); where it does not (a pattern, enum, integer, date) an optional
+ *   one is refused, as the document says (a required one is MISSING_REQUIRED_FIELD).
  * - A parameter given twice, or longer than its `maxLength` (255 when the shape states none), is refused.
  * - `anyCase` text is upper-cased first; then its `enum` and `pattern` apply. A `QueryDate` must also be a
  *   real instant. An integer is decimal digits within `minimum`–`maximum`; a boolean is `true` or `false`.
@@ -16,7 +18,7 @@
  *   partner routes) other parameters are ignored and an empty one is absent.
  */
 import type { Static, TObject, TSchema } from "typebox";
-import { isAnyCase, isQueryDate, serviceRuleOf, Type } from "../api/schema.js";
+import { forbidsEmptyString, isAnyCase, isQueryDate, serviceRuleOf, Type } from "../api/schema.js";
 import { invalidField, missingField } from "./api-error.js";
 
 type Json = Record<string, unknown>;
@@ -63,6 +65,9 @@ function refuseEmpty(given: Json): void {
 }
 
 function readParameter(name: string, s: Json, raw: unknown, required: boolean): unknown {
+  if (raw === "" && !required && forbidsEmptyString(s)) {
+    throw invalidField(name, "must not be empty; leave it out instead");
+  }
   const gatewayRule = serviceRuleOf(s);
   if (gatewayRule) return readText(name, raw, gatewayRule.maxLength);
   const text = readText(name, raw, typeof s.maxLength === "number" ? s.maxLength : QUERY_TEXT_MAX);

@@ -28,9 +28,9 @@ export const OPENAPI_PARAMETERS = {
     name: "X-Request-Id",
     in: "header",
     description:
-      "Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`).",
+      "Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing.",
     required: false,
-    schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+    schema: { type: "string" },
   },
   idempotencyKey: {
     name: "X-Idempotency-Key",
@@ -55,7 +55,8 @@ export const OPENAPI_HEADERS = {
     schema: { type: "integer", minimum: 0 },
   },
   wwwAuthenticate: {
-    description: 'The challenge: `Basic realm="payouts", charset="UTF-8"`.',
+    description:
+      'The challenge: `Basic realm="payouts", charset="UTF-8"` for partner credentials, `Bearer realm="payouts-admin"` on the admin listener, `RailSignature realm="payout-rail"` for the payout rail\'s callback.',
     required: true,
     schema: { type: "string" },
   },

@@ -327,7 +327,7 @@ export const CustomerRequest = component(
       ic_number: serviceText(
         "1–40 letters, digits, spaces, `.`, `-`, `/`; required together with `ic_type`. CPF and CNPJ must pass their check digits and are stored bare.",
         100,
-        { maxLength: 40 },
+        { minLength: 1, maxLength: 40 },
       ),
       ic_type: serviceText("Identity document type, any case; required together with `ic_number`.", 50, {
         enum: [...IC_TYPES],
@@ -335,13 +335,14 @@ export const CustomerRequest = component(
       phone: serviceText(
         "International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused.",
         50,
-        { maxLength: 50 },
+        { minLength: 1, maxLength: 50 },
       ),
       email: serviceText("At most 254 characters; stored lower case.", 320, {
         maxLength: 254,
         format: "email",
       }),
       external_reference: serviceText("Your id for this person, 1–100 characters; not unique.", 200, {
+        minLength: 1,
         maxLength: 100,
       }),
     },
@@ -544,7 +545,10 @@ export const getCustomer = defineOperation({
   responses: {
     200: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
   },
-  errors: [["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404]],
+  errors: [
+    ["MISSING_REQUIRED_FIELD", "`customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)"],
+    ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
+  ],
 });
 
 export const LOOKUP_OPERATIONS = [

@@ -22,6 +22,8 @@ import { checkJsonBody } from "../http/text-safety.js";
 import { type RailCallbackResult, railCallback } from "./rail-callback-api.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
+/** The challenge of a refused callback: a 401 names how to authenticate, here the rail's signature headers. */
+const RAIL_CHALLENGE = { "WWW-Authenticate": 'RailSignature realm="payout-rail"' };
 
 export async function registerRailCallbackRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   // An encapsulated scope, so the raw-body parser applies to this route only.
@@ -83,6 +85,8 @@ export function verifySignature(
       401,
       "INVALID_SIGNATURE",
       "X-Rail-Signature does not match X-Rail-Timestamp and the request body",
+      undefined,
+      RAIL_CHALLENGE,
     );
   }
   if (check === "stale") {
@@ -90,6 +94,8 @@ export function verifySignature(
       401,
       "STALE_CALLBACK",
       `X-Rail-Timestamp is more than ${Math.round(toleranceMs / 1000)} s from now; sign each attempt anew`,
+      undefined,
+      RAIL_CHALLENGE,
     );
   }
 }

@@ -35,14 +35,18 @@ export async function findPartner(db: Queryable, partnerId: string): Promise<Par
   return res.rows[0];
 }
 
-export async function renamePartner(
+/**
+ * Records a change to the partner: its name when given, and `updated_at` whatever changed, since a change
+ * to its pricing (kept by the pricing service) is a change to the partner too.
+ */
+export async function touchPartner(
   db: Queryable,
   partnerId: string,
-  name: string,
+  name: string | undefined,
 ): Promise<PartnerRow | undefined> {
   const res = await db.query<PartnerRow>(
-    "UPDATE gateway.partners SET name = $2, updated_at = now() WHERE partner_id = $1 RETURNING *",
-    [partnerId, name],
+    "UPDATE gateway.partners SET name = COALESCE($2, name), updated_at = now() WHERE partner_id = $1 RETURNING *",
+    [partnerId, name ?? null],
   );
   return res.rows[0];
 }

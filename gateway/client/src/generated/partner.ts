@@ -1207,7 +1207,7 @@ export interface components {
     parameters: {
         /** @description Decimal places of USD amounts and fees in the response (`amount_usd`, `fee`, `percentage_fee`, `fixed_fee`, `total_usd`, `balance_usd`), rounded half up. Rounding affects the response only: stored values and balance debits keep full precision, so with the default a sub-cent fee shows as 0.00. `exchange_rate` always has 10 decimals; local amounts use the currency's ISO 4217 minor units. Other values → 400 `INVALID_FIELD` (`field` = `dp`). */
         dp: number;
-        /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+        /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
         requestId: string;
         /**
          * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
@@ -1221,7 +1221,7 @@ export interface components {
         requestId: string;
         /** @description Seconds to wait before retrying. */
         retryAfter: number;
-        /** @description The challenge: `Basic realm="payouts", charset="UTF-8"`. */
+        /** @description The challenge: `Basic realm="payouts", charset="UTF-8"` for partner credentials, `Bearer realm="payouts-admin"` on the admin listener, `RailSignature realm="payout-rail"` for the payout rail's callback. */
         wwwAuthenticate: string;
         /** @description `true` when this answer is the stored outcome of an earlier request with the same key. */
         idempotentReplayed: "true";
@@ -1237,7 +1237,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1424,7 +1424,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1609,7 +1609,7 @@ export interface operations {
                 country_code: string;
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1735,7 +1735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -1904,7 +1904,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -1929,6 +1929,7 @@ export interface operations {
              * @description Bad request. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: `customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)
              */
             400: {
                 headers: {
@@ -1938,7 +1939,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "INVALID_FIELD";
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2052,7 +2053,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2227,7 +2228,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2441,7 +2442,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
                 /**
                  * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
@@ -2699,7 +2700,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -2827,7 +2828,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -2976,7 +2977,7 @@ export interface operations {
                 dp?: components["parameters"]["dp"];
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3100,7 +3101,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3223,7 +3224,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -3411,7 +3412,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3554,7 +3555,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3763,7 +3764,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -3953,7 +3954,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -4167,7 +4168,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -4291,7 +4292,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path: {
@@ -4497,7 +4498,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
                 /** @description When this attempt was signed: Unix time in whole seconds. Part of the signed bytes. */
                 "X-Rail-Timestamp": string;
@@ -4667,7 +4668,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;
@@ -4712,7 +4713,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; otherwise the gateway generates one (`req_…`). */
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
             };
             path?: never;

@@ -198,6 +198,7 @@ const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {
   QUOTE_REQUIRED: Code.FailedPrecondition,
   QUOTE_EXPIRED: Code.FailedPrecondition,
   INSUFFICIENT_FUNDS: Code.FailedPrecondition,
+  BALANCE_LIMIT_EXCEEDED: Code.FailedPrecondition,
   TRANSACTION_NOT_REFUNDABLE: Code.FailedPrecondition,
   TRANSACTION_NOT_PROCESSING: Code.FailedPrecondition,
   PAYOUT_ACCEPTED_BY_RAIL: Code.FailedPrecondition,

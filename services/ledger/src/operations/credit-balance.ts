@@ -15,6 +15,7 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { newId } from "@payouts/platform/ids";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { CreditBalanceResponseSchema } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { checkCreditAmount, checkCreditFits } from "../domain/balance-limit.js";
 import { invalidField, missingField } from "../domain/ledger-failure.js";
 import { checkIdempotencyKey } from "../domain/payout-execution.js";
 import { creditMovement } from "../domain/posting-rules.js";
@@ -52,6 +53,7 @@ export async function creditBalance(
   if (!input.partnerId) throw missingField("partner_id");
   checkIdempotencyKey(input.idempotencyKey, input.fingerprint);
   if (!input.amountUsd) throw missingField("amount_usd");
+  checkCreditAmount(input.amountUsd);
   const amount = storedDecimal(input.amountUsd, "amount_usd", "positive");
   if (input.reference.length > MAX_REFERENCE_LENGTH) {
     throw invalidField("reference", `must be at most ${MAX_REFERENCE_LENGTH} characters`);
@@ -74,7 +76,7 @@ export async function creditBalance(
     }
     const movementId = newId("mov");
     await ensureAccounts(q, input.partnerId);
-    await lockBalance(q, input.partnerId);
+    checkCreditFits(await lockBalance(q, input.partnerId), amount);
     await postMovement(q, {
       movementId,
       partnerId: input.partnerId,
