@@ -47,10 +47,10 @@ ADMIN_PORT=$(free_port)
 while [ "$ADMIN_PORT" = "$PORT" ]; do ADMIN_PORT=$(free_port); done
 
 # The platform in its own process group, so that the trap stops npm and the node process it starts.
-# The failed-login throttle is off (AUTH_FAILURES_*=0): Schemathesis sends many bad credentials on purpose,
+# The failed-login throttle is off (AUTH_FAILURES_PER_ADDRESS=0): Schemathesis sends many bad credentials on purpose,
 # and the ignored_auth check wants the 401 each one earns, not the 429 the throttle answers after a few.
 setsid env PAYOUTS_DATA_DIR="$WORK/data" PORT="$PORT" ADMIN_PORT="$ADMIN_PORT" HOST=127.0.0.1 \
-  AUTH_FAILURES_PER_ADDRESS=0 AUTH_FAILURES_PER_CLIENT=0 LOG_LEVEL=warn npm start >"$WORK/platform.log" 2>&1 &
+  AUTH_FAILURES_PER_ADDRESS=0 LOG_LEVEL=warn npm start >"$WORK/platform.log" 2>&1 &
 PLATFORM_PGID=$!
 stop_platform() {
   kill -TERM -- "-$PLATFORM_PGID" 2>/dev/null || true
