@@ -92,7 +92,7 @@ describe("readQuery", () => {
     expect(readQuery(NO_QUERY, undefined)).toEqual({});
   });
 
-  it("refuses an empty value in a closed shape, naming it, and reads it as absent in an open one", () => {
+  it("refuses an empty value in a closed shape, naming it; in an open one only where its shape excludes it", () => {
     const Closed = Type.Object(
       { partner_id: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ default: 20 })) },
       { additionalProperties: false },
@@ -105,6 +105,7 @@ describe("readQuery", () => {
     });
     expect(refusal({ limit: "" }, Closed)).toMatchObject({ field: "limit" });
     expect(readQuery(Closed, {})).toEqual({ limit: 20 });
-    expect(readQuery(Shape, { ref: "", limit: "" })).toEqual({ limit: 20 });
+    expect(readQuery(Shape, { ref: "" })).toEqual({ limit: 20 });
+    expect(refusal({ limit: "" }, Shape)).toMatchObject({ code: "INVALID_FIELD", field: "limit" });
   });
 });

@@ -118,8 +118,22 @@ import { freePort } from "../../support/free-port.js";
 
 export { freePort };
 
-/** Migrates the database with the `migrate` role, then starts the services and, last, the gateway. */
+/**
+ * Migrates the database with the `migrate` role, then starts the services and, last, the gateway. A port
+ * probed free can still be taken by another process before the service binds it: a start that fails with
+ * EADDRINUSE is stopped and tried again on new ports (migrations are idempotent), at most three times.
+ */
 export async function startDistributedTopology(options: TopologyOptions): Promise<DistributedTopology> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startOnce(options: TopologyOptions): Promise<DistributedTopology> {
   const ports = new Map<Role | "admin", number>();
   for (const role of [...SERVICE_ROLES, "gateway", "admin"] as const) ports.set(role, await freePort());
   const adminToken = `e2e-admin-${randomBytes(12).toString("hex")}`;
