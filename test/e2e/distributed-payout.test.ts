@@ -411,34 +411,40 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
   });
 
   it("refuses a caller the allowlist does not name for the method", async () => {
+    // Every token is signed before the first call starts: a call refused while a later token was still
+    // being signed would reject before anything awaited it.
+    const gatewayToLedger = await as("gateway", "ledger");
+    const adminToLedger = await as("gateway-admin", "ledger");
+    const adminToRail = await as("gateway-admin", "rail");
+    const ledgerToPricing = await as("ledger", "pricing");
     const calls = [
       grpcJsUnary(
         ledger(),
         LedgerService.method.creditBalance,
         { partnerId: "ptr_x", amountUsd: "10", reference: "partner side" },
         5_000,
-        await as("gateway", "ledger"),
+        gatewayToLedger,
       ),
       grpcJsUnary(
         ledger(),
         LedgerService.method.recordRailResult,
         { txId: "tx_any", outcome: "SUCCESS" },
         5_000,
-        await as("gateway-admin", "ledger"),
+        adminToLedger,
       ),
       grpcJsUnary(
         running().grpcAddress("sandbox-rail"),
         RailService.method.cancelPayout,
         { txId: "tx_any" },
         5_000,
-        await as("gateway-admin", "rail"),
+        adminToRail,
       ),
       grpcJsUnary(
         ledger(),
         LedgerService.method.failTransaction,
         { txId: "tx_any", reason: "partner side", force: true },
         5_000,
-        await as("gateway", "ledger"),
+        gatewayToLedger,
       ),
       // The ledger may ask pricing for a binding quote, and for nothing else.
       grpcJsUnary(
@@ -446,7 +452,7 @@ describe("service authentication between the processes (issue 12 item 2)", () =>
         PricingService.method.putFxRate,
         { currency: "NGN", ratePerUsd: "1" },
         5_000,
-        await as("ledger", "pricing"),
+        ledgerToPricing,
       ),
     ];
     expect(await Promise.all(calls.map(grpcStatusOf))).toEqual(
