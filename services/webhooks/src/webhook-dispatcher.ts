@@ -19,6 +19,7 @@ import { createEventIntake } from "./intake/event-intake.js";
 import { createWebhookRetention } from "./retention/webhook-retention.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
 import { createRefusedEventCounter } from "./telemetry/intake-metrics.js";
+import { createReceiverHealthGauges } from "./telemetry/receiver-health-gauges.js";
 
 export const WEBHOOK_MIGRATIONS: MigrationSet = {
   schema: "webhooks",
@@ -37,6 +38,10 @@ const LEASE_MARGIN_MS = 2_000;
  * lease after it, a TestConfig call ends within 2 s + timeout + 2 s, inside the callers' 15 s deadline.
  */
 const TEST_CLAIM_WAIT_MS = 2_000;
+
+/** How often the receiver health gauges are recomputed, and how many receivers get series of their own. */
+const HEALTH_GAUGE_INTERVAL_MS = 30_000;
+const HEALTH_GAUGE_TOP_RECEIVERS = 10;
 
 /**
  * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
@@ -103,6 +108,13 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     onRefused: createRefusedEventCounter(),
   });
   const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
+  const healthGauges = createReceiverHealthGauges({
+    db: ctx.db,
+    logger,
+    now,
+    intervalMs: HEALTH_GAUGE_INTERVAL_MS,
+    topN: HEALTH_GAUGE_TOP_RECEIVERS,
+  });
   let subscription: Subscription | undefined;
 
   return {
@@ -117,6 +129,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await secretBox();
       worker.start();
       retention.start();
+      healthGauges.start();
       subscription = await ctx.bus.subscribe({
         topic: config.eventsTopic,
         groupId: config.consumerGroup,
@@ -140,6 +153,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await worker.stop();
       await receivers.close();
       await retention.stop();
+      healthGauges.stop();
     },
   };
 }
