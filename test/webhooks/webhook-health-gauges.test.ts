@@ -137,8 +137,8 @@ describe("receiver health gauges", () => {
     await gauges.refresh();
     const after = await collect();
     expect(pointValue(after.get("payouts.webhooks.backlog"), { receiver_status: "active" })).toBe(155);
-    expect(pointValue(after.get("payouts.webhooks.receiver.backlog"), { config_id: configs[0].config_id })).toBe(
-      101,
-    );
+    expect(
+      pointValue(after.get("payouts.webhooks.receiver.backlog"), { config_id: configs[0].config_id }),
+    ).toBe(101);
   });
 });
