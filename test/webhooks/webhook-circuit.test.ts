@@ -165,7 +165,7 @@ describe("receiver circuit breaker", () => {
     });
   });
 
-  it("claims nothing of a paused receiver, whatever its circuit", async () => {
+  it("claims nothing of a paused receiver", async () => {
     const partner = await harness.createPartner();
     const config = (await createConfig(harness, partner, { url: `${healthy.url}/paused` })).config_id;
     await harness.db.query("UPDATE webhooks.configs SET paused = true WHERE config_id = $1", [config]);
@@ -189,6 +189,23 @@ describe("receiver circuit breaker", () => {
 
     await harness.db.query("UPDATE webhooks.configs SET paused = false WHERE config_id = $1", [config]);
     await settledDeliveries(harness, partner, `tx_id=${txId}`, 1, "delivered", 5_000);
+  });
+
+  it("counts a test notification's answer: it waits for the probe while open, and a 2xx closes the circuit", async () => {
+    const partner = await harness.createPartner();
+    const config = (await createConfig(harness, partner, { url: `${healthy.url}/tested` })).config_id;
+    await setCircuit(harness.db, config, "open", "now() + interval '1 minute'");
+    const refused = await harness.api(partner, "POST", `/webhookConfigs/${config}/test`);
+    expect(refused.status, refused.text).toBe(200);
+    expect(refused.json).toMatchObject({ delivered: false });
+    expect(refused.json.error).toMatch(/circuit is open/);
+    expect(healthy.requests.filter((r) => r.path.startsWith("/tested/"))).toEqual([]);
+
+    // Due for a probe: the test notification is it, and its 2xx closes the circuit.
+    await setCircuit(harness.db, config, "open", "now() - interval '1 millisecond'");
+    const sent = await harness.api(partner, "POST", `/webhookConfigs/${config}/test`);
+    expect(sent.json).toMatchObject({ delivered: true, status_code: 200 });
+    expect((await circuitOf(harness.db, config)).circuit_state).toBe("closed");
   });
 
   describe("probes (the dispatcher stopped, the claim called directly)", () => {
