@@ -5,7 +5,11 @@ import { createPgliteDatabase } from "@payouts/platform/database/pglite-database
 import { newId } from "@payouts/platform/ids";
 import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attempt-recorder";
 import { DEFAULT_CIRCUIT_SETTINGS } from "@payouts/webhooks/internal/domain/circuit-breaker";
-import { type RecordedAttempt, recordAttempts } from "@payouts/webhooks/internal/store/delivery-queue-store";
+import {
+  claimDueDeliveries,
+  type RecordedAttempt,
+  recordAttempts,
+} from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
 import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -325,6 +329,40 @@ describe.each([
     });
   });
 
+  it("claims one probe of an open circuit due for it, nothing of a paused or not-yet-due receiver", async () => {
+    const closed = await insertConfig(db);
+    const due = await insertConfig(db);
+    const waiting = await insertConfig(db);
+    const paused = await insertConfig(db);
+    for (const config of [closed, due, waiting, paused]) {
+      for (let i = 0; i < 3; i++) await insertPending(db, config);
+    }
+    await db.query(
+      `UPDATE webhooks.configs SET circuit_state = 'open', circuit_failures = 5, circuit_opened_at = now(),
+              circuit_retry_at = CASE WHEN config_id = $1 THEN now() - interval '1 second'
+                                      ELSE now() + interval '1 minute' END
+        WHERE config_id = ANY($2::text[])`,
+      [due, [due, waiting]],
+    );
+    await db.query("UPDATE webhooks.configs SET paused = true WHERE config_id = $1", [paused]);
+    const now = new Date();
+    const claimed = await claimDueDeliveries(db, {
+      now,
+      leaseMs: 12_000,
+      workerId: "whw_batch",
+      limit: 64,
+      perConfigLimit: 4,
+    });
+    const perConfig = (config: string) => claimed.filter((c) => c.config_id === config).length;
+    expect([perConfig(closed), perConfig(due), perConfig(waiting), perConfig(paused)]).toEqual([3, 1, 0, 0]);
+    const circuit = await db.query<{ circuit_state: string; circuit_retry_at: Date }>(
+      "SELECT circuit_state, circuit_retry_at FROM webhooks.configs WHERE config_id = $1",
+      [due],
+    );
+    expect(circuit.rows[0]!.circuit_state).toBe("half_open");
+    expect(new Date(circuit.rows[0]!.circuit_retry_at).getTime()).toBe(now.getTime() + 12_000);
+  });
+
   it("stores the attempts that finish in one event-loop turn with one statement", async () => {
     const config = await insertConfig(db);
     const ids = await Promise.all(Array.from({ length: 40 }, () => insertDelivering(db, config, 1)));
@@ -418,6 +456,19 @@ async function insertDelivering(db: Queryable, configId: string, attempts: numbe
             now() + interval '1 minute', 'whw_batch'
        FROM webhooks.configs WHERE config_id = $3`,
     [deliveryId, newId("evt"), configId, newId("tx"), Buffer.from("{}"), attempts],
+  );
+  return deliveryId;
+}
+
+/** A delivery due for its first attempt, in a transaction of its own. */
+async function insertPending(db: Queryable, configId: string): Promise<string> {
+  const deliveryId = newId("whd");
+  await db.query(
+    `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body,
+       status, attempts, next_attempt_at)
+     SELECT $1, $2, $3, partner_id, $4, 1, 'transaction.success', $5, 'pending', 0, now() - interval '1 second'
+       FROM webhooks.configs WHERE config_id = $3`,
+    [deliveryId, newId("evt"), configId, newId("tx"), Buffer.from("{}")],
   );
   return deliveryId;
 }

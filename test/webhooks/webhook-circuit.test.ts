@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { metrics } from "@opentelemetry/api";
+import { AggregationTemporality, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import type { Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
 import { DEFAULT_CIRCUIT_PROBE_INTERVAL_MS } from "@payouts/webhooks/internal/domain/circuit-breaker";
@@ -14,6 +16,29 @@ import {
   transactionEvent,
   type WebhookHarness,
 } from "./support/webhook-harness.js";
+
+class TestReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+
+// Registered before the dispatcher builds its instruments.
+const reader = new TestReader();
+metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+/** The circuit transition counter's points: attributes and value. */
+async function circuitTransitions(): Promise<{ attributes: Record<string, unknown>; value: number }[]> {
+  const { resourceMetrics } = await reader.collect();
+  return resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === "payouts.webhooks.circuit.transitions")
+    .flatMap((metric) =>
+      metric.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value as number })),
+    );
+}
 
 /**
  * The per-receiver circuit breaker on the real dispatcher and PostgreSQL: a receiver that refuses
@@ -43,7 +68,7 @@ describe("receiver circuit breaker", () => {
     let downConfig: string;
     const txIds = [newTxId(), newTxId(), newTxId(), newTxId()];
 
-    it("opens after the threshold: its due rows are not attempted while another receiver's are delivered", async () => {
+    it("opens after the threshold (counted): its due rows are not attempted while another receiver's are delivered", async () => {
       port.value = await closedPort();
       down = await harness.createPartner();
       const up = await harness.createPartner();
@@ -73,6 +98,8 @@ describe("receiver circuit breaker", () => {
         return circuit.circuit_state === "open" ? circuit : undefined;
       }, 10_000);
       expect(opened.circuit_failures).toBeGreaterThanOrEqual(5);
+      // Counted without naming the receiver: one series per transition, however many receivers.
+      expect(await circuitTransitions()).toEqual([{ attributes: { transition: "opened" }, value: 1 }]);
       // Attempts sent before the circuit opened finish (a refusal is immediate) and are recorded.
       await eventually(async () =>
         (await work(harness.db, downConfig)).delivering === 0 ? true : undefined,
@@ -111,7 +138,7 @@ describe("receiver circuit breaker", () => {
       expect((await circuitOf(harness.db, downConfig)).circuit_state).not.toBe("closed");
     });
 
-    it("closes at the next probe once the receiver answers, and drains the backlog in per-transaction order", async () => {
+    it("closes at the next probe once the receiver answers, drains the backlog in per-transaction order, counts the transitions", async () => {
       expect(downConfig).toBeDefined();
       const received: { txId: string; eventType: string }[] = [];
       const server = createServer((req, res) => {
@@ -150,6 +177,10 @@ describe("receiver circuit breaker", () => {
           circuit_retry_at: null,
         });
         expect(received).toHaveLength(8);
+        expect(await circuitTransitions()).toEqual([
+          { attributes: { transition: "opened" }, value: 1 },
+          { attributes: { transition: "closed" }, value: 1 },
+        ]);
         for (const txId of txIds) {
           expect(received.filter((r) => r.txId === txId).map((r) => r.eventType)).toEqual([
             "transaction.success",
