@@ -260,13 +260,13 @@ describe.each([
               circuit_opened_at = $2, circuit_retry_at = $3 WHERE config_id = ANY($1::text[])`,
       [[probed, recovering], at(-60_000), at(10_000)],
     );
-    const healthyBefore = await rowVersion(db, healthy);
     const rows = async (configId: string, n: number) =>
       Promise.all(Array.from({ length: n }, () => insertDelivering(db, configId, 1)));
     const [h1, h2] = await rows(healthy, 2);
     const [f1, f2, f3] = await rows(failing, 3);
     const [p1] = await rows(probed, 1);
     const [r1] = await rows(recovering, 1);
+    const healthyBefore = await rowVersion(db, healthy);
 
     const stored = await recordAttempts(
       db,
@@ -473,10 +473,10 @@ async function insertPending(db: Queryable, configId: string): Promise<string> {
   return deliveryId;
 }
 
-/** Changes whenever the row is written. */
+/** Changes whenever the row is written or locked. */
 async function rowVersion(db: Queryable, configId: string): Promise<string> {
   const res = await db.query<{ v: string }>(
-    "SELECT xmin::text AS v FROM webhooks.configs WHERE config_id = $1",
+    "SELECT xmin || '/' || xmax AS v FROM webhooks.configs WHERE config_id = $1",
     [configId],
   );
   return res.rows[0]!.v;

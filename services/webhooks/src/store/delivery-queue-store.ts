@@ -122,9 +122,12 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
         WHERE d.delivery_id IN (SELECT delivery_id FROM eligible) AND d.status = 'pending'
         FOR UPDATE SKIP LOCKED
      ), probing AS (
+       -- Configurations are locked in config_id order here and when attempts are recorded: no deadlock.
        UPDATE webhooks.configs pc
           SET circuit_state = 'half_open', circuit_retry_at = $1 + $2 * interval '1 millisecond'
-         FROM locked l
+         FROM (SELECT lc.config_id FROM webhooks.configs lc
+                WHERE lc.config_id IN (SELECT config_id FROM locked) AND lc.circuit_state <> 'closed'
+                ORDER BY lc.config_id FOR UPDATE) l
         WHERE pc.config_id = l.config_id AND pc.circuit_state <> 'closed'
      )
      UPDATE webhooks.deliveries d
@@ -315,7 +318,12 @@ export async function recordAttempts(
                   THEN b.last_failure + $13 * interval '1 millisecond'
                 WHEN b.reset OR c.circuit_state = 'closed' THEN NULL
                 ELSE c.circuit_retry_at END
-         FROM outcomes b
+         -- Only the configurations this batch may change are locked, in config_id order (as the claim
+         -- does): two statements never wait for each other's rows in a cycle.
+         FROM (SELECT o.* FROM outcomes o JOIN webhooks.configs lc ON lc.config_id = o.config_id
+                WHERE (lc.active AND o.disable_reason IS NOT NULL) OR o.failures > 0
+                      OR (o.reset AND (lc.circuit_failures <> 0 OR lc.circuit_state <> 'closed'))
+                ORDER BY o.config_id FOR UPDATE OF lc) b
         WHERE c.config_id = b.config_id
           AND ((c.active AND b.disable_reason IS NOT NULL) OR b.failures > 0
                OR (b.reset AND (c.circuit_failures <> 0 OR c.circuit_state <> 'closed')))
