@@ -80,6 +80,10 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
     workerId: newId("whw", now().getTime()),
     workerTtlMs: config.workerTtlMs,
+    circuit: {
+      failureThreshold: config.circuitFailureThreshold,
+      probeIntervalMs: config.circuitProbeIntervalMs,
+    },
   });
   const handlers = createWebhookHandlers({
     db: ctx.db,
