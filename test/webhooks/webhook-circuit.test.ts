@@ -100,13 +100,6 @@ describe("receiver circuit breaker", () => {
       expect(opened.circuit_failures).toBeGreaterThanOrEqual(5);
       // Counted without naming the receiver: one series per transition, however many receivers.
       expect(await circuitTransitions()).toEqual([{ attributes: { transition: "opened" }, value: 1 }]);
-      // Attempts sent before the circuit opened finish (a refusal is immediate) and are recorded.
-      await eventually(async () =>
-        (await work(harness.db, downConfig)).delivering === 0 ? true : undefined,
-      );
-      const before = await work(harness.db, downConfig);
-      const retryAt = (await circuitOf(harness.db, downConfig)).circuit_retry_at!;
-
       // Meanwhile another partner's receiver is served as usual.
       const upTxs = [newTxId(), newTxId(), newTxId()];
       await harness.publish(
@@ -114,8 +107,12 @@ describe("receiver circuit breaker", () => {
           transactionEvent({ partnerId: up.partnerId, txId, eventType: "transaction.success", sequence: 1 }),
         ),
       );
-      await settledDeliveries(harness, up, `config_id=${upConfig}`, 3, "delivered", 5_000);
-      await healthy.waitFor(3, (r) => r.path.startsWith("/up/"), 5_000);
+      // Attempts sent before the circuit opened finish (a refusal is immediate) and are recorded.
+      await eventually(async () =>
+        (await work(harness.db, downConfig)).delivering === 0 ? true : undefined,
+      );
+      const before = await work(harness.db, downConfig);
+      const retryAt = (await circuitOf(harness.db, downConfig)).circuit_retry_at!;
 
       // Until the circuit is due for a probe, nothing of its backlog is claimed: no attempt counted, no
       // attempt row, every row still pending (none dead), though rows come due every 200 ms.
@@ -124,6 +121,10 @@ describe("receiver circuit breaker", () => {
       expect(Date.now(), "the window before the first probe was observed").toBeLessThan(retryAt.getTime());
       expect(during).toEqual(before);
       expect(during.pending).toBe(8);
+      // The other receiver got its notifications within that window.
+      const upRows = await settledDeliveries(harness, up, `config_id=${upConfig}`, 3, "delivered", 5_000);
+      for (const row of upRows) expect(new Date(row.delivered_at).getTime()).toBeLessThan(retryAt.getTime());
+      await healthy.waitFor(3, (r) => r.path.startsWith("/up/"), 5_000);
 
       // Afterwards it is probed with one row at a time, about once per probe interval.
       await sleep(2 * DEFAULT_CIRCUIT_PROBE_INTERVAL_MS + 400);
