@@ -5,6 +5,7 @@ import {
   KILLED_ROLES,
   kafkaRetryBudgetMs,
   parseChaosOptions,
+  RESUMPTION_LIMITS,
   UsageError,
 } from "./chaos-options.js";
 
@@ -18,6 +19,15 @@ describe("parseChaosOptions", () => {
   it("keeps --keep-infra whatever order the flags come in", () => {
     expect(parseChaosOptions(["--keep-infra", "--short"])).toMatchObject({ mode: "short", keepInfra: true });
     expect(parseChaosOptions(["--short"]).keepInfra).toBe(false);
+  });
+
+  it("restarts the killed dispatcher well inside the limit its stored deliveries are held to", () => {
+    for (const options of [parseChaosOptions([]), parseChaosOptions(["--short"])]) {
+      expect(options.dispatcherDownSeconds * 1000).toBeLessThan(
+        RESUMPTION_LIMITS.dispatcherKill.storedMs / 2,
+      );
+      expect(options.storedBeforeKillSeconds).toBeGreaterThan(0);
+    }
   });
 
   it("refuses an unknown argument with the usage", () => {

@@ -37,6 +37,13 @@ export interface ChaosOptions {
   readonly leadSeconds: number;
   /** How long a killed process stays down before it is started again. */
   readonly killDownSeconds: number;
+  /**
+   * How long the killed dispatcher stays down: as briefly as an orchestrator takes to start a replacement,
+   * since its resumption is held to a limit from the kill (RESUMPTION_LIMITS).
+   */
+  readonly dispatcherDownSeconds: number;
+  /** Before the dispatcher is killed, the receiver answers 500 this long, so deliveries are left stored. */
+  readonly storedBeforeKillSeconds: number;
   /** Load after each fault is over (a restarted process ready, the broker back, ...). */
   readonly recoverySeconds: number;
   readonly kafkaOutageSeconds: number;
@@ -76,6 +83,16 @@ export function kafkaRetryBudgetMs(jitter: "nominal" | "worst", retry = KAFKA_RE
   return Math.round(total);
 }
 
+/**
+ * How soon webhooks must flow again (ms): after kill -9 of the dispatcher, from the kill; after the Kafka
+ * outage, from the broker answering again. `newEventsMs` for an event published after that moment,
+ * `storedMs` for a delivery row stored before it.
+ */
+export const RESUMPTION_LIMITS = {
+  dispatcherKill: { newEventsMs: 10_000, storedMs: 5_000 },
+  kafkaRestart: { newEventsMs: 5_000 },
+} as const;
+
 const FULL: ChaosOptions = {
   mode: "full",
   workers: 4,
@@ -85,6 +102,8 @@ const FULL: ChaosOptions = {
   baselineSeconds: 30,
   leadSeconds: 5,
   killDownSeconds: 5,
+  dispatcherDownSeconds: 0.5,
+  storedBeforeKillSeconds: 1,
   recoverySeconds: 10,
   // Past even the worst-case jitter of the retry budget.
   kafkaOutageSeconds: 100,
