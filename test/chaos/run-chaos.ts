@@ -48,6 +48,10 @@ const TOPOLOGY_ENV: Record<string, string> = {
   SANDBOX_AUTO_SETTLE_MS: "300",
   QUOTE_TTL_MS: "3600000",
   RAIL_RETRY_INTERVAL_MS: "500",
+  // A dead consumer's partitions go to its replacement, and a consumer that lost its membership in a
+  // broker restart gets them back, 3 s after its last heartbeat (the suite's broker accepts sessions
+  // from 1 s, deploy/local/kafka-up.sh).
+  KAFKA_SESSION_TIMEOUT_MS: "3000",
 };
 
 const FX_RATE_BRL = "5.4";
