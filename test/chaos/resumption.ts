@@ -5,7 +5,13 @@
  * consumer takes messages again), and the first accepted notification of a delivery row stored before the
  * mark (stored deliveries: the workers run again).
  */
-import type { ReceivedNotification } from "./audit.js";
+
+/** What the measure reads of a notification the receiver accepted (audit.ts ReceivedNotification). */
+export interface AcceptedArrival {
+  readonly eventId: string | undefined;
+  /** Epoch ms. */
+  readonly receivedAt: number;
+}
 
 /** When an event went to Kafka and when the dispatcher stored its first delivery row (epoch ms). */
 export interface EventTiming {
@@ -47,7 +53,7 @@ export interface ResumptionProblem {
 /** `accepted`: the notifications the receiver accepted (isAccepted), in any order. */
 export function measureResumption(
   mark: ResumptionMark,
-  accepted: readonly ReceivedNotification[],
+  accepted: readonly AcceptedArrival[],
   events: readonly EventTiming[],
 ): Resumption {
   const timing = new Map(events.map((e) => [e.eventId, e]));
