@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { newId } from "@payouts/platform/ids";
+import { createLogger } from "@payouts/platform/logging/logger";
+import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port.js";
 import { kafkaBrokers } from "../support/infra.js";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { createConfig, newTxId, settledDeliveries } from "./support/webhook-fixtures.js";
@@ -102,6 +106,44 @@ describe("dispatcher restarts", () => {
     });
     await harness.publish(event);
     await settledDeliveries(harness, partner, `config_id=${config.config_id}`, 2, "delivered", 30_000);
+  }, 60_000);
+
+  it("starts and delivers stored rows while the broker is unreachable", async () => {
+    const partner = await harness.createPartner();
+    const config = await createConfig(harness, partner, { url: `${receiver.url}/no-broker` });
+    const brokerless = createKafkaEventBus({
+      brokers: [`127.0.0.1:${await freePort()}`],
+      clientId: "webhook-tests-no-broker",
+    });
+    const logger = createLogger({ service: "webhook-tests", level: "silent" });
+    const dispatcher = createWebhookDispatcher({
+      db: harness.db,
+      bus: brokerless,
+      logger,
+      transports: {},
+      env: harness.env,
+      mode: "distributed",
+    });
+    await harness.dispatcher.stop();
+    // The harness stops this one (once) when it starts a dispatcher on its own bus again below.
+    harness.dispatcher = dispatcher;
+    try {
+      const began = performance.now();
+      await dispatcher.start();
+      expect(performance.now() - began).toBeLessThan(3_000);
+      const deliveryId = await insertStoredDelivery(harness, partner, config.config_id);
+      const status = await eventually(async () => {
+        const { rows } = await harness.db.query<{ status: string; last_status_code: number | null }>(
+          "SELECT status, last_status_code FROM webhooks.deliveries WHERE delivery_id = $1",
+          [deliveryId],
+        );
+        return rows[0]?.status === "delivered" ? rows[0] : undefined;
+      }, 5_000);
+      expect(status.last_status_code).toBe(200);
+    } finally {
+      await harness.restartDispatcher();
+      await brokerless.close();
+    }
   }, 60_000);
 
   it("retries a claim abandoned by a worker that died mid-attempt once its lease expires", async () => {

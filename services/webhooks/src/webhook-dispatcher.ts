@@ -123,8 +123,11 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
           groupId: config.consumerGroup,
           batchHandler: intake,
         });
-        if (stopping.signal.aborted) await joined.stop();
-        else subscription = joined;
+        if (stopping.signal.aborted) {
+          await joined.stop();
+          return;
+        }
+        subscription = joined;
         logger.info(
           { topic: config.eventsTopic, group: config.consumerGroup },
           "consuming transaction events",

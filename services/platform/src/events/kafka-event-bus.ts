@@ -102,8 +102,14 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
         // Every failure kafkajs deems retriable restarts the consumer; the messages stay on the topic.
         retry: { ...timing.retry, restartOnFailure: async () => true },
       });
-      await consumer.connect();
-      await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      } catch (error) {
+        // The caller may try again: this attempt's connections must not stay open.
+        await consumer.disconnect().catch(() => {});
+        throw error;
+      }
       consumers.add(consumer);
       await consumer.run({
         autoCommit: true,
