@@ -264,7 +264,10 @@ describe("the operator console", () => {
 
     // Disable the receiver, then enable it again.
     await session.nav("Webhooks");
-    const receiverRow = page.getByRole("row").filter({ hasText: config.config_id });
+    const receiverRow = page
+      .getByRole("region", { name: "Webhook configs table" })
+      .getByRole("row")
+      .filter({ hasText: config.config_id });
     await receiverRow.getByRole("button", { name: `Disable ${config.config_id}` }).click();
     await session.notice("gets no new deliveries");
     await receiverRow.getByText("Disabled").waitFor();
@@ -282,5 +285,45 @@ describe("the operator console", () => {
       (s) => s.page.getByRole("heading", { name: "Partner balances" }).waitFor(),
       "overview",
     );
+  });
+
+  it("shows a paused receiver in the receiver health table, and resumes and pauses it from there", async () => {
+    const { page } = session;
+    const config = await payouts.createWebhookConfig({
+      url: `${receiver.url}/health`,
+      events: ["transaction.success"],
+    });
+    const paused = await platform.admin("POST", `/admin/webhook-receivers/${config.config_id}/pause`);
+    expect(paused.status, paused.text).toBe(200);
+
+    await session.nav("Webhooks");
+    const health = page.getByRole("region", { name: "Receiver health table" });
+    const row = health.getByRole("row").filter({ hasText: config.config_id });
+    await row.getByRole("cell", { name: "Paused", exact: true }).waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toContain(partner.id);
+    expect(await row.textContent()).toContain(`${receiver.url}/health`);
+    expect(await row.getByText("Closed").count()).toBe(1);
+    await checkView(page, "webhooks-receiver-health");
+
+    await row.getByRole("button", { name: `Resume ${config.config_id}` }).click();
+    await session.notice("resumed");
+    await row.getByRole("button", { name: `Pause ${config.config_id}` }).waitFor();
+    await row.getByRole("cell", { name: "No", exact: true }).waitFor();
+    const resumed = await platform.admin("GET", `/admin/webhook-receivers?partner_id=${partner.id}`);
+    const resumedRow = resumed.json.receivers.find(
+      (r: { config_id: string }) => r.config_id === config.config_id,
+    );
+    expect(resumedRow.paused).toBe(false);
+
+    await row.getByRole("button", { name: `Pause ${config.config_id}` }).click();
+    await session.notice("paused");
+    await row.getByRole("cell", { name: "Paused", exact: true }).waitFor();
+    const again = await platform.admin("GET", `/admin/webhook-receivers?partner_id=${partner.id}`);
+    expect(
+      again.json.receivers.find((r: { config_id: string }) => r.config_id === config.config_id).paused,
+    ).toBe(true);
+    // The filter of open circuits leaves it out: its circuit is closed.
+    await page.getByLabel("Only open circuits").check();
+    await health.getByRole("row").filter({ hasText: config.config_id }).waitFor({ state: "detached" });
   });
 });

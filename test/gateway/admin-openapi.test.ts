@@ -498,6 +498,22 @@ describe("real answers match the documented schemas (console routes, issue 15)",
       ).toBe(415);
       expect((await call("PATCH", switchPath, switchTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
       await receiver.waitFor(2);
+
+      const receivers = "/admin/webhook-receivers";
+      const health = await call("GET", `${receivers}?partner_id=${partner.partnerId}`, receivers);
+      expect(health.json.receivers).toEqual([
+        expect.objectContaining({ config_id: config.json.config_id, paused: false, circuit_state: "closed" }),
+      ]);
+      expect((await anon("GET", receivers, receivers)).status).toBe(401);
+      for (const action of ["pause", "resume"]) {
+        const template = `/admin/webhook-receivers/{config_id}/${action}`;
+        const path = `/admin/webhook-receivers/${config.json.config_id}/${action}`;
+        expect((await call("POST", path, template)).json.paused).toBe(action === "pause");
+        expect((await call("POST", `/admin/webhook-receivers/whc_nope/${action}`, template)).status).toBe(
+          404,
+        );
+        expect((await anon("POST", path, template)).status).toBe(401);
+      }
     } finally {
       await receiver.close();
     }

@@ -8,10 +8,19 @@ import { createLogger } from "@payouts/platform/logging/logger";
 import { type MetricsServerHandle, startMetricsServer } from "@payouts/platform/telemetry/metrics-server";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver, type TestReceiver } from "../webhooks/support/test-receiver.js";
 import { lookup, payOut, preparePartner } from "./support/payout-journey.js";
 import { parsePrometheus, type Sample } from "./support/prometheus-text.js";
+
+interface Rule {
+  readonly alert: string;
+  readonly expr: string;
+  readonly for?: string;
+  readonly labels?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+}
 
 describe("Prometheus metrics after traffic", () => {
   let platform: TestPlatform;
@@ -111,6 +120,46 @@ describe("Prometheus metrics after traffic", () => {
     const latency = value("payouts_webhooks_delivery_latency_seconds_sum");
     expect(latency).toBeGreaterThan(0);
     expect(latency).toBeLessThan(30);
+  });
+
+  it("reports the receiver health gauges: backlog and oldest age by receiver status, circuits, pauses", () => {
+    for (const receiver_status of ["active", "paused", "disabled"]) {
+      expect(value("payouts_webhooks_backlog", { receiver_status })).toBeGreaterThanOrEqual(0);
+      expect(
+        value("payouts_webhooks_backlog_oldest_age_seconds", { receiver_status }),
+      ).toBeGreaterThanOrEqual(0);
+    }
+    expect(value("payouts_webhooks_circuits", { state: "open" })).toBe(0);
+    expect(value("payouts_webhooks_circuits", { state: "half_open" })).toBe(0);
+    expect(value("payouts_webhooks_receivers_paused")).toBe(0);
+  });
+
+  it("alerts on a growing backlog, late deliveries and circuits open for 10 minutes", () => {
+    const text = readFileSync(
+      new URL("../../deploy/observability/prometheus-rules.yaml", import.meta.url),
+      "utf8",
+    );
+    const rules = (parseYaml(text) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+    const rule = (name: string) => rules.find((r) => r.alert === name);
+    expect(rule("PayoutsWebhookBacklogGrowing")).toMatchObject({
+      for: "15m",
+      labels: { severity: "warning" },
+    });
+    expect(rule("PayoutsWebhookBacklogGrowing")?.expr).toMatch(
+      /deriv\(max\(payouts_webhooks_backlog\{receiver_status="active"\}\)/,
+    );
+    expect(rule("PayoutsWebhookDeliveriesLate")).toMatchObject({
+      expr: 'max(payouts_webhooks_backlog_oldest_age_seconds{receiver_status="active"}) > 300',
+      for: "5m",
+    });
+    expect(rule("PayoutsWebhookCircuitsOpen")).toMatchObject({
+      expr: "sum(max by (state) (payouts_webhooks_circuits)) > 0",
+      for: "10m",
+    });
+    for (const r of rules) {
+      expect(r.annotations?.summary, r.alert).toBeTruthy();
+      expect(["warning", "critical"], r.alert).toContain(r.labels?.severity);
+    }
   });
 
   it("has every series the Grafana dashboard and the alert rules query", () => {

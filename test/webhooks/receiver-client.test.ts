@@ -52,7 +52,11 @@ describe("receiver client", () => {
       body,
       signal: controller.signal,
     });
-    expect(answer).toMatchObject({ error: "attempt abandoned: the claim's lease is running out" });
+    // Abandoned on this side: marked local, so it does not count against the receiver's circuit.
+    expect(answer).toMatchObject({
+      error: "attempt abandoned: the claim's lease is running out",
+      local: true,
+    });
     expect(answer.latencyMs).toBeLessThan(1000);
   });
 
@@ -151,6 +155,8 @@ describe("receiver client", () => {
     const client = newClient({ allowPrivate: true, timeoutMs: 200 });
     const answer = await client({ url: `${receiver.url}/slow`, headers: {}, body });
     expect(answer).toMatchObject({ error: "timed out after 200 ms" });
+    // The receiver's failure: it counts against its circuit.
+    expect("local" in answer).toBe(false);
     expect(answer.latencyMs).toBeGreaterThanOrEqual(190);
     expect(answer.latencyMs).toBeLessThan(900);
   });

@@ -4,7 +4,12 @@ import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createPgliteDatabase } from "@payouts/platform/database/pglite-database";
 import { newId } from "@payouts/platform/ids";
 import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attempt-recorder";
-import { type RecordedAttempt, recordAttempts } from "@payouts/webhooks/internal/store/delivery-queue-store";
+import { DEFAULT_CIRCUIT_SETTINGS } from "@payouts/webhooks/internal/domain/circuit-breaker";
+import {
+  claimDueDeliveries,
+  type RecordedAttempt,
+  recordAttempts,
+} from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
 import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,31 +153,36 @@ describe.each([
         ...extra,
       },
       result,
+      circuit: statusCode === 0 ? "failure" : "success",
       disableConfigReason,
     });
 
-    const applied = await recordAttempts(db, [
-      attempt(delivered, 1, 200, { status: "delivered" }, { responseBody: '{"received":true}' }),
-      attempt(
-        retried,
-        3,
-        0,
-        { status: "pending", nextAttemptAt: nextAt },
-        { error: "timed out after 10 ms" },
-      ),
-      // A worker whose claim was taken over (the row is on attempt 2 now) reports attempt 1.
-      attempt(stale, 1, 200, { status: "delivered" }),
-      attempt(
-        retired,
-        1,
-        410,
-        { status: "dead" },
-        {},
-        "receiver answered 410 Gone at 2026-11-25T01:00:00.000Z",
-      ),
-      // Deleted with its configuration meanwhile: skipped, the others still stored.
-      attempt(newId("whd"), 1, 200, { status: "delivered" }),
-    ]);
+    const { applied } = await recordAttempts(
+      db,
+      [
+        attempt(delivered, 1, 200, { status: "delivered" }, { responseBody: '{"received":true}' }),
+        attempt(
+          retried,
+          3,
+          0,
+          { status: "pending", nextAttemptAt: nextAt },
+          { error: "timed out after 10 ms" },
+        ),
+        // A worker whose claim was taken over (the row is on attempt 2 now) reports attempt 1.
+        attempt(stale, 1, 200, { status: "delivered" }),
+        attempt(
+          retired,
+          1,
+          410,
+          { status: "dead" },
+          {},
+          "receiver answered 410 Gone at 2026-11-25T01:00:00.000Z",
+        ),
+        // Deleted with its configuration meanwhile: skipped, the others still stored.
+        attempt(newId("whd"), 1, 200, { status: "delivered" }),
+      ],
+      DEFAULT_CIRCUIT_SETTINGS,
+    );
 
     expect([...applied].sort()).toEqual([delivered, retried, retired].sort());
     const rows = await deliveries(db, [delivered, retried, stale, retired]);
@@ -220,11 +230,148 @@ describe.each([
     });
   });
 
+  it("moves each receiver's circuit in the same statement, and leaves a healthy receiver's row unwritten", async () => {
+    const settings = { failureThreshold: 3, probeIntervalMs: 2_000 };
+    const at = (ms: number) => new Date(Date.parse("2026-11-25T02:00:00.000Z") + ms);
+    const attempt = (
+      deliveryId: string,
+      ms: number,
+      circuit: RecordedAttempt["circuit"],
+    ): RecordedAttempt => ({
+      record: {
+        deliveryId,
+        attempt: 1,
+        statusCode: circuit === "success" ? 200 : 0,
+        error: circuit === "success" ? undefined : "connection refused",
+        latencyMs: 1,
+        at: at(ms),
+        responseBody: undefined,
+      },
+      result:
+        circuit === "success" ? { status: "delivered" } : { status: "pending", nextAttemptAt: at(60_000) },
+      circuit,
+    });
+    const healthy = await insertConfig(db);
+    const failing = await insertConfig(db);
+    const probed = await insertConfig(db);
+    const recovering = await insertConfig(db);
+    await db.query(
+      `UPDATE webhooks.configs SET circuit_state = 'half_open', circuit_failures = 4,
+              circuit_opened_at = $2, circuit_retry_at = $3 WHERE config_id = ANY($1::text[])`,
+      [[probed, recovering], at(-60_000), at(10_000)],
+    );
+    const rows = async (configId: string, n: number) =>
+      Promise.all(Array.from({ length: n }, () => insertDelivering(db, configId, 1)));
+    const [h1, h2] = await rows(healthy, 2);
+    const [f1, f2, f3] = await rows(failing, 3);
+    const [p1] = await rows(probed, 1);
+    const [r1] = await rows(recovering, 1);
+    const healthyBefore = await rowVersion(db, healthy);
+
+    const stored = await recordAttempts(
+      db,
+      [
+        attempt(h1!, 0, "success"),
+        attempt(h2!, 1, "success"),
+        attempt(f1!, 0, "failure"),
+        attempt(f2!, 5, "failure"),
+        // Abandoned on this side: says nothing about the receiver.
+        attempt(f3!, 7, "none"),
+        attempt(p1!, 3, "failure"),
+        attempt(r1!, 3, "success"),
+      ],
+      settings,
+    );
+    expect(stored.applied.size).toBe(7);
+    expect(await rowVersion(db, healthy)).toBe(healthyBefore);
+    expect(await circuitOf(db, failing)).toEqual({
+      circuit_state: "closed",
+      circuit_failures: 2,
+      circuit_opened_at: null,
+      circuit_retry_at: null,
+    });
+    // A failed probe opens again, one probe interval after it; when it first opened is kept.
+    expect(await circuitOf(db, probed)).toEqual({
+      circuit_state: "open",
+      circuit_failures: 5,
+      circuit_opened_at: at(-60_000).toISOString(),
+      circuit_retry_at: at(2_003).toISOString(),
+    });
+    expect(await circuitOf(db, recovering)).toEqual({
+      circuit_state: "closed",
+      circuit_failures: 0,
+      circuit_opened_at: null,
+      circuit_retry_at: null,
+    });
+    expect(stored.circuitChanges).toEqual([{ configId: recovering, transition: "closed" }]);
+
+    // The third failure in a row opens the circuit; a success of the same batch before it does not reset it.
+    const [f4, f5] = await rows(failing, 2);
+    const next = await recordAttempts(
+      db,
+      [attempt(f4!, 10, "success"), attempt(f5!, 9, "failure")],
+      settings,
+    );
+    expect(next.circuitChanges).toEqual([]);
+    expect((await circuitOf(db, failing)).circuit_failures).toBe(0);
+    const [f6, f7, f8] = await rows(failing, 3);
+    const opened = await recordAttempts(
+      db,
+      [attempt(f6!, 20, "failure"), attempt(f7!, 21, "failure"), attempt(f8!, 22, "failure")],
+      settings,
+    );
+    expect(opened.circuitChanges).toEqual([{ configId: failing, transition: "opened" }]);
+    expect(await circuitOf(db, failing)).toEqual({
+      circuit_state: "open",
+      circuit_failures: 3,
+      circuit_opened_at: at(22).toISOString(),
+      circuit_retry_at: at(2_022).toISOString(),
+    });
+  });
+
+  it("claims one probe of an open circuit due for it, nothing of a paused or not-yet-due receiver", async () => {
+    const closed = await insertConfig(db);
+    const due = await insertConfig(db);
+    const waiting = await insertConfig(db);
+    const paused = await insertConfig(db);
+    for (const config of [closed, due, waiting, paused]) {
+      for (let i = 0; i < 3; i++) await insertPending(db, config);
+    }
+    await db.query(
+      `UPDATE webhooks.configs SET circuit_state = 'open', circuit_failures = 5, circuit_opened_at = now(),
+              circuit_retry_at = CASE WHEN config_id = $1 THEN now() - interval '1 second'
+                                      ELSE now() + interval '1 minute' END
+        WHERE config_id = ANY($2::text[])`,
+      [due, [due, waiting]],
+    );
+    await db.query("UPDATE webhooks.configs SET paused = true WHERE config_id = $1", [paused]);
+    const now = new Date();
+    const claimed = await claimDueDeliveries(db, {
+      now,
+      leaseMs: 12_000,
+      workerId: "whw_batch",
+      limit: 64,
+      perConfigLimit: 4,
+    });
+    const perConfig = (config: string) => claimed.filter((c) => c.config_id === config).length;
+    expect([perConfig(closed), perConfig(due), perConfig(waiting), perConfig(paused)]).toEqual([3, 1, 0, 0]);
+    const circuit = await db.query<{ circuit_state: string; circuit_retry_at: Date }>(
+      "SELECT circuit_state, circuit_retry_at FROM webhooks.configs WHERE config_id = $1",
+      [due],
+    );
+    expect(circuit.rows[0]!.circuit_state).toBe("half_open");
+    expect(new Date(circuit.rows[0]!.circuit_retry_at).getTime()).toBe(now.getTime() + 12_000);
+  });
+
   it("stores the attempts that finish in one event-loop turn with one statement", async () => {
     const config = await insertConfig(db);
     const ids = await Promise.all(Array.from({ length: 40 }, () => insertDelivering(db, config, 1)));
     const counted = countingStatements(db);
-    const recorder = createAttemptRecorder({ db: counted.db, maxBatch: 500 });
+    const recorder = createAttemptRecorder({
+      db: counted.db,
+      maxBatch: 500,
+      circuit: DEFAULT_CIRCUIT_SETTINGS,
+    });
     const results = await Promise.all(
       ids.map((id) =>
         recorder.record({
@@ -238,6 +385,7 @@ describe.each([
             responseBody: undefined,
           },
           result: { status: "delivered" },
+          circuit: "success",
         }),
       ),
     );
@@ -266,7 +414,7 @@ describe.each([
       transaction: (fn) => db.transaction(fn),
       close: () => db.close(),
     };
-    const recorder = createAttemptRecorder({ db: flaky, maxBatch: 500 });
+    const recorder = createAttemptRecorder({ db: flaky, maxBatch: 500, circuit: DEFAULT_CIRCUIT_SETTINGS });
     const results = await Promise.all(
       ids.map((id) =>
         recorder.record({
@@ -280,6 +428,7 @@ describe.each([
             responseBody: undefined,
           },
           result: { status: "delivered" },
+          circuit: "success",
         }),
       ),
     );
@@ -309,6 +458,44 @@ async function insertDelivering(db: Queryable, configId: string, attempts: numbe
     [deliveryId, newId("evt"), configId, newId("tx"), Buffer.from("{}"), attempts],
   );
   return deliveryId;
+}
+
+/** A delivery due for its first attempt, in a transaction of its own. */
+async function insertPending(db: Queryable, configId: string): Promise<string> {
+  const deliveryId = newId("whd");
+  await db.query(
+    `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body,
+       status, attempts, next_attempt_at)
+     SELECT $1, $2, $3, partner_id, $4, 1, 'transaction.success', $5, 'pending', 0, now() - interval '1 second'
+       FROM webhooks.configs WHERE config_id = $3`,
+    [deliveryId, newId("evt"), configId, newId("tx"), Buffer.from("{}")],
+  );
+  return deliveryId;
+}
+
+/** Changes whenever the row is written or locked. */
+async function rowVersion(db: Queryable, configId: string): Promise<string> {
+  const res = await db.query<{ v: string }>(
+    "SELECT xmin || '/' || xmax AS v FROM webhooks.configs WHERE config_id = $1",
+    [configId],
+  );
+  return res.rows[0]!.v;
+}
+
+async function circuitOf(db: Queryable, configId: string) {
+  const res = await db.query<{
+    circuit_state: string;
+    circuit_failures: number;
+    circuit_opened_at: string | null;
+    circuit_retry_at: string | null;
+  }>(
+    `SELECT circuit_state, circuit_failures,
+            to_char(circuit_opened_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS circuit_opened_at,
+            to_char(circuit_retry_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS circuit_retry_at
+       FROM webhooks.configs WHERE config_id = $1`,
+    [configId],
+  );
+  return res.rows[0]!;
 }
 
 interface DeliveryState {

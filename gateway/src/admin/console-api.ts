@@ -511,6 +511,89 @@ export const switchConfig = defineOperation({
   errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
 });
 
+export const ReceiverHealthQuery = Query({
+  partner_id: Type.Optional(Id("One partner's receivers.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
+  with_backlog: Type.Optional(Type.Boolean({ description: "Only receivers with pending deliveries." })),
+  circuit_open: Type.Optional(
+    Type.Boolean({ description: "Only receivers whose circuit is open or half-open." }),
+  ),
+  limit: Type.Optional(Limit(50)),
+  cursor: Type.Optional(Cursor),
+});
+
+export const ReceiverHealth = component(
+  "WebhookReceiverHealth",
+  Type.Object(
+    {
+      config_id: Type.String(),
+      partner_id: Type.String(),
+      url: Type.String(),
+      enabled: Type.Boolean({ description: "false: disabled (by the partner, an operator or a 410)." }),
+      paused: Type.Boolean({ description: "Paused by an operator: nothing is attempted until resumed." }),
+      circuit_state: StringEnum(["closed", "open", "half_open"]),
+      circuit_failures: Count("Consecutive failed attempts since the last success."),
+      circuit_opened_at: Nullable(Timestamp("When the circuit last opened; null while closed.")),
+      circuit_retry_at: Nullable(Timestamp("When an open circuit may next be probed; null while closed.")),
+      pending: Count("Deliveries waiting for an attempt (the backlog)."),
+      oldest_pending_age_seconds: Count("Age of the oldest of them (0 when none)."),
+      delivering: Count("Attempts in flight."),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type ReceiverHealth = Static<typeof ReceiverHealth>;
+
+export const ReceiverHealthPage = component(
+  "WebhookReceiverHealthPage",
+  Type.Object(
+    {
+      as_of: Nullable(Timestamp("When the figures were read.")),
+      receivers: Type.Array(ReceiverHealth),
+      next_cursor: NextCursor,
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const listReceiverHealth = defineOperation({
+  method: "GET",
+  path: "/admin/webhook-receivers",
+  operationId: "listWebhookReceiverHealth",
+  summary: "Webhook receivers' health",
+  description:
+    "Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.",
+  tags: TAG,
+  query: ReceiverHealthQuery,
+  responses: { 200: { description: "A page.", schema: ReceiverHealthPage } },
+  errors: [QUERY_CASE, CURSOR_CASE],
+});
+
+export const pauseReceiver = defineOperation({
+  method: "POST",
+  path: "/admin/webhook-receivers/{config_id}/pause",
+  operationId: "pauseWebhookReceiver",
+  summary: "Pause a webhook receiver",
+  description:
+    "Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.",
+  tags: TAG,
+  pathParams: ConfigParams,
+  responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+  errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
+});
+
+export const resumeReceiver = defineOperation({
+  method: "POST",
+  path: "/admin/webhook-receivers/{config_id}/resume",
+  operationId: "resumeWebhookReceiver",
+  summary: "Resume a paused webhook receiver",
+  description:
+    "Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.",
+  tags: TAG,
+  pathParams: ConfigParams,
+  responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+  errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
+});
+
 // ---- partners ------------------------------------------------------------------------------------------
 
 /** The partner list's page size when `limit` is left out (the gateway pages it itself). */
@@ -697,6 +780,9 @@ export const CONSOLE_OPERATIONS = [
   redeliverDelivery,
   searchConfigs,
   switchConfig,
+  listReceiverHealth,
+  pauseReceiver,
+  resumeReceiver,
   listPartners,
   listApps,
   setAppRateLimit,

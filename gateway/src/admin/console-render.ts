@@ -10,10 +10,15 @@ import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common
 import type { Movement } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { StatusChange, Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import type { ConfigRecord, DeliveryRecord } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
+import type {
+  ConfigRecord,
+  DeliveryRecord,
+  ReceiverHealth as ReceiverHealthMessage,
+} from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { transactionStatusName } from "../http/render-transaction.js";
 import type {
   AdminWebhookConfig,
+  ReceiverHealth,
   TransactionDetail,
   TransactionSummary,
   WebhookDelivery,
@@ -183,5 +188,23 @@ export function renderConfig(record: ConfigRecord): AdminWebhookConfig {
     dead_deliveries: Number(record.deadDeliveries),
     created_at: timestampIso(c?.createdAt),
     updated_at: timestampIso(c?.updatedAt),
+  };
+}
+
+/** A receiver's circuit breaker, pause and backlog. */
+export function renderReceiverHealth(r: ReceiverHealthMessage): ReceiverHealth {
+  return {
+    config_id: r.configId,
+    partner_id: r.partnerId,
+    url: r.url,
+    enabled: r.active,
+    paused: r.paused,
+    circuit_state: r.circuitState as ReceiverHealth["circuit_state"],
+    circuit_failures: r.circuitFailures,
+    circuit_opened_at: timestampIso(r.circuitOpenedAt),
+    circuit_retry_at: timestampIso(r.circuitRetryAt),
+    pending: Number(r.pending),
+    oldest_pending_age_seconds: Number(r.oldestPendingAgeSeconds),
+    delivering: Number(r.delivering),
   };
 }

@@ -5,14 +5,27 @@
  * A disabled config gets no new deliveries (events while it is off are not queued for it) and its pending
  * deliveries wait, never attempted and never declared dead, until it is enabled again; then they are sent
  * in order. Redelivering to a disabled config is refused (409 WEBHOOK_CONFIG_INACTIVE).
+ *
+ * Receiver health: each receiver's circuit breaker, operator pause and backlog; pausing stops attempts
+ * (rows wait, pending), resuming makes them due again at once.
  */
+
+import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readBody } from "../http/read-body.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
-import { redeliverDelivery, searchConfigs, searchDeliveries, switchConfig } from "./console-api.js";
-import { renderConfig, renderDelivery } from "./console-render.js";
+import {
+  listReceiverHealth,
+  pauseReceiver,
+  redeliverDelivery,
+  resumeReceiver,
+  searchConfigs,
+  searchDeliveries,
+  switchConfig,
+} from "./console-api.js";
+import { renderConfig, renderDelivery, renderReceiverHealth } from "./console-render.js";
 
 export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { webhooksAdmin } = deps.clients;
@@ -59,4 +72,32 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: Gateway
     if (!res.config) throw new Error("dispatcher answered no config");
     return renderConfig(res.config);
   });
+
+  addRoute(app, listReceiverHealth, async (request) => {
+    const q = readQuery(listReceiverHealth.query, request.query);
+    const res = await webhooksAdmin.listReceiverHealth({
+      partnerId: q.partner_id ?? "",
+      withBacklog: q.with_backlog ?? false,
+      circuitOpen: q.circuit_open ?? false,
+      limit: q.limit ?? 0,
+      cursor: q.cursor ?? "",
+    });
+    return {
+      as_of: timestampIso(res.asOf),
+      receivers: res.receivers.map(renderReceiverHealth),
+      next_cursor: res.nextCursor || null,
+    };
+  });
+
+  for (const [operation, call] of [
+    [pauseReceiver, webhooksAdmin.pauseReceiver],
+    [resumeReceiver, webhooksAdmin.resumeReceiver],
+  ] as const) {
+    addRoute(app, operation, async (request) => {
+      readQuery(NO_QUERY, request.query);
+      const res = await call({ configId: request.params.config_id });
+      if (!res.receiver) throw new Error("dispatcher answered no receiver");
+      return renderReceiverHealth(res.receiver);
+    });
+  }
 }

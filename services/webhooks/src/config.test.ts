@@ -31,6 +31,8 @@ describe("loadWebhookConfig", () => {
       headerBrand: "SERVICE",
       concurrency: 64,
       receiverConcurrency: 4,
+      circuitFailureThreshold: 5,
+      circuitProbeIntervalMs: 2_000,
       timeoutMs: 10_000,
       pollIntervalMs: 250,
       eventsTopic: "payouts.transaction-events.v1",
@@ -91,5 +93,19 @@ describe("loadWebhookConfig", () => {
     ]);
     expect(() => loadWebhookConfig({ WEBHOOK_ALLOWED_PORTS: "443,0" }, "distributed")).toThrow(ConfigError);
     expect(() => loadWebhookConfig({ WEBHOOK_ALLOWED_PORTS: "https" }, "distributed")).toThrow(ConfigError);
+  });
+
+  it("reads the circuit breaker's settings and keeps the probe interval small", () => {
+    const config = loadWebhookConfig(
+      { WEBHOOK_CIRCUIT_FAILURE_THRESHOLD: "3", WEBHOOK_CIRCUIT_PROBE_INTERVAL_MS: "500" },
+      "distributed",
+    );
+    expect(config).toMatchObject({ circuitFailureThreshold: 3, circuitProbeIntervalMs: 500 });
+    expect(() => loadWebhookConfig({ WEBHOOK_CIRCUIT_FAILURE_THRESHOLD: "0" }, "distributed")).toThrow(
+      ConfigError,
+    );
+    expect(() => loadWebhookConfig({ WEBHOOK_CIRCUIT_PROBE_INTERVAL_MS: "30000" }, "distributed")).toThrow(
+      /WEBHOOK_CIRCUIT_PROBE_INTERVAL_MS.*from 1 to 4000/,
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { ConfigError, isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
 import { isLoopbackHost, listenHost } from "@payouts/platform/config/listen-host";
 import { TRANSACTION_EVENTS_TOPIC } from "@payouts/platform/events/event-bus";
+import {
+  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
+  DEFAULT_CIRCUIT_PROBE_INTERVAL_MS,
+  MAX_CIRCUIT_PROBE_INTERVAL_MS,
+} from "./domain/circuit-breaker.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryScheduleMs } from "./domain/retry-policy.js";
 import { parseSealingKey } from "./secrets/secret-box.js";
 import { DEFAULT_HEADER_BRAND, validateHeaderBrand } from "./signing/signature.js";
@@ -39,6 +44,18 @@ const spec = {
     doc: "deliveries in flight per receiver (configuration) per process, so one slow receiver cannot take every slot",
     parse: parse.positiveInt,
     default: 4,
+  },
+  circuitFailureThreshold: {
+    env: "WEBHOOK_CIRCUIT_FAILURE_THRESHOLD",
+    doc: "consecutive failed attempts (no answer, timeout, 5xx) that open a receiver's circuit: its rows wait, untried, for a probe",
+    parse: parse.positiveInt,
+    default: DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
+  },
+  circuitProbeIntervalMs: {
+    env: "WEBHOOK_CIRCUIT_PROBE_INTERVAL_MS",
+    doc: `how long an open circuit waits after its last failure before one probe attempt (at most ${MAX_CIRCUIT_PROBE_INTERVAL_MS})`,
+    parse: between(1, MAX_CIRCUIT_PROBE_INTERVAL_MS),
+    default: DEFAULT_CIRCUIT_PROBE_INTERVAL_MS,
   },
   maxConfigsPerPartner: {
     env: "WEBHOOK_MAX_CONFIGS_PER_PARTNER",
@@ -108,6 +125,8 @@ export interface WebhookConfig {
   readonly headerBrand: string;
   readonly concurrency: number;
   readonly receiverConcurrency: number;
+  readonly circuitFailureThreshold: number;
+  readonly circuitProbeIntervalMs: number;
   readonly maxConfigsPerPartner: number;
   readonly testRateLimitPerMinute: number;
   readonly redeliverRateLimitPerMinute: number;
@@ -153,6 +172,14 @@ function atLeast(min: number): (raw: string) => number {
   return (raw) => {
     const value = parse.nonNegativeInt(raw);
     if (value < min) throw new Error(`expected an integer of at least ${min}`);
+    return value;
+  };
+}
+
+function between(min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const value = parse.nonNegativeInt(raw);
+    if (value < min || value > max) throw new Error(`expected an integer from ${min} to ${max}`);
     return value;
   };
 }

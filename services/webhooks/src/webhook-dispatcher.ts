@@ -20,6 +20,7 @@ import { createEventIntake } from "./intake/event-intake.js";
 import { createWebhookRetention } from "./retention/webhook-retention.js";
 import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
 import { createRefusedEventCounter } from "./telemetry/intake-metrics.js";
+import { createReceiverHealthGauges } from "./telemetry/receiver-health-gauges.js";
 
 export const WEBHOOK_MIGRATIONS: MigrationSet = {
   schema: "webhooks",
@@ -41,6 +42,10 @@ const TEST_CLAIM_WAIT_MS = 2_000;
 
 /** Pause before the consumer is created again after it could not be (the broker unreachable at start). */
 const SUBSCRIBE_RETRY_MS = 1_000;
+
+/** How often the receiver health gauges are recomputed, and how many receivers get series of their own. */
+const HEALTH_GAUGE_INTERVAL_MS = 30_000;
+const HEALTH_GAUGE_TOP_RECEIVERS = 10;
 
 /**
  * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
@@ -83,6 +88,10 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
     workerId: newId("whw", now().getTime()),
     workerTtlMs: config.workerTtlMs,
+    circuit: {
+      failureThreshold: config.circuitFailureThreshold,
+      probeIntervalMs: config.circuitProbeIntervalMs,
+    },
   });
   const handlers = createWebhookHandlers({
     db: ctx.db,
@@ -111,6 +120,13 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     onRefused: createRefusedEventCounter(),
   });
   const retention = createWebhookRetention({ db: ctx.db, env: ctx.env, logger, now });
+  const healthGauges = createReceiverHealthGauges({
+    db: ctx.db,
+    logger,
+    now,
+    intervalMs: HEALTH_GAUGE_INTERVAL_MS,
+    topN: HEALTH_GAUGE_TOP_RECEIVERS,
+  });
   let subscription: Subscription | undefined;
   let consuming: Promise<void> | undefined;
   const stopping = new AbortController();
@@ -155,6 +171,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await secretBox();
       worker.start();
       retention.start();
+      healthGauges.start();
       consuming = subscribe();
       logger.info(
         {
@@ -177,6 +194,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       await worker.stop();
       await receivers.close();
       await retention.stop();
+      healthGauges.stop();
     },
   };
 }

@@ -60,6 +60,8 @@ export interface WebhookHarness {
   dispatcher: ServiceModule;
   createPartner(): Promise<Partner>;
   api(creds: Credentials | undefined, method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  /** The gateway's admin API with the admin token, or with `token` (undefined: none). */
+  admin(method: string, path: string, body?: unknown, token?: string | null): Promise<ApiResponse>;
   /** Publishes events to the dispatcher's topic, key = tx_id, headers as the ledger's relay sets them. */
   publish(...events: TransactionEvent[]): Promise<void>;
   /**
@@ -128,6 +130,23 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
   });
   await harness.dispatcher.start();
   const baseUrl = `http://127.0.0.1:${gateway.partnerPort}`;
+  const adminUrl = `http://127.0.0.1:${gateway.adminPort}`;
+  const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown) => {
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json } as ApiResponse;
+  };
 
   return Object.assign(harness, {
     async createPartner() {
@@ -147,20 +166,11 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
       const headers: Record<string, string> = {};
       if (creds)
         headers.authorization = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
-      if (body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json } as ApiResponse;
+      return call(`${baseUrl}${path}`, method, headers, body);
+    },
+    async admin(method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN) {
+      const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+      return call(`${adminUrl}${path}`, method, headers, body);
     },
     async publish(...events: TransactionEvent[]) {
       await bus.publish(

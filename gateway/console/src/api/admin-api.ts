@@ -111,6 +111,16 @@ export function createAdminApi(token: string) {
           body: { enabled, ...(reason ? { reason } : {}) },
         }),
       ),
+    listReceiverHealth: (query: Form<T.ReceiverHealthQuery>) =>
+      dataOf(
+        admin.GET("/admin/webhook-receivers", { params: { query: compact<T.ReceiverHealthQuery>(query) } }),
+      ),
+    setReceiverPaused: (config_id: string, paused: boolean) =>
+      dataOf(
+        paused
+          ? admin.POST("/admin/webhook-receivers/{config_id}/pause", { params: { path: { config_id } } })
+          : admin.POST("/admin/webhook-receivers/{config_id}/resume", { params: { path: { config_id } } }),
+      ),
   };
 }
 

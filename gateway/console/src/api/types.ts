@@ -35,9 +35,12 @@ export type DeliveryAttempt = Delivery["attempts"][number];
 export type DeliveryList = S["DeliveryPage"];
 export type WebhookConfig = S["AdminWebhookConfig"];
 export type WebhookConfigList = S["AdminWebhookConfigPage"];
+export type ReceiverHealth = S["WebhookReceiverHealth"];
+export type ReceiverHealthList = S["WebhookReceiverHealthPage"];
 
 export type PartnerQuery = QueryOf<"listPartners">;
 export type TransactionQuery = QueryOf<"searchTransactions">;
 export type DeliveryQuery = QueryOf<"searchWebhookDeliveries">;
 export type WebhookConfigQuery = QueryOf<"searchWebhookConfigs">;
+export type ReceiverHealthQuery = QueryOf<"listWebhookReceiverHealth">;
 export type BalanceEntryQuery = QueryOf<"listBalanceEntries">;

@@ -6,6 +6,15 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { hour12: false });
 }
 
+/** A duration in whole seconds as operators read it: "45 s", "12 min 5 s", "3 h 20 min", "2 d 4 h". */
+export function formatAge(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
 /**
  * A decimal string shown exactly, without binary floating point: at least `dp` decimals, and more only when
  * they are not zeros (a balance of "10.000000000000000000" shows as 10.00, one of "0.305" as 0.305).

@@ -9,6 +9,7 @@ import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
 import { TableScroll } from "../components/table-scroll";
 import { DeliveryTable } from "./delivery-table";
+import { ReceiverHealthSection } from "./receiver-health-table";
 
 const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
 const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed"];
@@ -17,6 +18,7 @@ export function WebhooksPage() {
   return (
     <>
       <h1>Webhooks</h1>
+      <ReceiverHealthSection />
       <Deliveries />
       <Configs />
     </>

@@ -86,6 +86,9 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.webhooks.v1.WebhookAdminService/RedeliverDelivery": ADMIN,
   "payouts.webhooks.v1.WebhookAdminService/SearchConfigs": ADMIN,
   "payouts.webhooks.v1.WebhookAdminService/SetConfigActive": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/ListReceiverHealth": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/PauseReceiver": ADMIN,
+  "payouts.webhooks.v1.WebhookAdminService/ResumeReceiver": ADMIN,
 
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,

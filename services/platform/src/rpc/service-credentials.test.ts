@@ -282,6 +282,14 @@ describe("the caller allowlist", () => {
     expect(CALLER_ALLOWLIST["payouts.rail.v1.RailService/SubmitPayout"]).toEqual(["ledger"]);
   });
 
+  it("gives the receiver health RPCs (list, pause, resume) to the admin caller only", () => {
+    for (const method of ["ListReceiverHealth", "PauseReceiver", "ResumeReceiver"]) {
+      expect(CALLER_ALLOWLIST[`payouts.webhooks.v1.WebhookAdminService/${method}`], method).toEqual([
+        "gateway-admin",
+      ]);
+    }
+  });
+
   it("lets the ledger, and only the ledger, ask pricing for a binding quote, and nothing else of pricing", () => {
     const pricing = Object.entries(CALLER_ALLOWLIST).filter(([method]) =>
       method.startsWith("payouts.pricing."),

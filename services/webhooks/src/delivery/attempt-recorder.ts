@@ -9,7 +9,8 @@
  * deleted with its configuration in between) fails only its own attempt.
  */
 import type { Database } from "@payouts/platform/database/database";
-import { type RecordedAttempt, recordAttempts } from "../store/delivery-queue-store.js";
+import type { CircuitSettings } from "../domain/circuit-breaker.js";
+import { type CircuitChange, type RecordedAttempt, recordAttempts } from "../store/delivery-queue-store.js";
 
 export interface AttemptRecorder {
   /** Resolves once stored: true when the delivery's guard matched (the claim was still this attempt's). */
@@ -20,6 +21,10 @@ export interface AttemptRecorderOptions {
   readonly db: Database;
   /** Most attempts per statement. */
   readonly maxBatch: number;
+  /** How recorded attempts move their receivers' circuits. */
+  readonly circuit: CircuitSettings;
+  /** Called with the circuits a stored batch opened or closed. */
+  readonly onCircuitChanges?: (changes: readonly CircuitChange[]) => void;
 }
 
 interface Queued {
@@ -35,11 +40,13 @@ export function createAttemptRecorder(options: AttemptRecorderOptions): AttemptR
 
   const write = async (batch: readonly Queued[]) => {
     try {
-      const applied = await recordAttempts(
+      const stored = await recordAttempts(
         options.db,
         batch.map((q) => q.attempt),
+        options.circuit,
       );
-      for (const q of batch) q.resolve(applied.has(q.attempt.record.deliveryId));
+      if (stored.circuitChanges.length > 0) options.onCircuitChanges?.(stored.circuitChanges);
+      for (const q of batch) q.resolve(stored.applied.has(q.attempt.record.deliveryId));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);

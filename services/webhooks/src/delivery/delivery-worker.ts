@@ -1,5 +1,7 @@
 /**
  * Delivery workers of one process: claim due rows, send each one independently, record the outcome.
+ * A receiver whose circuit is open (circuit-breaker.ts) or that is paused is simply not claimed, so a
+ * worker has nothing to do for it and sleeps its poll interval as usual.
  *
  * Every claimed delivery runs on its own (up to `concurrency` at once, at most `receiverConcurrency` per
  * configuration), so a slow or dead receiver holds only its own slots and never delays another receiver.
@@ -22,6 +24,7 @@ import {
   SpanKind,
   untraced,
 } from "@payouts/platform/telemetry/trace-context";
+import { type CircuitSettings, circuitEffect } from "../domain/circuit-breaker.js";
 import {
   decideAfterAttempt,
   decideAfterTestAttempt,
@@ -71,6 +74,8 @@ export interface DeliveryWorkerOptions {
   readonly workerId: string;
   /** How long one liveness renewal holds; a dead process's claims are released after at most this. */
   readonly workerTtlMs: number;
+  /** Per-receiver circuit breaker: failures that open it, and the wait before a probe. */
+  readonly circuit: CircuitSettings;
 }
 
 export interface DeliveryWorker {
@@ -83,7 +88,24 @@ export interface DeliveryWorker {
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const metrics = createDeliveryMetrics();
-  const recorder = createAttemptRecorder({ db: options.db, maxBatch: RECORD_BATCH });
+  const recorder = createAttemptRecorder({
+    db: options.db,
+    maxBatch: RECORD_BATCH,
+    circuit: options.circuit,
+    onCircuitChanges: (changes) => {
+      for (const change of changes) {
+        metrics.circuitChanged(change.transition);
+        if (change.transition === "opened") {
+          options.logger.warn(
+            { config_id: change.configId },
+            "receiver circuit opened: its deliveries wait, untried, for a probe attempt",
+          );
+        } else {
+          options.logger.info({ config_id: change.configId }, "receiver circuit closed: deliveries resume");
+        }
+      }
+    },
+  });
   const inFlight = new Set<Promise<void>>();
   /** Claims whose receiver answered and whose record is being stored: their slot is free again. */
   const answered = new Set<string>();
@@ -296,7 +318,7 @@ async function sendClaimed(
   options: DeliveryWorkerOptions,
 ): Promise<ReceiverAnswer> {
   if (!isNotifiedEventType(delivery.event_type)) {
-    return { error: `event type ${delivery.event_type} is not notified`, latencyMs: 0 };
+    return { error: `event type ${delivery.event_type} is not notified`, latencyMs: 0, local: true };
   }
   return options.send(
     delivery,
@@ -345,6 +367,8 @@ async function record(
   await recorder.record({
     record: attemptRecord,
     result,
+    // Both kinds count: a test notification's answer is as much the receiver's as an event's.
+    circuit: circuitEffect(answer),
     disableConfigReason:
       decision.kind === "disable" ? `receiver answered 410 Gone at ${at.toISOString()}` : undefined,
   });

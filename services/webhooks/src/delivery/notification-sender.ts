@@ -42,7 +42,8 @@ export type NotificationSender = (
 /**
  * Sends one notification: unseals the configuration's credentials, signs for this attempt (the Standard
  * Webhooks timestamp is per attempt) and posts. A failure to prepare the request is reported like a
- * transport failure, so it is retried and visible in the attempt log rather than crashing a worker.
+ * transport failure, so it is retried and visible in the attempt log rather than crashing a worker; it is
+ * marked local, so it does not count against the receiver's circuit.
  */
 export function createNotificationSender(deps: NotificationSenderDeps): NotificationSender {
   return async (target, notification, signal) => {
@@ -62,7 +63,7 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
         body: notification.body,
       });
     } catch (error) {
-      return { error: `request not sent: ${(error as Error).message}`, latencyMs: 0 };
+      return { error: `request not sent: ${(error as Error).message}`, latencyMs: 0, local: true };
     }
     const url = deliveryUrl(target.url, notification.eventType);
     return deps.client({ url, headers, body: notification.body, ...(signal ? { signal } : {}) });

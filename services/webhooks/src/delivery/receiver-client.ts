@@ -36,7 +36,12 @@ export type ReceiverAnswer =
       readonly body: Buffer;
       readonly latencyMs: number;
     }
-  | { readonly error: string; readonly latencyMs: number };
+  | {
+      readonly error: string;
+      readonly latencyMs: number;
+      /** The failure was on this side (the attempt was abandoned): it says nothing about the receiver. */
+      readonly local?: true;
+    };
 
 export interface ReceiverClientOptions {
   readonly allowPrivate: boolean;
@@ -101,7 +106,9 @@ async function post(
   if (isIP(literal) !== 0 && !options.allowPrivate && isForbiddenAddress(literal)) {
     return { error: refusedMessage(literal), latencyMs: elapsed() };
   }
-  if (request.signal?.aborted) return { error: abandonedMessage(request.signal), latencyMs: elapsed() };
+  if (request.signal?.aborted) {
+    return { error: abandonedMessage(request.signal), latencyMs: elapsed(), local: true };
+  }
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(new TimeoutError()), options.timeoutMs);
   const signal = request.signal;
@@ -125,7 +132,8 @@ async function post(
     };
   } catch (error) {
     const reason = stop.signal.aborted ? stop.signal.reason : error;
-    return { error: failureMessage(reason, options.timeoutMs), latencyMs: elapsed() };
+    const answer = { error: failureMessage(reason, options.timeoutMs), latencyMs: elapsed() };
+    return reason instanceof AbandonedError ? { ...answer, local: true } : answer;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);

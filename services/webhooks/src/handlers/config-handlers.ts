@@ -192,7 +192,8 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
 
 /**
  * Waits for the workers to send the queued test notification and record the answer. A test still unclaimed
- * after `claimWaitMs` (the receiver's slots stayed busy) is withdrawn and reported as not sent.
+ * after `claimWaitMs` (the receiver's slots stayed busy, or its circuit is open) is withdrawn and reported as
+ * not sent.
  */
 async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
   const started = performance.now();
@@ -215,7 +216,8 @@ async function awaitTestAnswer(deps: WebhookHandlerDeps, deliveryId: string) {
     if (withdraw && (await deleteTestDelivery(deps.db, deliveryId, { onlyPending: true }))) {
       return {
         delivered: false,
-        error: "not sent: this receiver's delivery slots stayed busy; try again shortly",
+        error:
+          "not sent: this receiver's delivery slots stayed busy, or its circuit is open after recent failures; try again shortly",
         latencyMs: 0,
       };
     }

@@ -12,6 +12,8 @@ import {
   ConfigRecordSchema,
   type DeliveryRecord,
   DeliveryRecordSchema,
+  type ReceiverHealth,
+  ReceiverHealthSchema,
   type WebhookAdminService,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { NOTIFIED_EVENT_TYPES } from "../domain/event-kinds.js";
@@ -26,6 +28,11 @@ import {
   searchDeliveries,
   setConfigActive,
 } from "../store/operator-store.js";
+import {
+  listReceiverHealth,
+  type ReceiverHealthRow,
+  setReceiverPaused,
+} from "../store/receiver-health-store.js";
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "./delivery-handlers.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage, toDeliveryMessage } from "./webhook-messages.js";
@@ -157,7 +164,66 @@ export function createWebhookAdminHandlers(
       if (req.active) deps.wakeWorkers();
       return { config: configRecord(row) };
     },
+
+    async listReceiverHealth(req) {
+      const limit = pageSize(req.limit);
+      const after = req.cursor ? decodeIdCursor(req.cursor) : undefined;
+      const now = deps.now();
+      const rows = await listReceiverHealth(deps.db, {
+        partnerId: req.partnerId || undefined,
+        withBacklog: req.withBacklog,
+        circuitOpen: req.circuitOpen,
+        after,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        receivers: page.map((row) => receiverHealth(row, now)),
+        nextCursor: rows.length > limit && last ? encodeIdCursor(last.config_id) : "",
+        asOf: timestampFromDate(now),
+      };
+    },
+
+    async pauseReceiver(req) {
+      if (!req.configId) throw invalid("config_id", "is required");
+      const now = deps.now();
+      const row = await setReceiverPaused(deps.db, req.configId, true, now);
+      if (row === undefined) throw configNotFound(req.configId);
+      return { receiver: receiverHealth(row, now) };
+    },
+
+    async resumeReceiver(req) {
+      if (!req.configId) throw invalid("config_id", "is required");
+      const now = deps.now();
+      const row = await setReceiverPaused(deps.db, req.configId, false, now);
+      if (row === undefined) throw configNotFound(req.configId);
+      // Its waiting rows may be due already: the workers look at once rather than at their next poll.
+      deps.wakeWorkers();
+      return { receiver: receiverHealth(row, now) };
+    },
   };
+}
+
+function receiverHealth(row: ReceiverHealthRow, now: Date): ReceiverHealth {
+  return create(ReceiverHealthSchema, {
+    configId: row.config_id,
+    partnerId: row.partner_id,
+    url: row.url,
+    active: row.active,
+    paused: row.paused,
+    circuitState: row.circuit_state,
+    circuitFailures: row.circuit_failures,
+    ...(row.circuit_opened_at ? { circuitOpenedAt: timestampFromDate(row.circuit_opened_at) } : {}),
+    ...(row.circuit_retry_at ? { circuitRetryAt: timestampFromDate(row.circuit_retry_at) } : {}),
+    pending: BigInt(row.pending),
+    oldestPendingAgeSeconds: BigInt(
+      row.oldest_pending_at === null
+        ? 0
+        : Math.max(0, Math.floor((now.getTime() - row.oldest_pending_at.getTime()) / 1000)),
+    ),
+    delivering: BigInt(row.delivering),
+  });
 }
 
 function configRecord(row: ConfigWithCounts): ConfigRecord {

@@ -7,6 +7,7 @@
  * call. `delivering` is unsettled, so a claimed row keeps blocking later events of its (config, tx).
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import type { CircuitEffect, CircuitSettings, CircuitTransition } from "../domain/circuit-breaker.js";
 
 /** A claimed delivery with what is needed to send it. */
 export interface ClaimedDelivery {
@@ -57,6 +58,12 @@ export interface ClaimOptions {
  * Claims due deliveries of active configurations that the ordering rule lets go (ordering.ts mirrors the
  * NOT EXISTS predicate), at most `perConfigLimit` in flight per configuration.
  *
+ * Receiver health (circuit-breaker.ts `admission` and `probeTaken`): a paused configuration, or one whose
+ * circuit is open and not yet due for a probe, is skipped before any of its rows is read, so its backlog
+ * stays pending with its attempts untouched. An open circuit due for a probe (or a half-open one whose
+ * probe's lease ran out) gives at most one row, and only while none of its rows is in flight; that
+ * configuration turns half-open until the probe's lease would run out.
+ *
  * Fair across partners: every partner's candidates are numbered in due order and the claim takes them by
  * (that number + the partner's deliveries already in flight), then due time. A partner with 50,000 due
  * rows therefore gets no more turns than one with a single row: the other partner's rows take the next
@@ -91,12 +98,14 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                   AND e.sequence < d.sequence
                   AND e.status NOT IN ('delivered', 'dead'))
            ORDER BY d.next_attempt_at, d.sequence
-           LIMIT greatest($3 - (SELECT count(*) FROM webhooks.deliveries f
+           LIMIT greatest(CASE WHEN cfg.circuit_state = 'closed' THEN $3 ELSE 1 END
+                            - (SELECT count(*) FROM webhooks.deliveries f
                                  WHERE f.config_id = cfg.config_id AND f.status = 'delivering'
                                    AND f.lease_expires_at > statement_timestamp()
                                    AND f.delivery_id <> ALL($6::text[])), 0)
         ) c
-        WHERE cfg.active
+        WHERE cfg.active AND NOT cfg.paused
+          AND (cfg.circuit_state = 'closed' OR cfg.circuit_retry_at <= $1)
           AND EXISTS (SELECT 1 FROM webhooks.deliveries p
                        WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
      ), eligible AS (
@@ -109,9 +118,17 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
         ORDER BY r.turn, r.next_attempt_at, r.sequence
         LIMIT $4
      ), locked AS (
-       SELECT d.delivery_id FROM webhooks.deliveries d
+       SELECT d.delivery_id, d.config_id FROM webhooks.deliveries d
         WHERE d.delivery_id IN (SELECT delivery_id FROM eligible) AND d.status = 'pending'
         FOR UPDATE SKIP LOCKED
+     ), probing AS (
+       -- Configurations are locked in config_id order here and when attempts are recorded: no deadlock.
+       UPDATE webhooks.configs pc
+          SET circuit_state = 'half_open', circuit_retry_at = $1 + $2 * interval '1 millisecond'
+         FROM (SELECT lc.config_id FROM webhooks.configs lc
+                WHERE lc.config_id IN (SELECT config_id FROM locked) AND lc.circuit_state <> 'closed'
+                ORDER BY lc.config_id FOR UPDATE) l
+        WHERE pc.config_id = l.config_id AND pc.circuit_state <> 'closed'
      )
      UPDATE webhooks.deliveries d
         SET status = 'delivering', attempts = d.attempts + 1, claimed_by = $5, updated_at = $1,
@@ -195,15 +212,35 @@ export type AttemptResult =
 export interface RecordedAttempt {
   readonly record: AttemptRecord;
   readonly result: AttemptResult;
+  /** What the attempt says about its receiver's health (circuit-breaker.ts `circuitEffect`). */
+  readonly circuit: CircuitEffect;
   /** The receiver answered 410 Gone: the config is deactivated with this reason (if the record applies). */
   readonly disableConfigReason?: string | undefined;
 }
 
+/** A configuration whose circuit opened or closed through a recorded batch. */
+export interface CircuitChange {
+  readonly configId: string;
+  readonly transition: CircuitTransition;
+}
+
+export interface RecordedBatch {
+  /** The delivery ids whose guard matched (the claim was still this attempt's). */
+  readonly applied: Set<string>;
+  readonly circuitChanges: readonly CircuitChange[];
+}
+
 /**
  * Stores finished attempts, any number in ONE statement (and so one commit): each attempt's row, its
- * delivery's new state and, for a 410, its configuration deactivated. Each delivery is guarded by
- * (delivering, attempt number): a worker whose lease expired and whose row was claimed again must not
- * overwrite the newer attempt. Answers the delivery ids whose guard matched.
+ * delivery's new state, and each configuration touched: its circuit moved by the batch's outcomes
+ * (circuit-breaker.ts `afterAttempts`) and, for a 410, the configuration deactivated. Each delivery is
+ * guarded by (delivering, attempt number): a worker whose lease expired and whose row was claimed again
+ * must not overwrite the newer attempt, and such a stale attempt does not move the circuit either.
+ *
+ * A configuration is written only when something changes: a failure, a success that resets failures or a
+ * circuit that was not closed, a 410. A healthy receiver's successes leave its row alone. The circuit is
+ * computed from the row as it is when updated (not the statement's snapshot), so two processes recording
+ * failures of one receiver at once both count.
  *
  * An attempt of a delivery deleted meanwhile (its configuration was deleted) is skipped rather than
  * failing the statement; times travel as ISO text so both database adapters bind the arrays alike.
@@ -211,15 +248,20 @@ export interface RecordedAttempt {
 export async function recordAttempts(
   db: Queryable,
   attempts: readonly RecordedAttempt[],
-): Promise<Set<string>> {
-  if (attempts.length === 0) return new Set();
+  circuit: CircuitSettings,
+): Promise<RecordedBatch> {
+  if (attempts.length === 0) return { applied: new Set(), circuitChanges: [] };
   const column = <T>(pick: (a: RecordedAttempt) => T) => attempts.map(pick);
-  const res = await db.query<{ delivery_id: string }>(
+  const res = await db.query<{
+    delivery_id: string | null;
+    config_id: string | null;
+    transition: string | null;
+  }>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[],
-                            $8::text[], $9::text[], $10::text[])
+                            $8::text[], $9::text[], $10::text[], $11::text[])
          AS i(delivery_id, attempt, status_code, error, latency_ms, at, response_body, status, next_attempt_at,
-              disable_reason)
+              disable_reason, circuit)
      ), attempts AS (
        INSERT INTO webhooks.delivery_attempts (delivery_id, attempt, status_code, error, latency_ms, at)
        SELECT i.delivery_id, i.attempt, i.status_code, i.error, i.latency_ms, i.at::timestamptz FROM input i
@@ -234,13 +276,64 @@ export async function recordAttempts(
               updated_at = i.at::timestamptz
          FROM input i
         WHERE d.delivery_id = i.delivery_id AND d.status = 'delivering' AND d.attempts = i.attempt
-       RETURNING d.delivery_id, d.config_id, i.disable_reason, i.at
-     ), disabled AS (
-       UPDATE webhooks.configs c SET active = false, disabled_reason = u.disable_reason, updated_at = u.at::timestamptz
-         FROM updated u
-        WHERE u.disable_reason IS NOT NULL AND c.config_id = u.config_id AND c.active
+       RETURNING d.delivery_id, d.config_id, i.disable_reason, i.at::timestamptz AS at, i.circuit
+     ), successes AS (
+       SELECT u.config_id, max(u.at) AS last_success FROM updated u WHERE u.circuit = 'success'
+        GROUP BY u.config_id
+     ), outcomes AS (
+       -- Per configuration: whether a success resets its circuit (the failures then add to none), the
+       -- failures after the latest success, and a 410's reason.
+       SELECT u.config_id, s.last_success IS NOT NULL AS reset,
+              count(*) FILTER (WHERE u.circuit = 'failure' AND u.at > coalesce(s.last_success, '-infinity'))
+                AS failures,
+              max(u.at) FILTER (WHERE u.circuit = 'failure' AND u.at > coalesce(s.last_success, '-infinity'))
+                AS last_failure,
+              max(u.disable_reason) AS disable_reason, max(u.at) FILTER (WHERE u.disable_reason IS NOT NULL)
+                AS disabled_at,
+              (SELECT c.circuit_state FROM webhooks.configs c WHERE c.config_id = u.config_id) AS state_before
+         FROM updated u LEFT JOIN successes s ON s.config_id = u.config_id
+        GROUP BY u.config_id, s.last_success
+     ), configs AS (
+       UPDATE webhooks.configs c
+          SET active = c.active AND b.disable_reason IS NULL,
+              disabled_reason = CASE WHEN c.active AND b.disable_reason IS NOT NULL THEN b.disable_reason
+                                     ELSE c.disabled_reason END,
+              updated_at = CASE WHEN c.active AND b.disable_reason IS NOT NULL THEN b.disabled_at
+                                ELSE c.updated_at END,
+              circuit_failures = CASE WHEN b.reset THEN 0 ELSE c.circuit_failures END + b.failures,
+              circuit_state = CASE
+                WHEN b.failures > 0 AND ((NOT b.reset AND c.circuit_state <> 'closed')
+                     OR CASE WHEN b.reset THEN 0 ELSE c.circuit_failures END + b.failures >= $12) THEN 'open'
+                WHEN b.reset OR c.circuit_state = 'closed' THEN 'closed'
+                ELSE c.circuit_state END,
+              circuit_opened_at = CASE
+                WHEN b.failures > 0 AND NOT b.reset AND c.circuit_state <> 'closed' THEN c.circuit_opened_at
+                WHEN b.failures > 0
+                     AND CASE WHEN b.reset THEN 0 ELSE c.circuit_failures END + b.failures >= $12 THEN b.last_failure
+                WHEN b.reset OR c.circuit_state = 'closed' THEN NULL
+                ELSE c.circuit_opened_at END,
+              circuit_retry_at = CASE
+                WHEN b.failures > 0 AND ((NOT b.reset AND c.circuit_state <> 'closed')
+                     OR CASE WHEN b.reset THEN 0 ELSE c.circuit_failures END + b.failures >= $12)
+                  THEN b.last_failure + $13 * interval '1 millisecond'
+                WHEN b.reset OR c.circuit_state = 'closed' THEN NULL
+                ELSE c.circuit_retry_at END
+         -- Only the configurations this batch may change are locked, in config_id order (as the claim
+         -- does): two statements never wait for each other's rows in a cycle.
+         FROM (SELECT o.* FROM outcomes o JOIN webhooks.configs lc ON lc.config_id = o.config_id
+                WHERE (lc.active AND o.disable_reason IS NOT NULL) OR o.failures > 0
+                      OR (o.reset AND (lc.circuit_failures <> 0 OR lc.circuit_state <> 'closed'))
+                ORDER BY o.config_id FOR UPDATE OF lc) b
+        WHERE c.config_id = b.config_id
+          AND ((c.active AND b.disable_reason IS NOT NULL) OR b.failures > 0
+               OR (b.reset AND (c.circuit_failures <> 0 OR c.circuit_state <> 'closed')))
+       RETURNING c.config_id, b.state_before, c.circuit_state
      )
-     SELECT delivery_id FROM updated`,
+     SELECT delivery_id, NULL AS config_id, NULL AS transition FROM updated
+     UNION ALL
+     SELECT NULL, config_id,
+            CASE WHEN state_before = 'closed' THEN 'opened' ELSE 'closed' END
+       FROM configs WHERE (state_before = 'closed') <> (circuit_state = 'closed')`,
     [
       column((a) => a.record.deliveryId),
       column((a) => a.record.attempt),
@@ -252,7 +345,18 @@ export async function recordAttempts(
       column((a) => a.result.status),
       column((a) => (a.result.status === "pending" ? a.result.nextAttemptAt.toISOString() : null)),
       column((a) => a.disableConfigReason ?? null),
+      column((a) => a.circuit),
+      circuit.failureThreshold,
+      circuit.probeIntervalMs,
     ],
   );
-  return new Set(res.rows.map((r) => r.delivery_id));
+  const applied = new Set<string>();
+  const circuitChanges: CircuitChange[] = [];
+  for (const row of res.rows) {
+    if (row.delivery_id !== null) applied.add(row.delivery_id);
+    else if (row.config_id !== null && (row.transition === "opened" || row.transition === "closed")) {
+      circuitChanges.push({ configId: row.config_id, transition: row.transition });
+    }
+  }
+  return { applied, circuitChanges };
 }

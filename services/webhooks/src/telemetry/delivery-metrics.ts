@@ -1,7 +1,7 @@
 /**
  * The dispatcher's metrics: every attempt by outcome, finished deliveries by outcome with the attempts
- * they took, and the end-to-end latency from the event (occurred_at, the ledger's clock) to the
- * receiver's 2xx. Recorded after the attempt's row was committed.
+ * they took, the end-to-end latency from the event (occurred_at, the ledger's clock) to the receiver's
+ * 2xx, and receiver circuits opening and closing. Recorded after the attempt's row was committed.
  */
 import {
   type Counter,
@@ -9,6 +9,7 @@ import {
   type Histogram,
   payoutsMeter,
 } from "@payouts/platform/telemetry/payouts-meter";
+import type { CircuitTransition } from "../domain/circuit-breaker.js";
 
 export interface AttemptFacts {
   readonly eventType: string;
@@ -22,6 +23,8 @@ export interface AttemptFacts {
 
 export interface DeliveryMetrics {
   attempted(facts: AttemptFacts): void;
+  /** A receiver's circuit opened (it is cut off) or closed (it is served again). */
+  circuitChanged(transition: CircuitTransition): void;
 }
 
 export function createDeliveryMetrics(): DeliveryMetrics {
@@ -41,7 +44,14 @@ export function createDeliveryMetrics(): DeliveryMetrics {
     unit: "s",
     advice: { explicitBucketBoundaries: DELIVERY_LATENCY_BUCKETS_S },
   });
+  // Labelled by transition only: one series per value, however many receivers there are.
+  const circuits: Counter = meter.createCounter("payouts.webhooks.circuit.transitions", {
+    description: "Receiver circuit breakers that opened (receiver cut off) or closed (served again)",
+  });
   return {
+    circuitChanged(transition) {
+      circuits.add(1, { transition });
+    },
     attempted(facts) {
       const outcome = facts.status === "pending" ? "retry" : facts.status;
       attempts.add(1, { event_type: facts.eventType, outcome });

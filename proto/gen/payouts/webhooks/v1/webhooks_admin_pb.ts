@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/webhooks/v1/webhooks_admin.proto.
  */
 export const file_payouts_webhooks_v1_webhooks_admin: GenFile = /*@__PURE__*/
-  fileDesc("CihwYXlvdXRzL3dlYmhvb2tzL3YxL3dlYmhvb2tzX2FkbWluLnByb3RvEhNwYXlvdXRzLndlYmhvb2tzLnYxIlUKDkRlbGl2ZXJ5UmVjb3JkEhIKCnBhcnRuZXJfaWQYASABKAkSLwoIZGVsaXZlcnkYAiABKAsyHS5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5IpIBChdTZWFyY2hEZWxpdmVyaWVzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhEKCWNvbmZpZ19pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEgoKZXZlbnRfdHlwZRgFIAEoCRINCgVsaW1pdBgGIAEoBRIOCgZjdXJzb3IYByABKAkiaAoYU2VhcmNoRGVsaXZlcmllc1Jlc3BvbnNlEjcKCmRlbGl2ZXJpZXMYASADKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5UmVjb3JkEhMKC25leHRfY3Vyc29yGAIgASgJIhkKF0dldERlbGl2ZXJ5U3RhdHNSZXF1ZXN0IvgBChhHZXREZWxpdmVyeVN0YXRzUmVzcG9uc2USKQoFYXNfb2YYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3BlbmRpbmcYAiABKAMSEAoIcmV0cnlpbmcYAyABKAMSEgoKZGVsaXZlcmluZxgEIAEoAxIMCgRkZWFkGAUgASgDEhsKE2RlbGl2ZXJlZF9sYXN0X2hvdXIYBiABKAMSGgoSZGVsaXZlcmVkX2xhc3RfZGF5GAcgASgDEhgKEHBlbmRpbmdfZGlzYWJsZWQYCCABKAMSGQoRb2xkZXN0X2R1ZV9hZ2VfbXMYCSABKAMiLwoYUmVkZWxpdmVyRGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIlIKGVJlZGVsaXZlckRlbGl2ZXJ5UmVzcG9uc2USNQoIZGVsaXZlcnkYASABKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5UmVjb3JkIncKDENvbmZpZ1JlY29yZBIyCgZjb25maWcYASABKAsyIi5wYXlvdXRzLndlYmhvb2tzLnYxLldlYmhvb2tDb25maWcSGgoScGVuZGluZ19kZWxpdmVyaWVzGAIgASgDEhcKD2RlYWRfZGVsaXZlcmllcxgDIAEoAyJpChRTZWFyY2hDb25maWdzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhMKBmFjdGl2ZRgCIAEoCEgAiAEBEg0KBWxpbWl0GAMgASgFEg4KBmN1cnNvchgEIAEoCUIJCgdfYWN0aXZlImAKFVNlYXJjaENvbmZpZ3NSZXNwb25zZRIyCgdjb25maWdzGAEgAygLMiEucGF5b3V0cy53ZWJob29rcy52MS5Db25maWdSZWNvcmQSEwoLbmV4dF9jdXJzb3IYAiABKAkiSwoWU2V0Q29uZmlnQWN0aXZlUmVxdWVzdBIRCgljb25maWdfaWQYASABKAkSDgoGYWN0aXZlGAIgASgIEg4KBnJlYXNvbhgDIAEoCSJMChdTZXRDb25maWdBY3RpdmVSZXNwb25zZRIxCgZjb25maWcYASABKAsyIS5wYXlvdXRzLndlYmhvb2tzLnYxLkNvbmZpZ1JlY29yZDLBBAoTV2ViaG9va0FkbWluU2VydmljZRJvChBTZWFyY2hEZWxpdmVyaWVzEiwucGF5b3V0cy53ZWJob29rcy52MS5TZWFyY2hEZWxpdmVyaWVzUmVxdWVzdBotLnBheW91dHMud2ViaG9va3MudjEuU2VhcmNoRGVsaXZlcmllc1Jlc3BvbnNlEm8KEEdldERlbGl2ZXJ5U3RhdHMSLC5wYXlvdXRzLndlYmhvb2tzLnYxLkdldERlbGl2ZXJ5U3RhdHNSZXF1ZXN0Gi0ucGF5b3V0cy53ZWJob29rcy52MS5HZXREZWxpdmVyeVN0YXRzUmVzcG9uc2UScgoRUmVkZWxpdmVyRGVsaXZlcnkSLS5wYXlvdXRzLndlYmhvb2tzLnYxLlJlZGVsaXZlckRlbGl2ZXJ5UmVxdWVzdBouLnBheW91dHMud2ViaG9va3MudjEuUmVkZWxpdmVyRGVsaXZlcnlSZXNwb25zZRJmCg1TZWFyY2hDb25maWdzEikucGF5b3V0cy53ZWJob29rcy52MS5TZWFyY2hDb25maWdzUmVxdWVzdBoqLnBheW91dHMud2ViaG9va3MudjEuU2VhcmNoQ29uZmlnc1Jlc3BvbnNlEmwKD1NldENvbmZpZ0FjdGl2ZRIrLnBheW91dHMud2ViaG9va3MudjEuU2V0Q29uZmlnQWN0aXZlUmVxdWVzdBosLnBheW91dHMud2ViaG9va3MudjEuU2V0Q29uZmlnQWN0aXZlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payouts_webhooks_v1_webhooks]);
+  fileDesc("CihwYXlvdXRzL3dlYmhvb2tzL3YxL3dlYmhvb2tzX2FkbWluLnByb3RvEhNwYXlvdXRzLndlYmhvb2tzLnYxIlUKDkRlbGl2ZXJ5UmVjb3JkEhIKCnBhcnRuZXJfaWQYASABKAkSLwoIZGVsaXZlcnkYAiABKAsyHS5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5IpIBChdTZWFyY2hEZWxpdmVyaWVzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhEKCWNvbmZpZ19pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEgoKZXZlbnRfdHlwZRgFIAEoCRINCgVsaW1pdBgGIAEoBRIOCgZjdXJzb3IYByABKAkiaAoYU2VhcmNoRGVsaXZlcmllc1Jlc3BvbnNlEjcKCmRlbGl2ZXJpZXMYASADKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5UmVjb3JkEhMKC25leHRfY3Vyc29yGAIgASgJIhkKF0dldERlbGl2ZXJ5U3RhdHNSZXF1ZXN0IvgBChhHZXREZWxpdmVyeVN0YXRzUmVzcG9uc2USKQoFYXNfb2YYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3BlbmRpbmcYAiABKAMSEAoIcmV0cnlpbmcYAyABKAMSEgoKZGVsaXZlcmluZxgEIAEoAxIMCgRkZWFkGAUgASgDEhsKE2RlbGl2ZXJlZF9sYXN0X2hvdXIYBiABKAMSGgoSZGVsaXZlcmVkX2xhc3RfZGF5GAcgASgDEhgKEHBlbmRpbmdfZGlzYWJsZWQYCCABKAMSGQoRb2xkZXN0X2R1ZV9hZ2VfbXMYCSABKAMiLwoYUmVkZWxpdmVyRGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIlIKGVJlZGVsaXZlckRlbGl2ZXJ5UmVzcG9uc2USNQoIZGVsaXZlcnkYASABKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLkRlbGl2ZXJ5UmVjb3JkIncKDENvbmZpZ1JlY29yZBIyCgZjb25maWcYASABKAsyIi5wYXlvdXRzLndlYmhvb2tzLnYxLldlYmhvb2tDb25maWcSGgoScGVuZGluZ19kZWxpdmVyaWVzGAIgASgDEhcKD2RlYWRfZGVsaXZlcmllcxgDIAEoAyJpChRTZWFyY2hDb25maWdzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhMKBmFjdGl2ZRgCIAEoCEgAiAEBEg0KBWxpbWl0GAMgASgFEg4KBmN1cnNvchgEIAEoCUIJCgdfYWN0aXZlImAKFVNlYXJjaENvbmZpZ3NSZXNwb25zZRIyCgdjb25maWdzGAEgAygLMiEucGF5b3V0cy53ZWJob29rcy52MS5Db25maWdSZWNvcmQSEwoLbmV4dF9jdXJzb3IYAiABKAkiSwoWU2V0Q29uZmlnQWN0aXZlUmVxdWVzdBIRCgljb25maWdfaWQYASABKAkSDgoGYWN0aXZlGAIgASgIEg4KBnJlYXNvbhgDIAEoCSJMChdTZXRDb25maWdBY3RpdmVSZXNwb25zZRIxCgZjb25maWcYASABKAsyIS5wYXlvdXRzLndlYmhvb2tzLnYxLkNvbmZpZ1JlY29yZCLLAgoOUmVjZWl2ZXJIZWFsdGgSEQoJY29uZmlnX2lkGAEgASgJEhIKCnBhcnRuZXJfaWQYAiABKAkSCwoDdXJsGAMgASgJEg4KBmFjdGl2ZRgEIAEoCBIOCgZwYXVzZWQYBSABKAgSFQoNY2lyY3VpdF9zdGF0ZRgGIAEoCRIYChBjaXJjdWl0X2ZhaWx1cmVzGAcgASgFEjUKEWNpcmN1aXRfb3BlbmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChBjaXJjdWl0X3JldHJ5X2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdwZW5kaW5nGAogASgDEiIKGm9sZGVzdF9wZW5kaW5nX2FnZV9zZWNvbmRzGAsgASgDEhIKCmRlbGl2ZXJpbmcYDCABKAMiegoZTGlzdFJlY2VpdmVySGVhbHRoUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEhQKDHdpdGhfYmFja2xvZxgCIAEoCBIUCgxjaXJjdWl0X29wZW4YAyABKAgSDQoFbGltaXQYBCABKAUSDgoGY3Vyc29yGAUgASgJIpQBChpMaXN0UmVjZWl2ZXJIZWFsdGhSZXNwb25zZRI2CglyZWNlaXZlcnMYASADKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLlJlY2VpdmVySGVhbHRoEhMKC25leHRfY3Vyc29yGAIgASgJEikKBWFzX29mGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIpChRQYXVzZVJlY2VpdmVyUmVxdWVzdBIRCgljb25maWdfaWQYASABKAkiTgoVUGF1c2VSZWNlaXZlclJlc3BvbnNlEjUKCHJlY2VpdmVyGAEgASgLMiMucGF5b3V0cy53ZWJob29rcy52MS5SZWNlaXZlckhlYWx0aCIqChVSZXN1bWVSZWNlaXZlclJlcXVlc3QSEQoJY29uZmlnX2lkGAEgASgJIk8KFlJlc3VtZVJlY2VpdmVyUmVzcG9uc2USNQoIcmVjZWl2ZXIYASABKAsyIy5wYXlvdXRzLndlYmhvb2tzLnYxLlJlY2VpdmVySGVhbHRoMosHChNXZWJob29rQWRtaW5TZXJ2aWNlEm8KEFNlYXJjaERlbGl2ZXJpZXMSLC5wYXlvdXRzLndlYmhvb2tzLnYxLlNlYXJjaERlbGl2ZXJpZXNSZXF1ZXN0Gi0ucGF5b3V0cy53ZWJob29rcy52MS5TZWFyY2hEZWxpdmVyaWVzUmVzcG9uc2USbwoQR2V0RGVsaXZlcnlTdGF0cxIsLnBheW91dHMud2ViaG9va3MudjEuR2V0RGVsaXZlcnlTdGF0c1JlcXVlc3QaLS5wYXlvdXRzLndlYmhvb2tzLnYxLkdldERlbGl2ZXJ5U3RhdHNSZXNwb25zZRJyChFSZWRlbGl2ZXJEZWxpdmVyeRItLnBheW91dHMud2ViaG9va3MudjEuUmVkZWxpdmVyRGVsaXZlcnlSZXF1ZXN0Gi4ucGF5b3V0cy53ZWJob29rcy52MS5SZWRlbGl2ZXJEZWxpdmVyeVJlc3BvbnNlEmYKDVNlYXJjaENvbmZpZ3MSKS5wYXlvdXRzLndlYmhvb2tzLnYxLlNlYXJjaENvbmZpZ3NSZXF1ZXN0GioucGF5b3V0cy53ZWJob29rcy52MS5TZWFyY2hDb25maWdzUmVzcG9uc2USbAoPU2V0Q29uZmlnQWN0aXZlEisucGF5b3V0cy53ZWJob29rcy52MS5TZXRDb25maWdBY3RpdmVSZXF1ZXN0GiwucGF5b3V0cy53ZWJob29rcy52MS5TZXRDb25maWdBY3RpdmVSZXNwb25zZRJ1ChJMaXN0UmVjZWl2ZXJIZWFsdGgSLi5wYXlvdXRzLndlYmhvb2tzLnYxLkxpc3RSZWNlaXZlckhlYWx0aFJlcXVlc3QaLy5wYXlvdXRzLndlYmhvb2tzLnYxLkxpc3RSZWNlaXZlckhlYWx0aFJlc3BvbnNlEmYKDVBhdXNlUmVjZWl2ZXISKS5wYXlvdXRzLndlYmhvb2tzLnYxLlBhdXNlUmVjZWl2ZXJSZXF1ZXN0GioucGF5b3V0cy53ZWJob29rcy52MS5QYXVzZVJlY2VpdmVyUmVzcG9uc2USaQoOUmVzdW1lUmVjZWl2ZXISKi5wYXlvdXRzLndlYmhvb2tzLnYxLlJlc3VtZVJlY2VpdmVyUmVxdWVzdBorLnBheW91dHMud2ViaG9va3MudjEuUmVzdW1lUmVjZWl2ZXJSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_payouts_webhooks_v1_webhooks]);
 
 /**
  * @generated from message payouts.webhooks.v1.DeliveryRecord
@@ -361,6 +361,234 @@ export const SetConfigActiveResponseSchema: GenMessage<SetConfigActiveResponse> 
   messageDesc(file_payouts_webhooks_v1_webhooks_admin, 11);
 
 /**
+ * @generated from message payouts.webhooks.v1.ReceiverHealth
+ */
+export type ReceiverHealth = Message<"payouts.webhooks.v1.ReceiverHealth"> & {
+  /**
+   * @generated from field: string config_id = 1;
+   */
+  configId: string;
+
+  /**
+   * @generated from field: string partner_id = 2;
+   */
+  partnerId: string;
+
+  /**
+   * @generated from field: string url = 3;
+   */
+  url: string;
+
+  /**
+   * @generated from field: bool active = 4;
+   */
+  active: boolean;
+
+  /**
+   * Paused by an operator (PauseReceiver).
+   *
+   * @generated from field: bool paused = 5;
+   */
+  paused: boolean;
+
+  /**
+   * closed, open or half_open.
+   *
+   * @generated from field: string circuit_state = 6;
+   */
+  circuitState: string;
+
+  /**
+   * Consecutive failed attempts since the last success.
+   *
+   * @generated from field: int32 circuit_failures = 7;
+   */
+  circuitFailures: number;
+
+  /**
+   * When the circuit last opened; unset while closed.
+   *
+   * @generated from field: google.protobuf.Timestamp circuit_opened_at = 8;
+   */
+  circuitOpenedAt?: Timestamp | undefined;
+
+  /**
+   * When an open circuit may next be probed; unset while closed.
+   *
+   * @generated from field: google.protobuf.Timestamp circuit_retry_at = 9;
+   */
+  circuitRetryAt?: Timestamp | undefined;
+
+  /**
+   * Rows waiting for an attempt (the backlog), test notifications included.
+   *
+   * @generated from field: int64 pending = 10;
+   */
+  pending: bigint;
+
+  /**
+   * Age of the oldest pending row, from its creation (0 when none).
+   *
+   * @generated from field: int64 oldest_pending_age_seconds = 11;
+   */
+  oldestPendingAgeSeconds: bigint;
+
+  /**
+   * Attempts in flight.
+   *
+   * @generated from field: int64 delivering = 12;
+   */
+  delivering: bigint;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.ReceiverHealth.
+ * Use `create(ReceiverHealthSchema)` to create a new message.
+ */
+export const ReceiverHealthSchema: GenMessage<ReceiverHealth> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 12);
+
+/**
+ * @generated from message payouts.webhooks.v1.ListReceiverHealthRequest
+ */
+export type ListReceiverHealthRequest = Message<"payouts.webhooks.v1.ListReceiverHealthRequest"> & {
+  /**
+   * @generated from field: string partner_id = 1;
+   */
+  partnerId: string;
+
+  /**
+   * Only receivers with at least one pending row.
+   *
+   * @generated from field: bool with_backlog = 2;
+   */
+  withBacklog: boolean;
+
+  /**
+   * Only receivers whose circuit is not closed (open or half_open). With with_backlog: both must hold.
+   *
+   * @generated from field: bool circuit_open = 3;
+   */
+  circuitOpen: boolean;
+
+  /**
+   * 1 to 100; 0 = 50.
+   *
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string cursor = 5;
+   */
+  cursor: string;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.ListReceiverHealthRequest.
+ * Use `create(ListReceiverHealthRequestSchema)` to create a new message.
+ */
+export const ListReceiverHealthRequestSchema: GenMessage<ListReceiverHealthRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 13);
+
+/**
+ * @generated from message payouts.webhooks.v1.ListReceiverHealthResponse
+ */
+export type ListReceiverHealthResponse = Message<"payouts.webhooks.v1.ListReceiverHealthResponse"> & {
+  /**
+   * @generated from field: repeated payouts.webhooks.v1.ReceiverHealth receivers = 1;
+   */
+  receivers: ReceiverHealth[];
+
+  /**
+   * "" on the last page.
+   *
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp as_of = 3;
+   */
+  asOf?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.ListReceiverHealthResponse.
+ * Use `create(ListReceiverHealthResponseSchema)` to create a new message.
+ */
+export const ListReceiverHealthResponseSchema: GenMessage<ListReceiverHealthResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 14);
+
+/**
+ * @generated from message payouts.webhooks.v1.PauseReceiverRequest
+ */
+export type PauseReceiverRequest = Message<"payouts.webhooks.v1.PauseReceiverRequest"> & {
+  /**
+   * @generated from field: string config_id = 1;
+   */
+  configId: string;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.PauseReceiverRequest.
+ * Use `create(PauseReceiverRequestSchema)` to create a new message.
+ */
+export const PauseReceiverRequestSchema: GenMessage<PauseReceiverRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 15);
+
+/**
+ * @generated from message payouts.webhooks.v1.PauseReceiverResponse
+ */
+export type PauseReceiverResponse = Message<"payouts.webhooks.v1.PauseReceiverResponse"> & {
+  /**
+   * @generated from field: payouts.webhooks.v1.ReceiverHealth receiver = 1;
+   */
+  receiver?: ReceiverHealth | undefined;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.PauseReceiverResponse.
+ * Use `create(PauseReceiverResponseSchema)` to create a new message.
+ */
+export const PauseReceiverResponseSchema: GenMessage<PauseReceiverResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 16);
+
+/**
+ * @generated from message payouts.webhooks.v1.ResumeReceiverRequest
+ */
+export type ResumeReceiverRequest = Message<"payouts.webhooks.v1.ResumeReceiverRequest"> & {
+  /**
+   * @generated from field: string config_id = 1;
+   */
+  configId: string;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.ResumeReceiverRequest.
+ * Use `create(ResumeReceiverRequestSchema)` to create a new message.
+ */
+export const ResumeReceiverRequestSchema: GenMessage<ResumeReceiverRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 17);
+
+/**
+ * @generated from message payouts.webhooks.v1.ResumeReceiverResponse
+ */
+export type ResumeReceiverResponse = Message<"payouts.webhooks.v1.ResumeReceiverResponse"> & {
+  /**
+   * @generated from field: payouts.webhooks.v1.ReceiverHealth receiver = 1;
+   */
+  receiver?: ReceiverHealth | undefined;
+};
+
+/**
+ * Describes the message payouts.webhooks.v1.ResumeReceiverResponse.
+ * Use `create(ResumeReceiverResponseSchema)` to create a new message.
+ */
+export const ResumeReceiverResponseSchema: GenMessage<ResumeReceiverResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_webhooks_v1_webhooks_admin, 18);
+
+/**
  * Operators' view of webhooks across partners, for the admin API and its console. Only the caller
  * gateway-admin may call these (caller-allowlist.ts). Secrets are never answered: configs carry only
  * whether one is set.
@@ -422,6 +650,39 @@ export const WebhookAdminService: GenService<{
     methodKind: "unary";
     input: typeof SetConfigActiveRequestSchema;
     output: typeof SetConfigActiveResponseSchema;
+  },
+  /**
+   * Each receiver (config) with its circuit breaker, operator pause and backlog, by config id. Each
+   * receiver's figures are read through the partial index of its pending rows, never the whole table.
+   *
+   * @generated from rpc payouts.webhooks.v1.WebhookAdminService.ListReceiverHealth
+   */
+  listReceiverHealth: {
+    methodKind: "unary";
+    input: typeof ListReceiverHealthRequestSchema;
+    output: typeof ListReceiverHealthResponseSchema;
+  },
+  /**
+   * Stops attempts to a receiver: its rows stay pending (no attempt, no retry used, never dead) until it is
+   * resumed. New events still queue for it. Pausing a paused receiver changes nothing.
+   *
+   * @generated from rpc payouts.webhooks.v1.WebhookAdminService.PauseReceiver
+   */
+  pauseReceiver: {
+    methodKind: "unary";
+    input: typeof PauseReceiverRequestSchema;
+    output: typeof PauseReceiverResponseSchema;
+  },
+  /**
+   * Lifts an operator's pause: its pending rows are due again at once (the workers are woken). The
+   * circuit breaker is left as it is.
+   *
+   * @generated from rpc payouts.webhooks.v1.WebhookAdminService.ResumeReceiver
+   */
+  resumeReceiver: {
+    methodKind: "unary";
+    input: typeof ResumeReceiverRequestSchema;
+    output: typeof ResumeReceiverResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payouts_webhooks_v1_webhooks_admin, 0);
