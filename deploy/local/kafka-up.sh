@@ -7,7 +7,9 @@
 # Everything else goes to stderr, so `BROKERS=$(deploy/local/kafka-up.sh)` works.
 #
 # Broker defaults suit tests: replication factor 1 everywhere, auto topic
-# creation on with 3 partitions, no initial group rebalance delay.
+# creation on with 3 partitions, no initial group rebalance delay, consumer
+# sessions from 1 s (KAFKA_SESSION_TIMEOUT_MS of the services may go below
+# the broker default of 6 s).
 # Ready means the log says "Kafka Server started" and the port accepts TCP.
 #
 # Idempotent: if the broker of this state dir already runs, only the address
@@ -111,6 +113,7 @@ transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 transaction.state.log.num.partitions=1
 group.initial.rebalance.delay.ms=0
+group.min.session.timeout.ms=1000
 num.network.threads=2
 num.io.threads=2
 PROPS

@@ -9,7 +9,7 @@ import { waitForDatabase } from "@payouts/platform/database/wait-for-database";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
-import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config";
+import { loadKafkaSecurity, loadKafkaTiming } from "@payouts/platform/events/kafka-client-config";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -231,6 +231,7 @@ async function main(): Promise<void> {
           brokers: env.KAFKA_BROKERS.split(","),
           clientId: role,
           security: configured(() => loadKafkaSecurity(env)),
+          timing: configured(() => loadKafkaTiming(env)),
         })
       : createInProcessEventBus(),
   );

@@ -6,7 +6,7 @@ import { createPgliteDatabase } from "@payouts/platform/database/pglite-database
 import { provisionServiceRoles } from "@payouts/platform/database/service-roles";
 import type { EventBus } from "@payouts/platform/events/event-bus";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
-import { loadKafkaSecurity } from "@payouts/platform/events/kafka-client-config";
+import { loadKafkaSecurity, loadKafkaTiming } from "@payouts/platform/events/kafka-client-config";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { isServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
@@ -90,6 +90,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedH
           brokers: env.KAFKA_BROKERS.split(","),
           clientId: "payouts-embedded",
           security: loadKafkaSecurity(env),
+          timing: loadKafkaTiming(env),
         })
       : createInProcessEventBus(),
   );

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { AuditReport, AuditRow } from "./audit.js";
-import { findingLines, markdownReport, markdownTable, textTable } from "./audit-report.js";
+import {
+  findingLines,
+  markdownReport,
+  markdownResumptionTable,
+  markdownTable,
+  resumptionTable,
+  textTable,
+} from "./audit-report.js";
+import type { Resumption } from "./resumption.js";
 
 const zero = {
   doubleDebits: 0,
@@ -15,6 +23,24 @@ const rows: AuditRow[] = [
   { fault: "baseline", payouts: 120, failed: 18, refunded: 21, ...zero },
   { fault: "kill -9 ledger", payouts: 7, failed: 1, refunded: 0, ...zero, unexpectedExits: 1 },
 ];
+const resumptions: Resumption[] = [
+  {
+    fault: "kill -9 webhook-dispatcher",
+    from: "kill -9",
+    at: 5_000,
+    limits: { newEventsMs: 10_000, storedMs: 5_000 },
+    newEventsMs: 7_420,
+    storedMs: 2_060,
+  },
+  {
+    fault: "kafka outage 60 s",
+    from: "broker answering",
+    at: 9_000,
+    limits: { newEventsMs: 5_000 },
+    newEventsMs: undefined,
+    storedMs: 300,
+  },
+];
 const report: AuditReport = {
   rows,
   total: { fault: "total", payouts: 127, failed: 19, refunded: 21, ...zero, unexpectedExits: 1 },
@@ -25,6 +51,7 @@ const report: AuditReport = {
       detail: "ledger (pid 9) exited by itself with code 1",
     },
   ],
+  resumptions,
   passed: false,
 };
 
@@ -45,6 +72,17 @@ describe("audit report", () => {
     expect(table[1]).toBe("| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
     expect(table[3]).toBe("| kill -9 ledger | 7 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 |");
     expect(table[4]).toBe("| **total** | 127 | 19 | 21 | 0 | 0 | 0 | 0 | 0 | 0 | 1 |");
+  });
+
+  it("prints each resumption with its limits, '-' where nothing was measured or no limit applies", () => {
+    const lines = resumptionTable(resumptions).split("\n");
+    expect(lines[0]).toMatch(/^fault +clock starts at +new events +limit +stored deliveries +limit$/);
+    expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    expect(lines[2]).toMatch(/^kill -9 webhook-dispatcher +kill -9 +7\.4 s +10\.0 s +2\.1 s +5\.0 s$/);
+    expect(lines[3]).toMatch(/^kafka outage 60 s +broker answering +- +5\.0 s +0\.3 s +-$/);
+    expect(markdownResumptionTable(resumptions).split("\n")[2]).toBe(
+      "| kill -9 webhook-dispatcher | kill -9 | 7.4 s | 10.0 s | 2.1 s | 5.0 s |",
+    );
   });
 
   it("caps the findings it prints", () => {
@@ -68,6 +106,8 @@ describe("audit report", () => {
     expect(text).toContain("# Fault-injection run (short): FAILED");
     expect(text).toContain("`npm run chaos -- --short`");
     expect(text).toContain("- [kill -9 ledger] unexpectedExits: ledger (pid 9) exited by itself with code 1");
+    expect(text).toContain("## Resumption after faults");
+    expect(text).toContain("| kafka outage 60 s | broker answering | - | 5.0 s | 0.3 s | - |");
     expect(text).toContain("- synchronous_commit: on");
     expect(text).toContain("- requests: 900");
     expect(text).toContain("- 31.3 s [kill -9 ledger] killed pid 9");

@@ -1,5 +1,6 @@
 /** The audit as people read it: a table on the console, and Markdown and JSON files under .cache/. */
 import type { AuditReport, AuditRow } from "./audit.js";
+import { type Resumption, seconds } from "./resumption.js";
 
 const COLUMNS: ReadonlyArray<readonly [keyof AuditRow, string]> = [
   ["fault", "fault"],
@@ -40,6 +41,40 @@ export function markdownTable(report: AuditReport): string {
   return [header, align, ...rows].map((r) => `| ${r.join(" | ")} |`).join("\n");
 }
 
+const RESUMPTION_HEADER = ["fault", "clock starts at", "new events", "limit", "stored deliveries", "limit"];
+
+function resumptionCells(r: Resumption): string[] {
+  return [
+    r.fault,
+    r.from,
+    seconds(r.newEventsMs),
+    seconds(r.limits.newEventsMs),
+    seconds(r.storedMs),
+    seconds(r.limits.storedMs),
+  ];
+}
+
+/**
+ * Time from each fault's mark to the first webhook delivered for an event published after it, and for a
+ * delivery stored before it; "-" where nothing of the kind was delivered or no limit applies.
+ */
+export function resumptionTable(resumptions: readonly Resumption[]): string {
+  const body = resumptions.map(resumptionCells);
+  const widths = RESUMPTION_HEADER.map((title, i) =>
+    Math.max(title.length, ...body.map((r) => r[i]!.length)),
+  );
+  const line = (r: readonly string[]) =>
+    r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+  return [line(RESUMPTION_HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+export function markdownResumptionTable(resumptions: readonly Resumption[]): string {
+  const align = RESUMPTION_HEADER.map((_, i) => (i < 2 ? ":--" : "--:"));
+  return [RESUMPTION_HEADER, align, ...resumptions.map(resumptionCells)]
+    .map((r) => `| ${r.join(" | ")} |`)
+    .join("\n");
+}
+
 export function findingLines(report: AuditReport, limit = FINDINGS_SHOWN): string[] {
   const lines = report.findings.slice(0, limit).map((f) => `- [${f.fault}] ${f.check}: ${f.detail}`);
   if (report.findings.length > limit)
@@ -67,6 +102,10 @@ export function markdownReport(report: AuditReport, run: RunSummary): string {
     `Started ${run.startedAt}, ${run.durationSeconds} s. Produced by \`npm run chaos${run.mode === "short" ? " -- --short" : ""}\` (test/chaos/README.md).`,
     "",
     markdownTable(report),
+    "",
+    "## Resumption after faults",
+    "",
+    markdownResumptionTable(report.resumptions),
     "",
     "## Findings",
     "",

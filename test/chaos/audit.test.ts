@@ -44,6 +44,7 @@ const note = (
   serviceSignatureValid: true,
   standardSignatureValid: true,
   answer: 200,
+  receivedAt: 1_000 + sequence,
   ...extra,
 });
 
@@ -74,6 +75,7 @@ function cleanRun(): AuditInput {
       { role: "ledger", replica: 0, pid: 10, at: 2_500, cause: "kill", code: null, signal: "SIGKILL" },
       { role: "gateway", replica: 1, pid: 11, at: 2_600, cause: "stop", code: 0, signal: null },
     ],
+    resumptions: [],
   };
 }
 
@@ -87,6 +89,28 @@ describe("auditRun", () => {
       ["kill -9 ledger", 1, 0, 0],
     ]);
     expect(report.total).toMatchObject({ fault: "total", payouts: 4, failed: 1, refunded: 1, stuck: 0 });
+  });
+
+  it("fails on a resumption limit missed and keeps the measures in the report", () => {
+    const slow = {
+      fault: "kill -9 webhook-dispatcher",
+      from: "kill -9",
+      at: 2_000,
+      limits: { newEventsMs: 10_000, storedMs: 5_000 },
+      newEventsMs: 9_000,
+      storedMs: 5_001,
+    };
+    const report = auditRun({ ...cleanRun(), resumptions: [slow] });
+    expect(report.passed).toBe(false);
+    expect(report.resumptions).toEqual([slow]);
+    expect(report.findings).toEqual([
+      {
+        fault: "kill -9 webhook-dispatcher",
+        check: "resumption",
+        detail: "delivery stored before the fault: first delivered 5.0 s after the kill -9, limit 5.0 s",
+      },
+    ]);
+    expect(auditRun({ ...cleanRun(), resumptions: [{ ...slow, storedMs: 5_000 }] }).passed).toBe(true);
   });
 
   it("finds a double debit, by movements or by balance entries", () => {

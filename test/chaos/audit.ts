@@ -3,6 +3,7 @@
  * the webhook receiver's records and the processes' exits. Each fault phase pays out through a partner of
  * its own, so money and webhooks are attributed to a phase by partner; exits by time.
  */
+import { type Resumption, resumptionProblems } from "./resumption.js";
 import { formatUsd, sumUsd, toAttoUsd } from "./usd.js";
 
 export type NotificationKind = "success" | "failed" | "refunded";
@@ -57,6 +58,8 @@ export interface ReceivedNotification {
   readonly standardSignatureValid: boolean;
   /** What the receiver answered: 200 when both signatures verify, 401 otherwise, 500 while it is failing. */
   readonly answer: number;
+  /** `Date.now()` when it arrived. */
+  readonly receivedAt: number;
 }
 
 export interface ProcessExitEvent {
@@ -76,6 +79,8 @@ export interface AuditInput {
   readonly balances: readonly PartnerBalance[];
   readonly notifications: readonly ReceivedNotification[];
   readonly exits: readonly ProcessExitEvent[];
+  /** How soon webhooks flowed again after the faults that are held to a limit (resumption.ts). */
+  readonly resumptions: readonly Resumption[];
 }
 
 /** The columns of the audit table that must all be 0. */
@@ -101,7 +106,7 @@ export interface AuditRow extends Record<ProblemColumn, number> {
 /** One problem, explained. `check` is a problem column, or `coverage` for a run that proved too little. */
 export interface Finding {
   readonly fault: string;
-  readonly check: ProblemColumn | "coverage";
+  readonly check: ProblemColumn | "coverage" | "resumption";
   readonly detail: string;
 }
 
@@ -109,6 +114,7 @@ export interface AuditReport {
   readonly rows: readonly AuditRow[];
   readonly total: AuditRow;
   readonly findings: readonly Finding[];
+  readonly resumptions: readonly Resumption[];
   readonly passed: boolean;
 }
 
@@ -154,7 +160,10 @@ export function auditRun(input: AuditInput): AuditReport {
   );
   const total = row(TOTAL, input.payouts, findings);
   checkCoverage(rows, total, input.notifications, findings);
-  return { rows, total, findings, passed: findings.length === 0 };
+  for (const r of input.resumptions) {
+    for (const p of resumptionProblems(r)) findings.push({ ...p, check: "resumption" });
+  }
+  return { rows, total, findings, resumptions: input.resumptions, passed: findings.length === 0 };
 }
 
 function row(fault: string, payouts: readonly ExecutedPayout[], findings: readonly Finding[]): AuditRow {

@@ -5,6 +5,7 @@ import {
   KILLED_ROLES,
   kafkaRetryBudgetMs,
   parseChaosOptions,
+  RESUMPTION_LIMITS,
   UsageError,
 } from "./chaos-options.js";
 
@@ -18,6 +19,15 @@ describe("parseChaosOptions", () => {
   it("keeps --keep-infra whatever order the flags come in", () => {
     expect(parseChaosOptions(["--keep-infra", "--short"])).toMatchObject({ mode: "short", keepInfra: true });
     expect(parseChaosOptions(["--short"]).keepInfra).toBe(false);
+  });
+
+  it("restarts the killed dispatcher well inside the limit its stored deliveries are held to", () => {
+    for (const options of [parseChaosOptions([]), parseChaosOptions(["--short"])]) {
+      expect(options.dispatcherDownSeconds * 1000).toBeLessThan(
+        RESUMPTION_LIMITS.dispatcherKill.storedMs / 2,
+      );
+      expect(options.storedBeforeKillSeconds).toBeGreaterThan(0);
+    }
   });
 
   it("refuses an unknown argument with the usage", () => {
@@ -39,10 +49,10 @@ describe("parseChaosOptions", () => {
 });
 
 describe("the Kafka outage", () => {
-  it("computes the client's retry budget: 51 s nominal, about 93 s with the worst jitter", () => {
-    expect(kafkaRetryBudgetMs("nominal")).toBe(200 + 400 + 800 + 1_600 + 3_200 + 6_400 + 12_800 + 25_600);
-    expect(kafkaRetryBudgetMs("worst")).toBeGreaterThan(90_000);
-    expect(kafkaRetryBudgetMs("worst")).toBeLessThan(95_000);
+  it("computes the client's retry budget: 7.5 s nominal, about 8.1 s with the worst jitter", () => {
+    expect(kafkaRetryBudgetMs("nominal")).toBe(100 + 200 + 400 + 800 + 6 * 1_000);
+    expect(kafkaRetryBudgetMs("worst")).toBeGreaterThan(8_000);
+    expect(kafkaRetryBudgetMs("worst")).toBeLessThan(8_200);
   });
 
   it("outlasts the nominal budget in the short mode and the worst case in the full mode", () => {

@@ -1,4 +1,5 @@
 /** How long and how hard the fault-injection run goes, and which faults it injects in what order. */
+import { DEFAULT_KAFKA_TIMING } from "@payouts/platform/events/kafka-client-config";
 
 export class UsageError extends Error {}
 
@@ -37,6 +38,13 @@ export interface ChaosOptions {
   readonly leadSeconds: number;
   /** How long a killed process stays down before it is started again. */
   readonly killDownSeconds: number;
+  /**
+   * How long the killed dispatcher stays down: as briefly as an orchestrator takes to start a replacement,
+   * since its resumption is held to a limit from the kill (RESUMPTION_LIMITS).
+   */
+  readonly dispatcherDownSeconds: number;
+  /** Before the dispatcher is killed, the receiver answers 500 this long, so deliveries are left stored. */
+  readonly storedBeforeKillSeconds: number;
   /** Load after each fault is over (a restarted process ready, the broker back, ...). */
   readonly recoverySeconds: number;
   readonly kafkaOutageSeconds: number;
@@ -52,16 +60,16 @@ export interface ChaosOptions {
 }
 
 /**
- * kafkajs retries of the platform's client (services/platform/src/events/kafka-event-bus.ts): 8 retries
- * from 200 ms, doubled each time (kafkajs's multiplier 2, jitter factor 0.2, 30 s cap). Nominal: 51 s
- * before a call gives up; with the worst jitter at every step about 93 s.
+ * kafkajs retries of the platform's client by default (DEFAULT_KAFKA_TIMING, kafka-client-config.ts):
+ * 10 retries from 100 ms, doubled each time (kafkajs's multiplier 2, jitter factor 0.2) up to 1 s.
+ * Nominal: 7.5 s before a call gives up; with the worst jitter at every step about 8.1 s.
  */
 export const KAFKA_RETRY = {
-  retries: 8,
-  initialRetryTimeMs: 200,
+  retries: DEFAULT_KAFKA_TIMING.retry.retries,
+  initialRetryTimeMs: DEFAULT_KAFKA_TIMING.retry.initialRetryTime,
   multiplier: 2,
   factor: 0.2,
-  maxRetryTimeMs: 30_000,
+  maxRetryTimeMs: DEFAULT_KAFKA_TIMING.retry.maxRetryTime,
 };
 
 /** Sum of the waits between a call's attempts: `nominal` without jitter, `worst` with +factor every step. */
@@ -76,6 +84,16 @@ export function kafkaRetryBudgetMs(jitter: "nominal" | "worst", retry = KAFKA_RE
   return Math.round(total);
 }
 
+/**
+ * How soon webhooks must flow again (ms): after kill -9 of the dispatcher, from the kill; after the Kafka
+ * outage, from the broker answering again. `newEventsMs` for an event published after that moment,
+ * `storedMs` for a delivery row stored before it.
+ */
+export const RESUMPTION_LIMITS = {
+  dispatcherKill: { newEventsMs: 10_000, storedMs: 5_000 },
+  kafkaRestart: { newEventsMs: 5_000 },
+} as const;
+
 const FULL: ChaosOptions = {
   mode: "full",
   workers: 4,
@@ -85,6 +103,8 @@ const FULL: ChaosOptions = {
   baselineSeconds: 30,
   leadSeconds: 5,
   killDownSeconds: 5,
+  dispatcherDownSeconds: 0.5,
+  storedBeforeKillSeconds: 1,
   recoverySeconds: 10,
   // Past even the worst-case jitter of the retry budget.
   kafkaOutageSeconds: 100,
@@ -103,7 +123,7 @@ const SHORT: ChaosOptions = {
   leadSeconds: 1.5,
   killDownSeconds: 2,
   recoverySeconds: 3,
-  // Past the nominal retry budget (51 s): calls that began as the broker went away have given up.
+  // Far past the retry budget: calls that began as the broker went away have given up, consumers restarted.
   kafkaOutageSeconds: 60,
   receiverFailingSeconds: 8,
   replicaSeconds: 10,

@@ -103,6 +103,7 @@ export class ChaosReceiver {
       serviceSignatureValid: verdict.service,
       standardSignatureValid: verdict.standard,
       answer: status,
+      receivedAt: Date.now(),
     };
     this.notifications.push(notification);
     if (isAccepted(notification)) for (const listener of this.listeners) listener(notification);

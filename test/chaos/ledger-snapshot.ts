@@ -1,6 +1,7 @@
 /** What the audit and the quiescence wait read from the database, straight from the services' tables. */
 import type pg from "pg";
 import type { ExecutedPayout, PartnerBalance } from "./audit.js";
+import type { EventTiming } from "./resumption.js";
 
 /**
  * Every transaction that was debited (or has a payout movement, which must then be the same thing),
@@ -75,4 +76,21 @@ export async function backlog(client: pg.Client): Promise<Backlog> {
     ),
     settled: settled.rows.map((r) => ({ txId: r.tx_id, status: r.status })),
   };
+}
+
+/** When each event was published (ledger outbox) and first stored as a delivery row (dispatcher). */
+export async function eventTimings(client: pg.Client): Promise<EventTiming[]> {
+  const { rows } = await client.query<{
+    event_id: string;
+    published_at: Date | null;
+    stored_at: Date | null;
+  }>(`
+    SELECT o.event_id, o.published_at,
+           (SELECT min(d.created_at) FROM webhooks.deliveries d WHERE d.event_id = o.event_id) AS stored_at
+      FROM ledger.outbox o`);
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    publishedAt: r.published_at?.getTime(),
+    storedAt: r.stored_at?.getTime(),
+  }));
 }

@@ -18,7 +18,7 @@ import {
 } from "../e2e/support/distributed-topology.js";
 import { createCleanupStack } from "../support/cleanup-stack.js";
 import { type AuditReport, auditRun, type FaultPhase, isAccepted, requiredNotifications } from "./audit.js";
-import { findingLines, markdownReport, type RunSummary, textTable } from "./audit-report.js";
+import { findingLines, markdownReport, type RunSummary, resumptionTable, textTable } from "./audit-report.js";
 import { type ChaosInfra, durabilitySettings, startChaosInfra, withClient } from "./chaos-infra.js";
 import {
   type ChaosOptions,
@@ -26,11 +26,13 @@ import {
   faultName,
   faultPlan,
   parseChaosOptions,
+  RESUMPTION_LIMITS,
   UsageError,
 } from "./chaos-options.js";
 import { ChaosReceiver } from "./chaos-receiver.js";
-import { backlog, executedPayouts, partnerBalances } from "./ledger-snapshot.js";
+import { backlog, eventTimings, executedPayouts, partnerBalances } from "./ledger-snapshot.js";
 import { type PartnerAccount, PayoutDriver } from "./payout-driver.js";
+import { measureResumption, type ResumptionMark } from "./resumption.js";
 
 const chaosDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(chaosDir, "..", "..");
@@ -46,6 +48,10 @@ const TOPOLOGY_ENV: Record<string, string> = {
   SANDBOX_AUTO_SETTLE_MS: "300",
   QUOTE_TTL_MS: "3600000",
   RAIL_RETRY_INTERVAL_MS: "500",
+  // A dead consumer's partitions go to its replacement, and a consumer that lost its membership in a
+  // broker restart gets them back, 3 s after its last heartbeat (the suite's broker accepts sessions
+  // from 1 s, deploy/local/kafka-up.sh).
+  KAFKA_SESSION_TIMEOUT_MS: "3000",
 };
 
 const FX_RATE_BRL = "5.4";
@@ -153,6 +159,7 @@ async function main(): Promise<number> {
   cleanups.push({ name: "load", run: () => driver.abort() });
 
   const phases: FaultPhase[] = [];
+  const marks: ResumptionMark[] = [];
   for (const [index, fault] of plan.entries()) {
     currentFault = faultName(fault);
     const account = accounts[index]!;
@@ -164,7 +171,7 @@ async function main(): Promise<number> {
     });
     driver.usePartner(account);
     note(`begins (partner ${account.partnerId})`);
-    await inject(fault, options, { topology, infra, receiver, driver, supervisor });
+    await inject(fault, options, { topology, infra, receiver, driver, supervisor, marks });
   }
 
   currentFault = "recovery";
@@ -174,9 +181,10 @@ async function main(): Promise<number> {
   note(quiet ? "quiescent" : `not quiescent after ${options.quiescenceSeconds} s; auditing what is there`);
   await driver.stopRefunds();
 
-  const { payouts, balances } = await withClient(infra.databaseUrl, async (client) => ({
+  const { payouts, balances, events } = await withClient(infra.databaseUrl, async (client) => ({
     payouts: await executedPayouts(client),
     balances: await partnerBalances(client),
+    events: await eventTimings(client),
   }));
   supervisor.stop();
   note("stopping the topology (every process must exit 0)");
@@ -189,6 +197,9 @@ async function main(): Promise<number> {
     balances,
     notifications: receiver.notifications,
     exits: topology.exits().map((e) => ({ ...e })),
+    resumptions: marks.map((mark) =>
+      measureResumption(mark, receiver.notifications.filter(isAccepted), events),
+    ),
   });
   const summary: RunSummary = {
     mode: options.mode,
@@ -218,10 +229,12 @@ interface FaultContext {
   readonly receiver: ChaosReceiver;
   readonly driver: PayoutDriver;
   readonly supervisor: Supervisor;
+  /** Where the resumption clocks of the faults held to a limit start. */
+  readonly marks: ResumptionMark[];
 }
 
 async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): Promise<void> {
-  const { topology, infra, receiver, driver, supervisor } = ctx;
+  const { topology, infra, receiver, driver, supervisor, marks } = ctx;
   const seconds = (s: number) => sleep(s * 1000);
   switch (fault.kind) {
     case "baseline":
@@ -229,10 +242,26 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       return;
     case "kill": {
       await seconds(options.leadSeconds);
+      const dispatcher = fault.role === "webhook-dispatcher";
+      if (dispatcher) {
+        // Leave deliveries stored and due at the kill: the receiver refuses them for a moment before.
+        if (!(await receiver.nextAccepted(30_000))) note("no notification arrived within 30 s");
+        receiver.failing = true;
+        await seconds(options.storedBeforeKillSeconds);
+      }
       const pid = topology.pidOf(fault.role);
       await topology.kill(fault.role);
+      if (dispatcher) {
+        marks.push({
+          fault: currentFault,
+          from: "kill -9",
+          at: Date.now(),
+          limits: RESUMPTION_LIMITS.dispatcherKill,
+        });
+        receiver.failing = false;
+      }
       note(`kill -9 ${fault.role} (pid ${pid})`);
-      await seconds(options.killDownSeconds);
+      await seconds(dispatcher ? options.dispatcherDownSeconds : options.killDownSeconds);
       await supervisor.restart(fault.role, 0, "restarted after kill -9");
       await seconds(options.recoverySeconds);
       return;
@@ -243,7 +272,13 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       note(`Kafka stopped (data kept) for ${fault.seconds} s`);
       await seconds(fault.seconds);
       await infra.kafkaStart();
-      note("Kafka started again on the same data");
+      marks.push({
+        fault: currentFault,
+        from: "broker answering",
+        at: Date.now(),
+        limits: RESUMPTION_LIMITS.kafkaRestart,
+      });
+      note("Kafka started again on the same data (answering)");
       await seconds(options.recoverySeconds);
       return;
     }
@@ -492,6 +527,9 @@ function printReport(report: AuditReport, summary: RunSummary): void {
     `Fault-injection audit (${summary.mode}, ${summary.durationSeconds} s): ${report.passed ? "PASSED" : "FAILED"}`,
     "",
     textTable(report),
+    "",
+    "Resumption (time to the first webhook delivered after the fault):",
+    resumptionTable(report.resumptions),
     "",
     ...(report.findings.length ? ["Findings:", ...findingLines(report), ""] : []),
     `Load: ${Object.entries(summary.load)

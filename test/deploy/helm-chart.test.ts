@@ -308,6 +308,13 @@ describe("secrets", () => {
     expect(main?.stringData?.WEBHOOK_SECRET_KEY).toBe("Y2ktb25seS13ZWJob29rLXNlYWxpbmcta2V5LTMyYnk=");
   });
 
+  it("gives the webhook-dispatcher's consumer the session timeout of kafka.sessionTimeoutMs", () => {
+    const manifests = renderChart(["ci-values.yaml"], ["kafka.sessionTimeoutMs=3000"]);
+    const env = (name: string) => deploymentOf(manifests, name).spec.template.spec.containers[0]?.env ?? [];
+    expect(env("webhook-dispatcher").find((e) => e.name === "KAFKA_SESSION_TIMEOUT_MS")?.value).toBe("3000");
+    expect(env("ledger").some((e) => e.name === "KAFKA_SESSION_TIMEOUT_MS")).toBe(false);
+  });
+
   it("gives the ledger and the webhook-dispatcher each its own Kafka user, TLS and SASL when asked", () => {
     const manifests = renderChart(
       ["ci-values.yaml"],
@@ -343,6 +350,7 @@ describe("secrets", () => {
     expect(data?.WEBHOOKS_KAFKA_USERNAME).toBe("webhooks-user");
     // Off by default: no Kafka credentials anywhere.
     expect(JSON.stringify(renders.ci)).not.toContain("KAFKA_SASL");
+    expect(JSON.stringify(renders.ci)).not.toContain("KAFKA_SESSION_TIMEOUT_MS");
   });
 
   it("gives each caller process only its own private keys, every server the callers' public keys", () => {

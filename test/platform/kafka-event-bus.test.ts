@@ -59,6 +59,32 @@ describe("EventBus over real Kafka", () => {
     expect(committed).toBe(30);
   });
 
+  it("leaves the group on stop: a replacement takes the partitions at once, not after the 30 s session", async () => {
+    const topic = uniqueTopic("test.events");
+    const groupId = `${topic}.group`;
+    const timing = {
+      retry: { initialRetryTime: 100, maxRetryTime: 1_000, retries: 10 },
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+    };
+    const first = createKafkaEventBus({ brokers: kafkaBrokers(), clientId: "test-bus-first", timing });
+    const second = createKafkaEventBus({ brokers: kafkaBrokers(), clientId: "test-bus-second", timing });
+    try {
+      const received: string[] = [];
+      const handler = async (m: EventMessage) => void received.push(m.key);
+      const sub = await first.subscribe({ topic, groupId, handler });
+      await sub.stop();
+      const began = performance.now();
+      await second.subscribe({ topic, groupId, handler });
+      expect(performance.now() - began).toBeLessThan(10_000);
+      await second.publish([{ topic, key: "after", value: new Uint8Array([1]), headers: {} }]);
+      await waitFor(() => received.includes("after"), 10_000);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  }, 60_000);
+
   it("redelivers a message whose handler failed instead of skipping it", async () => {
     const topic = uniqueTopic("test.retry");
     let attempts = 0;

@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
@@ -39,6 +40,9 @@ const LEASE_MARGIN_MS = 2_000;
  */
 const TEST_CLAIM_WAIT_MS = 2_000;
 
+/** Pause before the consumer is created again after it could not be (the broker unreachable at start). */
+const SUBSCRIBE_RETRY_MS = 1_000;
+
 /** How often the receiver health gauges are recomputed, and how many receivers get series of their own. */
 const HEALTH_GAUGE_INTERVAL_MS = 30_000;
 const HEALTH_GAUGE_TOP_RECEIVERS = 10;
@@ -46,6 +50,10 @@ const HEALTH_GAUGE_TOP_RECEIVERS = 10;
 /**
  * The webhook dispatcher: partner receiver configurations (RPCs), the consumer that turns transaction
  * events into delivery rows, and the workers that deliver them. Wiring only.
+ *
+ * Starting does not wait for the consumer group: the workers deliver stored rows and the RPCs answer
+ * while the consumer joins in the background (after a dispatcher died, the broker hands its partitions
+ * over only once its session timed out).
  */
 export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   const config = loadWebhookConfig(ctx.env, ctx.mode);
@@ -120,6 +128,36 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     topN: HEALTH_GAUGE_TOP_RECEIVERS,
   });
   let subscription: Subscription | undefined;
+  let consuming: Promise<void> | undefined;
+  const stopping = new AbortController();
+
+  const subscribe = async (): Promise<void> => {
+    for (let attempt = 1; !stopping.signal.aborted; attempt++) {
+      try {
+        const joined = await ctx.bus.subscribe({
+          topic: config.eventsTopic,
+          groupId: config.consumerGroup,
+          batchHandler: intake,
+        });
+        if (stopping.signal.aborted) {
+          await joined.stop();
+          return;
+        }
+        subscription = joined;
+        logger.info(
+          { topic: config.eventsTopic, group: config.consumerGroup },
+          "consuming transaction events",
+        );
+        return;
+      } catch (error) {
+        logger.error(
+          { err: error, attempt, topic: config.eventsTopic },
+          "could not start the transaction event consumer; trying again",
+        );
+        await sleep(SUBSCRIBE_RETRY_MS, undefined, { signal: stopping.signal }).catch(() => {});
+      }
+    }
+  };
 
   return {
     name: "webhook-dispatcher",
@@ -134,11 +172,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       worker.start();
       retention.start();
       healthGauges.start();
-      subscription = await ctx.bus.subscribe({
-        topic: config.eventsTopic,
-        groupId: config.consumerGroup,
-        batchHandler: intake,
-      });
+      consuming = subscribe();
       logger.info(
         {
           topic: config.eventsTopic,
@@ -152,6 +186,9 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
       );
     },
     async stop() {
+      stopping.abort();
+      await consuming;
+      // Leaves the group at once: a replacement gets the partitions without waiting for a session timeout.
       await subscription?.stop();
       subscription = undefined;
       await worker.stop();

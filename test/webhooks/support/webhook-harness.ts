@@ -64,8 +64,11 @@ export interface WebhookHarness {
   admin(method: string, path: string, body?: unknown, token?: string | null): Promise<ApiResponse>;
   /** Publishes events to the dispatcher's topic, key = tx_id, headers as the ledger's relay sets them. */
   publish(...events: TransactionEvent[]): Promise<void>;
-  /** Stops the dispatcher and starts a new one on the same database, topic and consumer group. */
-  restartDispatcher(): Promise<void>;
+  /**
+   * Stops the dispatcher and starts a new one on the same database, topic and consumer group; resolves
+   * with how long the new one took to start.
+   */
+  restartDispatcher(): Promise<{ readonly startMs: number }>;
   close(): Promise<void>;
 }
 
@@ -185,7 +188,9 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
       await harness.dispatcher.stop();
       harness.dispatcher = createDispatcher();
       current = createRouterTransport((r) => harness.dispatcher.routes(r));
+      const began = performance.now();
       await harness.dispatcher.start();
+      return { startMs: performance.now() - began };
     },
     async close() {
       await gateway.close();

@@ -254,7 +254,8 @@ failureThreshold: {{ .failureThreshold }}
 {{/*
 Kafka TLS and SASL for the two processes that use Kafka (the ledger publishes, the webhook-dispatcher
 consumes), each with its own Kafka user from the Secret (<PREFIX>_KAFKA_USERNAME / _PASSWORD). Nothing for
-the other components, and nothing unless kafka.tls or kafka.saslMechanism is set.
+the other components, and nothing unless kafka.tls or kafka.saslMechanism is set. The dispatcher's consumer
+session timeout when kafka.sessionTimeoutMs is set.
 (dict "ctx" $ "component" "ledger")
 */}}
 {{- define "payouts.kafkaEnv" -}}
@@ -269,6 +270,10 @@ the other components, and nothing unless kafka.tls or kafka.saslMechanism is set
 - name: KAFKA_SASL_MECHANISM
   value: {{ $kafka.saslMechanism | quote }}
 {{ include "payouts.secretEnv" (dict "ctx" .ctx "keys" (list (printf "KAFKA_SASL_USERNAME:%s_KAFKA_USERNAME" $prefix) (printf "KAFKA_SASL_PASSWORD:%s_KAFKA_PASSWORD" $prefix))) }}
+{{- end }}
+{{- if and (eq .component "webhook-dispatcher") $kafka.sessionTimeoutMs }}
+- name: KAFKA_SESSION_TIMEOUT_MS
+  value: {{ int $kafka.sessionTimeoutMs | quote }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -90,7 +90,7 @@ fails once, so an operator fixes them in one pass.
 {{- define "payouts.validate.env" -}}
 {{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_PRIVATE_KEYS" "SERVICE_CALLER_KEYS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
 {{- $reserved = concat $reserved (list "EVENT_SIGNING_KEY" "EVENT_VERIFY_KEYS") }}
-{{- $reserved = concat $reserved (list "KAFKA_TLS" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") }}
+{{- $reserved = concat $reserved (list "KAFKA_TLS" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SESSION_TIMEOUT_MS") }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
 {{- range $component, $key := include "payouts.components" . | fromYaml }}
 {{- $_ := set $sources (printf "%s.extraEnv" $key) (index $.Values $key).extraEnv }}

@@ -26,7 +26,11 @@ import {
 } from "../store/outbox-store.js";
 
 const LEASE_NAME = "outbox";
-const MAX_FAILURE_DELAY_MS = 5_000;
+/**
+ * Longest pause after failed passes. Short: a pass during a broker outage already spends the bus's own
+ * retries, and the relay must try again soon after the broker is back.
+ */
+const MAX_FAILURE_DELAY_MS = 1_000;
 
 export interface OutboxRelayOptions {
   readonly db: Database;

@@ -7,7 +7,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from "./event-bus.js";
-import type { KafkaSecurity } from "./kafka-client-config.js";
+import { DEFAULT_KAFKA_TIMING, type KafkaSecurity, type KafkaTiming } from "./kafka-client-config.js";
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= "1";
 
@@ -18,20 +18,25 @@ export interface KafkaEventBusOptions {
   readonly numPartitions?: number;
   /** TLS and SASL of the connections (kafka-client-config.ts); plaintext and anonymous when absent. */
   readonly security?: KafkaSecurity;
+  /** Retries and group membership timing (kafka-client-config.ts); DEFAULT_KAFKA_TIMING when absent. */
+  readonly timing?: KafkaTiming;
 }
 
 /**
  * kafkajs behind the EventBus interface. Producer: idempotent, acks=all. Consumer: batches with manual
  * offset resolution — an offset is resolved only after the handler resolved for that message (or the
  * batch handler for a slice of the fetched batch ending with it), and committed right after, so a crash
- * redelivers rather than loses.
+ * redelivers rather than loses. A consumer that exhausted its retries restarts (kafkajs restartOnFailure)
+ * after the last retry's wait, at most `timing.retry.maxRetryTime`; stopping it leaves the group at once,
+ * so a replacement does not wait for its session to time out.
  */
 export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
+  const timing = options.timing ?? DEFAULT_KAFKA_TIMING;
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: [...options.brokers],
     logLevel: logLevel.WARN,
-    retry: { retries: 8, initialRetryTime: 200 },
+    retry: { ...timing.retry },
     ...options.security,
   });
   let producer: Producer | undefined;
@@ -92,11 +97,19 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       await ensureTopic(opts.topic);
       const consumer = kafka.consumer({
         groupId: opts.groupId,
-        sessionTimeout: 30_000,
-        heartbeatInterval: 3_000,
+        sessionTimeout: timing.sessionTimeout,
+        heartbeatInterval: timing.heartbeatInterval,
+        // Every failure kafkajs deems retriable restarts the consumer; the messages stay on the topic.
+        retry: { ...timing.retry, restartOnFailure: async () => true },
       });
-      await consumer.connect();
-      await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+      } catch (error) {
+        // The caller may try again: this attempt's connections must not stay open.
+        await consumer.disconnect().catch(() => {});
+        throw error;
+      }
       consumers.add(consumer);
       await consumer.run({
         autoCommit: true,
