@@ -101,6 +101,7 @@ export async function runNoisyNeighbour(
     monitor: ctx.monitor,
     drainTimeoutMs: ctx.drainTimeoutMs,
     runId: `${ctx.runId}na`,
+    ...(ctx.timelineFile ? { timelineFile: ctx.timelineFile } : {}),
   };
   const { events, twoEventTransactions } = backlogEvents(aTarget, options.aEvents);
   const expected = events.length * options.aConfigs;
