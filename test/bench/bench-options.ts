@@ -174,7 +174,8 @@ export function runLimitSeconds(options: BenchOptions): number {
   if (!runs(options, "webhooks")) return base;
   const w = options.webhooks;
   const n = w.noisy;
-  const drains = (options.quick ? 30 : 60) * 3;
+  // The drain wait of each paced or burst phase: burst, sustained, and B's four phases.
+  const drains = (options.quick ? 30 : 60) * 6;
   return base + w.pacedSeconds + 4 * n.phaseSeconds + n.backlogLimitSeconds + n.drainLimitSeconds + drains;
 }
 
