@@ -6,7 +6,6 @@
  * B alone, made first.
  */
 import type { EventBus } from "@payouts/platform/events/event-bus";
-import pg from "pg";
 import type { NoisyNeighbourOptions } from "./bench-options.js";
 import { NOISY_PHASES, type NoisyNeighbourResult, type WebhookPhaseResult } from "./bench-results.js";
 import { seedWebhookPartner } from "./bench-seed.js";
@@ -27,6 +26,7 @@ import {
   summarise,
   TimingReceiver,
 } from "./webhook-fanout.js";
+import { countByStatus, waitForRows } from "./webhook-rows.js";
 
 export interface ScenarioContext {
   /** Publishes signed events, as the ledger's relay does. */
@@ -270,48 +270,4 @@ async function drainBesideB(
     seconds,
     ended,
   };
-}
-
-/** Waits until `expected` delivery rows of these configs are stored; answers how many and when (performance.now). */
-async function waitForRows(
-  databaseUrl: string,
-  configIds: readonly string[],
-  expected: number,
-  limitSeconds: number,
-): Promise<{ stored: number; storedAt?: number }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const deadline = performance.now() + limitSeconds * 1000;
-    let stored = 0;
-    while (performance.now() < deadline) {
-      const res = await client.query<{ n: string }>(
-        "SELECT count(*) AS n FROM webhooks.deliveries WHERE config_id = ANY($1)",
-        [configIds],
-      );
-      stored = Number(res.rows[0]?.n ?? 0);
-      if (stored >= expected) return { stored, storedAt: performance.now() };
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    return { stored };
-  } finally {
-    await client.end();
-  }
-}
-
-async function countByStatus(
-  databaseUrl: string,
-  configIds: readonly string[],
-): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const res = await client.query<{ status: string; n: string }>(
-      "SELECT status, count(*) AS n FROM webhooks.deliveries WHERE config_id = ANY($1) GROUP BY status ORDER BY status",
-      [configIds],
-    );
-    return Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)]));
-  } finally {
-    await client.end();
-  }
 }
