@@ -62,6 +62,7 @@ export function webhookPhase(phase: string, fields: Partial<WebhookPhaseResult> 
     deliveries: 5000,
     duplicates: 0,
     missing: 0,
+    late: 0,
     unexpected: 0,
     badSignatures: 0,
     deliveriesPerSecond: 1200,

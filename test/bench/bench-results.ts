@@ -42,7 +42,9 @@ export interface WebhookPhaseResult {
   readonly duplicates: number;
   /** (event, receiver) pairs that never arrived within the drain window. */
   readonly missing: number;
-  /** Events a receiver got that the phase did not publish. */
+  /** Events of an earlier phase that arrived during this one, after that phase stopped waiting for them. */
+  readonly late: number;
+  /** Events a receiver got that no phase published. */
   readonly unexpected: number;
   /** Arrivals whose X-<brand>-Signature did not verify with the receiver's secret. */
   readonly badSignatures: number;

@@ -33,7 +33,7 @@ describe("renderMarkdown", () => {
   it("writes the pgbench baselines, the webhook phases, the peaks and the targets", () => {
     expect(markdown).toContain("| pgbench tpcb-like (10 clients) | baseline | 6667 tps | 1.2 | 3.7 |");
     expect(markdown).toContain(
-      "| sustained | 1000 | 200 | 1000 | 5 | 5000 | 1200 | 40 | 300 | 450 | 0 | 0 | 0 | 0 | 0.80 |",
+      "| sustained | 1000 | 200 | 1000 | 5 | 5000 | 1200 | 40 | 300 | 450 | 0 | 0 | 0 | 0 | 0 | 0.80 |",
     );
     expect(markdown).toContain("| gateway | 130 |");
     expect(markdown).toContain("| webhook p99 ≤ 500 ms | 300 ms | yes |");

@@ -60,10 +60,10 @@ export function renderMarkdown(results: BenchResults): string {
       "",
       "### Webhook fan-out",
       "",
-      "Each event fans out to every receiver (one webhook config each, on an origin of its own). _burst_: all events published at once, deliveries/s is the drain rate; _sustained_: a steady offered load; _noisy_ and _drain_: see below. deliveries/s counts from the first event published to the last delivery; the audit is per (event, receiver): missing, duplicate (arrived again), unexpected (not published by the phase), bad signature.",
+      "Each event fans out to every receiver (one webhook config each, on an origin of its own). _burst_: all events published at once, deliveries/s is the drain rate; _sustained_: a steady offered load; _noisy_ and _drain_: see below. deliveries/s counts from the first event published to the last delivery; the audit is per (event, receiver): missing (not arrived when the phase stopped waiting), duplicate (arrived again), late (an earlier phase's event that arrived during this one), unexpected (published by no phase), bad signature.",
       "",
-      "| phase | events | offered events/s | offered deliveries/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | max ms | missing | duplicates | unexpected | bad signatures | CPU ms/delivery | CPU % (busiest) |",
-      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+      "| phase | events | offered events/s | offered deliveries/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | max ms | missing | duplicates | late | unexpected | bad signatures | CPU ms/delivery | CPU % (busiest) |",
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const w of results.webhooks) lines.push(webhookRow(w));
     for (const w of results.webhooks) if (w.windows && w.windows.length > 0) lines.push(...windowTable(w));
@@ -104,7 +104,7 @@ function pgbenchRow(p: PgbenchResult): string {
 function webhookRow(w: WebhookPhaseResult): string {
   const offered = w.offeredRate > 0 ? String(w.offeredRate) : "all at once";
   const offeredDeliveries = w.offeredDeliveriesPerSecond > 0 ? String(w.offeredDeliveriesPerSecond) : "—";
-  return `| ${w.phase} | ${w.events} | ${offered} | ${offeredDeliveries} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${num(w.eventToAckMs.max)} | ${w.missing} | ${w.duplicates} | ${w.unexpected} | ${w.badSignatures} | ${w.cpuMsPerDelivery.toFixed(2)} | ${busiest(w.processes)} |`;
+  return `| ${w.phase} | ${w.events} | ${offered} | ${offeredDeliveries} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${num(w.eventToAckMs.max)} | ${w.missing} | ${w.duplicates} | ${w.late} | ${w.unexpected} | ${w.badSignatures} | ${w.cpuMsPerDelivery.toFixed(2)} | ${busiest(w.processes)} |`;
 }
 
 function windowTable(w: WebhookPhaseResult): string[] {

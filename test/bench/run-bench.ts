@@ -384,6 +384,7 @@ async function measureWebhooks(
     monitor,
     drainTimeoutMs: options.quick ? 30_000 : 60_000,
     runId: infra.runId,
+    sent: new Set<string>(),
   };
   // Warm-up (connections, JIT, the consumer's first fetch): not reported.
   await runBurst({ ...target, runId: `${infra.runId}w` }, 50);
@@ -423,7 +424,7 @@ async function measureWebhooks(
     log(
       `webhooks ${w.phase}: ${w.deliveries}/${w.expectedDeliveries} deliveries, ${w.deliveriesPerSecond.toFixed(0)}/s ` +
         `(offered ${w.offeredDeliveriesPerSecond || "at once"}), p50 ${w.eventToAckMs.p50} ms, p99 ${w.eventToAckMs.p99} ms, ` +
-        `${w.missing} missing, ${w.duplicates} duplicates, ${w.unexpected} unexpected, ${w.badSignatures} bad signatures`,
+        `${w.missing} missing, ${w.duplicates} duplicates, ${w.late} late, ${w.unexpected} unexpected, ${w.badSignatures} bad signatures`,
     );
     // Deliveries still on their way when the drain window closed are a matter of speed (reported in the
     // table); none at all means the pipeline is broken.

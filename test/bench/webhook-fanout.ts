@@ -62,6 +62,11 @@ export class TimingReceiver {
     return this.arrivalIndex.get(eventId);
   }
 
+  /** Every distinct event id received. */
+  eventIds(): IterableIterator<string> {
+    return this.firstArrival.keys();
+  }
+
   /** Distinct events received. */
   get received(): number {
     return this.firstArrival.size;
@@ -117,6 +122,11 @@ export interface FanOutTarget {
   /** How long to wait for the last deliveries after the last event was published. */
   readonly drainTimeoutMs: number;
   readonly runId: string;
+  /**
+   * Every event id published to these receivers by any phase of the run (each publish adds to it): an
+   * arrival of an earlier phase's event is late, not unexpected.
+   */
+  readonly sent?: Set<string>;
   /** When set, each phase writes its per-second timeline to `<timelineFile>-<phase>.tsv`. */
   readonly timelineFile?: string;
 }
@@ -134,7 +144,10 @@ export async function publishAll(
   for (let i = 0; i < events.length; i += 200) {
     const batch = events.slice(i, i + 200);
     const at = performance.now();
-    for (const e of batch) published.set(e.eventId, at);
+    for (const e of batch) {
+      published.set(e.eventId, at);
+      target.sent?.add(e.eventId);
+    }
     await target.bus.publish(batch.map((e) => e.message));
   }
   return performance.now() - started;
@@ -183,7 +196,10 @@ export async function publishPaced(
     if (due > sent) {
       const batch = Array.from({ length: due - sent }, (_, i) => newEvent(target, `p${sent + i}`));
       const at = performance.now();
-      for (const e of batch) published.set(e.eventId, at);
+      for (const e of batch) {
+        published.set(e.eventId, at);
+        target.sent?.add(e.eventId);
+      }
       sends.push(target.bus.publish(batch.map((e) => e.message)));
       sent = due;
     }
@@ -258,8 +274,9 @@ export interface PhaseRecord {
 
 /**
  * The audit is per delivery, i.e. per (event, receiver): `missing` = published events a receiver never
- * got, `duplicates` = arrivals beyond the first of one delivery, `unexpected` = events a receiver got that
- * this phase did not publish. Rates count from the first event published to the last delivery.
+ * got, `duplicates` = arrivals beyond the first of one delivery, `late` = events of an earlier phase that
+ * arrived during this one (after that phase's drain window), `unexpected` = events a receiver got that no
+ * phase published. Rates count from the first event published to the last delivery.
  */
 export function summarise(target: FanOutTarget, record: PhaseRecord): WebhookPhaseResult {
   const { phase, rate, published, processes } = record;
@@ -285,7 +302,15 @@ export function summarise(target: FanOutTarget, record: PhaseRecord): WebhookPha
   const fanOut = target.receivers.length;
   const expected = published.size * fanOut;
   const seconds = (last - first) / 1000;
-  const received = target.receivers.reduce((sum, r) => sum + r.received, 0);
+  let late = 0;
+  let unexpected = 0;
+  for (const r of target.receivers) {
+    for (const id of r.eventIds()) {
+      if (published.has(id)) continue;
+      if (target.sent?.has(id)) late++;
+      else unexpected++;
+    }
+  }
   const cpuSeconds = processes
     .filter((p) => p.name !== "bench" && p.name !== "kafka")
     .reduce((sum, p) => sum + p.cpuSeconds, 0);
@@ -300,7 +325,8 @@ export function summarise(target: FanOutTarget, record: PhaseRecord): WebhookPha
     deliveries: latencies.length,
     duplicates: target.receivers.reduce((sum, r) => sum + r.duplicates, 0),
     missing: expected - latencies.length,
-    unexpected: received - latencies.length,
+    late,
+    unexpected,
     badSignatures: target.receivers.reduce((sum, r) => sum + r.badSignatures, 0),
     deliveriesPerSecond: seconds > 0 ? latencies.length / seconds : 0,
     eventToAckMs: {

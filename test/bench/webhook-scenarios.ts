@@ -78,7 +78,9 @@ export async function runNoisyNeighbour(
     aConfigIds.push(config.config_id);
     ctx.onCleanup(`webhook receiver A${i}`, () => receiver.stop());
   }
+  const bSent = new Set<string>();
   const bTarget = (suffix: string): FanOutTarget => ({
+    sent: bSent,
     bus: ctx.bus,
     partnerId: b.partnerId,
     receivers: [bReceiver],

@@ -100,7 +100,18 @@ describe("checkWebhookTargets", () => {
       );
     expect(audit({})).toMatchObject({
       met: true,
-      measured: "0 missing, 0 unexpected, 0 bad signatures, 0 duplicates",
+      measured:
+        "0 lost (0 missing when their phase ended, 0 of them arrived later), 0 unexpected, 0 bad signatures, 0 duplicates",
+    });
+    // Missing at the end of one phase and arriving during the next: late, not lost.
+    const late = checkWebhookTargets([
+      webhookPhase(NOISY_PHASES.refused, { missing: 7 }),
+      webhookPhase(NOISY_PHASES.silent, { late: 7 }),
+    ]).find((c) => c.target.startsWith("webhooks, every phase"));
+    expect(late).toMatchObject({
+      met: true,
+      measured:
+        "0 lost (7 missing when their phase ended, 7 of them arrived later), 0 unexpected, 0 bad signatures, 0 duplicates",
     });
     expect(audit({ duplicates: 3 })?.met).toBe(true);
     expect(audit({ missing: 1 })?.met).toBe(false);
