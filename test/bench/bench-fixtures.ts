@@ -1,4 +1,9 @@
-import type { BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import type {
+  BenchResults,
+  HttpScenarioResult,
+  NoisyNeighbourResult,
+  WebhookPhaseResult,
+} from "./bench-results.js";
 import type { LoadResult } from "./load-generator.js";
 
 /** A load result with the given throughput and latencies; everything else zero. */
@@ -43,21 +48,21 @@ export function httpScenario(
   };
 }
 
-export function webhookPhase(
-  phase: "burst" | "paced",
-  fields: Partial<WebhookPhaseResult> = {},
-): WebhookPhaseResult {
+/** A webhook phase; every phase but `burst` is paced at 200 events/s to 5 receivers. */
+export function webhookPhase(phase: string, fields: Partial<WebhookPhaseResult> = {}): WebhookPhaseResult {
+  const paced = phase !== "burst";
   return {
     phase,
     events: 1000,
-    offeredRate: phase === "paced" ? 200 : 0,
-    offeredDeliveriesPerSecond: phase === "paced" ? 1000 : 0,
-    publishedSeconds: phase === "paced" ? 5 : 0.2,
+    offeredRate: paced ? 200 : 0,
+    offeredDeliveriesPerSecond: paced ? 1000 : 0,
+    publishedSeconds: paced ? 5 : 0.2,
     fanOut: 5,
     expectedDeliveries: 5000,
     deliveries: 5000,
     duplicates: 0,
     missing: 0,
+    late: 0,
     unexpected: 0,
     badSignatures: 0,
     deliveriesPerSecond: 1200,
@@ -65,6 +70,32 @@ export function webhookPhase(
     cpuMsPerDelivery: 0.8,
     processes: [],
     ...fields,
+  };
+}
+
+/** A noisy-neighbour result whose drain met every target. */
+export function noisyNeighbour(drain: Partial<NoisyNeighbourResult["drain"]> = {}): NoisyNeighbourResult {
+  return {
+    backlog: {
+      configs: 10,
+      events: 20_000,
+      twoEventTransactions: 3334,
+      deliveries: 200_000,
+      publishSeconds: 4.2,
+      storedSeconds: 31.5,
+      stored: 200_000,
+    },
+    drain: {
+      expected: 200_000,
+      arrived: 200_000,
+      seconds: 125,
+      deliveriesPerSecond: 1600,
+      ended: "all arrived",
+      transactionsChecked: 33_340,
+      outOfOrder: 0,
+      rowsByStatus: { delivered: 200_000 },
+      ...drain,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBenchOptions, UsageError } from "./bench-options.js";
+import { parseBenchOptions, runLimitSeconds, UsageError } from "./bench-options.js";
 
 describe("parseBenchOptions", () => {
   it("defaults to the full run and --quick shortens every phase", () => {
@@ -45,4 +45,15 @@ describe("parseBenchOptions", () => {
       expect(() => parseBenchOptions(argv)).toThrow(UsageError);
     },
   );
+});
+
+describe("runLimitSeconds", () => {
+  it("grows with the sustained webhook load and leaves the HTTP allowance when webhooks do not run", () => {
+    const full = parseBenchOptions([]);
+    const longer = parseBenchOptions(["--sustained-seconds", "1200"]);
+    expect(longer.webhooks.pacedSeconds).toBe(1200);
+    expect(runLimitSeconds(longer) - runLimitSeconds(full)).toBe(600);
+    expect(runLimitSeconds(parseBenchOptions(["--only", "lookupPaymentCode"]))).toBe(590);
+    expect(runLimitSeconds(parseBenchOptions(["--quick"]))).toBeLessThan(runLimitSeconds(full));
+  });
 });

@@ -18,9 +18,12 @@ export interface BenchOptions {
     readonly fanOut: number;
     /** Events published at once (× fanOut deliveries) to measure how fast a backlog drains. */
     readonly burstEvents: number;
-    /** Paced phase: events per second (× fanOut deliveries offered per second) and seconds. */
+    /** Sustained phase: events per second (× fanOut deliveries offered per second) and seconds. */
     readonly pacedRate: number;
     readonly pacedSeconds: number;
+    /** The sustained phase's latency is also reported per window of this many seconds. */
+    readonly windowSeconds: number;
+    readonly noisy: NoisyNeighbourOptions;
   };
   /** Write a V8 CPU profile of every service process (slower; for finding waste). */
   readonly profile: boolean;
@@ -30,6 +33,21 @@ export interface BenchOptions {
   readonly skipBuild: boolean;
   /** Run only these parts (see PARTS); all when undefined. */
   readonly only?: ReadonlySet<string>;
+}
+
+/** Partner A's dead receivers and backlog, partner B's steady load beside them. */
+export interface NoisyNeighbourOptions {
+  /** A's webhook configs (receivers, each on a port of its own); every A event fans out to each. */
+  readonly aConfigs: number;
+  readonly aEvents: number;
+  /** B's events (= deliveries: one config) per second, and the seconds of each of B's phases. */
+  readonly bRate: number;
+  readonly phaseSeconds: number;
+  /** A's drain ends when nothing more arrived for `stallSeconds`, or after `drainLimitSeconds`. */
+  readonly stallSeconds: number;
+  readonly drainLimitSeconds: number;
+  /** Longest wait for A's backlog to be stored. */
+  readonly backlogLimitSeconds: number;
 }
 
 /** Parts of a run `--only` can pick. */
@@ -51,7 +69,22 @@ const FULL: BenchOptions = {
   durationSeconds: 15,
   warmupSeconds: 3,
   pgbench: { clients: 10, threads: 2, durationSeconds: 15, scale: 10 },
-  webhooks: { fanOut: 5, burstEvents: 1000, pacedRate: 200, pacedSeconds: 60 },
+  webhooks: {
+    fanOut: 5,
+    burstEvents: 10_000,
+    pacedRate: 200,
+    pacedSeconds: 600,
+    windowSeconds: 60,
+    noisy: {
+      aConfigs: 10,
+      aEvents: 20_000,
+      bRate: 500,
+      phaseSeconds: 60,
+      stallSeconds: 15,
+      drainLimitSeconds: 400,
+      backlogLimitSeconds: 300,
+    },
+  },
   profile: false,
   skipEmbedded: false,
   skipBuild: false,
@@ -63,18 +96,34 @@ const QUICK: BenchOptions = {
   durationSeconds: 3,
   warmupSeconds: 1,
   pgbench: { clients: 10, threads: 2, durationSeconds: 3, scale: 1 },
-  webhooks: { fanOut: 5, burstEvents: 200, pacedRate: 200, pacedSeconds: 5 },
+  webhooks: {
+    fanOut: 5,
+    burstEvents: 200,
+    pacedRate: 40,
+    pacedSeconds: 10,
+    windowSeconds: 4,
+    noisy: {
+      aConfigs: 2,
+      aEvents: 500,
+      bRate: 100,
+      phaseSeconds: 5,
+      stallSeconds: 5,
+      drainLimitSeconds: 30,
+      backlogLimitSeconds: 30,
+    },
+  },
 };
 
-const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--no-build] [--duration N] [--connections N]
-  --quick         short run for CI (about 1.5 minutes); fails only on errors, never on speed
+const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--no-build] [--duration N] [--connections N] [--sustained-seconds N]
+  --quick         short run for CI (about 3 minutes); fails only on errors, never on speed
   --profile       write .cpuprofile files of every service process to test/bench/out/profiles
   --no-embedded   skip the embedded-mode scenarios
   --no-build      run gateway/dist as it is (default: npm run build when a source is newer)
   --only A,B      run only these parts: ${PARTS.join(", ")}
                   (getQuotation needs lookupPaymentCode, executePayout needs both)
   --duration N    measured seconds per HTTP scenario (default 15, quick 3)
-  --connections N connections per HTTP scenario (default 50)`;
+  --connections N connections per HTTP scenario (default 50)
+  --sustained-seconds N  seconds of the sustained webhook load (default 600, quick 10)`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let options: BenchOptions = argv.includes("--quick") ? QUICK : FULL;
@@ -101,6 +150,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--connections":
         options = { ...options, connections: positiveInt(arg, argv[++i]) };
         break;
+      case "--sustained-seconds":
+        options = {
+          ...options,
+          webhooks: { ...options.webhooks, pacedSeconds: positiveInt(arg, argv[++i]) },
+        };
+        break;
       case "--help":
       case "-h":
         throw new UsageError(USAGE);
@@ -112,6 +167,17 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
 }
 
 export class UsageError extends Error {}
+
+/** Seconds after which a run stops itself: the HTTP parts' allowance plus what the webhook scenarios may take. */
+export function runLimitSeconds(options: BenchOptions): number {
+  const base = options.quick ? 170 : 590;
+  if (!runs(options, "webhooks")) return base;
+  const w = options.webhooks;
+  const n = w.noisy;
+  // The drain wait of each paced or burst phase: burst, sustained, and B's four phases.
+  const drains = (options.quick ? 30 : 60) * 6;
+  return base + w.pacedSeconds + 4 * n.phaseSeconds + n.backlogLimitSeconds + n.drainLimitSeconds + drains;
+}
 
 /** Whether `part` runs with these options. */
 export function runs(options: BenchOptions, part: (typeof PARTS)[number]): boolean {

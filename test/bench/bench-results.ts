@@ -1,3 +1,4 @@
+import type { LatencyWindow } from "./latency-windows.js";
 import type { LoadResult } from "./load-generator.js";
 import type { MachineInfo } from "./machine-info.js";
 import type { PostgresSettings } from "./pg-settings.js";
@@ -20,8 +21,11 @@ export interface HttpScenarioResult {
 }
 
 export interface WebhookPhaseResult {
-  /** `burst`: a backlog queued at once (drain rate); `paced`: a steady offered load (latency). */
-  readonly phase: "burst" | "paced";
+  /**
+   * `burst`: a backlog queued at once (drain rate); `sustained`: a steady offered load (latency); the
+   * noisy-neighbour scenario's phases are named after what partner A's receiver does meanwhile.
+   */
+  readonly phase: string;
   readonly events: number;
   /** Events per second offered (paced) or 0 (all at once). */
   readonly offeredRate: number;
@@ -38,7 +42,9 @@ export interface WebhookPhaseResult {
   readonly duplicates: number;
   /** (event, receiver) pairs that never arrived within the drain window. */
   readonly missing: number;
-  /** Events a receiver got that the phase did not publish. */
+  /** Events of an earlier phase that arrived during this one, after that phase stopped waiting for them. */
+  readonly late: number;
+  /** Events a receiver got that no phase published. */
   readonly unexpected: number;
   /** Arrivals whose X-<brand>-Signature did not verify with the receiver's secret. */
   readonly badSignatures: number;
@@ -49,6 +55,50 @@ export interface WebhookPhaseResult {
   /** CPU of the platform's processes and PostgreSQL per delivery (not the bench or Kafka). */
   readonly cpuMsPerDelivery: number;
   readonly processes: readonly ProcessUsage[];
+  /** Latency per window of the phase (sustained load: per minute), by publish time. */
+  readonly windows?: readonly LatencyWindow[];
+}
+
+/** Names of the noisy-neighbour scenario's phases (partner B's paced load, and A's drain). */
+export const NOISY_PHASES = {
+  alone: "noisy: B alone",
+  refused: "noisy: B, A refused",
+  silent: "noisy: B, A never answers",
+  drainB: "drain: B",
+  drainA: "drain: A",
+} as const;
+
+/**
+ * Partner A's backlog for a receiver that is down, and how it drained once the receiver answered again.
+ * Partner B's phases are in `webhooks` (NOISY_PHASES).
+ */
+export interface NoisyNeighbourResult {
+  readonly backlog: {
+    readonly configs: number;
+    readonly events: number;
+    /** Transactions with two events (transaction.success, then transaction.refunded). */
+    readonly twoEventTransactions: number;
+    readonly deliveries: number;
+    /** From the first publish until the last event was handed to Kafka. */
+    readonly publishSeconds: number;
+    /** From the first publish until every delivery row was stored (0 when they never all were). */
+    readonly storedSeconds: number;
+    /** Delivery rows stored when the wait ended. */
+    readonly stored: number;
+  };
+  readonly drain: {
+    readonly expected: number;
+    readonly arrived: number;
+    /** From the receivers answering again to the last arrival. */
+    readonly seconds: number;
+    readonly deliveriesPerSecond: number;
+    /** Why the wait ended: everything arrived, nothing arrived for a while, or the time limit. */
+    readonly ended: "all arrived" | "stalled" | "time limit";
+    readonly transactionsChecked: number;
+    readonly outOfOrder: number;
+    /** Partner A's delivery rows by status when the wait ended (pending ones are not lost: their retry is scheduled). */
+    readonly rowsByStatus: Readonly<Record<string, number>>;
+  };
 }
 
 export interface TargetCheck {
@@ -69,6 +119,7 @@ export interface BenchResults {
   readonly pgbench: readonly PgbenchResult[];
   readonly http: readonly HttpScenarioResult[];
   readonly webhooks: readonly WebhookPhaseResult[];
+  readonly noisyNeighbour?: NoisyNeighbourResult;
   /** Highest peak RSS (MB) seen per process over the run. */
   readonly peakRssMb: Readonly<Record<string, number>>;
   /** False when VmHWM could not be reset, so per-scenario peaks are since process start. */

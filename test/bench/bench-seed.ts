@@ -81,3 +81,20 @@ async function registerCustomer(platform: PlatformEndpoints, creds: Credentials)
   const customer = await partnerClient(platform, creds).createCustomer(BENCH_SENDER);
   return customer.customer_id;
 }
+
+/** A partner with one app and nothing else: the webhook scenarios' partners A and B. */
+export async function seedWebhookPartner(platform: PlatformEndpoints, name: string): Promise<BenchTenant> {
+  const partner = await adminCall(platform, 201, "POST", "/admin/partners", {
+    name,
+    supported_currencies: ["USD", "BRL"],
+    fees: { percent: "1.5", fixed_usd: "0.30" },
+  });
+  const partnerId: string = partner.json.partner_id;
+  const app = await adminCall(platform, 201, "POST", `/admin/partners/${partnerId}/apps`, {});
+  return {
+    partnerId,
+    clientId: app.json.client_id as string,
+    clientSecret: app.json.client_secret as string,
+    customerId: "none",
+  };
+}

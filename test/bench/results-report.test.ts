@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { benchResults, httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
+import { benchResults, httpScenario, loadResult, noisyNeighbour, webhookPhase } from "./bench-fixtures.js";
 import { withBestFloor } from "./one-hop-floor.js";
 import { busiest, cpuPerRequest, floorPercent, renderMarkdown, rss } from "./results-report.js";
 
 describe("renderMarkdown", () => {
   const results = benchResults({
     http: [httpScenario("previewQuotations", loadResult(4321, 42), { name: "node:http", ratio: 0.1234 })],
-    webhooks: [webhookPhase("paced")],
+    webhooks: [
+      webhookPhase("sustained", {
+        windows: [
+          { fromSecond: 0, deliveries: 60_000, p50: 21.5, p99: 120 },
+          { fromSecond: 60, deliveries: 59_000, p50: 7.25, p99: 130 },
+        ],
+      }),
+    ],
+    noisyNeighbour: noisyNeighbour({ rowsByStatus: { delivered: 199_990, pending: 10 }, arrived: 199_990 }),
     targets: [{ target: "webhook p99 ≤ 500 ms", measured: "300 ms", met: true }],
   });
   const markdown = renderMarkdown(results);
@@ -25,11 +33,23 @@ describe("renderMarkdown", () => {
   it("writes the pgbench baselines, the webhook phases, the peaks and the targets", () => {
     expect(markdown).toContain("| pgbench tpcb-like (10 clients) | baseline | 6667 tps | 1.2 | 3.7 |");
     expect(markdown).toContain(
-      "| paced | 1000 | 200 | 1000 | 5 | 5000 | 1200 | 40 | 300 | 450 | 0 | 0 | 0 | 0 | 0.80 |",
+      "| sustained | 1000 | 200 | 1000 | 5 | 5000 | 1200 | 40 | 300 | 450 | 0 | 0 | 0 | 0 | 0 | 0.80 |",
     );
     expect(markdown).toContain("| gateway | 130 |");
     expect(markdown).toContain("| webhook p99 ≤ 500 ms | 300 ms | yes |");
     expect(markdown).toContain("None: no unintended errors, no crashes.");
+  });
+
+  it("writes the sustained phase's latency per window and the noisy neighbour's backlog and drain", () => {
+    expect(markdown).toContain("#### sustained: event→2xx per window (by publish time)");
+    expect(markdown).toContain("| 0 | 60000 | 22 | 120 |");
+    expect(markdown).toContain("| 60 | 59000 | 7.3 | 130 |");
+    expect(markdown).toContain(
+      "A's backlog: 20000 signed events (3334 transactions with two events) × 10 configs = 200000 deliveries, published in 4.2 s; 200000 delivery rows stored 31.5 s after the first publish.",
+    );
+    expect(markdown).toContain(
+      "199990 of 200000 of A's deliveries arrived in 125.0 s (1600 deliveries/s; the wait ended: all arrived). Per-transaction order: 0 of 33340 (transaction, receiver) pairs out of order. A's delivery rows when the wait ended: delivered 199990, pending 10.",
+    );
   });
 
   it("states the PostgreSQL settings the run read back from the server", () => {

@@ -1,6 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import type {
+  BenchResults,
+  HttpScenarioResult,
+  NoisyNeighbourResult,
+  WebhookPhaseResult,
+} from "./bench-results.js";
 import { describePostgresSettings } from "./pg-settings.js";
 import type { PgbenchResult } from "./pgbench.js";
 import type { ProcessUsage } from "./process-stats.js";
@@ -55,17 +60,19 @@ export function renderMarkdown(results: BenchResults): string {
       "",
       "### Webhook fan-out",
       "",
-      "Each event fans out to every receiver (one webhook config each, on an origin of its own). _burst_: all events published at once, deliveries/s is the drain rate; _paced_: a steady offered load. deliveries/s counts from the first event published to the last delivery; the audit is per (event, receiver): missing, duplicate (arrived again), unexpected (not published by the phase), bad signature.",
+      "Each event fans out to every receiver (one webhook config each, on an origin of its own). _burst_: all events published at once, deliveries/s is the drain rate; _sustained_: a steady offered load; _noisy_ and _drain_: see below. deliveries/s counts from the first event published to the last delivery; the audit is per (event, receiver): missing (not arrived when the phase stopped waiting), duplicate (arrived again), late (an earlier phase's event that arrived during this one), unexpected (published by no phase), bad signature.",
       "",
-      "| phase | events | offered events/s | offered deliveries/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | max ms | missing | duplicates | unexpected | bad signatures | CPU ms/delivery | CPU % (busiest) |",
-      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+      "| phase | events | offered events/s | offered deliveries/s | fan-out | deliveries | deliveries/s | p50 event→2xx ms | p99 event→2xx ms | max ms | missing | duplicates | late | unexpected | bad signatures | CPU ms/delivery | CPU % (busiest) |",
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const w of results.webhooks) lines.push(webhookRow(w));
+    for (const w of results.webhooks) if (w.windows && w.windows.length > 0) lines.push(...windowTable(w));
   }
+  if (results.noisyNeighbour) lines.push(...noisyNeighbourLines(results.noisyNeighbour));
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
   for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
   if (results.targets.length > 0) {
-    lines.push("", "### Targets (issue 13)", "", "| target | measured | met |", "|---|---|---|");
+    lines.push("", "### Targets", "", "| target | measured | met |", "|---|---|---|");
     for (const t of results.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "no"} |`);
   }
   lines.push("", "### Problems", "");
@@ -97,7 +104,42 @@ function pgbenchRow(p: PgbenchResult): string {
 function webhookRow(w: WebhookPhaseResult): string {
   const offered = w.offeredRate > 0 ? String(w.offeredRate) : "all at once";
   const offeredDeliveries = w.offeredDeliveriesPerSecond > 0 ? String(w.offeredDeliveriesPerSecond) : "—";
-  return `| ${w.phase} | ${w.events} | ${offered} | ${offeredDeliveries} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${num(w.eventToAckMs.max)} | ${w.missing} | ${w.duplicates} | ${w.unexpected} | ${w.badSignatures} | ${w.cpuMsPerDelivery.toFixed(2)} | ${busiest(w.processes)} |`;
+  return `| ${w.phase} | ${w.events} | ${offered} | ${offeredDeliveries} | ${w.fanOut} | ${w.deliveries} | ${w.deliveriesPerSecond.toFixed(0)} | ${num(w.eventToAckMs.p50)} | ${num(w.eventToAckMs.p99)} | ${num(w.eventToAckMs.max)} | ${w.missing} | ${w.duplicates} | ${w.late} | ${w.unexpected} | ${w.badSignatures} | ${w.cpuMsPerDelivery.toFixed(2)} | ${busiest(w.processes)} |`;
+}
+
+function windowTable(w: WebhookPhaseResult): string[] {
+  const lines = [
+    "",
+    `#### ${w.phase}: event→2xx per window (by publish time)`,
+    "",
+    "| from second | deliveries | p50 ms | p99 ms |",
+    "|--:|--:|--:|--:|",
+  ];
+  for (const x of w.windows ?? [])
+    lines.push(`| ${x.fromSecond} | ${x.deliveries} | ${num(x.p50)} | ${num(x.p99)} |`);
+  return lines;
+}
+
+function noisyNeighbourLines(n: NoisyNeighbourResult): string[] {
+  const b = n.backlog;
+  const d = n.drain;
+  const rows = Object.entries(d.rowsByStatus)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(", ");
+  return [
+    "",
+    "### Noisy neighbour and recovery",
+    "",
+    `Partner A: ${b.configs} webhook configs, each a receiver on a port of its own; partner B: one config, a healthy receiver. ` +
+      `A's backlog: ${b.events} signed events (${b.twoEventTransactions} transactions with two events) × ${b.configs} configs = ${b.deliveries} deliveries, ` +
+      `published in ${b.publishSeconds.toFixed(1)} s; ${b.stored} delivery rows stored${b.storedSeconds > 0 ? ` ${b.storedSeconds.toFixed(1)} s after the first publish` : " when the wait ended (not all)"}. ` +
+      `B's phases (rows "noisy: …" above): B alone before A's backlog existed, then beside it while A's receivers refused connections, then while they accepted and never answered.`,
+    "",
+    `Recovery (rows "drain: …"): A's receivers answered 2xx again on the same ports while B's load went on; ` +
+      `${d.arrived} of ${d.expected} of A's deliveries arrived in ${d.seconds.toFixed(1)} s (${d.deliveriesPerSecond.toFixed(0)} deliveries/s; the wait ended: ${d.ended}). ` +
+      `Per-transaction order: ${d.outOfOrder} of ${d.transactionsChecked} (transaction, receiver) pairs out of order. ` +
+      `A's delivery rows when the wait ended: ${rows || "none"}. The drain rows' CPU per delivery is over A's and B's deliveries together.`,
+  ];
 }
 
 /**

@@ -15,8 +15,15 @@ import {
 } from "@payouts/platform/events/event-signature";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { createCleanupStack } from "../support/cleanup-stack.js";
-import { type BenchOptions, parseBenchOptions, runs, UsageError } from "./bench-options.js";
-import type { BaselineName, BenchResults, HttpScenarioResult, WebhookPhaseResult } from "./bench-results.js";
+import { type BenchOptions, parseBenchOptions, runLimitSeconds, runs, UsageError } from "./bench-options.js";
+import {
+  type BaselineName,
+  type BenchResults,
+  type HttpScenarioResult,
+  NOISY_PHASES,
+  type NoisyNeighbourResult,
+  type WebhookPhaseResult,
+} from "./bench-results.js";
 import { type BenchTenant, seedDistributed, seedEmbedded } from "./bench-seed.js";
 import { startChild } from "./child-process.js";
 import { type DistributedTarget, startDistributed } from "./distributed-target.js";
@@ -41,6 +48,7 @@ import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
 import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
 import { runBurst, runPaced, TimingReceiver } from "./webhook-fanout.js";
+import { runNoisyNeighbour } from "./webhook-scenarios.js";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(benchDir, "..", "..");
@@ -51,7 +59,6 @@ const logDir = join(outDir, "logs");
  * kernel's ephemeral range (32768–60999 on Linux), where outgoing sockets could already hold a port.
  */
 const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 24080);
-const RUN_LIMIT_SECONDS = { quick: 170, full: 590 };
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -63,7 +70,7 @@ const { cleanups, cleanUp } = createCleanupStack(log);
 
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
-  const limit = options.quick ? RUN_LIMIT_SECONDS.quick : RUN_LIMIT_SECONDS.full;
+  const limit = runLimitSeconds(options);
   setTimeout(() => {
     log(`time limit of ${limit} s reached: stopping`);
     void cleanUp().then(() => process.exit(1));
@@ -120,6 +127,7 @@ async function main(): Promise<number> {
       })
     : { http: [], webhooks: [] };
   http.push(...distributed.http);
+  const noisyNeighbour: NoisyNeighbourResult | undefined = distributed.noisyNeighbour;
   if (!options.skipEmbedded && runs(options, "embedded")) {
     http.push(...(await measureEmbedded(settings, monitor, runId)));
   }
@@ -140,15 +148,18 @@ async function main(): Promise<number> {
       pgbenchClients: options.pgbench.clients,
       pgbenchScale: options.pgbench.scale,
       webhookFanOut: options.webhooks.fanOut,
+      webhookSustainedSeconds: options.webhooks.pacedSeconds,
+      noisyNeighbourBacklog: `${options.webhooks.noisy.aEvents} events × ${options.webhooks.noisy.aConfigs} configs`,
       profiled: options.profile,
       logLevel: process.env.LOG_LEVEL ?? "info",
     },
     pgbench,
     http: compared,
     webhooks: distributed.webhooks,
+    ...(noisyNeighbour ? { noisyNeighbour } : {}),
     peakRssMb,
     peaksPerScenario: monitor.peaksPerWindow,
-    targets: checkTargets(compared, distributed.webhooks, peakRssMb),
+    targets: checkTargets(compared, distributed.webhooks, peakRssMb, noisyNeighbour),
     problems,
   };
   const markdown = writeResults(outDir, results);
@@ -263,7 +274,11 @@ async function measureDistributed(
   options: BenchOptions,
   settings: HttpRunSettings,
   infra: { runId: string; postgres: string; kafka: string; postmasterPid?: number },
-): Promise<{ http: HttpScenarioResult[]; webhooks: WebhookPhaseResult[] }> {
+): Promise<{
+  http: HttpScenarioResult[];
+  webhooks: WebhookPhaseResult[];
+  noisyNeighbour?: NoisyNeighbourResult;
+}> {
   const { monitor, problems } = settings;
   const databaseName = `bench_${infra.runId}`;
   const database = await createDatabase(infra.postgres, databaseName);
@@ -321,13 +336,18 @@ async function measureDistributed(
   const webhooks = runs(options, "webhooks")
     ? await measureWebhooks(options, topology, tenant, settings, {
         ...infra,
+        databaseUrl: database.url,
         signingKey: eventKeys.signingKey,
       })
-    : [];
+    : { phases: [] };
   for (const name of [...Object.keys(topology.pids), "postgres"]) monitor.unwatch(name);
   log("stopping the distributed topology");
   await topology.stop();
-  return { http, webhooks };
+  return {
+    http,
+    webhooks: webhooks.phases,
+    ...(webhooks.noisyNeighbour ? { noisyNeighbour: webhooks.noisyNeighbour } : {}),
+  };
 }
 
 async function measureWebhooks(
@@ -335,8 +355,8 @@ async function measureWebhooks(
   topology: DistributedTarget,
   tenant: BenchTenant,
   settings: HttpRunSettings,
-  infra: { runId: string; kafka: string; signingKey: string },
-): Promise<WebhookPhaseResult[]> {
+  infra: { runId: string; kafka: string; signingKey: string; databaseUrl: string },
+): Promise<{ phases: WebhookPhaseResult[]; noisyNeighbour?: NoisyNeighbourResult }> {
   const { monitor, problems } = settings;
   log("webhook fan-out");
   // One receiver per config, each on an origin of its own, as partners' endpoints are.
@@ -364,30 +384,60 @@ async function measureWebhooks(
     monitor,
     drainTimeoutMs: options.quick ? 30_000 : 60_000,
     runId: infra.runId,
+    sent: new Set<string>(),
   };
   // Warm-up (connections, JIT, the consumer's first fetch): not reported.
   await runBurst({ ...target, runId: `${infra.runId}w` }, 50);
-  const timed = { ...target, timelineFile: join(outDir, "webhook-timeline") };
-  const webhooks = [
-    await runBurst(timed, options.webhooks.burstEvents),
-    await runPaced(timed, options.webhooks.pacedRate, options.webhooks.pacedSeconds),
-  ];
+  const timelineFile = join(outDir, "webhook-timeline");
+  const timed = { ...target, timelineFile };
+  const w = options.webhooks;
+  log(`webhook burst: ${w.burstEvents} events × ${w.fanOut} receivers at once`);
+  const webhooks = [await runBurst({ ...timed, runId: `${infra.runId}b` }, w.burstEvents)];
+  log(`webhook sustained: ${w.pacedRate * w.fanOut} deliveries/s for ${w.pacedSeconds} s`);
+  webhooks.push(
+    await runPaced({ ...timed, runId: `${infra.runId}s` }, w.pacedRate, w.pacedSeconds, {
+      phase: "sustained",
+      windowSeconds: w.windowSeconds,
+    }),
+  );
+  const noisy = await runNoisyNeighbour(
+    {
+      bus: target.bus,
+      monitor,
+      platform: topology,
+      databaseUrl: infra.databaseUrl,
+      runId: infra.runId,
+      drainTimeoutMs: target.drainTimeoutMs,
+      timelineFile,
+      log,
+      onCleanup: (name, run) => cleanups.push({ name, run }),
+    },
+    w.noisy,
+  );
+  webhooks.push(...noisy.phases);
+  const d = noisy.result.drain;
+  log(
+    `recovery: ${d.arrived}/${d.expected} of A's deliveries in ${d.seconds.toFixed(1)} s (${d.deliveriesPerSecond.toFixed(0)}/s, ${d.ended}), ` +
+      `${d.outOfOrder} of ${d.transactionsChecked} transactions out of order`,
+  );
   for (const w of webhooks) {
     log(
       `webhooks ${w.phase}: ${w.deliveries}/${w.expectedDeliveries} deliveries, ${w.deliveriesPerSecond.toFixed(0)}/s ` +
         `(offered ${w.offeredDeliveriesPerSecond || "at once"}), p50 ${w.eventToAckMs.p50} ms, p99 ${w.eventToAckMs.p99} ms, ` +
-        `${w.missing} missing, ${w.duplicates} duplicates, ${w.unexpected} unexpected, ${w.badSignatures} bad signatures`,
+        `${w.missing} missing, ${w.duplicates} duplicates, ${w.late} late, ${w.unexpected} unexpected, ${w.badSignatures} bad signatures`,
     );
     // Deliveries still on their way when the drain window closed are a matter of speed (reported in the
     // table); none at all means the pipeline is broken.
-    if (w.deliveries === 0) problems.push(`webhooks ${w.phase}: no delivery arrived at the receiver`);
+    // A's drain may rightly see nothing yet (every attempt scheduled later): its targets report that.
+    if (w.deliveries === 0 && w.phase !== NOISY_PHASES.drainA)
+      problems.push(`webhooks ${w.phase}: no delivery arrived at the receiver`);
     if (w.badSignatures > 0)
       problems.push(`webhooks ${w.phase}: ${w.badSignatures} deliveries with a bad signature`);
   }
   checkAlive(topology.pids, problems);
   await bus.close();
   for (const receiver of receivers) await receiver.stop();
-  return webhooks;
+  return { phases: webhooks, noisyNeighbour: noisy.result };
 }
 
 async function measureEmbedded(

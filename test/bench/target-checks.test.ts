@@ -15,7 +15,10 @@ describe("checkTargets", () => {
           ratio: 0.26,
         }),
       ],
-      [webhookPhase("burst", { deliveriesPerSecond: 900 }), webhookPhase("paced")],
+      [
+        webhookPhase("burst", { deliveriesPerSecond: 900 }),
+        webhookPhase("sustained", { eventToAckMs: { p50: 40, p99: 200, max: 450 } }),
+      ],
       { gateway: 150, ledger: 210, embedded: 390 },
     );
     const met = Object.fromEntries(checks.map((c) => [c.target, c.met]));
@@ -33,9 +36,9 @@ describe("checkTargets", () => {
       "getQuotation p99 ≤ 4 × p50": true,
       "executePayout p99 ≤ 4 × p50": true,
       "listTransactions p99 ≤ 4 × p50": true,
-      "webhook burst of 5000 deliveries drains at ≥ 1,500 deliveries/s": false,
-      "webhook p99 event-to-2xx ≤ 500 ms at 1000 deliveries/s offered for 5 s": true,
-      "webhooks: nothing lost or duplicated (per event and receiver), every signature valid": true,
+      "sustained: p99 event-to-2xx ≤ 250 ms at 1000 deliveries/s offered for 5 s": true,
+      "burst: 5000 deliveries queued at once drain at ≥ 2,000 deliveries/s": false,
+      "webhooks, every phase: nothing lost or unexpected, every signature valid (a duplicate is allowed: the same event id again, at-least-once)": true,
       "each service's RSS ≤ 150 MB under load": false,
       "embedded mode RSS ≤ 400 MB": true,
     });
@@ -64,24 +67,5 @@ describe("checkTargets", () => {
     expect(floor(0.61)).toMatchObject({ measured: "61 % of floor: x", met: true });
     expect(floor(0.59)?.met).toBe(false);
     expect(checkTargets([preview], [], {}).some((c) => c.target.includes("floor"))).toBe(false);
-  });
-
-  it("a paced phase with missing deliveries does not meet the latency target", () => {
-    const [check] = checkTargets([], [webhookPhase("paced", { missing: 3 })], {});
-    expect(check?.met).toBe(false);
-  });
-
-  it("a duplicate, an unexpected event or a bad signature in any phase fails the audit", () => {
-    const audit = (fields: Parameters<typeof webhookPhase>[1]) =>
-      checkTargets([], [webhookPhase("burst"), webhookPhase("paced", fields)], {}).find((c) =>
-        c.target.startsWith("webhooks: nothing lost"),
-      );
-    expect(audit({})).toMatchObject({
-      met: true,
-      measured: "0 missing, 0 duplicates, 0 unexpected, 0 bad signatures",
-    });
-    expect(audit({ duplicates: 1 })?.met).toBe(false);
-    expect(audit({ unexpected: 2 })?.met).toBe(false);
-    expect(audit({ badSignatures: 1 })?.met).toBe(false);
   });
 });
