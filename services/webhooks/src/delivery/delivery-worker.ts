@@ -81,8 +81,9 @@ export interface DeliveryWorker {
   wake(): void;
   /**
    * Reserves this process's free slots for deliveries about to be stored (insertDeliveries with
-   * `preclaim`): undefined when there are none, or while the worker is stopped or cannot prove it is alive
-   * (its claims could be released under it). The reservation ends with `adopt` (after the commit: the rows
+   * `preclaim`): undefined when there are none, when the last claim found more due rows than it could
+   * take (they go first), or while the worker is stopped or cannot prove it is alive (its claims could be
+   * released under it). The reservation ends with `adopt` (after the commit: the rows
    * stored claimed are sent at once, exactly like claimed rows) or `cancel` (nothing was committed).
    */
   preclaim(): Preclaim | undefined;
@@ -107,6 +108,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let interruptSleep: (() => void) | undefined;
   /** Slots reserved by preclaims whose rows are not stored yet. */
   let reserved = 0;
+  /**
+   * The last claim took every row it asked for: due rows may still be waiting (retries, successors of
+   * finished deliveries, another partner's backlog). New rows then wait their turn in the claim rather
+   * than take the slots first.
+   */
+  let backlog = false;
   let releasedAt = Number.NEGATIVE_INFINITY;
   let prunedAt = Number.NEGATIVE_INFINITY;
   const liveness = createWorkerLiveness({
@@ -175,6 +182,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
       answered: [...answered],
     });
+    backlog = claimed.length === free;
     launch(claimed, alive, claimStarted);
     return claimed.length;
   };
@@ -200,7 +208,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   const preclaim = (): Preclaim | undefined => {
     const free = freeSlots();
-    if (!running || free <= 0 || !liveness.alive()) return undefined;
+    if (!running || backlog || free <= 0 || !liveness.alive()) return undefined;
     reserved += free;
     const claimStarted = performance.now();
     const alive = liveness.signal();
