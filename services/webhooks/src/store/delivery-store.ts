@@ -124,12 +124,14 @@ export async function insertDeliveries(
           AND NOT EXISTS (
             SELECT 1 FROM input j
              WHERE j.config_id = i.config_id AND j.tx_id = i.tx_id AND j.sequence::bigint < i.sequence::bigint)
+     ), live AS (
+       SELECT f.config_id, count(*) AS in_flight FROM webhooks.deliveries f
+        WHERE $14::int > 0 AND f.status = 'delivering' AND f.lease_expires_at > statement_timestamp()
+          AND f.delivery_id <> ALL($17::text[])
+        GROUP BY f.config_id
      ), chosen AS (
-       SELECT r.delivery_id FROM ready r
-        WHERE r.config_turn + (SELECT count(*) FROM webhooks.deliveries f
-                                WHERE f.config_id = r.config_id AND f.status = 'delivering'
-                                  AND f.lease_expires_at > statement_timestamp()
-                                  AND f.delivery_id <> ALL($17::text[])) <= $15
+       SELECT r.delivery_id FROM ready r LEFT JOIN live l ON l.config_id = r.config_id
+        WHERE r.config_turn + coalesce(l.in_flight, 0) <= $15
         ORDER BY r.ord
         LIMIT $14
      ), inserted AS (
