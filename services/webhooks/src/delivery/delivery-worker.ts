@@ -80,13 +80,13 @@ export interface DeliveryWorker {
   /** Look for due work now instead of at the next poll. */
   wake(): void;
   /**
-   * Reserves this process's free slots for deliveries about to be stored (insertDeliveries with
+   * Reserves up to `wanted` of this process's free slots for deliveries about to be stored (insertDeliveries with
    * `preclaim`): undefined when there are none, when the last claim found more due rows than it could
    * take (they go first), or while the worker is stopped or cannot prove it is alive (its claims could be
    * released under it). The reservation ends with `adopt` (after the commit: the rows
    * stored claimed are sent at once, exactly like claimed rows) or `cancel` (nothing was committed).
    */
-  preclaim(): Preclaim | undefined;
+  preclaim(wanted: number): Preclaim | undefined;
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
 }
@@ -206,8 +206,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   };
 
-  const preclaim = (): Preclaim | undefined => {
-    const free = freeSlots();
+  const preclaim = (wanted: number): Preclaim | undefined => {
+    // Only as many as the rows to store: a reserved slot is idle until their statement commits.
+    const free = Math.min(wanted, freeSlots());
     if (!running || backlog || free <= 0 || !liveness.alive()) return undefined;
     reserved += free;
     const claimStarted = performance.now();

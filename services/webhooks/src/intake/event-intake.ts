@@ -52,7 +52,7 @@ export interface EventIntakeOptions {
    * The delivery worker's free slots, if it has any: the deliveries it can send at once are stored claimed
    * by it and handed over after the commit, with no claim statement in between (insertDeliveries).
    */
-  readonly preclaim?: () => Preclaim | undefined;
+  readonly preclaim?: (wanted: number) => Preclaim | undefined;
 }
 
 export function createEventIntake(options: EventIntakeOptions): EventBatchHandler {
@@ -138,10 +138,16 @@ const nextDeliveryId = monotonicIds("whd");
 /** Answers how many deliveries were stored pending. */
 async function storeDeliveries(events: readonly Notifiable[], options: EventIntakeOptions): Promise<number> {
   const now = options.now();
-  const preclaim = options.preclaim?.();
+  // Reserved right before the insert (a run retried by the transaction gives its reservation back first).
+  let preclaim: Preclaim | undefined;
+  const reserve = (wanted: number) => {
+    preclaim?.cancel();
+    preclaim = options.preclaim?.(wanted);
+    return preclaim;
+  };
   let stored: { count: number; claimed: ClaimedDelivery[] };
   try {
-    stored = await storeInTransaction(events, now, preclaim, options);
+    stored = await storeInTransaction(events, now, reserve, options);
   } catch (error) {
     preclaim?.cancel();
     throw error;
@@ -158,7 +164,7 @@ async function storeDeliveries(events: readonly Notifiable[], options: EventInta
 function storeInTransaction(
   events: readonly Notifiable[],
   now: Date,
-  preclaim: PreclaimOptions | undefined,
+  reserve: (wanted: number) => PreclaimOptions | undefined,
   options: EventIntakeOptions,
 ): Promise<{ count: number; claimed: ClaimedDelivery[] }> {
   return options.db.transaction(
@@ -194,7 +200,7 @@ function storeInTransaction(
             occurredAt,
           }));
       });
-      const claimed = await insertDeliveries(tx, deliveries, now, preclaim);
+      const claimed = await insertDeliveries(tx, deliveries, now, reserve(deliveries.length));
       return { count: deliveries.length, claimed };
     },
     { idempotent: true },
