@@ -81,9 +81,9 @@ export interface DeliveryWorker {
   wake(): void;
   /**
    * Reserves up to `wanted` of this process's free slots for deliveries about to be stored (insertDeliveries with
-   * `preclaim`): undefined when there are none, when the last claim found more due rows than it could
-   * take (they go first), or while the worker is stopped or cannot prove it is alive (its claims could be
-   * released under it). The reservation ends with `adopt` (after the commit: the rows
+   * `preclaim`): undefined when there are none, when the last claim found rows to take (waiting rows go
+   * first), or while the worker is stopped or cannot prove it is alive (its claims could be released
+   * under it). The reservation ends with `adopt` (after the commit: the rows
    * stored claimed are sent at once, exactly like claimed rows) or `cancel` (nothing was committed).
    */
   preclaim(wanted: number): Preclaim | undefined;
@@ -109,11 +109,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Slots reserved by preclaims whose rows are not stored yet. */
   let reserved = 0;
   /**
-   * The last claim took every row it asked for: due rows may still be waiting (retries, successors of
-   * finished deliveries, another partner's backlog). New rows then wait their turn in the claim rather
-   * than take the slots first.
+   * The last claim found nothing to take: no due row is waiting. Only then are new rows claimed at intake;
+   * while rows wait (a backlog, retries, receivers at their cap) they keep their turn in the claim and new
+   * rows queue behind them, as without the intake claim.
    */
-  let backlog = false;
+  let idle = false;
   let releasedAt = Number.NEGATIVE_INFINITY;
   let prunedAt = Number.NEGATIVE_INFINITY;
   const liveness = createWorkerLiveness({
@@ -182,7 +182,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
       answered: [...answered],
     });
-    backlog = claimed.length === free;
+    idle = claimed.length === 0;
     launch(claimed, alive, claimStarted);
     return claimed.length;
   };
@@ -209,7 +209,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const preclaim = (wanted: number): Preclaim | undefined => {
     // Only as many as the rows to store: a reserved slot is idle until their statement commits.
     const free = Math.min(wanted, freeSlots());
-    if (!running || backlog || free <= 0 || !liveness.alive()) return undefined;
+    if (!running || !idle || free <= 0 || !liveness.alive()) return undefined;
     reserved += free;
     const claimStarted = performance.now();
     const alive = liveness.signal();
