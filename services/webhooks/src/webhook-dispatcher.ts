@@ -116,6 +116,7 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
     random: Math.random,
     retryScheduleMs: config.retryScheduleMs,
     onStored: worker.wake,
+    preclaim: worker.preclaim,
     verifier: loadEventVerifier(ctx.env),
     onRefused: createRefusedEventCounter(),
   });

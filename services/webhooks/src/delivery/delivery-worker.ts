@@ -5,8 +5,9 @@
  *
  * Every claimed delivery runs on its own (up to `concurrency` at once, at most `receiverConcurrency` per
  * configuration), so a slow or dead receiver holds only its own slots and never delays another receiver.
- * Workers poll every `pollIntervalMs` and are woken at once when new rows are stored in this process or
- * a delivery finishes (its successor in the same transaction may now be due).
+ * Workers poll every `pollIntervalMs` and are woken at once when new rows are stored pending in this
+ * process or a delivery finishes (its successor in the same transaction may now be due). Rows the intake
+ * stored already claimed by this worker (`preclaim`) are sent at once, without a claim statement.
  *
  * Claims are recovered promptly when something goes wrong: a claim whose answer could not be recorded (or
  * whose worker hit an error) is released at once; a claim of a process that died is released by the other
@@ -41,6 +42,7 @@ import {
   releaseAbandonedClaims,
   releaseClaim,
 } from "../store/delivery-queue-store.js";
+import type { PreclaimOptions } from "../store/delivery-store.js";
 import { pruneTestDeliveries } from "../store/test-delivery-store.js";
 import { pruneDeadWorkers } from "../store/worker-store.js";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../telemetry/delivery-metrics.js";
@@ -82,8 +84,21 @@ export interface DeliveryWorker {
   start(): void;
   /** Look for due work now instead of at the next poll. */
   wake(): void;
+  /**
+   * Reserves up to `wanted` of this process's free slots for deliveries about to be stored (insertDeliveries with
+   * `preclaim`): undefined when there are none, when the last claim found rows to take (waiting rows go
+   * first), or while the worker is stopped or cannot prove it is alive (its claims could be released
+   * under it). The reservation ends with `adopt` (after the commit: the rows
+   * stored claimed are sent at once, exactly like claimed rows) or `cancel` (nothing was committed).
+   */
+  preclaim(wanted: number): Preclaim | undefined;
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
+}
+
+export interface Preclaim extends PreclaimOptions {
+  adopt(claimed: readonly ClaimedDelivery[]): void;
+  cancel(): void;
 }
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -113,6 +128,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let loop: Promise<void> | undefined;
   let woken = false;
   let interruptSleep: (() => void) | undefined;
+  /** Slots reserved by preclaims whose rows are not stored yet. */
+  let reserved = 0;
+  /**
+   * The last claim found nothing to take: no due row is waiting. Only then are new rows claimed at intake;
+   * while rows wait (a backlog, retries, receivers at their cap) they keep their turn in the claim and new
+   * rows queue behind them, as without the intake claim.
+   */
+  let idle = false;
   let releasedAt = Number.NEGATIVE_INFINITY;
   let prunedAt = Number.NEGATIVE_INFINITY;
   const liveness = createWorkerLiveness({
@@ -167,7 +190,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await dropExpiredPreviousSecrets(options.db, now);
       }
     }
-    const free = options.concurrency - (inFlight.size - answered.size);
+    const free = freeSlots();
     // A worker that cannot prove it is alive claims nothing: its claims could be released under it.
     if (free <= 0 || !liveness.alive()) return 0;
     const claimStarted = performance.now();
@@ -181,6 +204,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       perConfigLimit: options.receiverConcurrency,
       answered: [...answered],
     });
+    idle = claimed.length === 0;
+    launch(claimed, alive, claimStarted);
+    return claimed.length;
+  };
+
+  const freeSlots = () => options.concurrency - (inFlight.size - answered.size) - reserved;
+
+  /** Sends claimed rows, each on its own; `claimStarted` is when the statement that claimed them began. */
+  const launch = (claimed: readonly ClaimedDelivery[], alive: AbortSignal, claimStarted: number) => {
     for (const delivery of claimed) {
       const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
       const answeredNow = () => {
@@ -194,7 +226,35 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         }),
       );
     }
-    return claimed.length;
+  };
+
+  const preclaim = (wanted: number): Preclaim | undefined => {
+    // Only as many as the rows to store: a reserved slot is idle until their statement commits.
+    const free = Math.min(wanted, freeSlots());
+    if (!running || !idle || free <= 0 || !liveness.alive()) return undefined;
+    reserved += free;
+    const claimStarted = performance.now();
+    const alive = liveness.signal();
+    let open = true;
+    const end = () => {
+      if (!open) return false;
+      open = false;
+      reserved -= free;
+      return true;
+    };
+    return {
+      workerId: options.workerId,
+      leaseMs: options.leaseMs,
+      limit: free,
+      perConfigLimit: options.receiverConcurrency,
+      answered: [...answered],
+      adopt(claimed) {
+        if (end()) launch(claimed, alive, claimStarted);
+      },
+      cancel() {
+        if (end()) wake();
+      },
+    };
   };
 
   const run = async () => {
@@ -217,6 +277,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       loop = run();
     },
     wake,
+    preclaim,
     async stop() {
       running = false;
       interruptSleep?.();

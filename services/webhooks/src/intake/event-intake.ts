@@ -20,11 +20,18 @@ import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
 import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import type { Preclaim } from "../delivery/delivery-worker.js";
 import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
 import { activeConfigsOfPartners } from "../store/config-store.js";
-import { insertDeliveries, markEventsProcessed, type NewDelivery } from "../store/delivery-store.js";
+import type { ClaimedDelivery } from "../store/delivery-queue-store.js";
+import {
+  insertDeliveries,
+  markEventsProcessed,
+  type NewDelivery,
+  type PreclaimOptions,
+} from "../store/delivery-store.js";
 
 /** Fees in notifications are written with 2 decimals (DESIGN.md §8). */
 const FEE_DP = 2;
@@ -35,12 +42,17 @@ export interface EventIntakeOptions {
   readonly now: () => Date;
   readonly random: () => number;
   readonly retryScheduleMs: readonly number[];
-  /** Called after new deliveries were committed. */
+  /** Called after new deliveries were committed pending (for the claim; those handed over are not). */
   readonly onStored: () => void;
   /** Tells the ledger's events from anything else on the topic. */
   readonly verifier: EventVerifier;
   /** Called for each message refused by the verifier. */
   readonly onRefused?: (reason: RefusalReason) => void;
+  /**
+   * The delivery worker's free slots, if it has any: the deliveries it can send at once are stored claimed
+   * by it and handed over after the commit, with no claim statement in between (insertDeliveries).
+   */
+  readonly preclaim?: (wanted: number) => Preclaim | undefined;
 }
 
 export function createEventIntake(options: EventIntakeOptions): EventBatchHandler {
@@ -77,8 +89,8 @@ export function createEventIntake(options: EventIntakeOptions): EventBatchHandle
       notifiable.set(event.eventId, { event, body, traceparent: message.headers.traceparent });
     }
     if (notifiable.size === 0) return;
-    const stored = await storeDeliveries([...notifiable.values()], options);
-    if (stored > 0) options.onStored();
+    const pending = await storeDeliveries([...notifiable.values()], options);
+    if (pending > 0) options.onStored();
   };
 }
 
@@ -123,10 +135,38 @@ function decodeEvent(message: EventMessage): Decoded {
  */
 const nextDeliveryId = monotonicIds("whd");
 
+/** Answers how many deliveries were stored pending. */
 async function storeDeliveries(events: readonly Notifiable[], options: EventIntakeOptions): Promise<number> {
   const now = options.now();
-  // Idempotent: run again after it committed, it finds the events processed and stores nothing, so a
-  // connection lost while COMMIT's answer was awaited is retried at once rather than by the bus.
+  // Reserved right before the insert (a run retried by the transaction gives its reservation back first).
+  let preclaim: Preclaim | undefined;
+  const reserve = (wanted: number) => {
+    preclaim?.cancel();
+    preclaim = options.preclaim?.(wanted);
+    return preclaim;
+  };
+  let stored: { count: number; claimed: ClaimedDelivery[] };
+  try {
+    stored = await storeInTransaction(events, now, reserve, options);
+  } catch (error) {
+    preclaim?.cancel();
+    throw error;
+  }
+  preclaim?.adopt(stored.claimed);
+  return stored.count - stored.claimed.length;
+}
+
+/**
+ * Idempotent: run again after it committed, it finds the events processed and stores nothing, so a
+ * connection lost while COMMIT's answer was awaited is retried at once rather than by the bus. (Rows it had
+ * stored claimed are then sent by nobody here; they go back to pending when their lease runs out.)
+ */
+function storeInTransaction(
+  events: readonly Notifiable[],
+  now: Date,
+  reserve: (wanted: number) => PreclaimOptions | undefined,
+  options: EventIntakeOptions,
+): Promise<{ count: number; claimed: ClaimedDelivery[] }> {
   return options.db.transaction(
     async (tx) => {
       const fresh = await markEventsProcessed(
@@ -134,7 +174,7 @@ async function storeDeliveries(events: readonly Notifiable[], options: EventInta
         events.map(({ event }) => event),
         now,
       );
-      if (fresh.size === 0) return 0;
+      if (fresh.size === 0) return { count: 0, claimed: [] };
       const newEvents = events.filter(({ event }) => fresh.has(event.eventId));
       const configs = await activeConfigsOfPartners(tx, [
         ...new Set(newEvents.map(({ event }) => event.partnerId)),
@@ -160,8 +200,8 @@ async function storeDeliveries(events: readonly Notifiable[], options: EventInta
             occurredAt,
           }));
       });
-      await insertDeliveries(tx, deliveries, now);
-      return deliveries.length;
+      const claimed = await insertDeliveries(tx, deliveries, now, reserve(deliveries.length));
+      return { count: deliveries.length, claimed };
     },
     { idempotent: true },
   );

@@ -74,13 +74,23 @@ export interface ClaimOptions {
  * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const res = await db.query<ClaimedDelivery>(
-    // Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
-    // due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
-    // 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
-    // and almost no backlog this form costs ~2 ms more (a probe per config). The partner ranking only
-    // numbers those few candidates (at most perConfigLimit per configuration).
-    `WITH busy AS (
+  const res = await db.query<ClaimedDelivery>(CLAIM_DUE_SQL, claimParameters(options));
+  return res.rows;
+}
+
+/**
+ * The statement of claimDueDeliveries, exported so that its cost is measured on this very text.
+ *
+ * Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
+ * due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
+ * 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
+ * and almost no backlog this form costs ~2 ms more (a probe per config). The partner ranking only
+ * numbers those few candidates (at most perConfigLimit per configuration). The inner `LIMIT $3` bounds
+ * the planner's estimate (a LIMIT computed by a subquery is assumed to keep a tenth of a configuration's
+ * due rows): with a large backlog that estimate alone put the plan's cost over jit_above_cost, and
+ * compiling it took 60-200 ms per claim at a million pending rows.
+ */
+export const CLAIM_DUE_SQL = `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
           AND b.delivery_id <> ALL($6::text[])
@@ -89,6 +99,7 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
        SELECT c.delivery_id, c.next_attempt_at, c.sequence, cfg.partner_id
          FROM webhooks.configs cfg
         CROSS JOIN LATERAL (
+          SELECT d.delivery_id, d.next_attempt_at, d.sequence FROM (
           SELECT d.delivery_id, d.next_attempt_at, d.sequence
             FROM webhooks.deliveries d
            WHERE d.config_id = cfg.config_id AND d.status = 'pending' AND d.next_attempt_at <= $1
@@ -97,6 +108,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
                 WHERE e.config_id = d.config_id AND e.tx_id = d.tx_id
                   AND e.sequence < d.sequence
                   AND e.status NOT IN ('delivered', 'dead'))
+           ORDER BY d.next_attempt_at, d.sequence
+           LIMIT $3::int) d
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT greatest(CASE WHEN cfg.circuit_state = 'closed' THEN $3 ELSE 1 END
                             - (SELECT count(*) FROM webhooks.deliveries f
@@ -138,17 +151,18 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
-               d.partner_id, d.traceparent, d.event_occurred_at, d.kind`,
-    [
-      options.now,
-      options.leaseMs,
-      options.perConfigLimit,
-      options.limit,
-      options.workerId,
-      options.answered ?? [],
-    ],
-  );
-  return res.rows;
+               d.partner_id, d.traceparent, d.event_occurred_at, d.kind`;
+
+/** The parameters of CLAIM_DUE_SQL, in order. */
+export function claimParameters(options: ClaimOptions): unknown[] {
+  return [
+    options.now,
+    options.leaseMs,
+    options.perConfigLimit,
+    options.limit,
+    options.workerId,
+    options.answered ?? [],
+  ];
 }
 
 /**

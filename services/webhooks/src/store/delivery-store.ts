@@ -1,4 +1,5 @@
 import type { Queryable } from "@payouts/platform/database/database";
+import type { ClaimedDelivery } from "./delivery-queue-store.js";
 
 export type DeliveryStatus = "pending" | "delivering" | "delivered" | "dead";
 
@@ -70,26 +71,93 @@ export async function markEventsProcessed(
 }
 
 /**
+ * Deliveries the storing process sends itself at once (see insertDeliveries): claimed by `workerId` in
+ * the statement that stores them, as claimDueDeliveries would claim them (attempt 1, lease from the
+ * statement's clock), for at most `limit` rows and at most `perConfigLimit` live claims per configuration.
+ */
+export interface PreclaimOptions {
+  readonly workerId: string;
+  readonly leaseMs: number;
+  readonly limit: number;
+  readonly perConfigLimit: number;
+  /** This worker's claims whose receiver has answered: they do not count against the cap (as in the claim). */
+  readonly answered: readonly string[];
+}
+
+/**
  * Stores new deliveries, any number in one statement; one that exists for its (event, config) is left
  * alone. Bodies travel as hex and times as ISO text, so both database adapters bind the arrays alike.
+ *
+ * With `preclaim`, the rows a claim would take at once are stored already claimed and answered, so the
+ * storing process sends them without a claim statement: due now, of an active configuration that is not
+ * paused and whose circuit is closed, with no earlier unsettled delivery of their (config, tx) stored or in
+ * this batch (the ordering rule of ordering.ts), within the configuration's cap of live claims, in batch
+ * order up to `limit`. The others are stored pending for the claim. Nothing else changes: a process that
+ * dies after the commit has its claims released by releaseAbandonedClaims like any other.
  */
 export async function insertDeliveries(
   db: Queryable,
   deliveries: readonly NewDelivery[],
   now: Date,
-): Promise<void> {
-  if (deliveries.length === 0) return;
+  preclaim?: PreclaimOptions,
+): Promise<ClaimedDelivery[]> {
+  if (deliveries.length === 0) return [];
   const column = <T>(pick: (d: NewDelivery) => T) => deliveries.map(pick);
-  await db.query(
-    `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
-       body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at)
-     SELECT d.delivery_id, d.event_id, d.config_id, d.partner_id, d.tx_id, d.sequence::bigint, d.event_type,
-            decode(d.body, 'hex'), d.next_attempt_at::timestamptz, $12, $12, d.traceparent, d.occurred_at::timestamptz
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                   $9::text[], $10::text[], $11::text[])
+  const res = await db.query<ClaimedDelivery>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                            $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
          AS d(delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body, next_attempt_at,
-              traceparent, occurred_at)
-     ON CONFLICT (event_id, config_id) DO NOTHING`,
+              traceparent, occurred_at, ord)
+     ), ready AS (
+       SELECT i.delivery_id, i.config_id, i.ord,
+              row_number() OVER (PARTITION BY i.config_id ORDER BY i.ord) AS config_turn
+         FROM input i JOIN webhooks.configs cfg ON cfg.config_id = i.config_id
+        WHERE $14::int > 0
+          AND cfg.active AND NOT cfg.paused AND cfg.circuit_state = 'closed'
+          AND i.next_attempt_at::timestamptz <= $12
+          AND NOT EXISTS (
+            SELECT 1 FROM webhooks.deliveries e
+             WHERE e.config_id = i.config_id AND e.tx_id = i.tx_id
+               AND e.sequence < i.sequence::bigint
+               AND e.status NOT IN ('delivered', 'dead'))
+          AND NOT EXISTS (
+            SELECT 1 FROM input j
+             WHERE j.config_id = i.config_id AND j.tx_id = i.tx_id AND j.sequence::bigint < i.sequence::bigint)
+     ), live AS (
+       SELECT f.config_id, count(*) AS in_flight FROM webhooks.deliveries f
+        WHERE $14::int > 0 AND f.status = 'delivering' AND f.lease_expires_at > statement_timestamp()
+          AND f.delivery_id <> ALL($17::text[])
+        GROUP BY f.config_id
+     ), chosen AS (
+       SELECT r.delivery_id FROM ready r LEFT JOIN live l ON l.config_id = r.config_id
+        WHERE r.config_turn + coalesce(l.in_flight, 0) <= $15
+        ORDER BY r.ord
+        LIMIT $14
+     ), inserted AS (
+       INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
+         body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at,
+         status, attempts, claimed_by, lease_expires_at)
+       SELECT d.delivery_id, d.event_id, d.config_id, d.partner_id, d.tx_id, d.sequence::bigint, d.event_type,
+              decode(d.body, 'hex'), d.next_attempt_at::timestamptz, $12, $12, d.traceparent,
+              d.occurred_at::timestamptz,
+              CASE WHEN c.delivery_id IS NULL THEN 'pending' ELSE 'delivering' END,
+              CASE WHEN c.delivery_id IS NULL THEN 0 ELSE 1 END,
+              CASE WHEN c.delivery_id IS NULL THEN NULL ELSE $13 END,
+              CASE WHEN c.delivery_id IS NULL THEN NULL
+                   ELSE statement_timestamp() + $16 * interval '1 millisecond' END
+         FROM input d LEFT JOIN chosen c ON c.delivery_id = d.delivery_id
+        ORDER BY d.ord
+       ON CONFLICT (event_id, config_id) DO NOTHING
+       RETURNING delivery_id, event_id, event_type, tx_id, config_id, body, attempts, partner_id, traceparent,
+                 event_occurred_at, kind, status
+     )
+     SELECT i.delivery_id, i.event_id, i.event_type, i.tx_id, i.config_id, i.body, i.attempts,
+            cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
+            cfg.basic_auth_username, cfg.basic_auth_sealed,
+            i.partner_id, i.traceparent, i.event_occurred_at, i.kind
+       FROM inserted i JOIN webhooks.configs cfg ON cfg.config_id = i.config_id
+      WHERE i.status = 'delivering'`,
     [
       column((d) => d.deliveryId),
       column((d) => d.eventId),
@@ -103,8 +171,14 @@ export async function insertDeliveries(
       column((d) => d.traceparent ?? null),
       column((d) => d.occurredAt?.toISOString() ?? null),
       now,
+      preclaim?.workerId ?? null,
+      preclaim?.limit ?? 0,
+      preclaim?.perConfigLimit ?? 0,
+      preclaim?.leaseMs ?? 0,
+      preclaim?.answered ?? [],
     ],
   );
+  return res.rows;
 }
 
 export interface DeliveryFilter {
