@@ -58,7 +58,7 @@ export interface MerchantInfo {
   account_reference?: string;
 }
 
-/** Free-form recipient map of the partner API: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
+/** Free-form recipient map: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
 export type Recipient = Record<string, string>;
 
 /**

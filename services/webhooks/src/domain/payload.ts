@@ -62,8 +62,8 @@ export function buildNotificationBody(event: TransactionFacts, options: Notifica
 }
 
 /**
- * Formats a decimal string as a JSON number with exactly `dp` decimals, rounding half-up, as the partner API renders money.
- * Without `dp` the exact value is written.
+ * Formats a decimal string as a JSON number with exactly `dp` decimals, rounding half-up (as all partner
+ * money is rendered). Without `dp` the exact value is written.
  */
 export function formatJsonDecimal(value: string, dp?: number): string {
   const decimal = parseDecimal(value);
