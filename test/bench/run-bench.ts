@@ -506,7 +506,7 @@ function writeResultsFile(markdown: string): void {
     "Every figure comes from one run on one machine: the platform, PostgreSQL, Kafka and the load generator",
     "share its cores, and the baselines were measured in the same run. For each target the table at the end",
     "marks as missed, the README's findings name the obstacle measured in the profiles and what removing it",
-    "would take ([Issue 13: full runs before and after](README.md#issue-13-full-runs-before-and-after)).",
+    "would take (the full runs before and after, in [README.md](README.md)).",
     "",
     "",
   ];
