@@ -12,7 +12,7 @@ import { answerClientError, answerFrameworkError, installEdge, requestIdFor } fr
 import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 
-/** The public partner listener: Basic-authenticated JSON routes of the seed and DESIGN.md §4. */
+/** The public partner listener: Basic-authenticated JSON routes of the partner API. */
 export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const limits = listenerLimitsOf(deps.config);
   const app = Fastify({

@@ -41,7 +41,7 @@ export function loadOrCreateSandboxState(
 }
 
 /**
- * Idempotent sandbox data: the sandbox partner and its app, FX rates and corridors for every seed
+ * Idempotent sandbox data: the sandbox partner and its app, FX rates and corridors for every corridor
  * currency (only where none are set, so operator changes survive restarts), and an opening balance
  * on first creation (credited once, by idempotency key).
  */

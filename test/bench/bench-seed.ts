@@ -34,7 +34,7 @@ export const QUOTE_AMOUNT_BRL = 54;
 const OPENING_BALANCE_USD = "100000000";
 
 /**
- * FX rates and corridors of every seed currency (the `npm start` sandbox values), and a partner that
+ * FX rates and corridors of every corridor currency (the `npm start` sandbox values), and a partner that
  * supports them all with the sandbox fees, one app whose preview rate limit is far above any rate
  * measured here, a large balance and one registered customer.
  */

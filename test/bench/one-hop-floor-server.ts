@@ -54,7 +54,8 @@ function connectCheck(client: Client<typeof Health>): Check {
 function checker(client: FloorClient, baseUrl: string): Check {
   switch (client) {
     case "connect-grpc-h2c":
-      // As services/platform/src/rpc/service-transport.ts built it before issue 13 (no interceptors).
+      // As services/platform/src/rpc/service-transport.ts built it before the platform's own unary client
+      // (no interceptors).
       return connectCheck(
         createClient(
           Health,

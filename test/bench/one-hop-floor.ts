@@ -23,7 +23,7 @@ export const FLOOR_VARIANTS: readonly FloorVariant[] = [
   { client: "grpc-js", server: "h2c", name: "floor: @grpc/grpc-js gRPC over h2c" },
   { client: "connect-http1-binary", server: "http1", name: "floor: Connect binary over HTTP/1.1" },
   // The same protocol through the platform's own unary client and server (http1-unary-client.ts,
-  // connect-unary-handler.ts): what the services use since issue 13, without their interceptors.
+  // connect-unary-handler.ts): what the services use today, without their interceptors.
   {
     client: "platform-http1",
     server: "platform-http1",

@@ -3,7 +3,7 @@ import { httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
 import { checkTargets } from "./target-checks.js";
 
 describe("checkTargets", () => {
-  it("checks each of issue 13's targets against the measured figures", () => {
+  it("checks each performance target against the measured figures", () => {
     // Fixture CPU: 14.72 s over every process but the load generator, so CPU ms/request = 14,720 / requests.
     const checks = checkTargets(
       [

@@ -12,7 +12,7 @@
  *   the platform's own HTTP client, http1-unary-client.ts);
  * - `connect-node-http1`: the same protocol through connect-node's `createConnectTransport`;
  * - `connect-grpc-h2c`: connect-node's gRPC transport over h2c with the same interceptors and headers
- *   (what they used before issue 13).
+ *   (what they used before the platform's own unary client and server).
  *
  * Variants alternate for `--rounds` so a change in the machine's load hits both; each measures
  * `--calls` calls after a warm-up. CPU is user + system time of each process (this one: process.cpuUsage;

@@ -272,7 +272,7 @@ describe("a payout through the distributed topology", () => {
   });
 });
 
-describe("the console's admin routes on the distributed topology (issue 15)", () => {
+describe("the console's admin routes on the distributed topology", () => {
   it("search, the transaction page, the overview and the balance history answer across the processes", async () => {
     const search = await admin("GET", "/admin/transactions?status=REFUNDED&country=BR");
     expectStatus(search, 200);
@@ -370,7 +370,7 @@ async function grpcStatusOf(call: Promise<unknown>): Promise<grpc.status> {
   }
 }
 
-describe("service authentication between the processes (issue 12 item 2)", () => {
+describe("service authentication between the processes", () => {
   const ledger = () => running().grpcAddress("ledger");
   it("refuses unauthenticated CreditBalance, RecordRailResult, QuoteTransaction and partner reads", async () => {
     const created = await admin("POST", "/admin/partners", { name: "E2E auth victim" });

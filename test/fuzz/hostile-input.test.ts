@@ -9,7 +9,7 @@ import {
 } from "../support/test-platform.js";
 
 /**
- * Issue 12 item 10, on real PostgreSQL (which refuses 0x00 in text): input that used to answer 500 is a
+ * Hostile input, on real PostgreSQL (which refuses 0x00 in text): input that used to answer 500 is a
  * 4xx with the error body, and nothing is written.
  */
 let platform: TestPlatform;

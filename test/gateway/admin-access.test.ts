@@ -9,8 +9,8 @@ import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 /**
- * The only admin routes that answer without the token (issue 12 item 1): the probes, the metrics and the
- * operator console's static files (issue 15), which hold no data.
+ * The only admin routes that answer without the token: the probes, the metrics and the
+ * operator console's static files, which hold no data.
  */
 const PUBLIC_ROUTES = ["GET /console", "GET /console/*", "GET /healthz", "GET /metrics", "GET /readyz"];
 const MARKER = "edge-marker-partner-name";

@@ -16,7 +16,7 @@ import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/te
 import { startTestReceiver } from "../webhooks/support/test-receiver.js";
 
 /**
- * The admin API's OpenAPI document (`GET /admin/openapi.json`, issue 14) against the running admin
+ * The admin API's OpenAPI document (`GET /admin/openapi.json`) against the running admin
  * listener: served behind the token, structurally valid, exactly the listener's routes, and real answers —
  * successes and every error status the routes' own checks can give — match the documented schemas.
  */
@@ -379,7 +379,7 @@ describe("real answers match the documented schemas (money and reference data)",
   });
 });
 
-describe("real answers match the documented schemas (console routes, issue 15)", () => {
+describe("real answers match the documented schemas (console routes)", () => {
   it("overview, transaction search and page, partners, apps, rate limit, balance history, webhooks", async () => {
     const receiver = await startTestReceiver();
     try {

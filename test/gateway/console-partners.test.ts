@@ -1,5 +1,5 @@
 /**
- * The console's partner routes (issue 15) on real PostgreSQL: the partner list with balances, a partner's
+ * The console's partner routes on real PostgreSQL: the partner list with balances, a partner's
  * apps with their secrets' ids (never a secret), an app's previewQuotations limit (enforced at once), and
  * the balance history with a running balance that chains across pages.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's transaction routes and overview (issue 15) on the whole platform with real PostgreSQL and
+ * The console's transaction routes and overview on the whole platform with real PostgreSQL and
  * real Kafka: a payout executed, settled and refunded, then searched across partners, opened on its page
  * (masked destination, quote, ledger movements, status timeline, webhook deliveries with their attempts)
  * and counted on the overview.

@@ -1,5 +1,5 @@
 /**
- * The console's webhook routes (issue 15) on the whole platform with real PostgreSQL and real Kafka: a
+ * The console's webhook routes on the whole platform with real PostgreSQL and real Kafka: a
  * receiver that fails until its deliveries die, found across partners, its config disabled (no new
  * deliveries, no redelivery) and enabled again, the dead delivery redelivered and delivered.
  */

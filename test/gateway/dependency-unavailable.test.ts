@@ -26,7 +26,7 @@ import { freePort } from "../support/free-port.js";
 import { createTestDatabase } from "../support/infra.js";
 
 /**
- * Issue 12 item 5: a dependency that is down (a gRPC service not listening or not answering, PostgreSQL
+ * A dependency that is down (a gRPC service not listening or not answering, PostgreSQL
  * unreachable) is 503 SERVICE_UNAVAILABLE with Retry-After and the error body, logged as a warning.
  */
 const ADMIN_TOKEN = "test-admin-token-0123456789";

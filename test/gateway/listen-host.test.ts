@@ -12,7 +12,7 @@ import {
 import { createTestDatabase } from "../support/infra.js";
 import { freePort, startTestPlatform } from "../support/test-platform.js";
 
-/** Issue 12 item 16: the embedded sandbox listens on loopback unless HOST says otherwise, and honours HOST. */
+/** The embedded sandbox listens on loopback unless HOST says otherwise, and honours HOST. */
 describe("the embedded sandbox's listen address", () => {
   it("is 127.0.0.1 for the partner and admin listeners when HOST is unset", async () => {
     const database = await createTestDatabase();

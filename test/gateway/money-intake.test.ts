@@ -3,7 +3,7 @@ import { createLookupPartner, type LookupPartner, putPricingData } from "../look
 import { type ApiResponse, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 /**
- * Issue 12 item 11: JSON numbers reach the money code exactly as the partner wrote them, and an amount
+ * JSON numbers reach the money code exactly as the partner wrote them, and an amount
  * finer than its currency's minor unit is refused with INVALID_AMOUNT naming the field.
  */
 let platform: TestPlatform;
@@ -20,7 +20,7 @@ const BR_PIX = {
 const rawPartner = (path: string, json: string, query = "") =>
   platform.partner(partner, "POST", `${path}${query}`, json);
 
-/** Admin balance credits carry an idempotency key (issue 12 item 12). */
+/** Admin balance credits carry an idempotency key. */
 const key = (k: string) => ({ "X-Idempotency-Key": `money-intake-${k}` });
 
 /** The exact text of a JSON member, so 100.10 is not read as 100.1. */
@@ -164,7 +164,7 @@ describe("an amount finer than its currency's minor unit is INVALID_AMOUNT", () 
       currency: "BRL",
     });
     expectInvalidAmount(anonymous, "amount");
-    // The seed's order: a missing currency is reported before the amount's decimals can be judged.
+    // The partner API's order: a missing currency is reported before the amount's decimals can be judged.
     const noCurrency = await platform.partner(partner, "POST", "/previewQuotations", { amount: "100.123" });
     expect(noCurrency.json).toMatchObject({ code: "MISSING_REQUIRED_FIELD", field: "currency" });
     const ok = await rawPartner("/previewQuotations", '{"amount":100.10,"currency":"BRL"}');

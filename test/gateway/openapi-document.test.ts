@@ -223,7 +223,7 @@ describe("the OpenAPI document", () => {
       },
     );
 
-    it("has the seed's receiver answers: {} for success, {received, message} for refunds", () => {
+    it("documents the receiver answers: {} for success, {received, message} for refunds", () => {
       const answer = (name: string) => hooks[name].post.responses["200"].content["application/json"];
       expect(validator.validate(answer("transaction.success").schema, {})).toEqual([]);
       expect(validator.validate(answer("transaction.success").schema, { ok: true })).not.toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Admin balance credits take an idempotency key with the contract of executePayout (issue 12, item 12),
+ * Admin balance credits take an idempotency key with the contract of executePayout,
  * through the real gateway on real PostgreSQL: the key is required; the same key and body replay the
  * first answer byte for byte with Idempotent-Replayed; another body (or another partner) is
  * IDEMPOTENCY_KEY_REUSED; concurrent requests with one key credit once.

@@ -1,5 +1,5 @@
 /**
- * Failing a stuck payout by hand (issue 12, item 13) through the real gateway, ledger and sandbox rail on
+ * Failing a stuck payout by hand through the real gateway, ledger and sandbox rail on
  * real PostgreSQL: `POST /admin/transactions/{tx_id}/fail` refuses what is not PROCESSING and a payout the
  * rail has (it may still pay it), and with `force` fails and reverses once. The sandbox rail's CancelPayout
  * itself is tested in test/sandbox-rail/cancel-payout.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Stuck payouts (issue 12, item 13), on the ledger service and real PostgreSQL with a scripted rail:
+ * Stuck payouts, on the ledger service and real PostgreSQL with a scripted rail:
  * a PROCESSING payout the rail never accepted is failed with the reversal of its debit after
  * PROCESSING_TIMEOUT_MS, exactly once and with its event — but only once the rail confirmed it will not
  * pay it; a payout the rail has (acknowledged, or taken with the answer lost) is left to the rail's

@@ -33,7 +33,7 @@ afterAll(async () => {
 
 const AMOUNT_MISSING = { field: "amount", type: "numeric", label: "Amount" };
 
-/** Published codes from destinations.md (§2.5 BCB manual example, §3.1 a real VietQR transfer). */
+/** Published codes (the Central Bank of Brazil's manual example, a real VietQR transfer). */
 const BCB_STATIC_PIX =
   "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D";
 const PUBLISHED_VIETQR =

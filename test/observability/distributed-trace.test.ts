@@ -1,5 +1,5 @@
 /**
- * Done-when of the observability issue, traces and logs: one payout journey across real transports
+ * Observability, traces and logs: one payout journey across real transports
  * (HTTP/1.1 to the gateway, gRPC over HTTP/2 to every service, PostgreSQL, Kafka from the ledger's outbox
  * relay to the dispatcher, HTTP to the partner's receiver) is ONE connected trace, and the lookup's log
  * line carries its trace id and neither secrets nor the full account number.

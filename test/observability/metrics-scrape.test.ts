@@ -1,5 +1,5 @@
 /**
- * Done-when of the observability issue, metrics: after a payout journey (embedded runtime on real
+ * Observability, metrics: after a payout journey (embedded runtime on real
  * PostgreSQL and Kafka), the admin listener's /metrics and a distributed process's METRICS_PORT listener
  * expose the documented series with plausible values.
  */
@@ -57,7 +57,7 @@ describe("Prometheus metrics after traffic", () => {
     listener = await startMetricsServer({
       telemetry: await activeTelemetry()!,
       port: 0,
-      // No host: the listener must bind to loopback by default (issue 12 item 16).
+      // No host: the listener must bind to loopback by default.
       logger: createLogger({ service: "metrics-test", level: "silent" }),
     });
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 2 in the embedded mode: the in-process router transports run the same caller check as the
+ * Service authentication in the embedded mode: the in-process router transports run the same caller check as the
  * gRPC servers, so the rule holds in both modes. The gateway's own calls (partner, admin, rail callback)
  * carry its per-process credentials and work; a caller without them is refused.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 2: the gRPC services authenticate their callers. The real ledger (real PostgreSQL) behind
+ * The gRPC services authenticate their callers. The real ledger (real PostgreSQL) behind
  * the real `startGrpcServer`, called over gRPC (HTTP/2) as the distributed processes call it: without a
  * credential, with a wrong one, as a caller the allowlist does not name, and without a partner scope.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Credentials, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { createApp, putReferenceData, quotationTexts } from "./pricing-fixtures.js";
 
-/** `POST /previewQuotations` through the real gateway, against the seed's rules and its error table. */
+/** `POST /previewQuotations` through the real gateway, against the partner API's rules and its error table. */
 let platform: TestPlatform;
 let partner: { partnerId: string } & Credentials;
 let usdOnly: Credentials;
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe("quotations", () => {
-  it("prices every supported currency that has a rate, with the seed's exact figures", async () => {
+  it("prices every supported currency that has a rate, with exact figures", async () => {
     const res = await preview(partner, { amount: 100, currency: "USD" });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -124,7 +124,7 @@ describe("dp", () => {
   });
 });
 
-describe("errors, in the seed's order", () => {
+describe("errors, in the partner API's order", () => {
   it.each([
     [{ currency: "USD" }],
     [{ amount: 0, currency: "USD" }],

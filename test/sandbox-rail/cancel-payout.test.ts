@@ -1,5 +1,5 @@
 /**
- * The sandbox rail's CancelPayout on real PostgreSQL (issue 12, item 13): a payout the rail never had is
+ * The sandbox rail's CancelPayout on real PostgreSQL: a payout the rail never had is
  * cancelled for good — a late SubmitPayout is refused and SettlePayout answers PAYOUT_CANCELLED — while a
  * payout it accepted is kept (its callback may be on its way). Submit and cancel race on the primary key:
  * exactly one of them wins.

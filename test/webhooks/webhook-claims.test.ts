@@ -23,7 +23,7 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CHILD = join(REPO_ROOT, "test", "webhooks", "support", "dispatcher-process.ts");
 
 /**
- * Recovery of abandoned claims (issue 12, item 4): a claim whose attempt could not be recorded, whose worker
+ * Recovery of abandoned claims: a claim whose attempt could not be recorded, whose worker
  * died, or whose lease ran out never holds a receiver's slots for long.
  */
 describe("abandoned claims", () => {

@@ -78,7 +78,7 @@ describe("webhook delivery", () => {
     expect(await deliveriesOf(harness, stranger, `tx_id=${txId}`)).toEqual([]);
   });
 
-  it("sends success and refund to the seed's paths with exact headers, bytes and signatures", async () => {
+  it("sends success and refund to the partner API's paths with exact headers, bytes and signatures", async () => {
     const partner = await harness.createPartner();
     receiver.behaviour = (request) =>
       request.path.endsWith("/refunded")

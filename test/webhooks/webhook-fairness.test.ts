@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookHarness, type WebhookHarness } from "./support/webhook-harness.js";
 
 /**
- * Fair scheduling across partners (issue 12, item 9), on the claim itself against real PostgreSQL: the
+ * Fair scheduling across partners, on the claim itself against real PostgreSQL: the
  * dispatcher is stopped so each claim round below is exactly one call.
  */
 describe("fair claims across partners", () => {

@@ -10,7 +10,7 @@ import {
 } from "./support/webhook-harness.js";
 
 /**
- * One partner cannot starve the others (issue 12, item 9): configs per partner are limited, and test
+ * One partner cannot starve the others: configs per partner are limited, and test
  * notifications and redeliveries are rate-limited per partner and go through the same claim and caps as
  * every delivery.
  */

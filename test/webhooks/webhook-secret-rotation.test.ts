@@ -18,7 +18,7 @@ import {
 const whsec = (secret: string) => `whsec_${Buffer.from(secret).toString("base64")}`;
 
 /**
- * Signing-secret rotation (issue 12, item 15) against a real receiver that verifies every signature over the
+ * Signing-secret rotation against a real receiver that verifies every signature over the
  * raw bytes: both secrets sign during the grace period, only the new one after it.
  */
 describe("webhook secret rotation", () => {
@@ -72,7 +72,7 @@ describe("webhook secret rotation", () => {
     expect(graceEnds - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
 
     const during = await deliverOne("/rot");
-    // The seed's single-valued header: the current (new) secret.
+    // The single-valued X-SERVICE-Signature header: the current (new) secret.
     expect(verifiesServiceSignature(second, during)).toBe(true);
     expect(verifiesServiceSignature(first, during)).toBe(false);
     // Standard Webhooks: two entries, each verifies with its own secret.

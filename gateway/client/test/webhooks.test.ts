@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signWebhook, verifyWebhook, WebhookVerificationError } from "../src/webhooks.js";
 
-// The test vector pinned by the dispatcher (services/webhooks/README.md, src/domain/signature.test.ts).
+// The test vector pinned by the dispatcher (services/webhooks/README.md, services/webhooks/src/signing/signature.test.ts).
 const SECRET = "partner-webhook-secret";
 const VECTOR_BODY = '{"tx_id":"tx_01HQ","status":"SUCCESS","fee":0.50}';
 const VECTOR_HEADERS = {

@@ -1,5 +1,5 @@
 /**
- * Shapes and operations of the operator console's routes (`console-*-routes.ts`, issue 15): the overview,
+ * Shapes and operations of the operator console's routes (`console-*-routes.ts`): the overview,
  * the transaction search and page, webhook deliveries and configs across partners, the partner list, apps,
  * an app's preview rate limit and the balance history. Query parameters are read from these shapes
  * (`http/read-query.ts`); they are closed (`additionalProperties: false`): a parameter a route's shape does

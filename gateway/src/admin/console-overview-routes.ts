@@ -1,5 +1,5 @@
 /**
- * The operations overview (issue 15): payouts of the last hour and day by corridor and status, partner
+ * The operations overview: payouts of the last hour and day by corridor and status, partner
  * balances, the outbox backlog and webhook deliveries by outcome. Every figure is an aggregate the
  * services compute over indexes; the console polls this route.
  */

@@ -1,5 +1,5 @@
 /**
- * Operators' partner directory (issue 15): the partner list with balances, a partner's apps with their
+ * Operators' partner directory: the partner list with balances, a partner's apps with their
  * secrets' ids and times (never a secret or a hash), an app's previewQuotations limit, and the balance
  * history with a running balance. Creating and editing partners, apps and secrets is in
  * partner-admin-routes.ts; credits in ledger-admin-routes.ts.

@@ -1,5 +1,5 @@
 /**
- * JSON shapes of the console's admin routes. Amounts are decimal strings at full precision (DESIGN.md §5),
+ * JSON shapes of the console's admin routes. Amounts are decimal strings at full precision (as in the admin API),
  * times ISO 8601. Nothing secret leaves here: account numbers and payment keys are masked to their last
  * four characters, the sender is reduced to name and country, webhook secrets are only `has_secret`.
  */

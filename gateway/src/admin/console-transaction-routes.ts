@@ -1,5 +1,5 @@
 /**
- * Operators' transaction search across partners and the transaction page (issue 15): the ledger's
+ * Operators' transaction search across partners and the transaction page: the ledger's
  * LedgerAdminService for the rows and movements, the webhook dispatcher's WebhookAdminService for the
  * deliveries. Actions on a transaction (refund, fail, sandbox settle) are in ledger-admin-routes.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Operators' webhook routes across partners (issue 15): the delivery log with every attempt, manual
+ * Operators' webhook routes across partners: the delivery log with every attempt, manual
  * redelivery, and switching a receiver off and on. Secrets are never answered (console-render.ts).
  *
  * A disabled config gets no new deliveries (events while it is off are not queued for it) and its pending

@@ -2,7 +2,7 @@
  * Operators' ledger routes: credit (idempotently, by X-Idempotency-Key) and read a partner's balance,
  * refund a successful payout, fail a payout stuck before the rail, and (sandbox rail only) force a
  * payout's outcome. Amounts are answered as strings at full precision; a credit is a whole number of cents
- * (INVALID_AMOUNT otherwise, issue 12 item 11).
+ * (INVALID_AMOUNT otherwise).
  */
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";

@@ -16,8 +16,9 @@ import {
 } from "./pricing-admin-api.js";
 
 /**
- * Operators' FX rates and corridors (DESIGN.md §5). Decimals are accepted as JSON strings or numbers and
- * answered as strings at full precision; value checks (ranges, ISO codes) are the pricing service's.
+ * Operators' FX rates and corridors (`/admin/fx-rates`, `/admin/corridors`). Decimals are accepted as JSON
+ * strings or numbers and answered as strings at full precision; value checks (ranges, ISO codes) are the
+ * pricing service's.
  */
 export function registerPricingAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const { pricing } = deps.clients;

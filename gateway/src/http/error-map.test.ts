@@ -90,7 +90,7 @@ describe("the reason table", () => {
     }
   });
 
-  it("keeps the seed's statuses", () => {
+  it("keeps the partner API's statuses", () => {
     expect(httpStatusFor("INVALID_AMOUNT", Code.InvalidArgument)).toBe(400);
     expect(httpStatusFor("AUTHENTICATION_REQUIRED", Code.Unauthenticated)).toBe(401);
     expect(httpStatusFor("TRANSACTION_NOT_FOUND", Code.NotFound)).toBe(404);

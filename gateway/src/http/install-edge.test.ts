@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe("installEdge", () => {
-  it("answers a malformed URL with the error body and X-Request-Id (DESIGN §4)", async () => {
+  it("answers a malformed URL with the error body and X-Request-Id of every answer", async () => {
     const res = await app.inject({
       method: "GET",
       url: "/items/%E0%A4%A",
@@ -41,7 +41,7 @@ describe("installEdge", () => {
   it.each([
     ["text/plain", '{"amount":1}'],
     ["application/x-www-form-urlencoded", "amount=1"],
-  ])("refuses a %s body with 415 (seed: all bodies are JSON)", async (contentType, payload) => {
+  ])("refuses a %s body with 415 (the partner API takes JSON bodies only)", async (contentType, payload) => {
     const res = await app.inject({
       method: "POST",
       url: "/echo",

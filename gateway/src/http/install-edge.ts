@@ -56,7 +56,7 @@ export function installEdge(app: FastifyInstance, logger: Logger): void {
 }
 
 /**
- * Seed: all bodies are JSON. Fastify also parses text/plain, which would let a JSON text sent as plain text
+ * Bodies are JSON only. Fastify also parses text/plain, which would let a JSON text sent as plain text
  * reach the routes as a string; without that parser it is answered 415. A JSON Content-Type with an empty
  * body (what many clients send on a bodyless POST or DELETE) counts as no body, not as malformed JSON.
  * A parsed body passes `checkJsonBody` (nesting depth, NUL and unpaired surrogates) before any route sees it,
@@ -88,7 +88,7 @@ function safeJsonBody(value: unknown): Error | null {
 
 /**
  * Fastify's own refusals before routing (a malformed percent-encoding, an over-long path parameter), given
- * the same error body and X-Request-Id as every other answer (DESIGN.md §4) instead of Fastify's default.
+ * the same error body and X-Request-Id as every other answer instead of Fastify's default.
  */
 export function answerFrameworkError(
   error: FastifyError,

@@ -5,7 +5,7 @@ import {
 } from "@payouts/platform/rate-limit/token-bucket";
 
 /**
- * The per-app limit of `previewQuotations` (seed: RATE_LIMIT_EXCEEDED, 429 with Retry-After): one token
+ * The per-app limit of `previewQuotations` (over it: RATE_LIMIT_EXCEEDED, 429 with Retry-After): one token
  * bucket per client id, holding `limitPerMinute` requests and refilling at that rate, so an app may burst
  * its whole minute at once and then continues at the steady rate.
  *

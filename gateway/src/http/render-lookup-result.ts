@@ -20,7 +20,7 @@ export interface LookupOutcome {
 type MissingField = LookupResult["missing_fields"][number];
 
 /**
- * The seed's lookup result, shared by `POST /lookupPaymentCode` and `POST /decodeQr`. Merchant fields appear
+ * The partner API's lookup result, shared by `POST /lookupPaymentCode` and `POST /decodeQr`. Merchant fields appear
  * only when the destination has them (tills, paybills, merchant QRs); pricing fields only when the amount is
  * greater than 0. Local amounts use the currency's minor units, USD figures `dp`.
  */
@@ -74,7 +74,7 @@ function pricingFields({ amount, quote, dp }: LookupOutcome): Record<string, unk
   };
 }
 
-/** What the partner still has to give before the payout can run (seed: missing_fields). */
+/** What the partner still has to give before the payout can run (`missing_fields`). */
 function missingFields({ amount, destination }: LookupOutcome): MissingField[] {
   const missing: MissingField[] = [];
   if (amount === undefined || !amount.gt(0))

@@ -8,7 +8,7 @@ const MARKER = "$exact_decimal";
 /**
  * JSON.parse that keeps the exact text of every number with a fraction as a JsonDecimal, so an example
  * copied from a real response (`"fee":0.30`) is served with its trailing zero (stringifyJson writes it
- * back verbatim), as DESIGN.md §4 promises for money.
+ * back verbatim), as the partner API promises for money.
  */
 export function parseExactJson(text: string): unknown {
   const marked = text.replace(TOKEN, (token) =>

@@ -79,7 +79,7 @@ export const SuccessReceiverAnswer = component(
     {},
     {
       additionalProperties: false,
-      description: "The seed's answer to a success notification: an empty JSON object.",
+      description: "The expected answer to a success notification: an empty JSON object.",
     },
   ),
 );
@@ -90,7 +90,7 @@ export const RefundedReceiverAnswer = component(
       received: Type.Optional(Type.Boolean({ description: "Whether the refund was taken in." })),
       message: Type.Optional(Type.String({ description: "Free text." })),
     },
-    { description: "The seed's answer to a refund notification (stored in the delivery log)." },
+    { description: "The expected answer to a refund notification (stored in the delivery log)." },
   ),
 );
 

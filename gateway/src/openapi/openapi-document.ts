@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the partner API (DESIGN.md §4), written by hand from the gateway's routes
- * and renderers. `test/gateway/openapi.test.ts` keeps it honest: every route of the partner listener is
+ * The OpenAPI 3.1 document of the partner API, written by hand from the gateway's routes
+ * and renderers. `test/gateway/openapi-document.test.ts` keeps it honest: every route of the partner listener is
  * here and nothing else, and real responses validate against these schemas.
  */
 import { readAppVersion } from "@payouts/platform/app-version";

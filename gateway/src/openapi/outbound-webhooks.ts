@@ -98,7 +98,7 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     schema: "TransactionSuccessNotification",
     examples: { success: NOTIFICATION_EXAMPLES.success, test: NOTIFICATION_EXAMPLES.test },
     answer: {
-      description: "Taken in. The seed's answer is an empty JSON object; any 2xx counts as delivered.",
+      description: "Taken in. The expected answer is an empty JSON object; any 2xx counts as delivered.",
       content: {
         "application/json": {
           schema: schemaRef("SuccessReceiverAnswer"),
@@ -116,7 +116,7 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     examples: { refunded: NOTIFICATION_EXAMPLES.refunded },
     answer: {
       description:
-        "Taken in. The seed's answer is `{received, message}` (kept in the delivery log); any 2xx counts as delivered.",
+        "Taken in. The expected answer is `{received, message}` (kept in the delivery log); any 2xx counts as delivered.",
       content: {
         "application/json": {
           schema: schemaRef("RefundedReceiverAnswer"),

@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` and `GET /docs` (DESIGN.md §4): the partner API's OpenAPI 3.1 document and its HTML
+ * `GET /openapi.json` and `GET /docs`: the partner API's OpenAPI 3.1 document and its HTML
  * rendering. Public (`auth: "none"`): integrators read them before they have credentials.
  */
 import { stringifyJson } from "@payouts/platform/money/json-decimal";

@@ -251,7 +251,7 @@ export const LookupResult = component(
     {
       additionalProperties: false,
       description:
-        "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. The seed lists every field as optional; this implementation always sends those marked required.",
+        "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value.",
     },
   ),
 );

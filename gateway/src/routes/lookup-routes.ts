@@ -132,7 +132,7 @@ function readLookupBody(raw: unknown): LookupBody {
   const body = readBody(lookupPaymentCode.body, raw);
   const typed = body.payment_destination ?? "";
   const legacy = body.qr_string ?? "";
-  // Seed: qr_string is the legacy alias of payment_destination; when both are sent, payment_destination wins.
+  // qr_string is the legacy alias of payment_destination; when both are sent, payment_destination wins.
   const destinationField = typed.trim() === "" && legacy.trim() !== "" ? "qr_string" : "payment_destination";
   const recipient = body.recipient;
   const lookup = {

@@ -15,7 +15,7 @@ import { replyJson } from "../http/reply-json.js";
 import { previewQuotations, type QuotationItem } from "./transaction-api.js";
 
 /**
- * `POST /previewQuotations` (seed). Its checks run in the seed's order, which puts the body before the
+ * `POST /previewQuotations`. Its checks run in the partner API's order, which puts the body before the
  * credentials: INVALID_AMOUNT, MISSING_REQUIRED_FIELD, then AUTHENTICATION_REQUIRED (hence `auth:
  * "handler"`), RATE_LIMIT_EXCEEDED, and INVALID_CURRENCY from the pricing service. `dp` is read with the
  * body, before the credentials: both are about the request's shape.
@@ -23,7 +23,7 @@ import { previewQuotations, type QuotationItem } from "./transaction-api.js";
 export function registerPricingRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const limiter = createPreviewRateLimiter();
 
-  // The body is the pricing service's rule (validatePreviewBody), checked before the credentials (seed).
+  // The body is the pricing service's rule (validatePreviewBody), checked before the credentials.
   addRoute(
     app,
     previewQuotations,
@@ -58,7 +58,7 @@ export function registerPricingRoutes(app: FastifyInstance, deps: GatewayDeps): 
   );
 }
 
-/** A quotation item of the seed: local amount at minor units, rate at 10 dp, USD figures at `dp`. */
+/** A quotation item of the partner API: local amount at minor units, rate at 10 dp, USD figures at `dp`. */
 function renderQuotation(quote: Quote, dp: number): QuotationItem {
   return {
     amount: local(new Dec(quote.amount), quote.currency),

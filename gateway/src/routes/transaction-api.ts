@@ -222,7 +222,7 @@ export const QrDataShape = component(
     {
       additionalProperties: false,
       description:
-        "Who pays whom, as lookup or decodeQr established it; empty parts are left out. The seed's sender and recipient details live here.",
+        "Who pays whom, as lookup or decodeQr established it; empty parts are left out. The sender and recipient details live here.",
     },
   ),
 );
@@ -326,7 +326,7 @@ export const previewQuotations = defineOperation({
       examples: { usd100: PREVIEW_EXAMPLE },
     },
   },
-  // Seed: previewQuotations checks the body before the credentials, so its 401 comes after two 400s.
+  // previewQuotations checks the body before the credentials, so its 401 comes after two 400s.
   ownErrorsOnly: true,
   errors: [
     ...JSON_BODY_CASES,

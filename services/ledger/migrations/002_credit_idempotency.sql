@@ -1,4 +1,4 @@
--- Idempotency keys of operator credits (issue 12, item 12). A key records what it did: the execution of
+-- Idempotency keys of operator credits. A key records what it did: the execution of
 -- one transaction (executePayout) or one credit movement (CreditBalance), never both, never neither.
 ALTER TABLE ledger.idempotency_keys ALTER COLUMN tx_id DROP NOT NULL;
 ALTER TABLE ledger.idempotency_keys

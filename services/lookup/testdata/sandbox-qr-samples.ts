@@ -3,7 +3,7 @@ import { type EmvRecord, encodeEmvRecord } from "../src/domain/qr/encode-emv.js"
 
 /**
  * One fictional, decodable QR per scheme, for sandbox curl examples and as test fixtures. Values come from
- * the reference's test vectors where it has them (Pix EVP key, NAPAS BIN 970436, Daraja sandbox short code).
+ * published test vectors where there are some (Pix EVP key, NAPAS BIN 970436, Daraja sandbox short code).
  */
 export const SANDBOX_QR_FIELDS: Readonly<Record<QrScheme, EmvRecord>> = {
   PIX: {

@@ -1,6 +1,6 @@
 /**
  * The outcome of a pure domain rule, shared by every service's domain: failures are values carrying a
- * stable partner-facing code (DESIGN.md §4) and, when one field is at fault, its name, so handlers map
+ * stable partner-facing code and, when one field is at fault, its name, so handlers map
  * them without catching exceptions.
  *
  * Each service declares the union of its reasons (`LedgerReason`, `PricingReason`, …, exported by its

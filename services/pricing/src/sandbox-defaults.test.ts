@@ -12,7 +12,7 @@ import {
   SANDBOX_SUPPORTED_CURRENCIES,
 } from "./sandbox-defaults.js";
 
-// Seed corridor countries and destinations.md §12 currencies.
+// The corridor countries and their ISO 4217 currencies.
 const EXPECTED: Record<string, string> = {
   AR: "ARS",
   BR: "BRL",
@@ -29,7 +29,7 @@ const EXPECTED: Record<string, string> = {
 };
 
 describe("sandbox seed data", () => {
-  it("covers every seed corridor country with its currency", () => {
+  it("covers every corridor country with its currency", () => {
     expect(Object.fromEntries(SANDBOX_CORRIDORS.map((c) => [c.countryCode, c.currency]))).toEqual(EXPECTED);
     expect(SANDBOX_FX_RATES.map((r) => r.currency).sort()).toEqual(Object.values(EXPECTED).sort());
     expect(SANDBOX_SUPPORTED_CURRENCIES).toEqual(["USD", ...Object.values(EXPECTED)]);

@@ -1,6 +1,6 @@
 /**
  * Public entry point: the sandbox defaults that `npm start` seeds (through pricing's admin RPCs): an FX rate
- * and a corridor for every seed corridor country, and the sandbox partner's currencies and fees. This is
+ * and a corridor for every corridor country, and the sandbox partner's currencies and fees. This is
  * product data the running sandbox needs, not test data, so it lives here rather than in testdata/.
  *
  * These are SANDBOX values, not market data: rates are round figures of the right order of magnitude
@@ -44,5 +44,5 @@ export const SANDBOX_SUPPORTED_CURRENCIES: readonly string[] = [
   ...SANDBOX_CORRIDORS.map(({ currency }) => currency),
 ];
 
-/** The sandbox partner's fees, DESIGN.md §5's example: 1.5 % plus 0.30 USD. */
+/** The sandbox partner's fees: 1.5 % plus 0.30 USD. */
 export const SANDBOX_FEES = { percent: "1.5", fixed_usd: "0.30" } as const;

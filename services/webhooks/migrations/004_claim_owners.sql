@@ -1,4 +1,4 @@
--- Abandoned claims are recovered within seconds (issue 12, item 4). Every dispatcher process registers
+-- Abandoned claims are recovered within seconds. Every dispatcher process registers
 -- itself and renews `alive_until` about every second; each claim names its process. A claim whose process
 -- stopped renewing (killed, frozen, cut off from the database) is released long before its lease, which
 -- stays the hard bound (attempt timeout + 2 s). Both times are the database's clock, so the clocks of

@@ -1,4 +1,4 @@
--- Manual sends (issue 12, item 9).
+-- Manual sends (test notifications and redeliveries).
 -- Per-partner token buckets of test notifications and redeliveries, in the database so every dispatcher
 -- replica enforces one limit per partner.
 CREATE TABLE webhooks.rate_buckets (

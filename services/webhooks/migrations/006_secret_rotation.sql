@@ -1,4 +1,4 @@
--- Signing-secret rotation (issue 12, item 15): the secret a rotation replaced keeps signing beside the new
+-- Signing-secret rotation: the secret a rotation replaced keeps signing beside the new
 -- one until `previous_secret_expires_at`, then is dropped. Sealed like the current one (its own column in
 -- the associated data), never returned.
 ALTER TABLE webhooks.configs ADD COLUMN previous_secret_sealed text;

@@ -102,7 +102,7 @@ const PARTNER_FIELDS = {
   fees: object({ percent: decimal, fixed_usd: decimal }),
 } satisfies Record<string, JsonSchema>;
 
-/** Bodies of the admin routes (DESIGN.md §5 and `gateway/src/admin/*`). */
+/** Bodies of the admin routes (`gateway/src/admin/*`). */
 export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
   "POST /admin/partners": object(PARTNER_FIELDS, ["name"]),
   "PATCH /admin/partners/{partner_id}": object(PARTNER_FIELDS),

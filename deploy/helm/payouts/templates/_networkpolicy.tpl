@@ -1,6 +1,6 @@
 {{/*
 Building blocks of the NetworkPolicies. Every chart pod is selected by exactly one policy with both
-policy types, so anything not listed in networkpolicy.yaml (DESIGN.md §1 flows) is denied.
+policy types, so any flow between components not listed in networkpolicy.yaml is denied.
 */}}
 
 {{/* A peer: the pods of one component of this release. (dict "ctx" $ "component" "ledger") */}}

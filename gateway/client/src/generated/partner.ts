@@ -619,16 +619,16 @@ export interface components {
              */
             test?: true;
         };
-        /** @description The seed's answer to a success notification: an empty JSON object. */
+        /** @description The expected answer to a success notification: an empty JSON object. */
         SuccessReceiverAnswer: Record<string, never>;
-        /** @description The seed's answer to a refund notification (stored in the delivery log). */
+        /** @description The expected answer to a refund notification (stored in the delivery log). */
         RefundedReceiverAnswer: {
             /** @description Whether the refund was taken in. */
             received?: boolean;
             /** @description Free text. */
             message?: string;
         };
-        /** @description The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. The seed lists every field as optional; this implementation always sends those marked required. */
+        /** @description The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value. */
         LookupResult: {
             /** @description True for dynamic QR codes and for tills and paybills. */
             is_dynamic: boolean;
@@ -950,7 +950,7 @@ export interface components {
          * @enum {string}
          */
         TransactionStatus: "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "EXPIRED";
-        /** @description Who pays whom, as lookup or decodeQr established it; empty parts are left out. The seed's sender and recipient details live here. */
+        /** @description Who pays whom, as lookup or decodeQr established it; empty parts are left out. The sender and recipient details live here. */
         QrData: {
             /** @description The sender, always derived from the registered customer (`customer_id`). Keys with a value among `name_first`, `name_last`, `country`, `ic_number`, `ic_type`, `phone`, `email`. */
             sender?: {
@@ -4806,7 +4806,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Taken in. The seed's answer is an empty JSON object; any 2xx counts as delivered. */
+            /** @description Taken in. The expected answer is an empty JSON object; any 2xx counts as delivered. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,7 +4885,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Taken in. The seed's answer is `{received, message}` (kept in the delivery log); any 2xx counts as delivered. */
+            /** @description Taken in. The expected answer is `{received, message}` (kept in the delivery log); any 2xx counts as delivered. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -33,7 +33,7 @@ export interface PayoutAmounts {
   readonly fixedFee: Dec;
 }
 
-/** amount_usd + percentage_fee + fixed_fee at full precision (seed: Transaction, fee fields). */
+/** amount_usd + percentage_fee + fixed_fee at full precision: what a payout debits from the partner balance. */
 export function payoutTotal(a: PayoutAmounts): Dec {
   return a.amountUsd.plus(a.percentageFee).plus(a.fixedFee);
 }

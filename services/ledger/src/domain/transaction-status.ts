@@ -1,5 +1,5 @@
 /**
- * The transaction state machine (DESIGN.md §6). The seed names PENDING, SUCCESS and REFUNDED; PROCESSING,
+ * The transaction state machine. The partner API names PENDING, SUCCESS and REFUNDED; PROCESSING,
  * FAILED and EXPIRED are this platform's documented extensions. Terminal states never move again.
  */
 export const TX_STATUSES = ["PENDING", "PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "EXPIRED"] as const;

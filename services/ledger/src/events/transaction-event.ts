@@ -1,5 +1,5 @@
 /**
- * The outbox payload of a status change: a payouts.events.v1.TransactionEvent with the seed's webhook
+ * The outbox payload of a status change: a payouts.events.v1.TransactionEvent with the partner webhook's
  * facts (amount, fees, sender and recipient from the destination, refund reason), binary-encoded.
  */
 import { create, type JsonObject, toBinary } from "@bufbuild/protobuf";

@@ -62,7 +62,7 @@ export const CORRIDORS: readonly Corridor[] = [
   corridor("KE", "KES", ["manual", "merchant"], "payment_key", TILL_OR_PAYBILL),
   corridor("TZ", "TZS", ["manual", "merchant"], "payment_key", TILL_OR_PAYBILL),
   corridor("UG", "UGX", ["manual"], "payment_key", TILL_OR_PAYBILL, 0),
-  // The seed gives VN no payment_method; a bank account payout is a bank transfer.
+  // The partner API gives VN no payment_method; a bank account payout is a bank transfer.
   {
     ...corridor("VN", "VND", ["merchant"], "bank_transfer", { kind: "none" }, 0),
     institution_addressed: true,

@@ -3,7 +3,7 @@ import type { ValidatedDestination } from "./types.js";
 
 /**
  * Name enquiry: who holds a validated destination. A well-formed destination that nobody holds is
- * answered `found: false`, which the caller reports as UNKNOWN_DESTINATION (seed rule 8: an unknown
+ * answered `found: false`, which the caller reports as UNKNOWN_DESTINATION (an unknown
  * destination fails at lookup). Merchants (tills, paybills) answer their display name in `name`, with
  * empty first and last names.
  */

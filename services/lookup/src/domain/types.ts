@@ -58,7 +58,7 @@ export interface MerchantInfo {
   account_reference?: string;
 }
 
-/** Free-form recipient map of the seed: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
+/** Free-form recipient map: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country. */
 export type Recipient = Record<string, string>;
 
 /**
@@ -93,6 +93,6 @@ export interface ValidatedDestination {
   account_reference?: string;
   /** Non-blocking remarks on the destination (see DomainWarning). */
   warnings?: DomainWarning[];
-  /** Values the partner may want to use instead of what was sent (seed's `suggested_values`). */
+  /** Values the partner may want to use instead of what was sent (`suggested_values`). */
   suggested_values?: Record<string, string>;
 }

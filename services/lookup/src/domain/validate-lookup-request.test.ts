@@ -113,7 +113,7 @@ describe("validateLookupRequest: a valid request per corridor", () => {
     });
   });
 
-  it("builds the whole NG destination, with the seed's recipient keys", () => {
+  it("builds the whole NG destination, with the partner API's recipient keys", () => {
     expect(validateLookupRequest(valid("NG"))).toEqual({
       ok: true,
       value: {
@@ -269,7 +269,7 @@ describe("validateLookupRequest: check 4, currency", () => {
   });
 });
 
-describe("validateLookupRequest: checks 5–6, contract and payment_method (seed rules 1–3, 6)", () => {
+describe("validateLookupRequest: checks 5–6, contract and payment_method", () => {
   it.each(["AR", "BR", "PE", "BO", "CO", "NG", "GH", "ZM", "KE", "TZ", "UG"])(
     "%s requires payment_method",
     (country) => {
@@ -401,7 +401,7 @@ describe("validateLookupRequest: checks 5–6, contract and payment_method (seed
   });
 });
 
-describe("validateLookupRequest: check 7, payment_destination_code (seed rule 4)", () => {
+describe("validateLookupRequest: check 7, payment_destination_code", () => {
   it.each(["BR", "PE", "CO", "BO", "NG", "GH", "ZM"])("%s requires payment_destination_code", (country) => {
     expectError(
       valid(country, { payment_destination_code: undefined }),
@@ -452,7 +452,7 @@ describe("validateLookupRequest: check 7, payment_destination_code (seed rule 4)
   });
 });
 
-describe("validateLookupRequest: BO extra fields (seed rule 5)", () => {
+describe("validateLookupRequest: BO extra fields", () => {
   it.each<[LookupRequestInput, string, string]>([
     [{ account_type: undefined }, "MISSING_REQUIRED_FIELD", "account_type"],
     [{ account_type: "CURRENT" }, "INVALID_FIELD", "account_type"],
@@ -490,7 +490,7 @@ describe("validateLookupRequest: BO extra fields (seed rule 5)", () => {
   });
 });
 
-describe("validateLookupRequest: check 8, the destination itself (seed rule 8)", () => {
+describe("validateLookupRequest: check 8, the destination itself", () => {
   it.each<[string, LookupRequestInput, string]>([
     ["AR", { payment_destination: "0110012920000091344978" }, "second check digit"],
     ["AR", { payment_destination: "+5491123456789" }, "phone numbers are not payment keys in Argentina"],

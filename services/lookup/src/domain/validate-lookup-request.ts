@@ -25,7 +25,7 @@ import {
 } from "./types.js";
 
 /**
- * Validation of a `lookupPaymentCode` request (seed rules 1–8). The first failing check wins, in this order:
+ * Validation of a `lookupPaymentCode` request. The first failing check wins, in this order:
  *
  * 1. USE_DECODE_QR: payment_destination or merchant_id holds an EMV QR payload (wrong endpoint).
  * 2. customer_id present (MISSING_REQUIRED_FIELD). Its existence is checked by the caller.
@@ -309,7 +309,7 @@ function assemble(corridor: Corridor, destination: CountryDestination): Validate
   };
 }
 
-/** The seed's recipient keys: account_no and country always; bank keys for institution-addressed corridors. */
+/** The partner API's recipient keys: account_no and country always; bank keys for institution-addressed corridors. */
 function recipientOf(corridor: Corridor, destination: CountryDestination): Recipient {
   const bank: Recipient = corridor.institution_addressed
     ? {

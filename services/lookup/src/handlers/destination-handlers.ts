@@ -22,7 +22,7 @@ const COUNTRIES = CORRIDORS.map((corridor) => corridor.country_code).join(", ");
 
 export function createDestinationHandlers(deps: LookupHandlerDeps): DestinationHandlers {
   return {
-    /** Seed rules 1–8 in the domain's check order, then the customer, then name enquiry. */
+    /** The request checks in the domain's order (validateLookupRequest), then the customer, then name enquiry. */
     async resolveDestination(request) {
       const partnerId = requirePartnerId(request.partnerId);
       const validated = valueOrReject(validateLookupRequest(lookupInputOf(request)));

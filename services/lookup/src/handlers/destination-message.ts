@@ -6,7 +6,7 @@ import type { ValidatedDestination } from "../domain/types.js";
 export type DestinationSource = "lookup" | "decode_qr";
 
 export interface DestinationContext {
-  /** The seed's sender map, from the registered customer. */
+  /** The sender map, from the registered customer. */
   readonly sender: Record<string, string>;
   readonly source: DestinationSource;
   /** decode_qr only: the payload as decoded. */

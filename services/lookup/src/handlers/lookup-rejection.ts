@@ -6,7 +6,7 @@ export { requirePartnerId } from "@payouts/platform/rpc/rejection";
 
 /**
  * A domain rule violation as the ConnectError the gateway maps by reason. Every lookup rejection is about
- * the request itself (DESIGN.md §4: 400), hence InvalidArgument unless the caller says otherwise.
+ * the request itself (HTTP 400), hence InvalidArgument unless the caller says otherwise.
  */
 export function rejection(error: DomainError, code: Code = Code.InvalidArgument): ConnectError {
   return reject<LookupReason>(error, code);
@@ -19,8 +19,8 @@ export function valueOrReject<T>(result: Result<T>): T {
 }
 
 /**
- * InvalidArgument (400) when the customer is named in a lookup or decodeQr body: the seed answers a bad
- * lookupPaymentCode request 400, and DESIGN.md §4 lists CUSTOMER_NOT_FOUND among the 400 codes. NotFound
+ * InvalidArgument (400) when the customer is named in a lookup or decodeQr body: the partner API answers a bad
+ * lookupPaymentCode request 400, and CUSTOMER_NOT_FOUND is one of its 400 codes. NotFound
  * (404) only where the customer is the resource asked for (GET /customers/{customer_id}).
  */
 export const customerNotFound = (customerId: string, code: Code = Code.InvalidArgument): ConnectError =>

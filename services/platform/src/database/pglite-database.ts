@@ -8,7 +8,7 @@ import type { Database, Queryable, QueryResult } from "./database.js";
 /**
  * PostgreSQL's default shared_buffers (128 MB) is WASM memory that PGlite fills as pages are read and
  * never returns; the embedded mode's database (a laptop sandbox) is far smaller, and the OS page cache
- * still holds the files. 32 MB keeps the process under the issue's 400 MB (issue 13).
+ * still holds the files. 32 MB keeps the embedded process under its 400 MB memory target.
  */
 const POSTGRESQL_CONF = ["shared_buffers=32MB"];
 

@@ -9,7 +9,7 @@ import {
 } from "./currencies.js";
 import { Dec } from "./decimal.js";
 
-// destinations.md §12: the corridor currencies, verified against ISO 4217 data.
+// The corridor currencies, verified against ISO 4217 data.
 const CORRIDOR_CURRENCIES: readonly [string, string, number][] = [
   ["ARS", "032", 2],
   ["BRL", "986", 2],

@@ -3,7 +3,7 @@
  * code, numeric code and minor units. Withdrawn codes (HRK, SLL, ZWL, ANG, BGN, CUC, ...) are not valid.
  *
  * Minor units are ISO's, with one documented reading: COP keeps ISO's 2 although many PSPs quote whole
- * pesos, because DESIGN.md §4 renders local amounts in "the currency's ISO 4217 minor units" and showing
+ * pesos, because the partner API renders local amounts in "the currency's ISO 4217 minor units" and showing
  * centavos never loses what the partner sent. A rail that settles whole pesos rounds in its adapter.
  * Codes whose minor unit ISO gives as "N.A." (metals, bond-market units, SDR, Sucre, XTS, XXX) are valid
  * codes with `minorUnits: null`: they can be named but never rendered as an amount.
@@ -87,7 +87,7 @@ export function minorUnits(code: string): number | undefined {
 
 /**
  * Whether an amount given in `code` is a whole number of its minor unit: 100.12 BRL is, 100.123 BRL and
- * 100.5 VND are not. Input amounts must be (issue 12: an amount finer than the currency's smallest unit
+ * 100.5 VND are not. Input amounts must be (an amount finer than the currency's smallest unit
  * cannot be paid out as given); computed amounts (conversions, fees) keep full precision. A currency
  * without a minor unit (ISO "N.A.") or unknown code takes any amount: callers refuse those codes first.
  */

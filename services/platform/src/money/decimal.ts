@@ -1,5 +1,5 @@
 /**
- * The decimal type every money path uses (DESIGN.md §7): never JS floating point.
+ * The decimal type every money path uses: never JS floating point.
  *
  * `Dec` is a private clone of decimal.js so that no other library's global `Decimal.set` can change our
  * precision or rounding. 40 significant digits leave room for a 20-digit integer part plus the 18
@@ -18,7 +18,7 @@ export const Dec = Decimal.clone({
 export type Dec = Decimal;
 
 /**
- * Decimal places of every stored USD amount, fee and rate. DESIGN.md §7 asks for at least 12; 18 keeps a
+ * Decimal places of every stored USD amount, fee and rate. At least 12 are needed; 18 keeps a
  * sub-cent fee on a sub-cent amount visible and still fits PostgreSQL NUMERIC(38,18) up to 10^20.
  */
 export const INTERNAL_SCALE = 18;

@@ -1,5 +1,5 @@
 /**
- * Monetary JSON numbers with an exact number of decimals (DESIGN.md §4: `"fee": 0.50`, not `0.5`).
+ * Monetary JSON numbers with an exact number of decimals (the partner API writes `"fee": 0.50`, not `0.5`).
  *
  * JSON.stringify can only write a JS number, which forgets trailing zeros and rounds past 17 digits. A
  * JsonDecimal holds the exact number text, and stringifyJson writes it verbatim where a number belongs.
@@ -7,9 +7,9 @@
 import { currencyByCode } from "./currencies.js";
 import { Dec } from "./decimal.js";
 
-/** Decimal places of `exchange_rate` in partner responses (seed: Limits). */
+/** Decimal places of `exchange_rate` in partner responses (a fixed limit of the partner API). */
 export const EXCHANGE_RATE_DP = 10;
-/** Default and bounds of the partner `dp` query parameter (seed: Limits). */
+/** Default and bounds of the partner `dp` query parameter (limits of the partner API). */
 export const DEFAULT_DP = 2;
 export const MIN_DP = 0;
 export const MAX_DP = 10;

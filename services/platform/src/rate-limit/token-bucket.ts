@@ -1,6 +1,6 @@
 /**
  * A token bucket holding up to `capacity` requests that refills continuously at `refillPerMinute`: the
- * gateway's per-app previewQuotations limit (seed: RATE_LIMIT_EXCEEDED, 429 with Retry-After) and the
+ * gateway's per-app previewQuotations limit (over it: RATE_LIMIT_EXCEEDED, 429 with Retry-After) and the
  * webhook dispatcher's caps on manual sends.
  *
  * Pure: the caller keeps one state per key (in memory or in a database row) and passes the clock in.

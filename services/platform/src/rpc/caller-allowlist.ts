@@ -1,5 +1,5 @@
 /**
- * Which service-to-service caller may call which RPC: the one table of issue 12 item 2. A method that is
+ * Which service-to-service caller may call which RPC: the one table of the caller rules. A method that is
  * not listed here is refused to every caller (PermissionDenied), so a new RPC is closed until someone
  * decides who may call it. `grpc.health.v1.Health` is not listed: it stays open for probes and operators.
  *

@@ -10,7 +10,7 @@
  * 12, Connect `unimplemented`), and `authenticate` (the caller check, service-auth.ts) refuses a call
  * without a valid credential, so an anonymous peer cannot make the server buffer or decode anything.
  *
- * What connect-node's server does per unary call that this one does not (issue 13, measured in
+ * What connect-node's server does per unary call that this one does not (measured in
  * test/bench/README.md): three AbortControllers, a deadline timer and an abort with a new DOMException
  * (here the signal is made only if read: unary-call-state.ts); the URL parsed twice; the headers
  * converted to a `Headers` twice and back; the interceptor chain composed again; the body read and the

@@ -2,7 +2,7 @@
  * The unary calls of the service transports (service-transport.ts): the Connect protocol, binary,
  * one `node:http` request per call over a keep-alive agent. What connect's own transport
  * (`createTransport` of `@connectrpc/connect/protocol-connect` over connect-node's HTTP/1.1 client) does
- * per call that this does not (issue 13, the profiles in test/bench/README.md):
+ * per call that this does not (the profiles in test/bench/README.md):
  * - two AbortControllers, a deadline signal and an abort with a new DOMException at the end of every
  *   call (`runUnaryCall`): here one timer, and a signal only for an interceptor that reads `req.signal`;
  * - the interceptor chain, the method's serializers and its URL made again for every call: here once;

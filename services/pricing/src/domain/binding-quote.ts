@@ -1,10 +1,10 @@
 /**
- * A binding quote: the price of paying out one amount in one corridor (DESIGN.md §4 getQuotation, §6).
+ * A binding quote: the price of paying out one amount in one corridor (`getQuotation`).
  *
  * The amount is in the corridor currency unless `currency` names another one (USD, say); then it is
  * converted to the corridor currency first, because limits and the payout itself are in local currency.
  * The converted local amount is kept at INTERNAL_SCALE, not rounded to the currency's minor units: every
- * stored figure stays at full precision and only rendering rounds (the seed's `dp` rule).
+ * stored figure stays at full precision and only rendering rounds (to the partner's `dp`).
  */
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";
 import { type Dec, INTERNAL_SCALE, parseDecimal, toInternalScale } from "@payouts/platform/money/decimal";
@@ -15,7 +15,7 @@ import type { Quotation } from "./preview.js";
 import { fail, ok, type Result } from "./pricing-error.js";
 import { priceLocalAmount } from "./quote.js";
 
-/** Default lifetime of a binding quote (DESIGN.md §4); the service reads QUOTE_TTL_MS to change it. */
+/** Default lifetime of a binding quote; the service reads QUOTE_TTL_MS to change it. */
 export const DEFAULT_QUOTE_TTL_MS = 30 * 60 * 1000;
 
 export interface BindingQuoteRequest {

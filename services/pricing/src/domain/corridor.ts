@@ -1,6 +1,6 @@
 /**
  * A payout corridor: one destination country, its currency and the local-amount limits of one payout
- * (DESIGN.md §5, `PUT /admin/corridors/{country_code}`). Limits are inclusive.
+ * (`PUT /admin/corridors/{country_code}`). Limits are inclusive.
  */
 
 import { fitsMinorUnits, tooPreciseMessage } from "@payouts/platform/money/currencies";

@@ -1,10 +1,10 @@
 /**
- * Partner fees on a USD amount: a percentage of `amount_usd` plus a fixed USD fee (DESIGN.md §5).
+ * Partner fees on a USD amount: a percentage of `amount_usd` plus a fixed USD fee.
  *
  * Nothing here rounds to cents: rounding to the partner's `dp` happens only when a response is rendered.
  * The percentage fee is quantized to INTERNAL_SCALE (a change below 10^-18 USD) so that every figure of a
  * quote fits the stored scale and `total_usd = amount_usd + percentage_fee + fixed_fee` holds exactly in
- * storage, as the seed requires of the amount deducted from the partner balance.
+ * storage, as the partner API requires of the amount deducted from the partner balance.
  */
 import { Dec, INTERNAL_SCALE, parseDecimal, toInternalScale } from "@payouts/platform/money/decimal";
 import { fail, ok, type Result } from "./pricing-error.js";

@@ -1,5 +1,5 @@
 /**
- * FX rates are quoted as `rate_per_usd`: units of the currency per 1 USD (DESIGN.md §5). USD itself is
+ * FX rates are quoted as `rate_per_usd`: units of the currency per 1 USD. USD itself is
  * always 1 and needs no configured rate; a configured USD row is ignored so it can never skew prices.
  */
 import { minorUnits } from "@payouts/platform/money/currencies";

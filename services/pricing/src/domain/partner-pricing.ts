@@ -1,5 +1,5 @@
 /**
- * A partner's pricing: the currencies its previews quote and its fee schedule (DESIGN.md §5). A partner
+ * A partner's pricing: the currencies its previews quote and its fee schedule. A partner
  * never configured has no supported currencies (previews quote only USD) and pays no fees.
  */
 import { type FeeSchedule, NO_FEES } from "./fees.js";

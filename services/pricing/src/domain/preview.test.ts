@@ -162,7 +162,7 @@ describe("validatePreviewBody", () => {
     expect(result.ok ? undefined : result.error).toMatchObject({ code: "INVALID_AMOUNT", field: "amount" });
   });
 
-  it("judges the decimals only once the currency is known (the seed's order)", () => {
+  it("judges the decimals only once the currency is known (missing currency first)", () => {
     const result = validatePreviewBody({ amount: "100.123" });
     expect(result.ok ? undefined : result.error).toMatchObject({ code: "MISSING_REQUIRED_FIELD" });
   });

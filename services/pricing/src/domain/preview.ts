@@ -1,5 +1,5 @@
 /**
- * `POST /previewQuotations` (seed): the amount in one currency, priced in every currency the partner
+ * `POST /previewQuotations`: the amount in one currency, priced in every currency the partner
  * supports. Stateless and indicative; binding prices come from a quote on a real transaction.
  *
  * Each target's local amount is `amount × rate_target / rate_source` at full precision (the source currency
@@ -14,7 +14,7 @@ import { ratePerUsd, USD } from "./fx-rates.js";
 import { fail, ok, type Result } from "./pricing-error.js";
 import { type PricedAmount, priceLocalAmount } from "./quote.js";
 
-/** Seed: `expires_at` is always 30 minutes after the response time. */
+/** The partner API's `expires_at` is always 30 minutes after the response time. */
 export const PREVIEW_TTL_MS = 30 * 60 * 1000;
 
 export interface Quotation extends PricedAmount {
@@ -81,11 +81,11 @@ export interface PreviewBody {
 }
 
 /**
- * The body checks of the seed's error table, in its order: INVALID_AMOUNT (amount missing, not a number or
+ * The body checks of the partner API's error table, in its order: INVALID_AMOUNT (amount missing, not a number or
  * not greater than 0), then MISSING_REQUIRED_FIELD (currency missing or not ISO 4217, any case), then
  * INVALID_AMOUNT again when the amount has more decimals than the currency's minor units (a check that
- * needs the currency, so it comes after it; issue 12 item 11). Amounts are accepted as JSON numbers or
- * plain decimal strings. Authentication and rate limits, which the seed
+ * needs the currency, so it comes after it). Amounts are accepted as JSON numbers or
+ * plain decimal strings. Authentication and rate limits, which the partner API
  * orders between these and INVALID_CURRENCY, are the gateway's.
  */
 export function validatePreviewBody(body: unknown): Result<PreviewBody> {

@@ -1,5 +1,5 @@
 /**
- * Rule violations of the pricing domain, with the stable partner-facing codes of DESIGN.md §4. Handlers map
+ * Rule violations of the pricing domain, with the stable partner-facing codes of the partner API. Handlers map
  * `code` to a ConnectError reason; the gateway maps the reason to the HTTP status.
  */
 import {

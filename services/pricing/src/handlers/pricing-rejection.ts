@@ -1,5 +1,5 @@
 /**
- * Every pricing rejection is about the request itself (DESIGN.md §4: all 400), hence InvalidArgument
+ * Every pricing rejection is about the request itself (all HTTP 400), hence InvalidArgument
  * whatever the reason; only the pricing service's own reasons compile.
  */
 import { rejection as reject } from "@payouts/platform/rpc/rejection";

@@ -7,7 +7,7 @@ import { listFxRates } from "./fx-rate-store.js";
 import { findPartnerPricing } from "./partner-pricing-store.js";
 
 /**
- * What previews read on every call, kept for `ttlMs` (the seed lets previews be cached briefly). Only the
+ * What previews read on every call, kept for `ttlMs` (the partner API allows previews to be cached briefly). Only the
  * reference data is cached, never a response: `expires_at` is computed per response.
  *
  * Writes through this process forget the entry at once. Another replica of the pricing service keeps

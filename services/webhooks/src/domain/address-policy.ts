@@ -1,5 +1,5 @@
 /**
- * Which receivers the dispatcher may talk to (DESIGN.md §8; reference: SSRF protection).
+ * Which receivers the dispatcher may talk to (SSRF protection).
  *
  * `isForbiddenAddress` is meant for every address a receiver's host name resolves to, at delivery time,
  * so DNS rebinding cannot swap in an internal address after registration. It fails closed: anything it

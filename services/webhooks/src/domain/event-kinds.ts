@@ -18,7 +18,7 @@ export const ALL_EVENTS = "*";
 
 export type EventFilterEntry = NotifiedEventType | typeof ALL_EVENTS;
 
-/** The `status` value a notification carries (seed: Events). */
+/** The `status` value a notification carries. */
 export type NotificationStatus = "SUCCESS" | "REFUNDED" | "FAILED";
 
 interface EventKind {
@@ -26,7 +26,7 @@ interface EventKind {
   readonly status: NotificationStatus;
 }
 
-// The success and refunded paths are the seed's; /failed extends them for the documented FAILED state.
+// The success and refunded paths are the partner API's; /failed extends them for the documented FAILED state.
 const KINDS: Readonly<Record<NotifiedEventType, EventKind>> = {
   "transaction.success": { path: "/webhooks/transactions/success", status: "SUCCESS" },
   "transaction.refunded": { path: "/webhooks/transactions/refunded", status: "REFUNDED" },

@@ -1,5 +1,5 @@
 /**
- * Per-transaction ordering of notifications (DESIGN.md §8).
+ * Per-transaction ordering of notifications.
  *
  * Rule: for one transaction and one webhook configuration, an event is not delivered before every earlier
  * event (lower `sequence`) of that pair is settled, i.e. `delivered` or `dead`. A receiver therefore never

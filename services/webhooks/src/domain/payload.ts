@@ -1,6 +1,6 @@
 /**
  * The body of a partner notification. It is serialised once, here, to the exact bytes that are signed
- * and sent: callers must never re-stringify it, or the signature stops matching (seed: Authentication §3).
+ * and sent: callers must never re-stringify it, or the signature stops matching.
  *
  * Monetary fields are written by hand as JSON numbers with a fixed number of decimals (`0.50`, not `0.5`),
  * from decimal strings, so no value ever passes through a JS double.
@@ -12,10 +12,10 @@ import { Decimal } from "decimal.js";
 import { isNotifiedEventType, type NotifiedEventType, notificationStatus } from "./event-kinds.js";
 
 export interface NotificationBodyOptions {
-  /** Decimals for fee, percentage_fee and fixed_fee (DESIGN.md §8: 2). */
+  /** Decimals for fee, percentage_fee and fixed_fee (notifications use 2). */
   readonly dp: number;
   /**
-   * Decimals for the local `amount`: the currency's ISO 4217 minor units (DESIGN.md §4), supplied by the
+   * Decimals for the local `amount`: the currency's ISO 4217 minor units, supplied by the
    * caller. When omitted the amount is written exactly as stored, without trailing zeros.
    */
   readonly amountDp?: number;
@@ -62,8 +62,8 @@ export function buildNotificationBody(event: TransactionFacts, options: Notifica
 }
 
 /**
- * Formats a decimal string as a JSON number with exactly `dp` decimals, rounding half-up (DESIGN.md §4).
- * Without `dp` the exact value is written.
+ * Formats a decimal string as a JSON number with exactly `dp` decimals, rounding half-up (as all partner
+ * money is rendered). Without `dp` the exact value is written.
  */
 export function formatJsonDecimal(value: string, dp?: number): string {
   const decimal = parseDecimal(value);

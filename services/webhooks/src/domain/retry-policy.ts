@@ -1,5 +1,5 @@
 /**
- * When a notification is tried again, and when it is given up (DESIGN.md §8).
+ * When a notification is tried again, and when it is given up.
  *
  * A schedule is a list of delays: entry n is the wait before attempt n + 1, counted from the moment the
  * previous attempt failed (entry 0 from the moment the delivery was stored). Its length is the number of

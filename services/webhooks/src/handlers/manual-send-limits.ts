@@ -1,6 +1,6 @@
 /**
  * Rate limits of the sends a partner triggers by hand — test notifications and redeliveries — per partner
- * across every replica (issue 12, item 9). Every call counts, found or not. Over the limit: 429
+ * across every replica, so one partner cannot starve the others. Every call counts, found or not. Over the limit: 429
  * RATE_LIMIT_EXCEEDED with Retry-After.
  */
 import type { Database } from "@payouts/platform/database/database";

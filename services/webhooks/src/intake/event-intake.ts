@@ -33,7 +33,7 @@ import {
   type PreclaimOptions,
 } from "../store/delivery-store.js";
 
-/** Fees in notifications are written with 2 decimals (DESIGN.md §8). */
+/** Fees in notifications are written with 2 decimals. */
 const FEE_DP = 2;
 
 export interface EventIntakeOptions {

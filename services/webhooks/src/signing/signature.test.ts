@@ -229,7 +229,7 @@ describe("buildDeliveryHeaders", () => {
       "v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=",
       standardWebhookSignature(previous, "evt_1", 1_700_000_000, BODY),
     ]);
-    // The seed's single-valued header carries the current secret's signature only.
+    // The partner API's single-valued header carries the current secret's signature only.
     expect(headers["X-SERVICE-Signature"]).toBe("4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=");
     for (const secret of [SECRET, previous]) {
       const verified = verifyStandardWebhookSignature({

@@ -1,9 +1,8 @@
 /**
- * Signing of outbound notifications and the headers that go with them (seed: Authentication §3,
- * DESIGN.md §8).
+ * Signing of outbound notifications and the headers that go with them.
  *
  * Two signatures cover the same body bytes with the same key (the UTF-8 bytes of the configured secret):
- * - `X-<BRAND>-Signature` = base64(HMAC-SHA256(secret, body)), the seed's contract;
+ * - `X-<BRAND>-Signature` = base64(HMAC-SHA256(secret, body)), the partner API's contract;
  * - the Standard Webhooks trio, `webhook-signature` = `v1,` + base64(HMAC-SHA256(secret, "id.ts.body")),
  *   whose signed timestamp lets receivers refuse replays. Standard Webhooks libraries take the key as
  *   `standardWebhookSecret(secret)` (`whsec_` + base64 of the same bytes).

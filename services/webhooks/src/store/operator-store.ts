@@ -1,6 +1,6 @@
 /**
  * Operators' reads and switches across partners (WebhookAdminService). Not on the delivery path: the
- * workers never call these. Delivery and config ids are time-ordered (platform/ids.ts) and created with
+ * workers never call these. Delivery and config ids are time-ordered (services/platform/src/ids.ts) and created with
  * their row's created_at, so "newest first" pages by id on the primary keys.
  */
 import type { Queryable } from "@payouts/platform/database/database";

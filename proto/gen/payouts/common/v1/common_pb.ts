@@ -15,7 +15,7 @@ export const file_payouts_common_v1_common: GenFile = /*@__PURE__*/
   fileDesc("Ch5wYXlvdXRzL2NvbW1vbi92MS9jb21tb24ucHJvdG8SEXBheW91dHMuY29tbW9uLnYxIpUBCgxNZXJjaGFudEluZm8SEwoLbWVyY2hhbnRfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhQKDGNvdW50cnlfY29kZRgDIAEoCRIUCgxwYXltZW50X3R5cGUYBCABKAkSEwoLbGlwYV9udW1iZXIYBSABKAkSGQoRYWNjb3VudF9yZWZlcmVuY2UYBiABKAki4gQKC0Rlc3RpbmF0aW9uEhQKDGNvdW50cnlfY29kZRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIWCg5wYXltZW50X21ldGhvZBgDIAEoCRIYChBkZXN0aW5hdGlvbl90eXBlGAQgASgJEhsKE3BheW1lbnRfZGVzdGluYXRpb24YBSABKAkSIAoYcGF5bWVudF9kZXN0aW5hdGlvbl9jb2RlGAYgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYByABKAkSEgoKaXNfZHluYW1pYxgIIAEoCBITCgtpc19idXNpbmVzcxgJIAEoCBIQCghtZXJjaGFudBgKIAEoCRITCgttZXJjaGFudF9pZBgLIAEoCRIVCg1tZXJjaGFudF9uYW1lGAwgASgJEhQKDHBheW1lbnRfdHlwZRgNIAEoCRI2Cg1tZXJjaGFudF9pbmZvGA4gASgLMh8ucGF5b3V0cy5jb21tb24udjEuTWVyY2hhbnRJbmZvEioKCXJlY2lwaWVudBgPIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc2VuZGVyGBAgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIOCgZhbW91bnQYESABKAkSMQoQc3VnZ2VzdGVkX3ZhbHVlcxgSIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMYWNjb3VudF90eXBlGBMgASgJEhkKEWFjY291bnRfcmVmZXJlbmNlGBQgASgJEg4KBnNvdXJjZRgVIAEoCRISCgpxcl9wYXlsb2FkGBYgASgJIuEBCgVRdW90ZRIQCghxdW90ZV9pZBgBIAEoCRIOCgZhbW91bnQYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSFQoNZXhjaGFuZ2VfcmF0ZRgEIAEoCRISCgphbW91bnRfdXNkGAUgASgJEhYKDnBlcmNlbnRhZ2VfZmVlGAYgASgJEhEKCWZpeGVkX2ZlZRgHIAEoCRILCgNmZWUYCCABKAkSEQoJdG90YWxfdXNkGAkgASgJEi4KCmV4cGlyZXNfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp0BCgtFcnJvckRldGFpbBIOCgZyZWFzb24YASABKAkSDQoFZmllbGQYAiABKAkSPgoIbWV0YWRhdGEYAyADKAsyLC5wYXlvdXRzLmNvbW1vbi52MS5FcnJvckRldGFpbC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
- * KE/TZ/UG merchant metadata, as the seed's `merchant_info`.
+ * KE/TZ/UG merchant metadata, as the partner API's `merchant_info`.
  *
  * @generated from message payouts.common.v1.MerchantInfo
  */
@@ -149,14 +149,14 @@ export type Destination = Message<"payouts.common.v1.Destination"> & {
   merchantInfo?: MerchantInfo | undefined;
 
   /**
-   * Seed keys: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country.
+   * Partner API keys: account_no, bank_no, bank_code, bank_name, name, name_first, name_last, country.
    *
    * @generated from field: google.protobuf.Struct recipient = 15;
    */
   recipient?: JsonObject | undefined;
 
   /**
-   * Seed keys: name_first, name_last, country, ic_number, ic_type, phone, email.
+   * Partner API keys: name_first, name_last, country, ic_number, ic_type, phone, email.
    *
    * @generated from field: google.protobuf.Struct sender = 16;
    */

@@ -5,7 +5,7 @@ describe("checkCbu", () => {
   it.each([
     ["0110012920000091344977", "CBU Banco Nación (ezu-com-ar README)"],
     ["0170099220000067797370", "CBU 017 (cbu-tools)"],
-    ["0720001400000123456784", "CBU 072 built in the reference"],
+    ["0720001400000123456784", "CBU 072 built by hand from the algorithm"],
     ["0720009000000000010070", "edge case with DV1 = DV2 = 0"],
     ["0000003100062244154712", "CVU PSP 0003"],
     ["0000076500000123456784", "CVU PSP 0076"],

@@ -124,7 +124,7 @@ describe("validateCustomer", () => {
 });
 
 describe("senderOf", () => {
-  it("gives the seed's sender keys that have a value", () => {
+  it("gives the sender keys that have a value", () => {
     const result = validateCustomer({
       name_first: "Kofi",
       name_last: "Mensah",

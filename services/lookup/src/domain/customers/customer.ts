@@ -5,8 +5,8 @@ import { fail, ok, type Result } from "../types.js";
 import { isCountryCode } from "./iso-countries.js";
 
 /**
- * A registered sender (seed: "Sender identity always comes from the registered customer"). Its fields are
- * the seed's sender keys; the sender map of every transaction is copied from here.
+ * A registered sender: a transaction's sender identity always comes from the registered customer. Its
+ * fields are the partner API's sender keys; the sender map of every transaction is copied from here.
  *
  * Rules, checked in this order (the first failure wins, naming its field):
  * - name_first, name_last: required, 1–100 characters after trimming, at least one letter, no control
@@ -189,7 +189,7 @@ function checkExternalReference(reference: string): Result<string> {
   return ok(reference);
 }
 
-/** The seed's sender map of a customer: only the keys that have a value. */
+/** The sender map of a customer: only the keys that have a value. */
 export function senderOf(customer: CustomerFields): Record<string, string> {
   const sender: Record<string, string> = {};
   const keys = ["name_first", "name_last", "country", "ic_number", "ic_type", "phone", "email"] as const;

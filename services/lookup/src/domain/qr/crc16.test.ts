@@ -10,7 +10,8 @@ describe("crc16CcittFalse", () => {
     expect(crc16Hex("")).toBe("FFFF");
   });
 
-  // Published payloads (destinations.md §2.5, §3.1, §3.2): the CRC covers everything up to and including "6304".
+  // Published payloads (the BCB BR Code example, a real VietQR transfer, a real Argentine code): the CRC
+  // covers everything up to and including "6304".
   it.each([
     [
       "BCB manual static example",

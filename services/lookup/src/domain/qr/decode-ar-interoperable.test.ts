@@ -11,7 +11,7 @@ const argentina = (overrides: EmvRecord) =>
   encodeEmvRecord({ ...SANDBOX_QR_FIELDS.AR_INTEROPERABLE, ...overrides });
 
 describe("decodeQr — Argentina interoperable QR", () => {
-  it("decodes the observed real code (destinations.md §3.2) completely", () => {
+  it("decodes an observed real code completely", () => {
     const payload =
       "00020101021140200010com.yacare02022350150011336972350495204739953030325802AR5910HAVANNA SA6012BUENOS AIRES81220010com.yacare0204Y2156304E401";
     expect(decodeQr(payload)).toEqual({

@@ -5,7 +5,7 @@ import { type EmvField, findEmvField, isMerchantAccountTemplate, templateGui } f
 import { invalidQr } from "./invalid-qr.js";
 
 /**
- * Argentina interoperable QR (Transferencias 3.0, destinations.md §3.2). The BCRA/COELSA tag spec was not
+ * Argentina interoperable QR (Transferencias 3.0). The BCRA/COELSA tag spec was not
  * found; the layout is the one of the analysed sample: an acquirer template (26–51) whose 00 is the
  * acquirer's GUI, and tag 50 whose 00 is the merchant's CUIT (11 digits).
  */

@@ -17,7 +17,7 @@ function decoded(payload: string): DecodedQr {
 }
 
 describe("decodeQr — KE-QR", () => {
-  it("decodes a static till code into the seed's merchant fields", () => {
+  it("decodes a static till code into the partner API's merchant fields", () => {
     const payload = keQr({});
     expect(decodeQr(payload)).toEqual({
       ok: true,

@@ -6,7 +6,7 @@ import { invalidQr } from "./invalid-qr.js";
 import { tillOrPaybillDestination } from "./till-paybill-destination.js";
 
 /**
- * KE-QR (CBK standard 2023, destinations.md §3.3). The reference has no tag layout; this follows payloads
+ * KE-QR (CBK standard 2023). The standard's public summary has no tag layout; this follows payloads
  * observed from M-PESA: a template (28 in practice) with GUI `ke.go.qr` and the till or paybill number in
  * sub-tag 01. It is a paybill when 62-01 (bill number = account reference, or *** when the payer gives it)
  * is present or when the M-PESA routing template (GUI `m-pesa.com`) says transaction type 04; else a till.
@@ -27,7 +27,7 @@ export function decodeKeQr(fields: readonly EmvField[], common: EmvMerchantData)
   if (account === undefined || merchantNumber === undefined) {
     return invalidQr(`KE-QR template ${templates[0]?.id} has no till or paybill number (sub-tag 01)`);
   }
-  // Till and paybill numbers are M-PESA short codes of 5–7 digits (destinations.md §10).
+  // Till and paybill numbers are M-PESA short codes of 5–7 digits.
   if (!/^[0-9]{5,7}$/.test(merchantNumber)) {
     return invalidQr(
       `KE-QR till or paybill number "${merchantNumber}" in tag ${account.id}.01 must be 5–7 digits`,

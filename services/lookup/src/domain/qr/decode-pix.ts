@@ -5,7 +5,7 @@ import { type EmvField, findEmvField } from "./emv-tlv.js";
 import { invalidQr } from "./invalid-qr.js";
 import { classifyPixKey, type PixKey } from "./pix-key-shape.js";
 
-/** BR Code (destinations.md §2.5): Pix merchant account in tag 26, txid in 62-05. */
+/** BR Code (the Central Bank of Brazil's Pix QR): Pix merchant account in tag 26, txid in 62-05. */
 export const PIX_GUI = "br.gov.bcb.pix";
 
 const TXID = /^(?:\*\*\*|[A-Za-z0-9]{1,25})$/;

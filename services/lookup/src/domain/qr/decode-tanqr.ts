@@ -6,7 +6,7 @@ import { invalidQr } from "./invalid-qr.js";
 import { tillOrPaybillDestination } from "./till-paybill-destination.js";
 
 /**
- * TANQR (Bank of Tanzania, destinations.md §3.3). The reference has no tag layout; this follows the
+ * TANQR (Bank of Tanzania). Its public summary has no tag layout; this follows the
  * published static merchant sample and TIPS payloads: template 26 with GUI `tz.go.bot.tips`, 01 = 5-digit
  * acquirer id, 02 = merchant id (the Lipa Namba, up to 15 digits). TANQR pays merchants, so it is a till.
  */

@@ -4,7 +4,7 @@ import type { EmvMerchantData } from "./emv-merchant-data.js";
 import { type EmvField, findEmvField, parseEmvTemplate } from "./emv-tlv.js";
 import { invalidQr } from "./invalid-qr.js";
 
-/** VietQR (destinations.md §3.1): NAPAS template in tag 38 = GUID, beneficiary (BIN + id), service code. */
+/** VietQR: NAPAS template in tag 38 = GUID, beneficiary (BIN + id), service code. */
 export const NAPAS_AID = "A000000727";
 
 type ServiceCode = "QRIBFTTA" | "QRIBFTTC" | "QRPUSH";
@@ -17,7 +17,7 @@ interface ServiceRule {
 }
 
 const SERVICES: Readonly<Record<ServiceCode, ServiceRule>> = {
-  // Account numbers have no national format; §11 allows roughly 6–19 digits.
+  // Account numbers have no national format; banks use roughly 6–19 digits.
   QRIBFTTA: {
     idPattern: /^[0-9]{6,19}$/,
     idDescription: "an account number of 6–19 digits",

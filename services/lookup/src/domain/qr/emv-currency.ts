@@ -1,4 +1,4 @@
-/** ISO 4217 currencies of the corridors (destinations.md §12), keyed the way EMV tag 53 writes them. */
+/** ISO 4217 currencies of the corridors, keyed the way EMV tag 53 writes them. */
 export interface EmvCurrency {
   readonly alpha: string;
   readonly numeric: string;

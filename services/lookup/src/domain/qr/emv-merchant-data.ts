@@ -4,7 +4,7 @@ import { currencyByNumericCode, type EmvCurrency } from "./emv-currency.js";
 import { type EmvField, findEmvField } from "./emv-tlv.js";
 import { invalidQr } from "./invalid-qr.js";
 
-/** The scheme-independent part of an EMV MPM payload (destinations.md §3), checked and normalised. */
+/** The scheme-independent part of an EMV MPM payload, checked and normalised. */
 export interface EmvMerchantData {
   readonly isDynamic: boolean;
   readonly merchantCategoryCode: string;

@@ -2,7 +2,7 @@ import { ok, type Result } from "../types.js";
 import { crc16Hex } from "./crc16.js";
 
 /**
- * Strict reader for EMVCo Merchant-Presented Mode payloads (destinations.md §3): a sequence of
+ * Strict reader for EMVCo Merchant-Presented Mode payloads: a sequence of
  * ID (2 digits) + length (2 digits, 01–99) + value, with `00` = `01` first and the `6304` CRC last.
  * Lengths and offsets count characters (Unicode code points), offsets start at 0.
  */

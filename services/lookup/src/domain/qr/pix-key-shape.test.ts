@@ -12,7 +12,7 @@ describe("classifyPixKey", () => {
     ["Pagamentos@Example.com", "EMAIL", "pagamentos@example.com"],
     ["123e4567-e89b-12d3-a456-426655440000", "EVP", "123e4567-e89b-12d3-a456-426655440000"],
     ["123E4567-E89B-12D3-A456-426655440000", "EVP", "123e4567-e89b-12d3-a456-426655440000"],
-    // 11 bare digits are a CPF even when they also look like a mobile number (§2.1 ambiguity rule).
+    // 11 bare digits are a CPF even when they also look like a mobile number (Pix's rule for ambiguous keys).
     ["11987654321", "CPF", "11987654321"],
   ])("%s → %s", (raw, type, key) => {
     expect(classifyPixKey(raw)).toEqual({ type, key });

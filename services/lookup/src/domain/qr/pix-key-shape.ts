@@ -1,5 +1,5 @@
 /**
- * Shape of a Pix key as a BR Code carries it in 26-01 (destinations.md §2.1). Shape only: check digits
+ * Shape of a Pix key as a BR Code carries it in 26-01. Shape only: check digits
  * and DICT existence belong to the typed-key validator and the rail.
  */
 export type PixKeyType = "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";

@@ -2,7 +2,7 @@ import type { MerchantInfo, PaymentType, ValidatedDestination } from "../types.j
 import { commonDestinationFields } from "./decoded-qr.js";
 import type { EmvMerchantData } from "./emv-merchant-data.js";
 
-/** The KE/TZ merchant destination (seed: merchant_id, merchant_name, payment_type, merchant_info). */
+/** The KE/TZ merchant destination (merchant_id, merchant_name, payment_type, merchant_info). */
 export function tillOrPaybillDestination(
   common: EmvMerchantData,
   merchantNumber: string,

@@ -1,7 +1,7 @@
 /**
- * The seed (shared/seed/000_ee5b60496247a796.txt) walked statement by statement, in its order, through the
- * real gateway of one platform on real PostgreSQL; then DESIGN.md §4 (partner API conventions) and §5
- * (admin API). Each `it` is named after the seed section whose statements it proves.
+ * The partner API's contract walked statement by statement, in its order, through the real gateway of one
+ * platform on real PostgreSQL; then the partner API's conventions and the admin API. Each `describe` is
+ * named after the part of the contract whose statements it proves.
  */
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -138,7 +138,7 @@ async function balanceOf(p: LookupPartner): Promise<Dec> {
   return new Dec(res.json.balance_usd);
 }
 
-/** The seed's lookup result fields and their JSON types. */
+/** The lookup result's fields and their JSON types. */
 const LOOKUP_RESULT_TYPES: Readonly<Record<string, string>> = {
   is_dynamic: "boolean",
   is_business: "boolean",
@@ -177,7 +177,7 @@ function decimalsOf(text: string, key: string): number {
   return raw.includes(".") ? raw.length - raw.indexOf(".") - 1 : 0;
 }
 
-describe("seed: What the service does", () => {
+describe("partner API: what the service does", () => {
   it("payout flow: lookupPaymentCode → getQuotation with the tx_id and the amount → executePayout with a fresh X-Idempotency-Key", async () => {
     const looked = await okLookup(partner, BR_CPF);
     const txId = looked.json.tx_id;
@@ -225,7 +225,7 @@ describe("seed: What the service does", () => {
   });
 });
 
-describe("seed: Resources and their fields", () => {
+describe("partner API: resources and their fields", () => {
   it("Transaction: tx_id, status, amount, amount_usd, fees, qr_data with sender and recipient", async () => {
     const txId = (await okLookup(partner, { ...BR_CPF, amount: 54 })).json.tx_id;
     const tx = await platform.partner(partner, "GET", `/transactions/${txId}`);
@@ -307,7 +307,7 @@ describe("seed: Resources and their fields", () => {
   });
 });
 
-describe("seed: States and transitions, Outbound notifications, Events, Versioning", () => {
+describe("partner API: states and transitions, outbound notifications, events, versioning", () => {
   let txId: string;
   const configs: Record<string, string> = {};
   const at = (name: string, kind: "success" | "refunded") => (r: ReceivedRequest) =>
@@ -421,7 +421,7 @@ describe("seed: States and transitions, Outbound notifications, Events, Versioni
   });
 });
 
-describe("seed: Endpoints — dp", () => {
+describe("partner API: endpoints — dp", () => {
   it("default 2, bounds 0 to 10 on both endpoints; anything else is 400 INVALID_FIELD", async () => {
     const lookedUp = await okLookup(partner, { ...BR_CPF, amount: 54 });
     expect(decimalsOf(lookedUp.text, "fee")).toBe(2);
@@ -462,8 +462,8 @@ describe("seed: Endpoints — dp", () => {
   });
 });
 
-describe("seed: POST /lookupPaymentCode", () => {
-  it("rule 2: the manual contract requires customer_id, country_code, payment_method, payment_destination", async () => {
+describe("partner API: POST /lookupPaymentCode", () => {
+  it("the manual contract requires customer_id, country_code, payment_method, payment_destination", async () => {
     const cases: Array<[string, Record<string, unknown>]> = [
       ["customer_id", { ...BR_CPF, customer_id: undefined }],
       ["country_code", { ...BR_CPF, country_code: undefined }],
@@ -479,7 +479,7 @@ describe("seed: POST /lookupPaymentCode", () => {
     }
   });
 
-  it("rule 3: payment_method must match the corridor (AR, BR, CO payment_key; PE ewallet; BO, NG, GH, ZM bank_transfer)", async () => {
+  it("payment_method must match the corridor (AR, BR, CO payment_key; PE ewallet; BO, NG, GH, ZM bank_transfer)", async () => {
     const wrong: Array<[string, string]> = [
       ["AR", "ewallet"],
       ["BR", "bank_transfer"],
@@ -504,7 +504,7 @@ describe("seed: POST /lookupPaymentCode", () => {
     }
   });
 
-  it("rule 4: payment_destination_code required for PE (YAPE|PLIN), BR (PIX), CO (BREB), BO, NG, GH, ZM", async () => {
+  it("payment_destination_code required for PE (YAPE|PLIN), BR (PIX), CO (BREB), BO, NG, GH, ZM", async () => {
     const bodies: Record<string, Record<string, unknown>> = {
       PE: { country_code: "PE", payment_method: "ewallet", payment_destination: "912345678" },
       BR: { ...BR_CPF, payment_destination_code: undefined },
@@ -535,7 +535,7 @@ describe("seed: POST /lookupPaymentCode", () => {
       await okLookup(partner, { ...bodies.PE, payment_destination_code: code });
   });
 
-  it("rule 5: BO bank_transfer requires account_type and recipient (name_first, name_last, ic_number)", async () => {
+  it("BO bank_transfer requires account_type and recipient (name_first, name_last, ic_number)", async () => {
     expect(errorOf(await lookup(partner, { ...BO_ACCOUNT, account_type: undefined }))).toEqual({
       status: 400,
       code: "MISSING_REQUIRED_FIELD",
@@ -549,7 +549,7 @@ describe("seed: POST /lookupPaymentCode", () => {
     expect(named.recipient).toMatchObject({ name_first: "Juan", name_last: "Mamani" });
   });
 
-  it("rule 6: the merchant contract requires customer_id, country_code (KE, TZ or VN) and merchant_id", async () => {
+  it("the merchant contract requires customer_id, country_code (KE, TZ or VN) and merchant_id", async () => {
     for (const country of ["KE", "TZ", "VN"]) {
       expect(errorOf(await lookup(partner, { country_code: country })), country).toEqual({
         status: 400,
@@ -562,7 +562,7 @@ describe("seed: POST /lookupPaymentCode", () => {
     await okLookup(partner, { country_code: "VN", merchant_id: "0123456789", account_reference: "970436" });
   });
 
-  it("rules 8 and 9: an invalid or unknown destination fails at lookup and creates nothing; success is 200 with a PENDING transaction", async () => {
+  it("an invalid or unknown destination fails at lookup and creates nothing; success is 200 with a PENDING transaction", async () => {
     const before = await transactionCount(platform, partner);
     const invalid = await lookup(partner, { ...BR_CPF, payment_destination: "52998224724" });
     expect(errorOf(invalid)).toEqual({
@@ -723,7 +723,7 @@ describe("seed: POST /lookupPaymentCode", () => {
   });
 });
 
-describe("seed: POST /previewQuotations", () => {
+describe("partner API: POST /previewQuotations", () => {
   it("one quotation per supported currency; the only target is USD when none are configured", async () => {
     const res = await preview(partner, { amount: 1, currency: "usd" });
     expect(res.status, res.text).toBe(200);
@@ -741,12 +741,12 @@ describe("seed: POST /previewQuotations", () => {
     ]);
   });
 
-  it("rule 2: a currency is omitted without an FX rate (EUR) or outside its corridor's limits", async () => {
+  it("a currency is omitted without an FX rate (EUR) or outside its corridor's limits", async () => {
     const tiny = await preview(partner, { amount: 0.01, currency: "USD" });
     expect(tiny.json.quotations.map((q: { currency: string }) => q.currency)).toEqual(["USD"]);
   });
 
-  it("rules 3 and 4: expires_at 30 minutes after the response; exchange_rate at 10 decimal places, USD fields at 2", async () => {
+  it("expires_at 30 minutes after the response; exchange_rate at 10 decimal places, USD fields at 2", async () => {
     const before = Date.now();
     const res = await preview(partner, { amount: 1, currency: "USD" });
     const after = Date.now();
@@ -766,7 +766,7 @@ describe("seed: POST /previewQuotations", () => {
   });
 });
 
-describe("seed: Authentication and Errors", () => {
+describe("partner API: authentication and errors", () => {
   it("partner endpoints require Basic credentials: 401 AUTHENTICATION_REQUIRED otherwise", async () => {
     const id = partner.clientId;
     const headers: Array<Record<string, string>> = [
@@ -836,7 +836,7 @@ describe("seed: Authentication and Errors", () => {
   });
 });
 
-describe("DESIGN §4: partner API conventions", () => {
+describe("partner API conventions", () => {
   it("error body {code, message, field?, request_id}; X-Request-Id on every response, echoed when given", async () => {
     const ok = await platform.partner(partner, "GET", "/listBanks?country_code=BO", undefined, {
       "x-request-id": "conf-req-1",
@@ -971,7 +971,7 @@ describe("DESIGN §4: partner API conventions", () => {
   });
 });
 
-describe("DESIGN §5: admin API", () => {
+describe("admin API", () => {
   it("Bearer token required; decimals accepted as strings or numbers and returned as strings at full precision", async () => {
     const noToken = await fetch(`${platform.adminUrl}/admin/partners/${plain.partnerId}/balance`);
     expect(noToken.status).toBe(401);
