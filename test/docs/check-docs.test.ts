@@ -79,7 +79,8 @@ describe("check-docs", () => {
         ...BASE,
         "docs/a.md": "As DESIGN.md says.\nThe seed orders the checks.\nFixed in issue 13.\n",
         "services/ledger/src/x.ts":
-          "// seed: Limits\n// see finding 4\n// a PRNG seed and an Ed25519 seed are fine\n// replay the seed a failure printed\n",
+          "// seed: Limits\n// see finding 4\n// a PRNG seed and an Ed25519 seed are fine\n// replay the seed a failure printed\n" +
+          'function lcg(seed: number) {}\nconst a = fc.sample(x, { seed: 1 });\nit.each(xs)("t", (seed) => seed);\n',
       }),
     );
     expect(problems.map((p) => `${p.file}:${p.line}:${p.kind}`)).toEqual([

@@ -45,14 +45,16 @@ const CITATION_EXEMPT = new Set([
 ]);
 
 /**
- * Citations of what lies outside the repository. Each pattern is written so that ordinary words stay
- * allowed: "seed" alone (a PRNG seed, an Ed25519 seed, seeding the sandbox) is fine, "the seed" and
- * "seed:" as a source are not.
+ * Citations of what lies outside the repository. Each pattern is written so that ordinary words and code
+ * stay allowed: "seed" alone (a PRNG seed, an Ed25519 seed, seeding the sandbox) and code such as
+ * `(seed) =>`, `seed: number` or `{ seed: 1 }` are fine; "the seed", "(seed)" and "seed: <text>" as a
+ * source are not.
  */
 const CITATIONS: readonly { readonly pattern: RegExp; readonly what: string; readonly unless?: RegExp }[] = [
   { pattern: /\bDESIGN\.md\b/, what: "a design note that is not in the repository" },
   {
-    pattern: /\bthe seed\b|\bseed's\b|\bseed(?::| rules?\b| keys\b| contracts?\b)|\(seed\)/i,
+    pattern:
+      /\bthe seed\b|\bseed's\b|\bseed (?:rules?|keys|contracts?)\b|(?<![\w$.])\(seed\)(?!\s*=>)|(?:^|[(\s*/])seed:\s(?!\s*(?:number|string|bigint|boolean|\d|Number\())/i,
     what: "the original brief (write the fact itself)",
     // A random generator's seed, as property tests print and replay it, is not a citation.
     unless: /random|prng|replay|fuzz|failing|failure|counterexample|[A-Z]+_SEED\b/i,
