@@ -505,8 +505,8 @@ function writeResultsFile(markdown: string): void {
     "Written by the latest full `npm run bench` (see [README.md](README.md) for what is measured and how).",
     "Every figure comes from one run on one machine: the platform, PostgreSQL, Kafka and the load generator",
     "share its cores, and the baselines were measured in the same run. For each target the table at the end",
-    "marks as missed, the README's findings name the obstacle measured in the profiles and what removing it",
-    "would take (the full runs before and after, in [README.md](README.md)).",
+    "marks as missed, [the performance log](../../docs/performance-log.md) names the obstacle measured in the",
+    "profiles and what removing it would take.",
     "",
     "",
   ];

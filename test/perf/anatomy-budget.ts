@@ -3,7 +3,7 @@
  * between services by method, SQL statements, database round trips and transactions, and outbox (Kafka)
  * messages. The budgets are exact, in the spirit of Django's assertNumQueries: a change that adds an RPC or
  * a round trip fails anatomy.test.ts with a diff, and one that removes some must lower the budget here, so
- * the table keeps telling the truth. `npm run anatomy` prints the measured table (test/bench/README.md).
+ * the table keeps telling the truth. `npm run anatomy` prints the measured table (docs/performance.md).
  */
 import type { AnatomyEndpoint } from "./anatomy.js";
 

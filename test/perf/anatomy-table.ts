@@ -1,4 +1,4 @@
-/** The cost anatomy as a Markdown table (test/bench/README.md's "Cost anatomy"). */
+/** The cost anatomy as a Markdown table (the "Cost anatomy" section of docs/performance.md). */
 import { ANATOMY_ENDPOINTS, ANATOMY_ROUTES, type Anatomy, sortedKeys } from "./anatomy.js";
 import { totalRpcs } from "./cost-counter.js";
 

@@ -45,13 +45,13 @@ describe("cost budget of each partner endpoint (RPCs, SQL, round trips, transact
       expect(
         measured,
         `${endpoint}: one request's cost differs from test/perf/anatomy-budget.ts. More is a regression to ` +
-          "remove; less is progress: lower the budget and regenerate the bench README table (npm run anatomy).",
+          "remove; less is progress: lower the budget and regenerate the table in docs/performance.md (npm run anatomy).",
       ).toEqual(COST_BUDGETS[endpoint]);
     });
   }
 
-  it("the bench README's Cost anatomy table is what the harness measures (npm run anatomy)", async () => {
-    const readme = await readFile(new URL("../bench/README.md", import.meta.url), "utf8");
+  it("the Cost anatomy table of docs/performance.md is what the harness measures (npm run anatomy)", async () => {
+    const readme = await readFile(new URL("../../docs/performance.md", import.meta.url), "utf8");
     const section = readme.slice(readme.indexOf("## Cost anatomy"));
     const measured = tableCells(anatomyTable(await session.measureAll()));
     const documented = tableCells(section).slice(0, measured.length);

@@ -1,6 +1,6 @@
 /**
  * `npm run anatomy`: prints the cost anatomy of the partner API as Markdown (needs TEST_DATABASE_URL,
- * like the integration tests). The table goes into test/bench/README.md; the budgets of
+ * like the integration tests). The table goes into docs/performance.md; the budgets of
  * anatomy-budget.ts must match it. `npm run anatomy -- --sql` adds every endpoint's statements in order.
  */
 import { AnatomySession } from "./anatomy.js";
