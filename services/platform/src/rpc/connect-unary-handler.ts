@@ -38,6 +38,7 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
+import type { UniversalHandlerOptions } from "@connectrpc/connect/protocol";
 import {
   codeToHttpStatus,
   contentTypeUnaryJson,
@@ -68,6 +69,11 @@ export interface RpcHandlerOptions {
   readonly interceptors?: readonly Interceptor[];
   /** Largest request body accepted; MAX_REQUEST_BYTES by default. */
   readonly readMaxBytes?: number;
+  /**
+   * Connect JSON's options (connect-node's `jsonOptions`), e.g. the registry that encodes a
+   * `google.protobuf.Any` field; only JSON requests use them, and no service's messages need them.
+   */
+  readonly jsonOptions?: UniversalHandlerOptions["jsonOptions"];
   /**
    * Checked from the headers before the body is read: the error to answer `procedure`
    * ("<service>/<Method>") with, or undefined to serve it.
@@ -104,6 +110,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
   const fallback = connectNodeAdapter({
     interceptors: [...interceptors],
     readMaxBytes,
+    ...(options.jsonOptions ? { jsonOptions: options.jsonOptions } : {}),
     routes: (router) => {
       // Every route goes to connect-node's router as before; unary ones are also served directly.
       const recording: ConnectRouter = {
