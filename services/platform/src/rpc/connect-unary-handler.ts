@@ -255,13 +255,17 @@ async function serve(
     if (!request.complete) state.responseHeader.set("connection", "close");
     body = errorToJsonBytes(error, {});
   }
-  const head: http.OutgoingHttpHeaders = { "content-type": contentType, "content-length": body.byteLength };
+  const head: http.OutgoingHttpHeaders = {};
   state.responseHeader.forEach((value, key) => {
     head[key] = value;
   });
   state.responseTrailer.forEach((value, key) => {
     head[`trailer-${key}`] = value;
   });
+  // Last, as connect does: an error relayed from another service carries that service's answer headers
+  // in its metadata (its content-length, maybe a proxy's content-type), which describe another body.
+  head["content-type"] = contentType;
+  head["content-length"] = body.byteLength;
   if (response.destroyed) return;
   response.writeHead(status, head);
   response.end(body);
