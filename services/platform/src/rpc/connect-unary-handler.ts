@@ -10,7 +10,7 @@
  * 12, Connect `unimplemented`), and `authenticate` (the caller check, service-auth.ts) refuses a call
  * without a valid credential, so an anonymous peer cannot make the server buffer or decode anything.
  *
- * What connect-node's server does per unary call that this one does not (issue 13, measured in
+ * What connect-node's server does per unary call that this one does not (measured in
  * test/bench/README.md): three AbortControllers, a deadline timer and an abort with a new DOMException
  * (here the signal is made only if read: unary-call-state.ts); the URL parsed twice; the headers
  * converted to a `Headers` twice and back; the interceptor chain composed again; the body read and the
@@ -20,6 +20,9 @@
  * their code (`codeToHttpStatus`, `errorToJsonBytes` of connect itself), metadata as headers.
  *
  * Request bodies are limited to `readMaxBytes` on both paths (RESOURCE_EXHAUSTED beyond it).
+ *
+ * Both paths must answer alike: this one follows connect-node at the pinned connect-es release
+ * (connect-es-pin.ts says why it is pinned and what to run on an upgrade).
  */
 import type http from "node:http";
 import type http2 from "node:http2";
