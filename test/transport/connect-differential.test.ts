@@ -13,9 +13,10 @@
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createRpcHandler } from "@payouts/platform/internal/rpc/connect-unary-handler";
 import { createHttp1UnaryClient } from "@payouts/platform/internal/rpc/http1-unary-client";
@@ -107,6 +108,8 @@ type Version = "1.1" | "2";
 
 interface Case {
   readonly name: string;
+  /** The HTTP status connect-node answers with: the case does what its name says. */
+  readonly status: number;
   /** Which of the platform's paths answers it over HTTP/1.1 (over HTTP/2 connect-node always does). */
   readonly platformPath: "own" | "connect-node";
   readonly request: RawRequest;
@@ -148,6 +151,7 @@ const CODES = Object.values(Code).filter((c): c is Code => typeof c === "number"
 const CASES: Case[] = [
   {
     name: "success",
+    status: 200,
     platformPath: "own",
     request: {
       path: UNARY,
@@ -159,11 +163,13 @@ const CASES: Case[] = [
   },
   {
     name: "success, empty request message",
+    status: 200,
     platformPath: "own",
     request: { path: UNARY, headers: PROTO, body: new Uint8Array(0) },
   },
   {
     name: "success with response headers and trailers",
+    status: 200,
     platformPath: "own",
     request: {
       path: UNARY,
@@ -177,29 +183,67 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "success, large answer to a caller that accepts gzip",
+    status: 200,
+    platformPath: "own",
+    request: {
+      path: UNARY,
+      headers: { ...PROTO, "accept-encoding": "gzip" },
+      body: binary({
+        responseDefinition: { response: { case: "responseData", value: new Uint8Array(1500).fill(65) } },
+      }),
+    },
+    differs: {
+      reason:
+        "the platform's own path never compresses an answer (Connect lets a server answer uncompressed " +
+        "whatever the caller accepts; the services' client accepts no compression, and gzip would cost " +
+        "CPU on both ends of a call inside the cluster); connect-node gzips answers of 1 KiB and more",
+      versions: ["1.1"],
+      check: (reference, platform) => {
+        expect(reference.headers["content-encoding"]).toBe("gzip");
+        expect(platform.headers["content-encoding"]).toBeUndefined();
+        const { "content-encoding": _, ...headers } = reference.headers;
+        const body = gunzipSync(reference.body);
+        return {
+          reference: {
+            ...reference,
+            headers: { ...headers, "content-length": String(body.byteLength) },
+            body,
+          },
+          platform,
+        };
+      },
+    },
+  },
+  {
     name: "success without connect-protocol-version",
+    status: 200,
     platformPath: "own",
     request: { path: UNARY, headers: { "content-type": "application/proto" }, body: binary({}) },
   },
   ...CODES.map(
     (code): Case => ({
       name: `error ${Code[code]} with metadata and a detail`,
+      status: codeToHttpStatus(code),
       platformPath: "own",
       request: { path: UNARY, headers: PROTO, body: errorOf(code, `failing with ${Code[code]}`, true) },
     }),
   ),
   {
     name: "error with a non-ASCII message",
+    status: 404,
     platformPath: "own",
     request: { path: UNARY, headers: PROTO, body: errorOf(Code.NotFound, "pas trouvé ✗") },
   },
   {
     name: "error thrown as a plain Error (INTERNAL, message hidden)",
+    status: 500,
     platformPath: "own",
     request: { path: UNARY, headers: { ...PROTO, "x-fail": "plain" }, body: binary({}) },
   },
   {
     name: "relayed error whose metadata carries the upstream answer's content-type and content-length",
+    status: 503,
     platformPath: "own",
     request: { path: UNARY, headers: { ...PROTO, "x-fail": "relay" }, body: binary({}) },
     differs: {
@@ -221,6 +265,7 @@ const CASES: Case[] = [
   },
   {
     name: "malformed binary body",
+    status: 500,
     platformPath: "own",
     request: { path: UNARY, headers: PROTO, body: new Uint8Array([0x0a, 0xff, 0x01]) },
     differs: {
@@ -246,6 +291,7 @@ const CASES: Case[] = [
   },
   {
     name: "oversized body (content-length above readMaxBytes)",
+    status: 429,
     platformPath: "own",
     request: {
       path: UNARY,
@@ -255,21 +301,25 @@ const CASES: Case[] = [
   },
   {
     name: "deadline header: a valid connect-timeout-ms, answered in time",
+    status: 200,
     platformPath: "own",
     request: { path: UNARY, headers: { ...PROTO, "connect-timeout-ms": "5000" }, body: binary({}) },
   },
   {
     name: "deadline header: an invalid connect-timeout-ms",
+    status: 400,
     platformPath: "own",
     request: { path: UNARY, headers: { ...PROTO, "connect-timeout-ms": "soon" }, body: binary({}) },
   },
   {
     name: "deadline header: a connect-timeout-ms of more than 10 digits",
+    status: 400,
     platformPath: "own",
     request: { path: UNARY, headers: { ...PROTO, "connect-timeout-ms": "12345678901" }, body: binary({}) },
   },
   {
     name: "unknown method",
+    status: 404,
     platformPath: "own",
     request: { path: `/${ConformanceService.typeName}/Nope`, headers: PROTO, body: binary({}) },
     differs: {
@@ -299,6 +349,7 @@ const CASES: Case[] = [
   },
   {
     name: "method declared but not implemented",
+    status: 501,
     platformPath: "own",
     request: {
       path: `/${ConformanceService.typeName}/Unimplemented`,
@@ -308,16 +359,19 @@ const CASES: Case[] = [
   },
   {
     name: "bad content type (text/plain)",
+    status: 415,
     platformPath: "connect-node",
     request: { path: UNARY, headers: { "content-type": "text/plain" }, body: binary({}) },
   },
   {
     name: "streaming content type on a unary method",
+    status: 415,
     platformPath: "connect-node",
     request: { path: UNARY, headers: { "content-type": "application/connect+proto" }, body: binary({}) },
   },
   {
     name: "JSON success",
+    status: 200,
     platformPath: "connect-node",
     request: {
       path: UNARY,
@@ -327,6 +381,7 @@ const CASES: Case[] = [
   },
   {
     name: "JSON error",
+    status: 404,
     platformPath: "connect-node",
     request: {
       path: UNARY,
@@ -338,11 +393,13 @@ const CASES: Case[] = [
   },
   {
     name: "malformed JSON body",
+    status: 400,
     platformPath: "connect-node",
     request: { path: UNARY, headers: JSON_TYPE, body: Buffer.from("{not json") },
   },
   {
     name: "gzip-compressed request",
+    status: 200,
     platformPath: "connect-node",
     request: {
       path: UNARY,
@@ -352,11 +409,13 @@ const CASES: Case[] = [
   },
   {
     name: "unsupported request compression",
+    status: 501,
     platformPath: "connect-node",
     request: { path: UNARY, headers: { ...PROTO, "content-encoding": "snappy" }, body: binary({}) },
   },
   {
     name: "GET of a side-effect-free method",
+    status: 200,
     platformPath: "connect-node",
     request: {
       method: "GET",
@@ -371,6 +430,7 @@ const CASES: Case[] = [
   },
   {
     name: "GET of a method that has side effects",
+    status: 405,
     platformPath: "connect-node",
     request: { method: "GET", path: `${UNARY}?connect=v1&encoding=proto&message=`, headers: {} },
   },
@@ -408,6 +468,7 @@ describe("the platform's RPC server answers as connect-node's", () => {
           send(version, referencePort, c.request),
           send(version, platform.port, c.request),
         ]);
+        expect(reference.status).toBe(c.status);
         const known = c.differs?.versions.includes(version) ? c.differs : undefined;
         // A listed difference must still exist: once it is gone, the list is wrong.
         if (known) expect(comparable(own)).not.toEqual(comparable(reference));
