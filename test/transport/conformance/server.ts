@@ -1,9 +1,9 @@
 /**
  * The server under test of the Connect conformance suite (`connectconformance --mode server`): the
  * platform's own RPC listener and handler (`listenRpc`, `createRpcHandler`, as `startGrpcServer` builds
- * them, without the platform's caller check), serving ConformanceService. Reads one ServerCompatRequest
- * from stdin, starts listening on an ephemeral port and writes the ServerCompatResponse to stdout; the
- * runner ends the process when its tests are done.
+ * them, without its tracing, metrics and caller-check interceptors), serving ConformanceService. Reads
+ * one ServerCompatRequest from stdin, starts listening on an ephemeral port and writes the
+ * ServerCompatResponse to stdout; the runner ends the process when its tests are done.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createRpcHandler, MAX_REQUEST_BYTES } from "@payouts/platform/internal/rpc/connect-unary-handler";
@@ -25,19 +25,9 @@ async function main(): Promise<void> {
     jsonOptions: { registry: conformanceRegistry },
     readMaxBytes: request.messageReceiveLimit > 0 ? request.messageReceiveLimit : MAX_REQUEST_BYTES,
   });
-  const creds = request.serverCreds;
-  // With TLS the platform's listener always requires a client certificate (its mutual TLS mode): the
-  // runner's client certificate is the one trusted.
-  const tls =
-    request.useTls && creds
-      ? { ca: Buffer.from(request.clientTlsCert), cert: Buffer.from(creds.cert), key: Buffer.from(creds.key) }
-      : undefined;
-  const listener = await listenRpc(handler, 0, "127.0.0.1", tls);
-  const response = create(ServerCompatResponseSchema, {
-    host: "127.0.0.1",
-    port: listener.port,
-    pemCert: tls ? new Uint8Array(tls.cert) : new Uint8Array(0),
-  });
+  if (request.useTls) throw new Error("TLS is not claimed (see server-config.yaml)");
+  const listener = await listenRpc(handler, 0, "127.0.0.1");
+  const response = create(ServerCompatResponseSchema, { host: "127.0.0.1", port: listener.port });
   writeSizeDelimited(process.stdout, toBinary(ServerCompatResponseSchema, response));
   process.on("SIGTERM", () => void listener.close().then(() => process.exit(0)));
 }
