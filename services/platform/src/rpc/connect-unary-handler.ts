@@ -20,6 +20,9 @@
  * their code (`codeToHttpStatus`, `errorToJsonBytes` of connect itself), metadata as headers.
  *
  * Request bodies are limited to `readMaxBytes` on both paths (RESOURCE_EXHAUSTED beyond it).
+ *
+ * Both paths must answer alike: this one follows connect-node at the pinned connect-es release
+ * (connect-es-pin.ts says why it is pinned and what to run on an upgrade).
  */
 import type http from "node:http";
 import type http2 from "node:http2";
@@ -38,6 +41,7 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
+import type { UniversalHandlerOptions } from "@connectrpc/connect/protocol";
 import {
   codeToHttpStatus,
   contentTypeUnaryJson,
@@ -68,6 +72,11 @@ export interface RpcHandlerOptions {
   readonly interceptors?: readonly Interceptor[];
   /** Largest request body accepted; MAX_REQUEST_BYTES by default. */
   readonly readMaxBytes?: number;
+  /**
+   * Connect JSON's options (connect-node's `jsonOptions`), e.g. the registry that encodes a
+   * `google.protobuf.Any` field; only JSON requests use them, and no service's messages need them.
+   */
+  readonly jsonOptions?: UniversalHandlerOptions["jsonOptions"];
   /**
    * Checked from the headers before the body is read: the error to answer `procedure`
    * ("<service>/<Method>") with, or undefined to serve it.
@@ -104,6 +113,7 @@ export function createRpcHandler(options: RpcHandlerOptions): RpcRequestHandler 
   const fallback = connectNodeAdapter({
     interceptors: [...interceptors],
     readMaxBytes,
+    ...(options.jsonOptions ? { jsonOptions: options.jsonOptions } : {}),
     routes: (router) => {
       // Every route goes to connect-node's router as before; unary ones are also served directly.
       const recording: ConnectRouter = {
@@ -248,13 +258,17 @@ async function serve(
     if (!request.complete) state.responseHeader.set("connection", "close");
     body = errorToJsonBytes(error, {});
   }
-  const head: http.OutgoingHttpHeaders = { "content-type": contentType, "content-length": body.byteLength };
+  const head: http.OutgoingHttpHeaders = {};
   state.responseHeader.forEach((value, key) => {
     head[key] = value;
   });
   state.responseTrailer.forEach((value, key) => {
     head[`trailer-${key}`] = value;
   });
+  // Last, as connect does: an error relayed from another service carries that service's answer headers
+  // in its metadata (its content-length, maybe a proxy's content-type), which describe another body.
+  head["content-type"] = contentType;
+  head["content-length"] = body.byteLength;
   if (response.destroyed) return;
   response.writeHead(status, head);
   response.end(body);

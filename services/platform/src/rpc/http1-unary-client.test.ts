@@ -3,7 +3,9 @@ import type net from "node:net";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
 import { afterAll, describe, expect, it } from "vitest";
+import { readAppVersion } from "../app-version.js";
 import { createLogger } from "../logging/logger.js";
+import { CONNECT_ES_VERSION } from "./connect-es-pin.js";
 import { startGrpcServer } from "./grpc-server.js";
 import { errorOf } from "./http1-unary-client.js";
 import { createServiceTransport } from "./service-transport.js";
@@ -142,6 +144,26 @@ describe("calls through createServiceTransport", async () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       silent.close();
+    }
+  });
+
+  it("name the platform's client and its version in User-Agent, unless the caller names one", async () => {
+    const agents: (string | undefined)[] = [];
+    const recording = await rawServer((request, response) => {
+      agents.push(request.headers["user-agent"]);
+      response.writeHead(200, { "content-type": "application/proto" });
+      response.end();
+    });
+    try {
+      const client = createClient(Health, createServiceTransport(recording.url));
+      await client.check({ service: "" });
+      await client.check({ service: "" }, { headers: { "user-agent": "operator-probe/1" } });
+      expect(agents).toEqual([
+        `payouts-rpc/${readAppVersion()} (connect-es/${CONNECT_ES_VERSION} wire compatible)`,
+        "operator-probe/1",
+      ]);
+    } finally {
+      recording.close();
     }
   });
 });

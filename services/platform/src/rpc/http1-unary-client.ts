@@ -12,6 +12,8 @@
  * the JSON error body parsed by connect's `errorFromJsonBytes`, `codeFromHttpStatus` otherwise), and so
  * are the errors of failed requests (`errorOf`), so the gateway's 503 rule (gateway/src/http/error-map.ts)
  * sees the same codes: refused or unresolvable → UNAVAILABLE, reset → ABORTED, deadline → DEADLINE_EXCEEDED.
+ * It follows connect-es exactly at the pinned release (connect-es-pin.ts says why, and what to check on
+ * an upgrade).
  */
 import {
   ClientRequest,
@@ -36,6 +38,8 @@ import {
   errorFromJsonBytes,
   parseContentType,
 } from "@connectrpc/connect/protocol-connect";
+import { readAppVersion } from "../app-version.js";
+import { CONNECT_ES_VERSION } from "./connect-es-pin.js";
 
 const UNAVAILABLE = new Set(["ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED"]);
 const ABORTED = new Set(["ERR_STREAM_WRITE_AFTER_END", "ERR_STREAM_DESTROYED", "ECONNRESET"]);
@@ -145,8 +149,19 @@ function requestHeader(
   if (timeoutMs !== undefined) header.set("connect-timeout-ms", String(timeoutMs));
   header.set("content-type", "application/proto");
   header.set("connect-protocol-version", "1");
-  if (!header.has("user-agent")) header.set("user-agent", "connect-es/2.1.1");
+  if (!header.has("user-agent")) header.set("user-agent", userAgent());
   return header;
+}
+
+let agentName: string | undefined;
+
+/**
+ * What this client is, and the connect-es release whose wire format it follows (the servers read
+ * nothing from it; it tells a person reading logs or captures which client sent a call).
+ */
+export function userAgent(): string {
+  agentName ??= `payouts-rpc/${readAppVersion()} (connect-es/${CONNECT_ES_VERSION} wire compatible)`;
+  return agentName;
 }
 
 function deadlineExceeded(): ConnectError {
