@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the distributed topology on this machine: one process per service, each
-# `node gateway/dist/cli.js <role>` from the built output with the OpenTelemetry
+# `node services/runtime/dist/cli.js <role>` from the built output with the OpenTelemetry
 # preload of the image, talking gRPC to each other and publishing/consuming
 # through Kafka, exactly as production runs them.
 #
@@ -55,7 +55,7 @@
 #   LOG_LEVEL                 default info
 #   PAYOUTS_START_TIMEOUT     seconds to wait for each process (default: 60)
 #   Every other variable a service reads (QUOTE_TTL_MS, ...) is passed through.
-# Flags: --build  run `npm run build` first (it also runs when gateway/dist is missing)
+# Flags: --build  run `npm run build` first (it also runs when services/runtime/dist is missing)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,7 +64,7 @@ base=${PAYOUTS_BASE_PORT:-28080}
 local_dir=${PAYOUTS_LOCAL_DIR:-/tmp/payouts-local}
 state_dir=$local_dir/distributed/$base
 timeout=${PAYOUTS_START_TIMEOUT:-60}
-cli=$root/gateway/dist/cli.js
+cli=$root/services/runtime/dist/cli.js
 instrumentation=$root/services/platform/dist/telemetry/instrumentation.js
 # As the image runs every process (Dockerfile NODE_OPTIONS): OpenTelemetry loads first.
 node_flags=("--import=$instrumentation")

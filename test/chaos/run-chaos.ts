@@ -99,7 +99,7 @@ async function main(): Promise<number> {
   log(`${options.mode} run`);
 
   if (buildIsStale(repoRoot)) {
-    log("gateway/dist is missing or older than the sources: npm run build");
+    log("services/runtime/dist is missing or older than the sources: npm run build");
     execFileSync("npm", ["run", "build"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
   }
 

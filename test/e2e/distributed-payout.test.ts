@@ -1,5 +1,5 @@
 /**
- * End to end on the distributed topology: every service its own `node gateway/dist/cli.js <role>`
+ * End to end on the distributed topology: every service its own `node services/runtime/dist/cli.js <role>`
  * process from the built output, gRPC between them, a fresh PostgreSQL database, real Kafka, and a
  * partner receiver that verifies signatures. One payout goes through the public HTTP API from lookup to
  * refund; the sandbox rail settles it by calling the gateway back. The partner side is @payouts/client,

@@ -10,15 +10,15 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import {
-  ALL_SCHEMAS,
-  DATABASE_USERS,
-  generateServiceDatabaseUrls,
-} from "@payouts/gateway/internal/database-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { serviceRoleProblems } from "@payouts/platform/database/service-roles";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import {
+  ALL_SCHEMAS,
+  DATABASE_USERS,
+  generateServiceDatabaseUrls,
+} from "@payouts/runtime/internal/database-roles";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
@@ -62,7 +62,13 @@ beforeAll(async () => {
   urls = generateServiceDatabaseUrls(database.url, prefix);
   const migrate = spawnSync(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", join(REPO_ROOT, "gateway", "src", "cli.ts"), "migrate"],
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
+      "migrate",
+    ],
     {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "info", ...urls },
@@ -160,7 +166,7 @@ describe("production mode", () => {
           "--conditions=source",
           "--import",
           "tsx",
-          join(REPO_ROOT, "gateway", "src", "cli.ts"),
+          join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
           "webhook-dispatcher",
         ],
         {

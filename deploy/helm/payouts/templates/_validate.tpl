@@ -66,7 +66,7 @@ fails once, so an operator fixes them in one pass.
 {{- if and $secrets.existingSecret $value }}
 - {{ printf "%s is set together with secrets.existingSecret: put it in Secret %q instead (it would be ignored)" $key $secrets.existingSecret | quote }}
 {{- else if and (not $secrets.existingSecret) (not $value) }}
-- {{ printf "%s is required (or set secrets.existingSecret): node gateway/dist/cli.js event-signing-keys prints a pair" $key | quote }}
+- {{ printf "%s is required (or set secrets.existingSecret): node services/runtime/dist/cli.js event-signing-keys prints a pair" $key | quote }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { loadGatewayConfig, startGateway } from "@payouts/gateway/edge";
 import { ConfigError, isProductionMode } from "@payouts/platform/config/env-config";
 import { listenHost } from "@payouts/platform/config/listen-host";
 import type { Queryable } from "@payouts/platform/database/database";
@@ -35,13 +36,11 @@ import {
   processDatabaseUrl,
   roleGrantsFromEnv,
 } from "./database-roles.js";
-import { loadGatewayConfig } from "./gateway-config.js";
-import { startGateway } from "./gateway-server.js";
 import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
 
 /**
  * One entry point for every process of the distributed mode:
- *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
+ *   node services/runtime/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
  * and `service-credentials`, which prints fresh service key pairs as KEY=value lines (SERVICE_CALLER_KEYS,
  * GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS) for a Secret or a launcher,
  * `service-token <caller> <service>`, which prints one short-lived token signed with SERVICE_PRIVATE_KEYS,
@@ -49,7 +48,7 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  * EVENT_VERIFY_KEYS for the webhook dispatcher), and `database-urls`, which prints each
  * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
  * payouts, with a fresh password) on the server and database of DATABASE_URL.
- * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
+ * (`npm start` runs the embedded mode instead: services/runtime/src/embedded.ts.)
  */
 const role = process.argv[2] ?? "";
 const env = process.env;

@@ -1,12 +1,6 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/edge";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
-
-export const GATEWAY_MIGRATIONS: MigrationSet = {
-  schema: "gateway",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
 
 export type ServiceRole = "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
 
