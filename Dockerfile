@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every process; the argument picks the role:
-#   docker run IMAGE gateway | lookup | pricing | ledger | webhook-dispatcher | sandbox-rail | migrate
+#   docker run IMAGE gateway | lookup | pricing | ledger | webhooks | sandbox-rail | migrate
 # Pin NODE_IMAGE to a digest in release builds (node:20-bookworm-slim@sha256:...).
 ARG NODE_IMAGE=node:20-bookworm-slim
 

@@ -80,7 +80,7 @@ describe("faultPlan", () => {
 
   it("kills each of the six processes of the topology", () => {
     expect([...KILLED_ROLES].sort()).toEqual(
-      ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhook-dispatcher"].sort(),
+      ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhooks"].sort(),
     );
   });
 });

@@ -3,7 +3,7 @@ import { DEFAULT_KAFKA_TIMING } from "@payouts/platform/events/kafka-client-conf
 
 export class UsageError extends Error {}
 
-export type KilledRole = "gateway" | "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
+export type KilledRole = "gateway" | "lookup" | "pricing" | "ledger" | "webhooks" | "sandbox-rail";
 
 /** Every process of the distributed topology, each killed once in this order. */
 export const KILLED_ROLES: readonly KilledRole[] = [
@@ -11,7 +11,7 @@ export const KILLED_ROLES: readonly KilledRole[] = [
   "lookup",
   "pricing",
   "ledger",
-  "webhook-dispatcher",
+  "webhooks",
   "sandbox-rail",
 ];
 

@@ -11,7 +11,7 @@ import type { Database } from "@payouts/platform/database/database";
 import { type MigrationSet, migrate } from "@payouts/platform/database/migrate";
 import { readMigrationFolder } from "@payouts/platform/database/migration-files";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
-import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
 
@@ -72,7 +72,7 @@ describe("migrations renumbered after they were applied", () => {
 
   it.each([
     ["ledger", LEDGER_MIGRATIONS],
-    ["webhooks", WEBHOOK_MIGRATIONS],
+    ["webhooks", WEBHOOKS_MIGRATIONS],
   ])("%s: a database migrated under the former names applies nothing again", async (schema, set) => {
     const { files, formerNames } = readMigrationFolder(set.dir);
     expect(formerNames.size).toBeGreaterThan(0);

@@ -164,13 +164,7 @@ describe("the embedded runtime's events", () => {
     }
     await runtime!.close();
     runtime = undefined;
-    expect(stopped.slice(0, 3)).toEqual(["sandbox-rail", "ledger", "webhook-dispatcher"]);
-    expect([...stopped].sort()).toEqual([
-      "ledger",
-      "lookup",
-      "pricing",
-      "sandbox-rail",
-      "webhook-dispatcher",
-    ]);
+    expect(stopped.slice(0, 3)).toEqual(["sandbox-rail", "ledger", "webhooks"]);
+    expect([...stopped].sort()).toEqual(["ledger", "lookup", "pricing", "sandbox-rail", "webhooks"]);
   });
 });

@@ -217,7 +217,7 @@ async function serviceDatabases(
  * rail's poller, then the ledger (relay and loops), then the dispatcher (consumer, then workers), and
  * the database last.
  */
-const STOP_ORDER = ["sandbox-rail", "ledger", "webhook-dispatcher"];
+const STOP_ORDER = ["sandbox-rail", "ledger", "webhooks"];
 
 function inStartOrder(modules: readonly ServiceModule[]): ServiceModule[] {
   const rank = (m: ServiceModule) => {

@@ -26,7 +26,7 @@ const INSTRUMENTATION = join(REPO_ROOT, "services", "platform", "dist", "telemet
 /** What the image puts in NODE_OPTIONS: OpenTelemetry loads before the application. */
 const NODE_FLAGS = [`--import=${INSTRUMENTATION}`];
 
-export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"] as const;
+export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhooks", "sandbox-rail"] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 export type Role = ServiceRole | "gateway";
 
@@ -35,7 +35,7 @@ const ADDRESS_ENV: Readonly<Record<ServiceRole, string>> = {
   lookup: "LOOKUP_ADDR",
   pricing: "PRICING_ADDR",
   ledger: "LEDGER_ADDR",
-  "webhook-dispatcher": "WEBHOOKS_ADDR",
+  webhooks: "WEBHOOKS_ADDR",
   "sandbox-rail": "RAIL_ADDR",
 };
 

@@ -74,7 +74,7 @@ export async function startTracedTopology(options: {
     lookup: createServiceTransport(addr("lookup")),
     pricing: createServiceTransport(addr("pricing")),
     ledger: createServiceTransport(addr("ledger")),
-    webhooks: createServiceTransport(addr("webhook-dispatcher")),
+    webhooks: createServiceTransport(addr("webhooks")),
     rail: createServiceTransport(addr("sandbox-rail")),
   };
   const env = {

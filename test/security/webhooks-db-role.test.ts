@@ -167,7 +167,7 @@ describe("production mode", () => {
           "--import",
           "tsx",
           join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
-          "webhook-dispatcher",
+          "webhooks",
         ],
         {
           cwd: REPO_ROOT,
@@ -191,7 +191,7 @@ describe("production mode", () => {
     expect(asMigrationRole.status).toBe(2);
     expect(asMigrationRole.stdout).toContain("must connect as its own database role (WEBHOOKS_DATABASE_URL");
     const asOwnRole = run(urls.WEBHOOKS_DATABASE_URL ?? "");
-    expect(asOwnRole.stdout).toContain("webhook-dispatcher gRPC server listening");
+    expect(asOwnRole.stdout).toContain("webhooks gRPC server listening");
     expect(asOwnRole.stdout).not.toContain("must connect as its own database role");
   }, 90_000);
 });
@@ -222,7 +222,7 @@ describe("the one-process mode on PostgreSQL", () => {
       events: ["transaction.success"],
     });
     expect(config.status, config.text).toBe(201);
-    const dispatcher = dbs["webhook-dispatcher"];
+    const dispatcher = dbs["webhooks"];
     if (!dispatcher) throw new Error("the dispatcher's database was not seen");
     const who = await dispatcher.query<{ user: string }>('SELECT current_user AS "user"');
     expect(who.rows[0]?.user).toBe("payouts_webhooks");
