@@ -256,12 +256,12 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
           fault: currentFault,
           from: "kill -9",
           at: Date.now(),
-          limits: RESUMPTION_LIMITS.dispatcherKill,
+          limits: RESUMPTION_LIMITS.webhooksKill,
         });
         receiver.failing = false;
       }
       note(`kill -9 ${fault.role} (pid ${pid})`);
-      await seconds(dispatcher ? options.dispatcherDownSeconds : options.killDownSeconds);
+      await seconds(dispatcher ? options.webhooksDownSeconds : options.killDownSeconds);
       await supervisor.restart(fault.role, 0, "restarted after kill -9");
       await seconds(options.recoverySeconds);
       return;
