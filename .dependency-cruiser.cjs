@@ -17,6 +17,17 @@ const SERVICES = "(lookup|pricing|ledger|webhooks|sandbox-rail)";
 const PURE_LIBRARIES = ["decimal\\.js", "@bufbuild/protobuf", "ipaddr\\.js"];
 /** Platform modules that domain code may use: pure computation, no I/O. */
 const PURE_PLATFORM = ["money/", "domain-result\\.ts$", "rate-limit/"];
+/**
+ * What the services export for the HTTP edge, and all the gateway may import from them: each service's
+ * refusal reasons (mapped to HTTP statuses), the ledger's balance limit and the pricing service's preview
+ * body check (the edge answers it before the credentials). A new one is added here and to the service's
+ * package.json `exports`.
+ */
+const EDGE_EXPORTS = [
+  `^services/${SERVICES}/src/reasons\\.ts$`,
+  "^services/ledger/src/limits\\.ts$",
+  "^services/pricing/src/preview-body\\.ts$",
+];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const readJson = (file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
@@ -78,17 +89,36 @@ module.exports = {
     },
     {
       name: "platform-not-to-services",
-      comment: "services/platform is the shared library: it imports no service and not the gateway.",
+      comment:
+        "services/platform is the shared library: it imports no service, not the gateway, not the runtime.",
       severity: "error",
       from: { path: "^services/platform/" },
-      to: { path: [`^services/${SERVICES}/`, "^gateway/"] },
+      to: { path: [`^services/${SERVICES}/`, "^services/runtime/", "^gateway/"] },
     },
     {
       name: "service-not-to-gateway",
-      comment: "Services never import the gateway.",
+      comment: "Services never import the gateway; only the process host (services/runtime) starts it.",
       severity: "error",
-      from: { path: "^services/" },
+      from: { path: "^services/", pathNot: "^services/runtime/" },
       to: { path: "^gateway/" },
+    },
+    {
+      name: "nothing-imports-runtime",
+      comment:
+        "services/runtime hosts the processes (CLI roles, the one-process mode): it imports the gateway and " +
+        "the services, and no package imports it. Only tests start it.",
+      severity: "error",
+      from: { pathNot: ["^services/runtime/", "^test/"] },
+      to: { path: "^services/runtime/" },
+    },
+    {
+      name: "gateway-only-edge-exports-of-services",
+      comment:
+        "The gateway is the HTTP edge: from a service it imports only what the service exports for the edge " +
+        "(EDGE_EXPORTS: reasons, limits, the preview body check), never its service module or internals.",
+      severity: "error",
+      from: { path: "^gateway/" },
+      to: { path: `^services/${SERVICES}/`, pathNot: EDGE_EXPORTS },
     },
     {
       name: "gateway-not-to-service-domain-or-store",

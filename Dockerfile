@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every process; the argument picks the role:
-#   docker run IMAGE gateway | lookup | pricing | ledger | webhook-dispatcher | sandbox-rail | migrate
+#   docker run IMAGE gateway | lookup | pricing | ledger | webhooks | sandbox-rail | migrate
 # Pin NODE_IMAGE to a digest in release builds (node:20-bookworm-slim@sha256:...).
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -20,6 +20,7 @@ COPY services/ledger/package.json services/ledger/
 COPY services/webhooks/package.json services/webhooks/
 COPY services/sandbox-rail/package.json services/sandbox-rail/
 COPY gateway/package.json gateway/
+COPY services/runtime/package.json services/runtime/
 COPY gateway/client/package.json gateway/client/
 COPY gateway/console/package.json gateway/console/
 COPY test/package.json test/
@@ -37,14 +38,14 @@ RUN set -eu; \
     mkdir -p /out; \
     cp package.json package-lock.json /out/; \
     for ws in proto services/platform services/lookup services/pricing services/ledger services/webhooks \
-              services/sandbox-rail gateway gateway/client gateway/console test; do \
+              services/sandbox-rail gateway services/runtime gateway/client gateway/console test; do \
       mkdir -p "/out/$ws"; \
       cp "$ws/package.json" "/out/$ws/"; \
       for dir in dist migrations; do \
         if [ -d "$ws/$dir" ]; then cp -R "$ws/$dir" "/out/$ws/"; fi; \
       done; \
     done; \
-    test -f /out/gateway/dist/cli.js; \
+    test -f /out/services/runtime/dist/cli.js; \
     test -f /out/gateway/console/dist/index.html
 
 # ---- runtime: production dependencies only, non-root ---------------------------------------------
@@ -57,10 +58,10 @@ ENV HOST=0.0.0.0
 WORKDIR /app
 
 COPY --from=build /out/ ./
-# The gateway package depends on every service workspace and holds the CLI, so its production tree is
-# what the image runs; the test workspace's dependencies stay out. --ignore-scripts: no production
+# The runtime package (the process host) depends on the gateway and every service workspace and holds the
+# CLI, so its production tree is what the image runs; the test workspace's dependencies stay out. --ignore-scripts: no production
 # dependency needs an install script.
-RUN npm install --omit=dev --workspace gateway --ignore-scripts --no-audit --no-fund \
+RUN npm install --omit=dev --workspace services/runtime --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force \
  && groupadd --system --gid 10001 payouts \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
@@ -79,5 +80,5 @@ EXPOSE 8080 8081 9464 50051 50052 50053 50054 50055
 ENV NODE_OPTIONS="--import=/app/services/platform/dist/telemetry/instrumentation.js"
 
 # Node runs as PID 1: the processes handle SIGTERM themselves (graceful drain), so no init is needed.
-ENTRYPOINT ["node", "gateway/dist/cli.js"]
+ENTRYPOINT ["node", "services/runtime/dist/cli.js"]
 CMD ["gateway"]

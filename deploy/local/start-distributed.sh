@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Starts the distributed topology on this machine: one process per service, each
-# `node gateway/dist/cli.js <role>` from the built output with the OpenTelemetry
+# `node services/runtime/dist/cli.js <role>` from the built output with the OpenTelemetry
 # preload of the image, talking gRPC to each other and publishing/consuming
 # through Kafka, exactly as production runs them.
 #
 #   1. PostgreSQL: $DATABASE_URL, else pg-up.sh plus a database of this topology
 #      (payouts_dist_<base port>, created when missing).
 #   2. Kafka: $KAFKA_BROKERS, else kafka-up.sh.
-#   3. `migrate` once, then lookup, pricing, ledger, webhook-dispatcher and
+#   3. `migrate` once, then lookup, pricing, ledger, webhooks and
 #      sandbox-rail (each ready when grpc.health.v1 answers SERVING), then the
 #      gateway (ready when its admin /readyz answers 200).
 #
@@ -19,7 +19,7 @@
 # when a process starts: to change them, stop-distributed.sh first.
 #
 # Ports (PAYOUTS_BASE_PORT = B, default 28080): gateway partner B, admin B+1,
-# lookup B+2, pricing B+3, ledger B+4, webhook-dispatcher B+5, sandbox-rail B+6;
+# lookup B+2, pricing B+3, ledger B+4, webhooks B+5, sandbox-rail B+6;
 # Prometheus /metrics (METRICS_PORT) of gateway, lookup, ..., sandbox-rail on B+7..B+12.
 # Two topologies run side by side with different base ports; each has its own
 # state dir, database and webhook consumer group.
@@ -55,7 +55,7 @@
 #   LOG_LEVEL                 default info
 #   PAYOUTS_START_TIMEOUT     seconds to wait for each process (default: 60)
 #   Every other variable a service reads (QUOTE_TTL_MS, ...) is passed through.
-# Flags: --build  run `npm run build` first (it also runs when gateway/dist is missing)
+# Flags: --build  run `npm run build` first (it also runs when services/runtime/dist is missing)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,11 +64,11 @@ base=${PAYOUTS_BASE_PORT:-28080}
 local_dir=${PAYOUTS_LOCAL_DIR:-/tmp/payouts-local}
 state_dir=$local_dir/distributed/$base
 timeout=${PAYOUTS_START_TIMEOUT:-60}
-cli=$root/gateway/dist/cli.js
+cli=$root/services/runtime/dist/cli.js
 instrumentation=$root/services/platform/dist/telemetry/instrumentation.js
 # As the image runs every process (Dockerfile NODE_OPTIONS): OpenTelemetry loads first.
 node_flags=("--import=$instrumentation")
-services=(lookup pricing ledger webhook-dispatcher sandbox-rail)
+services=(lookup pricing ledger webhooks sandbox-rail)
 
 log() { echo "start-distributed: $*" >&2; }
 die() {
@@ -87,7 +87,7 @@ port_of() {
   lookup) echo $((base + 2)) ;;
   pricing) echo $((base + 3)) ;;
   ledger) echo $((base + 4)) ;;
-  webhook-dispatcher) echo $((base + 5)) ;;
+  webhooks) echo $((base + 5)) ;;
   sandbox-rail) echo $((base + 6)) ;;
   esac
 }
@@ -214,7 +214,7 @@ database_url_of() {
   lookup) echo "$LOOKUP_DATABASE_URL" ;;
   pricing) echo "$PRICING_DATABASE_URL" ;;
   ledger) echo "$LEDGER_DATABASE_URL" ;;
-  webhook-dispatcher) echo "$WEBHOOKS_DATABASE_URL" ;;
+  webhooks) echo "$WEBHOOKS_DATABASE_URL" ;;
   sandbox-rail) echo "$SANDBOX_RAIL_DATABASE_URL" ;;
   esac
 }
@@ -317,7 +317,7 @@ ADMIN_PORT=$(port_of admin)
 LOOKUP_ADDR=$(addr_of lookup)
 PRICING_ADDR=$(addr_of pricing)
 LEDGER_ADDR=$(addr_of ledger)
-WEBHOOKS_ADDR=$(addr_of webhook-dispatcher)
+WEBHOOKS_ADDR=$(addr_of webhooks)
 RAIL_ADDR=$(addr_of sandbox-rail)
 RAIL_CALLBACK_URL="http://127.0.0.1:$(port_of gateway)/callbacks/rail"
 export ADMIN_PORT LOOKUP_ADDR PRICING_ADDR LEDGER_ADDR WEBHOOKS_ADDR RAIL_ADDR RAIL_CALLBACK_URL

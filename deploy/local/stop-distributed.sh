@@ -82,7 +82,7 @@ flock -w 120 9 || {
 }
 
 stop_roles gateway
-stop_roles lookup pricing ledger webhook-dispatcher sandbox-rail
+stop_roles lookup pricing ledger webhooks sandbox-rail
 log "stopped $state_dir"
 
 if [[ $purge == true ]]; then

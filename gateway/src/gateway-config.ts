@@ -61,7 +61,7 @@ const spec = {
   },
   webhooksAddr: {
     env: "WEBHOOKS_ADDR",
-    doc: "webhook-dispatcher base URL",
+    doc: "webhooks service base URL",
     parse: parse.string,
     default: "http://127.0.0.1:50054",
   },

@@ -29,7 +29,7 @@ export interface BenchOptions {
   readonly profile: boolean;
   /** Skip the embedded-mode scenarios. */
   readonly skipEmbedded: boolean;
-  /** Use gateway/dist as it is, even when sources are newer. */
+  /** Use services/runtime/dist as it is, even when sources are newer. */
   readonly skipBuild: boolean;
   /** Run only these parts (see PARTS); all when undefined. */
   readonly only?: ReadonlySet<string>;
@@ -118,7 +118,7 @@ const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--
   --quick         short run for CI (about 3 minutes); fails only on errors, never on speed
   --profile       write .cpuprofile files of every service process to test/bench/out/profiles
   --no-embedded   skip the embedded-mode scenarios
-  --no-build      run gateway/dist as it is (default: npm run build when a source is newer)
+  --no-build      run services/runtime/dist as it is (default: npm run build when a source is newer)
   --only A,B      run only these parts: ${PARTS.join(", ")}
                   (getQuotation needs lookupPaymentCode, executePayout needs both)
   --duration N    measured seconds per HTTP scenario (default 15, quick 3)

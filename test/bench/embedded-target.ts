@@ -15,7 +15,7 @@ export interface EmbeddedTarget extends PlatformEndpoints {
 }
 
 /**
- * What `npm start` runs (gateway/src/embedded.ts: every service in one process on PGlite and the
+ * What `npm start` runs (services/runtime/src/embedded.ts: every service in one process on PGlite and the
  * in-process bus) with a fresh data directory, fixed sandbox credentials and a preview rate limit high
  * enough not to be what is measured.
  */
@@ -48,7 +48,7 @@ export async function startEmbedded(repoRoot: string, logFile: string): Promise<
   const child = await startChild({
     name: "embedded",
     command: process.execPath,
-    args: ["--conditions=source", "--import", "tsx", "gateway/src/embedded.ts"],
+    args: ["--conditions=source", "--import", "tsx", "services/runtime/src/embedded.ts"],
     env,
     cwd: repoRoot,
     logFile,

@@ -202,16 +202,17 @@ const BUILT_PACKAGES = [
   "services/webhooks",
   "services/sandbox-rail",
   "gateway",
+  "services/runtime",
 ];
 
 /**
- * True when gateway/dist/cli.js is missing or older than a TypeScript source of a built package
- * (`npm run build` rewrites every output, the gateway's last).
+ * True when services/runtime/dist/cli.js is missing or older than a TypeScript source of a built package
+ * (`npm run build` rewrites every output, the runtime's after the gateway's).
  */
 export function buildIsStale(repoRoot: string): boolean {
   let built: number;
   try {
-    built = statSync(join(repoRoot, "gateway", "dist", "cli.js")).mtimeMs;
+    built = statSync(join(repoRoot, "services", "runtime", "dist", "cli.js")).mtimeMs;
   } catch {
     return true;
   }

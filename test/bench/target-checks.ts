@@ -13,7 +13,7 @@ export const SERVICE_PROCESSES = [
   "lookup",
   "pricing",
   "ledger",
-  "webhook-dispatcher",
+  "webhooks",
   "sandbox-rail",
 ] as const;
 export const EMBEDDED_PROCESS = "embedded";

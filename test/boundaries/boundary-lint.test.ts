@@ -65,6 +65,7 @@ const PACKAGES: Record<string, { name: string; exports: Record<string, unknown> 
     name: "@payouts/lookup",
     exports: {
       "./lookup-service": entry("lookup-service"),
+      "./reasons": entry("reasons"),
       "./internal/*": { source: "./src/*.ts" },
       "./testdata/*": { source: "./testdata/*.ts" },
     },
@@ -75,7 +76,11 @@ const PACKAGES: Record<string, { name: string; exports: Record<string, unknown> 
   },
   gateway: {
     name: "@payouts/gateway",
-    exports: { "./cli": entry("cli"), "./internal/*": { source: "./src/*.ts" } },
+    exports: { "./edge": entry("edge"), "./internal/*": { source: "./src/*.ts" } },
+  },
+  "services/runtime": {
+    name: "@payouts/runtime",
+    exports: { "./embedded-runtime": entry("embedded-runtime"), "./internal/*": { source: "./src/*.ts" } },
   },
 };
 
@@ -94,10 +99,15 @@ const FILES: Record<string, string> = {
   "services/pricing/src/domain/preview.ts": "export const preview = 1;\n",
   "services/pricing/src/pricing-service.ts":
     'import { preview } from "./domain/preview.js";\nexport const pricing = preview;\n',
-  "gateway/src/cli.ts":
-    'import { lookup } from "@payouts/lookup/lookup-service";\nimport { pricing } from "@payouts/pricing/pricing-service";\nexport const cli = [lookup, pricing];\n',
+  "services/lookup/src/reasons.ts": 'export const LOOKUP_REASONS = ["NOT_FOUND"];\n',
+  "gateway/src/edge.ts":
+    'import { LOOKUP_REASONS } from "@payouts/lookup/reasons";\nexport const edge = LOOKUP_REASONS;\n',
+  "services/runtime/src/embedded-runtime.ts":
+    'import { edge } from "@payouts/gateway/edge";\nimport { lookup } from "@payouts/lookup/lookup-service";\nimport { pricing } from "@payouts/pricing/pricing-service";\nexport const runtime = [edge, lookup, pricing];\n',
   "test/lookup.test.ts":
     'import { store } from "@payouts/lookup/internal/store/customer-store";\nexport const t = store;\n',
+  "test/platform.test.ts":
+    'import { runtime } from "@payouts/runtime/embedded-runtime";\nexport const p = runtime;\n',
 
   // domain-no-io
   "services/lookup/src/domain/reads-files.ts":
@@ -119,7 +129,13 @@ const FILES: Record<string, string> = {
     'import { lookup } from "@payouts/lookup/lookup-service";\nexport const k = lookup;\n',
   // service-not-to-gateway
   "services/pricing/src/calls-gateway.ts":
-    'import { cli } from "@payouts/gateway/cli";\nexport const g = cli;\n',
+    'import { edge } from "@payouts/gateway/edge";\nexport const g = edge;\n',
+  // nothing-imports-runtime
+  "gateway/src/hosts-itself.ts":
+    'import { runtime } from "@payouts/runtime/embedded-runtime";\nexport const hosts = runtime;\n',
+  // gateway-only-edge-exports-of-services (a public entry point, but not one for the edge)
+  "gateway/src/runs-lookup.ts":
+    'import { lookup } from "@payouts/lookup/lookup-service";\nexport const runs = lookup;\n',
   // no-circular
   "services/pricing/src/cycle-a.ts": 'import { b } from "./cycle-b.js";\nexport const a = () => b;\n',
   "services/pricing/src/cycle-b.ts": 'import { a } from "./cycle-a.js";\nexport const b = () => a;\n',
@@ -174,6 +190,8 @@ describe("the boundary lint", () => {
       "domain-depends-inward",
       "service-not-to-other-service",
       "gateway-not-to-service-domain-or-store",
+      "gateway-only-edge-exports-of-services",
+      "nothing-imports-runtime",
       "only-public-entry-points",
       "platform-not-to-services",
       "service-not-to-gateway",
@@ -207,7 +225,21 @@ describe("the boundary lint", () => {
       "services/platform/src/knows-lookup.ts → services/lookup/src/lookup-service.ts",
     ]);
     expect(found("service-not-to-gateway")).toEqual([
-      "services/pricing/src/calls-gateway.ts → gateway/src/cli.ts",
+      "services/pricing/src/calls-gateway.ts → gateway/src/edge.ts",
+    ]);
+  });
+
+  it("refuses any package importing the process host, which only tests may start", () => {
+    expect(found("nothing-imports-runtime")).toEqual([
+      "gateway/src/hosts-itself.ts → services/runtime/src/embedded-runtime.ts",
+    ]);
+  });
+
+  it("refuses the gateway importing from a service anything but what it exports for the edge", () => {
+    expect(found("gateway-only-edge-exports-of-services").sort()).toEqual([
+      "gateway/src/routes/preview-route.ts → services/pricing/src/domain/preview.ts",
+      "gateway/src/runs-lookup.ts → services/lookup/src/lookup-service.ts",
+      "gateway/src/uses-testdata.ts → services/lookup/testdata/qr-samples.ts",
     ]);
   });
 
@@ -236,8 +268,11 @@ describe("the boundary lint", () => {
       "amount.ts",
       "customer-store.ts",
       "lookup-service.ts",
-      "cli.ts",
+      "reasons.ts",
+      "edge.ts",
+      "embedded-runtime.ts",
       "lookup.test.ts",
+      "platform.test.ts",
       "ids.ts",
     ];
     for (const v of result.violations) {

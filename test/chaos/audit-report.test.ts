@@ -25,7 +25,7 @@ const rows: AuditRow[] = [
 ];
 const resumptions: Resumption[] = [
   {
-    fault: "kill -9 webhook-dispatcher",
+    fault: "kill -9 webhooks",
     from: "kill -9",
     at: 5_000,
     limits: { newEventsMs: 10_000, storedMs: 5_000 },
@@ -78,10 +78,10 @@ describe("audit report", () => {
     const lines = resumptionTable(resumptions).split("\n");
     expect(lines[0]).toMatch(/^fault +clock starts at +new events +limit +stored deliveries +limit$/);
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
-    expect(lines[2]).toMatch(/^kill -9 webhook-dispatcher +kill -9 +7\.4 s +10\.0 s +2\.1 s +5\.0 s$/);
+    expect(lines[2]).toMatch(/^kill -9 webhooks +kill -9 +7\.4 s +10\.0 s +2\.1 s +5\.0 s$/);
     expect(lines[3]).toMatch(/^kafka outage 60 s +broker answering +- +5\.0 s +0\.3 s +-$/);
     expect(markdownResumptionTable(resumptions).split("\n")[2]).toBe(
-      "| kill -9 webhook-dispatcher | kill -9 | 7.4 s | 10.0 s | 2.1 s | 5.0 s |",
+      "| kill -9 webhooks | kill -9 | 7.4 s | 10.0 s | 2.1 s | 5.0 s |",
     );
   });
 

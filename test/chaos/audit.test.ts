@@ -93,7 +93,7 @@ describe("auditRun", () => {
 
   it("fails on a resumption limit missed and keeps the measures in the report", () => {
     const slow = {
-      fault: "kill -9 webhook-dispatcher",
+      fault: "kill -9 webhooks",
       from: "kill -9",
       at: 2_000,
       limits: { newEventsMs: 10_000, storedMs: 5_000 },
@@ -105,7 +105,7 @@ describe("auditRun", () => {
     expect(report.resumptions).toEqual([slow]);
     expect(report.findings).toEqual([
       {
-        fault: "kill -9 webhook-dispatcher",
+        fault: "kill -9 webhooks",
         check: "resumption",
         detail: "delivery stored before the fault: first delivered 5.0 s after the kill -9, limit 5.0 s",
       },
@@ -242,7 +242,7 @@ describe("auditRun", () => {
       exits: [
         ...run.exits,
         {
-          role: "webhook-dispatcher",
+          role: "webhooks",
           replica: 0,
           pid: 12,
           at: 1_500,
@@ -255,7 +255,7 @@ describe("auditRun", () => {
     });
     expect(report.rows.map((r) => r.unexpectedExits)).toEqual([1, 1]);
     expect(report.findings.map((f) => f.detail)).toEqual([
-      "webhook-dispatcher (pid 12) exited by itself with code 1",
+      "webhooks (pid 12) exited by itself with code 1",
       "ledger replica 1 (pid 13) did not stop cleanly on SIGTERM: signal SIGKILL",
     ]);
   });

@@ -23,9 +23,7 @@ describe("parseChaosOptions", () => {
 
   it("restarts the killed dispatcher well inside the limit its stored deliveries are held to", () => {
     for (const options of [parseChaosOptions([]), parseChaosOptions(["--short"])]) {
-      expect(options.dispatcherDownSeconds * 1000).toBeLessThan(
-        RESUMPTION_LIMITS.dispatcherKill.storedMs / 2,
-      );
+      expect(options.webhooksDownSeconds * 1000).toBeLessThan(RESUMPTION_LIMITS.webhooksKill.storedMs / 2);
       expect(options.storedBeforeKillSeconds).toBeGreaterThan(0);
     }
   });
@@ -73,14 +71,14 @@ describe("faultPlan", () => {
       "kafka outage 60 s",
       "postgres restart -m fast",
       "postgres restart -m immediate",
-      "2 replicas gw+ledger+dispatcher",
+      "2 replicas gw+ledger+webhooks",
     ]);
     expect(new Set(names).size).toBe(names.length);
   });
 
   it("kills each of the six processes of the topology", () => {
     expect([...KILLED_ROLES].sort()).toEqual(
-      ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhook-dispatcher"].sort(),
+      ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhooks"].sort(),
     );
   });
 });

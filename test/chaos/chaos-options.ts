@@ -3,7 +3,7 @@ import { DEFAULT_KAFKA_TIMING } from "@payouts/platform/events/kafka-client-conf
 
 export class UsageError extends Error {}
 
-export type KilledRole = "gateway" | "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
+export type KilledRole = "gateway" | "lookup" | "pricing" | "ledger" | "webhooks" | "sandbox-rail";
 
 /** Every process of the distributed topology, each killed once in this order. */
 export const KILLED_ROLES: readonly KilledRole[] = [
@@ -11,7 +11,7 @@ export const KILLED_ROLES: readonly KilledRole[] = [
   "lookup",
   "pricing",
   "ledger",
-  "webhook-dispatcher",
+  "webhooks",
   "sandbox-rail",
 ];
 
@@ -42,7 +42,7 @@ export interface ChaosOptions {
    * How long the killed dispatcher stays down: as briefly as an orchestrator takes to start a replacement,
    * since its resumption is held to a limit from the kill (RESUMPTION_LIMITS).
    */
-  readonly dispatcherDownSeconds: number;
+  readonly webhooksDownSeconds: number;
   /** Before the dispatcher is killed, the receiver answers 500 this long, so deliveries are left stored. */
   readonly storedBeforeKillSeconds: number;
   /** Load after each fault is over (a restarted process ready, the broker back, ...). */
@@ -90,7 +90,7 @@ export function kafkaRetryBudgetMs(jitter: "nominal" | "worst", retry = KAFKA_RE
  * `storedMs` for a delivery row stored before it.
  */
 export const RESUMPTION_LIMITS = {
-  dispatcherKill: { newEventsMs: 10_000, storedMs: 5_000 },
+  webhooksKill: { newEventsMs: 10_000, storedMs: 5_000 },
   kafkaRestart: { newEventsMs: 5_000 },
 } as const;
 
@@ -103,7 +103,7 @@ const FULL: ChaosOptions = {
   baselineSeconds: 30,
   leadSeconds: 5,
   killDownSeconds: 5,
-  dispatcherDownSeconds: 0.5,
+  webhooksDownSeconds: 0.5,
   storedBeforeKillSeconds: 1,
   recoverySeconds: 10,
   // Past even the worst-case jitter of the retry budget.
@@ -176,6 +176,6 @@ export function faultName(fault: Fault): string {
     case "receiver-failing":
       return `receiver 500s ${fault.seconds} s`;
     case "replicas":
-      return "2 replicas gw+ledger+dispatcher";
+      return "2 replicas gw+ledger+webhooks";
   }
 }

@@ -8,7 +8,7 @@ import {
 } from "./resumption.js";
 
 const MARK: ResumptionMark = {
-  fault: "kill -9 webhook-dispatcher",
+  fault: "kill -9 webhooks",
   from: "kill -9",
   at: 10_000,
   limits: { newEventsMs: 10_000, storedMs: 5_000 },

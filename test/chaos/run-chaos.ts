@@ -99,7 +99,7 @@ async function main(): Promise<number> {
   log(`${options.mode} run`);
 
   if (buildIsStale(repoRoot)) {
-    log("gateway/dist is missing or older than the sources: npm run build");
+    log("services/runtime/dist is missing or older than the sources: npm run build");
     execFileSync("npm", ["run", "build"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
   }
 
@@ -242,7 +242,7 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       return;
     case "kill": {
       await seconds(options.leadSeconds);
-      const dispatcher = fault.role === "webhook-dispatcher";
+      const dispatcher = fault.role === "webhooks";
       if (dispatcher) {
         // Leave deliveries stored and due at the kill: the receiver refuses them for a moment before.
         if (!(await receiver.nextAccepted(30_000))) note("no notification arrived within 30 s");
@@ -256,12 +256,12 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
           fault: currentFault,
           from: "kill -9",
           at: Date.now(),
-          limits: RESUMPTION_LIMITS.dispatcherKill,
+          limits: RESUMPTION_LIMITS.webhooksKill,
         });
         receiver.failing = false;
       }
       note(`kill -9 ${fault.role} (pid ${pid})`);
-      await seconds(dispatcher ? options.dispatcherDownSeconds : options.killDownSeconds);
+      await seconds(dispatcher ? options.webhooksDownSeconds : options.killDownSeconds);
       await supervisor.restart(fault.role, 0, "restarted after kill -9");
       await seconds(options.recoverySeconds);
       return;
@@ -306,11 +306,11 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       await seconds(options.leadSeconds);
       const [ledger, dispatcher] = await Promise.all([
         topology.addReplica("ledger"),
-        topology.addReplica("webhook-dispatcher"),
+        topology.addReplica("webhooks"),
       ]);
       const gateway = await topology.addReplica("gateway", {
         LEDGER_ADDR: `http://${topology.grpcAddress("ledger", ledger)}`,
-        WEBHOOKS_ADDR: `http://${topology.grpcAddress("webhook-dispatcher", dispatcher)}`,
+        WEBHOOKS_ADDR: `http://${topology.grpcAddress("webhooks", dispatcher)}`,
       });
       driver.gateways = topology.gateways();
       note(
@@ -322,7 +322,7 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       for (const [role, replica] of [
         ["gateway", gateway],
         ["ledger", ledger],
-        ["webhook-dispatcher", dispatcher],
+        ["webhooks", dispatcher],
       ] as const) {
         const exit = await topology.stopReplica(role, replica);
         note(`${role} replica ${replica} stopped (${exit.signal ?? `code ${exit.code}`})`);
@@ -506,7 +506,7 @@ async function waitForQuiescence(
 
 /** The last output of every process (the latest start of each role and replica). */
 function saveLogs(topology: DistributedTopology): void {
-  const roles: Role[] = ["gateway", "lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"];
+  const roles: Role[] = ["gateway", "lookup", "pricing", "ledger", "webhooks", "sandbox-rail"];
   for (const role of roles) {
     for (let replica = 0; replica < 4; replica++) {
       const output = topology.logsOf(role, replica);

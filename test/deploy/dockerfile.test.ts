@@ -59,19 +59,19 @@ describe("Dockerfile", () => {
     expect(runtime).toContain("ENV HOST=0.0.0.0");
   });
 
-  it("installs the gateway's production tree, which reaches every service workspace", () => {
-    expect(runtime.some((l) => l.includes("npm install --omit=dev --workspace gateway"))).toBe(true);
+  it("installs the runtime's production tree, which reaches the gateway and every service workspace", () => {
+    expect(runtime.some((l) => l.includes("npm install --omit=dev --workspace services/runtime"))).toBe(true);
     const manifest = (workspace: string) =>
       JSON.parse(readFileSync(join(repoRoot, workspace, "package.json"), "utf8")) as {
         name: string;
         dependencies?: Record<string, string>;
       };
-    const gatewayDeps = Object.keys(manifest("gateway").dependencies ?? {});
+    const runtimeDeps = Object.keys(manifest("services/runtime").dependencies ?? {});
     // Not runtime dependencies: the SDK is published on its own, the console ships as its built static
     // files (next test).
-    const notRuntime = ["gateway", "gateway/client", "gateway/console", "test"];
+    const notRuntime = ["services/runtime", "gateway/client", "gateway/console", "test"];
     for (const workspace of workspaces.filter((w) => !notRuntime.includes(w))) {
-      expect(gatewayDeps, workspace).toContain(manifest(workspace).name);
+      expect(runtimeDeps, workspace).toContain(manifest(workspace).name);
     }
   });
 
@@ -94,7 +94,7 @@ describe("Dockerfile", () => {
   });
 
   it("starts the role given as argument, gateway by default", () => {
-    expect(runtime).toContain('ENTRYPOINT ["node", "gateway/dist/cli.js"]');
+    expect(runtime).toContain('ENTRYPOINT ["node", "services/runtime/dist/cli.js"]');
     expect(runtime).toContain('CMD ["gateway"]');
     expect(runtime).toContain("WORKDIR /app");
   });

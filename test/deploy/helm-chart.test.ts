@@ -24,7 +24,7 @@ const grpcPorts: Record<string, number> = {
   lookup: 50051,
   pricing: 50052,
   ledger: 50053,
-  "webhook-dispatcher": 50054,
+  webhooks: 50054,
   "sandbox-rail": 50055,
 };
 const components = ["gateway", ...Object.keys(grpcPorts)];
@@ -203,7 +203,7 @@ const DATABASE_URL_OF: Record<string, string> = {
   lookup: "LOOKUP_DATABASE_URL",
   pricing: "PRICING_DATABASE_URL",
   ledger: "LEDGER_DATABASE_URL",
-  "webhook-dispatcher": "WEBHOOKS_DATABASE_URL",
+  webhooks: "WEBHOOKS_DATABASE_URL",
   "sandbox-rail": "SANDBOX_RAIL_DATABASE_URL",
 };
 const DATABASE_URL_KEYS = Object.values(DATABASE_URL_OF);
@@ -287,7 +287,7 @@ describe("secrets", () => {
       "LEDGER_SERVICE_PRIVATE_KEYS",
       "SERVICE_CALLER_KEYS",
     ]);
-    expect(keysOf("webhook-dispatcher")).toEqual([
+    expect(keysOf("webhooks")).toEqual([
       "DATABASE_URL",
       "EVENT_VERIFY_KEYS",
       "SERVICE_CALLER_KEYS",
@@ -298,9 +298,9 @@ describe("secrets", () => {
     }
   });
 
-  it("gives the webhook-dispatcher WEBHOOK_SECRET_KEY from the Secret, in both install styles", () => {
+  it("gives the webhooks service WEBHOOK_SECRET_KEY from the Secret, in both install styles", () => {
     for (const manifests of [renders.ci, renders.production]) {
-      const env = deploymentOf(manifests, "webhook-dispatcher").spec.template.spec.containers[0]?.env ?? [];
+      const env = deploymentOf(manifests, "webhooks").spec.template.spec.containers[0]?.env ?? [];
       const key = env.find((e) => e.name === "WEBHOOK_SECRET_KEY");
       expect(key?.valueFrom?.secretKeyRef?.key).toBe("WEBHOOK_SECRET_KEY");
     }
@@ -308,14 +308,14 @@ describe("secrets", () => {
     expect(main?.stringData?.WEBHOOK_SECRET_KEY).toBe("Y2ktb25seS13ZWJob29rLXNlYWxpbmcta2V5LTMyYnk=");
   });
 
-  it("gives the webhook-dispatcher's consumer the session timeout of kafka.sessionTimeoutMs", () => {
+  it("gives the webhooks service's consumer the session timeout of kafka.sessionTimeoutMs", () => {
     const manifests = renderChart(["ci-values.yaml"], ["kafka.sessionTimeoutMs=3000"]);
     const env = (name: string) => deploymentOf(manifests, name).spec.template.spec.containers[0]?.env ?? [];
-    expect(env("webhook-dispatcher").find((e) => e.name === "KAFKA_SESSION_TIMEOUT_MS")?.value).toBe("3000");
+    expect(env("webhooks").find((e) => e.name === "KAFKA_SESSION_TIMEOUT_MS")?.value).toBe("3000");
     expect(env("ledger").some((e) => e.name === "KAFKA_SESSION_TIMEOUT_MS")).toBe(false);
   });
 
-  it("gives the ledger and the webhook-dispatcher each its own Kafka user, TLS and SASL when asked", () => {
+  it("gives the ledger and the webhooks service each its own Kafka user, TLS and SASL when asked", () => {
     const manifests = renderChart(
       ["ci-values.yaml"],
       [
@@ -323,8 +323,8 @@ describe("secrets", () => {
         "kafka.saslMechanism=scram-sha-512",
         "secrets.kafka.ledger.username=ledger-user",
         "secrets.kafka.ledger.password=ledger-password",
-        "secrets.kafka.webhookDispatcher.username=webhooks-user",
-        "secrets.kafka.webhookDispatcher.password=webhooks-password",
+        "secrets.kafka.webhooks.username=webhooks-user",
+        "secrets.kafka.webhooks.password=webhooks-password",
       ],
     );
     const kafkaEnv = (name: string) =>
@@ -337,7 +337,7 @@ describe("secrets", () => {
       ["KAFKA_SASL_USERNAME", "secret:LEDGER_KAFKA_USERNAME"],
       ["KAFKA_SASL_PASSWORD", "secret:LEDGER_KAFKA_PASSWORD"],
     ]);
-    expect(kafkaEnv("webhook-dispatcher")).toEqual([
+    expect(kafkaEnv("webhooks")).toEqual([
       ["KAFKA_TLS", "true"],
       ["KAFKA_SASL_MECHANISM", "scram-sha-512"],
       ["KAFKA_SASL_USERNAME", "secret:WEBHOOKS_KAFKA_USERNAME"],
@@ -382,7 +382,7 @@ describe("secrets", () => {
       "LEDGER_SERVICE_PRIVATE_KEYS",
     );
     expect(envVar("gateway", "SERVICE_CALLER_KEYS")).toBeUndefined();
-    for (const name of ["lookup", "pricing", "webhook-dispatcher", "sandbox-rail"]) {
+    for (const name of ["lookup", "pricing", "webhooks", "sandbox-rail"]) {
       expect(envVar(name, "SERVICE_PRIVATE_KEYS"), name).toBeUndefined();
       expect(envVar(name, "SERVICE_CALLER_KEYS")?.valueFrom?.secretKeyRef?.key, name).toBe(
         "SERVICE_CALLER_KEYS",
@@ -399,7 +399,7 @@ describe("configuration", () => {
       LOOKUP_ADDR: "lookup",
       PRICING_ADDR: "pricing",
       LEDGER_ADDR: "ledger",
-      WEBHOOKS_ADDR: "webhook-dispatcher",
+      WEBHOOKS_ADDR: "webhooks",
       RAIL_ADDR: "sandbox-rail",
     };
     for (const [env, name] of Object.entries(addrs)) {
@@ -440,7 +440,7 @@ describe("configuration", () => {
       const [configMap] = ofKind<ConfigMap>(manifests, "ConfigMap");
       expect(configMap?.data.WEBHOOK_ALLOWED_PORTS).toBe(ports.join(","));
       const policy = ofKind<NetworkPolicy>(manifests, "NetworkPolicy").find(
-        (p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === "webhook-dispatcher",
+        (p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"] === "webhooks",
       );
       const internetRule = (policy?.spec.egress ?? []).find((r) =>
         (r.to ?? []).some((peer) => peer.ipBlock?.cidr === "0.0.0.0/0"),
@@ -530,7 +530,7 @@ describe("exposure", () => {
     const hpas = ofKind<HorizontalPodAutoscaler>(renders.production, "HorizontalPodAutoscaler");
     const targets = hpas.map((h) => h.spec.scaleTargetRef.name).sort();
     expect(targets).toEqual(
-      ["gateway", "ledger", "lookup", "pricing", "webhook-dispatcher"].map((c) => `${releaseName}-${c}`),
+      ["gateway", "ledger", "lookup", "pricing", "webhooks"].map((c) => `${releaseName}-${c}`),
     );
     for (const d of ofKind<Deployment>(renders.production, "Deployment")) {
       expect(d.spec.replicas === undefined, d.metadata.name).toBe(targets.includes(d.metadata.name));
@@ -567,12 +567,12 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
     expect(callersOf("lookup", 50051)).toEqual(["gateway"]);
     expect(callersOf("pricing", 50052)).toEqual(["gateway", "ledger"]);
     expect(callersOf("ledger", 50053)).toEqual(["gateway"]);
-    expect(callersOf("webhook-dispatcher", 50054)).toEqual(["gateway"]);
+    expect(callersOf("webhooks", 50054)).toEqual(["gateway"]);
     expect(callersOf("sandbox-rail", 50055)).toEqual(["gateway", "ledger"]);
   });
 
   it("lets each component call out to the gRPC services it needs only", () => {
-    const components = ["gateway", "lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"];
+    const components = ["gateway", "lookup", "pricing", "ledger", "webhooks", "sandbox-rail"];
     const calleesOf = (name: string): string[] =>
       (policyOf(name).spec.egress ?? [])
         .flatMap((rule) =>
@@ -583,7 +583,7 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
     expect(calleesOf("ledger")).toEqual(["pricing", "sandbox-rail"]);
     expect(calleesOf("lookup")).toEqual([]);
     expect(calleesOf("pricing")).toEqual([]);
-    expect(calleesOf("webhook-dispatcher")).toEqual([]);
+    expect(calleesOf("webhooks")).toEqual([]);
     expect(calleesOf("sandbox-rail")).toEqual(["gateway"]);
   });
 
@@ -599,7 +599,7 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
   });
 
   it("lets the webhook dispatcher out to the internet but not to private or metadata ranges", () => {
-    const blocks = (policyOf("webhook-dispatcher").spec.egress ?? [])
+    const blocks = (policyOf("webhooks").spec.egress ?? [])
       .filter((r) => r.ports?.some((p) => p.port === 443))
       .flatMap((r) => r.to ?? [])
       .flatMap((peer) => (peer.ipBlock ? [peer.ipBlock] : []));
@@ -613,7 +613,7 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
       .filter((p) => (p.spec.egress ?? []).some((r) => r.ports?.some((port) => port.port === kafkaPort)))
       .map((p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/component"])
       .sort();
-    expect(withKafka).toEqual(["ledger", "webhook-dispatcher"]);
+    expect(withKafka).toEqual(["ledger", "webhooks"]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * End to end on the distributed topology: every service its own `node gateway/dist/cli.js <role>`
+ * End to end on the distributed topology: every service its own `node services/runtime/dist/cli.js <role>`
  * process from the built output, gRPC between them, a fresh PostgreSQL database, real Kafka, and a
  * partner receiver that verifies signatures. One payout goes through the public HTTP API from lookup to
  * refund; the sandbox rail settles it by calling the gateway back. The partner side is @payouts/client,
@@ -398,7 +398,7 @@ describe("service authentication between the processes", () => {
       }),
       grpcJsUnary(ledger(), LedgerService.method.getTransaction, { partnerId: "", txId: "tx_any" }),
       grpcJsUnary(ledger(), LedgerService.method.listTransactions, { partnerId: partner.partnerId }),
-      grpcJsUnary(running().grpcAddress("webhook-dispatcher"), WebhookService.method.listConfigs, {
+      grpcJsUnary(running().grpcAddress("webhooks"), WebhookService.method.listConfigs, {
         partnerId: partner.partnerId,
       }),
       grpcJsUnary(running().grpcAddress("pricing"), PricingService.method.putFxRate, {
@@ -475,7 +475,7 @@ describe("service authentication between the processes", () => {
         await as("gateway-rail", "ledger"),
       ),
       grpcJsUnary(
-        running().grpcAddress("webhook-dispatcher"),
+        running().grpcAddress("webhooks"),
         WebhookAdminService.method.searchDeliveries,
         {},
         5_000,
@@ -488,7 +488,7 @@ describe("service authentication between the processes", () => {
     // A caller no RPC of the service names is not even authenticated there: the service holds no key for it.
     const foreign = [
       grpcJsUnary(
-        running().grpcAddress("webhook-dispatcher"),
+        running().grpcAddress("webhooks"),
         WebhookAdminService.method.setConfigActive,
         { configId: "whc_any", active: false },
         5_000,
@@ -533,7 +533,7 @@ describe("service authentication between the processes", () => {
         await as("gateway", "ledger"),
       ),
       grpcJsUnary(
-        running().grpcAddress("webhook-dispatcher"),
+        running().grpcAddress("webhooks"),
         WebhookService.method.listConfigs,
         { partnerId: "" },
         5_000,

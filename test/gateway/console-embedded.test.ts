@@ -4,8 +4,9 @@
  * there as on PostgreSQL: one payout settled by the sandbox rail with a webhook delivered, then every
  * console read.
  */
-import { startEmbedded } from "@payouts/gateway/embedded-runtime";
+
 import { createLogger } from "@payouts/platform/logging/logger";
+import { startEmbedded } from "@payouts/runtime/embedded-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../ledger/support/ledger-harness.js";
 import { pendingTransaction } from "../ledger/support/payout-fixtures.js";

@@ -1,12 +1,12 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/edge";
 import {
   type CredentialVerifierOptions,
   createCredentialVerifier,
 } from "@payouts/gateway/internal/auth/credential-verifier";
 import { hashSecret, verifySecret } from "@payouts/gateway/internal/auth/secret-hash";
-import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
 import {
   addAppSecret,
   findAppCredentials,

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/edge";
 import { hashSecret } from "@payouts/gateway/internal/auth/secret-hash";
 import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
 import {
@@ -9,7 +10,6 @@ import {
   type GatewayTransports,
   startGateway,
 } from "@payouts/gateway/internal/gateway-server";
-import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
 import { insertApp, insertPartner } from "@payouts/gateway/internal/store/partner-store";
 import { createLedgerService, LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
 import type { Database } from "@payouts/platform/database/database";

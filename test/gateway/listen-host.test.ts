@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
-import { startEmbedded } from "@payouts/gateway/embedded-runtime";
 import { createLogger } from "@payouts/platform/logging/logger";
+import { startEmbedded } from "@payouts/runtime/embedded-runtime";
 import { describe, expect, it } from "vitest";
 import {
   executePayout,

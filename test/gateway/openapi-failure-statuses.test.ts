@@ -1,4 +1,5 @@
 import { createRouterTransport } from "@connectrpc/connect";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/edge";
 import { hashSecret } from "@payouts/gateway/internal/auth/secret-hash";
 import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
 import {
@@ -6,7 +7,6 @@ import {
   type GatewayTransports,
   startGateway,
 } from "@payouts/gateway/internal/gateway-server";
-import { GATEWAY_MIGRATIONS } from "@payouts/gateway/internal/service-roles";
 import { insertApp, insertPartner } from "@payouts/gateway/internal/store/partner-store";
 import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import type { Database } from "@payouts/platform/database/database";

@@ -3,8 +3,9 @@
  * triggers, advisory-lock idempotency and relay lease must work there: one payout end to end, a replay,
  * concurrent keys, and every outbox row published.
  */
-import { startEmbedded } from "@payouts/gateway/embedded-runtime";
+
 import { createLogger } from "@payouts/platform/logging/logger";
+import { startEmbedded } from "@payouts/runtime/embedded-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, freePort } from "../support/test-platform.js";
 import { waitFor } from "./support/ledger-harness.js";

@@ -4,8 +4,9 @@
  * byte for byte, and the balance was debited once — and an admin balance credit's key is replayed the same
  * way, credited once.
  */
-import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
+
 import { createLogger } from "@payouts/platform/logging/logger";
+import { type EmbeddedHandle, startEmbedded } from "@payouts/runtime/embedded-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
 import { ADMIN_TOKEN, freePort, type TestPlatform } from "../support/test-platform.js";

@@ -32,7 +32,7 @@ function run(role: string, env: Record<string, string>) {
 beforeAll(() => ensureBuilt(), 300_000);
 
 describe("production mode refuses to start without its credentials", () => {
-  it.each(["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"])(
+  it.each(["lookup", "pricing", "ledger", "webhooks", "sandbox-rail"])(
     "%s without SERVICE_CALLER_KEYS",
     (role) => {
       const result = run(role, {
@@ -61,9 +61,18 @@ describe("production mode refuses to start without its credentials", () => {
     expect(result.output).not.toContain(credentials.privateKeys.gateway);
   });
 
-  it("the webhook-dispatcher without WEBHOOK_SECRET_KEY (no sealing key generated into the database)", () => {
+  it("the webhooks service without WEBHOOK_SECRET_KEY (no sealing key generated into the database)", () => {
+    const result = run("webhooks", { SERVICE_CALLER_KEYS: credentials.callerKeys });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("WEBHOOK_SECRET_KEY is required in production");
+  });
+
+  it("the former role name webhook-dispatcher runs the webhooks service, with a deprecation warning", () => {
     const result = run("webhook-dispatcher", { SERVICE_CALLER_KEYS: credentials.callerKeys });
     expect(result.status).not.toBe(0);
+    expect(result.output).toContain(
+      'role \\"webhook-dispatcher\\" is deprecated: run \\"webhooks\\" instead',
+    );
     expect(result.output).toContain("WEBHOOK_SECRET_KEY is required in production");
   });
 
@@ -87,8 +96,8 @@ describe("production mode refuses to start without its credentials", () => {
     expect(result.output).not.toContain("not-a-key-c2VjcmV0LXZhbHVl");
   });
 
-  it("the webhook-dispatcher without EVENT_VERIFY_KEYS, the keys events are verified with", () => {
-    const result = run("webhook-dispatcher", {
+  it("the webhooks service without EVENT_VERIFY_KEYS, the keys events are verified with", () => {
+    const result = run("webhooks", {
       SERVICE_CALLER_KEYS: credentials.callerKeys,
       WEBHOOK_SECRET_KEY: "a".repeat(64),
     });

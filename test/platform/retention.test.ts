@@ -10,7 +10,7 @@ import { createLedgerRetention } from "@payouts/ledger/internal/retention/ledger
 import { migrate } from "@payouts/platform/database/migrate";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { createWebhookRetention } from "@payouts/webhooks/internal/retention/webhook-retention";
-import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   destination,
@@ -48,7 +48,7 @@ let h: LedgerHarness;
 
 beforeAll(async () => {
   h = await startLedgerHarness();
-  await migrate(h.db, WEBHOOK_MIGRATIONS);
+  await migrate(h.db, WEBHOOKS_MIGRATIONS);
 });
 
 afterAll(async () => {

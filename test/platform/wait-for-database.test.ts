@@ -1,5 +1,5 @@
 /**
- * A process started while PostgreSQL is down waits for it (gateway/src/cli.ts calls waitForDatabase before
+ * A process started while PostgreSQL is down waits for it (services/runtime/src/cli.ts calls waitForDatabase before
  * anything else touches the database) instead of failing to start; other errors still fail at once.
  */
 import { createPgDatabase } from "@payouts/platform/database/pg-database";

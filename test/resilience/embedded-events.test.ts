@@ -3,8 +3,9 @@
  * once the webhook dispatcher has stored what it announces. While the dispatcher cannot store events, the
  * rows stay unpublished; closing the runtime then loses nothing, and the next start delivers them.
  */
-import { type EmbeddedHandle, startEmbedded } from "@payouts/gateway/embedded-runtime";
+
 import { createLogger } from "@payouts/platform/logging/logger";
+import { type EmbeddedHandle, startEmbedded } from "@payouts/runtime/embedded-runtime";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJson } from "../support/call-json.js";
@@ -163,13 +164,7 @@ describe("the embedded runtime's events", () => {
     }
     await runtime!.close();
     runtime = undefined;
-    expect(stopped.slice(0, 3)).toEqual(["sandbox-rail", "ledger", "webhook-dispatcher"]);
-    expect([...stopped].sort()).toEqual([
-      "ledger",
-      "lookup",
-      "pricing",
-      "sandbox-rail",
-      "webhook-dispatcher",
-    ]);
+    expect(stopped.slice(0, 3)).toEqual(["sandbox-rail", "ledger", "webhooks"]);
+    expect([...stopped].sort()).toEqual(["ledger", "lookup", "pricing", "sandbox-rail", "webhooks"]);
   });
 });

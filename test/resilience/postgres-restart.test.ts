@@ -47,26 +47,30 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "payouts-restart-"));
   const port = await freePort();
   const adminPort = await freePort();
-  child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "gateway/src/embedded.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATABASE_URL: databaseUrl,
-      PAYOUTS_DATA_DIR: dataDir,
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      SANDBOX_AUTO_SETTLE_MS: "300",
-      RAIL_CALLBACK_POLL_MS: "100",
-      OUTBOX_POLL_MS: "50",
-      RAIL_RETRY_INTERVAL_MS: "200",
-      WEBHOOK_POLL_INTERVAL_MS: "100",
-      WEBHOOK_RETRY_SCHEDULE_MS: "0,200,500,1000",
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  child = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", "services/runtime/src/embedded.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: databaseUrl,
+        PAYOUTS_DATA_DIR: dataDir,
+        PORT: String(port),
+        ADMIN_PORT: String(adminPort),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        SANDBOX_AUTO_SETTLE_MS: "300",
+        RAIL_CALLBACK_POLL_MS: "100",
+        OUTBOX_POLL_MS: "50",
+        RAIL_RETRY_INTERVAL_MS: "200",
+        WEBHOOK_POLL_INTERVAL_MS: "100",
+        WEBHOOK_RETRY_SCHEDULE_MS: "0,200,500,1000",
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
   };

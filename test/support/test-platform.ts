@@ -1,10 +1,10 @@
+import type { SecretHasher } from "@payouts/gateway/internal/auth/secret-hash";
+import { createLogger } from "@payouts/platform/logging/logger";
 import {
   type EmbeddedHandle,
   type EmbeddedInstrumentation,
   startEmbedded,
-} from "@payouts/gateway/embedded-runtime";
-import type { SecretHasher } from "@payouts/gateway/internal/auth/secret-hash";
-import { createLogger } from "@payouts/platform/logging/logger";
+} from "@payouts/runtime/embedded-runtime";
 import { type ApiResponse, callJson } from "./call-json.js";
 import { freePort } from "./free-port.js";
 import { createTestDatabase, kafkaBrokers } from "./infra.js";

@@ -1,7 +1,7 @@
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { CLAIM_DUE_SQL, claimParameters } from "@payouts/webhooks/internal/store/delivery-queue-store";
-import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
@@ -86,7 +86,7 @@ async function measure(rows: number): Promise<ClaimCost> {
   try {
     const db = createPgDatabase({ connectionString: database.url, applicationName: "claim-budget" });
     try {
-      await migrate(db, WEBHOOK_MIGRATIONS);
+      await migrate(db, WEBHOOKS_MIGRATIONS);
     } finally {
       await db.close();
     }

@@ -11,7 +11,7 @@ import {
   recordAttempts,
 } from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { insertDeliveries, markEventsProcessed } from "@payouts/webhooks/internal/store/delivery-store";
-import { WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
 
@@ -34,7 +34,7 @@ describe.each([
     } else {
       db = await createPgliteDatabase();
     }
-    await migrate(db, WEBHOOK_MIGRATIONS);
+    await migrate(db, WEBHOOKS_MIGRATIONS);
   });
   afterAll(async () => {
     await db?.close();

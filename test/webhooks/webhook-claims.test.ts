@@ -8,7 +8,7 @@ import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { claimDueDeliveries } from "@payouts/webhooks/internal/store/delivery-queue-store";
-import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
+import { createWebhooksService } from "@payouts/webhooks/webhooks-service";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { createConfig, newTxId, settledDeliveries, sleep } from "./support/webhook-fixtures.js";
@@ -20,7 +20,7 @@ import {
 } from "./support/webhook-harness.js";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CHILD = join(REPO_ROOT, "test", "webhooks", "support", "dispatcher-process.ts");
+const CHILD = join(REPO_ROOT, "test", "webhooks", "support", "webhooks-process.ts");
 
 /**
  * Recovery of abandoned claims: a claim whose attempt could not be recorded, whose worker
@@ -162,7 +162,7 @@ describe("abandoned claims", () => {
       const partner = await harness.createPartner();
       const config = await createConfig(harness, partner, { url: `${receiver.url}/unrecorded` });
       // A 58 s attempt timeout: the lease is 60 s, so only the release can bring the row back in time.
-      const faulty = createWebhookDispatcher({
+      const faulty = createWebhooksService({
         db: failingFirstAttemptRecord(harness.db),
         bus: createInProcessEventBus(),
         logger: createLogger({ service: "webhook-tests", level: "silent" }),
@@ -201,7 +201,7 @@ describe("abandoned claims", () => {
     await harness.dispatcher.stop();
     try {
       const config = await createConfig(harness, partner, { url: `${hanging.url}/cut-off` });
-      const cutOff = createWebhookDispatcher({
+      const cutOff = createWebhooksService({
         db: failingRenewals(harness.db, renewals),
         bus: createInProcessEventBus(),
         logger: createLogger({ service: "webhook-tests", level: "silent" }),

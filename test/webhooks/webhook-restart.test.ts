@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
+import { createWebhooksService } from "@payouts/webhooks/webhooks-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/free-port.js";
 import { kafkaBrokers } from "../support/infra.js";
@@ -116,7 +116,7 @@ describe("dispatcher restarts", () => {
       clientId: "webhook-tests-no-broker",
     });
     const logger = createLogger({ service: "webhook-tests", level: "silent" });
-    const dispatcher = createWebhookDispatcher({
+    const dispatcher = createWebhooksService({
       db: harness.db,
       bus: brokerless,
       logger,

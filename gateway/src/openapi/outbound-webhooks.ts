@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 `webhooks` section: the notifications the webhook-dispatcher POSTs to partner receivers
+ * The OpenAPI 3.1 `webhooks` section: the notifications the webhooks service POSTs to partner receivers
  * (services/webhooks: `domain/payload.ts`, `signing/signature.ts`, `domain/event-kinds.ts`).
  */
 

@@ -27,7 +27,7 @@ import {
 
 /**
  * Partner-managed webhook receivers and their delivery log. Rules live in the
- * webhook-dispatcher; this reads the JSON, forwards it with the caller's partner id, and renders the answer.
+ * webhooks service; this reads the JSON, forwards it with the caller's partner id, and renders the answer.
  * Secrets are write-only: answers say `has_secret`, and show only the basic-auth user name; the one
  * exception is the new secret in the answer of its own rotation.
  */

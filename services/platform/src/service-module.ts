@@ -10,7 +10,7 @@ import type { Logger } from "./logging/logger.js";
  * transports + in-process bus + PGlite) without a line of difference.
  */
 export interface ServiceModule {
-  /** Short role name: lookup, pricing, ledger, webhook-dispatcher, sandbox-rail. */
+  /** Short role name: lookup, pricing, ledger, webhooks, sandbox-rail. */
   readonly name: string;
   /** Fully-qualified gRPC service names, reported by grpc.health.v1. */
   readonly serviceNames: readonly string[];

@@ -108,6 +108,8 @@ const spec = {
     env: "WEBHOOK_CONSUMER_GROUP",
     doc: "consumer group of the dispatcher on the events topic",
     parse: parse.string,
+    // The service's former name, kept: Kafka stores the group's committed offsets under it, and a new
+    // group would start the deployed consumers over at the topic's reset position.
     default: "webhook-dispatcher",
   },
   appVersion: {

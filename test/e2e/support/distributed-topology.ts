@@ -1,5 +1,5 @@
 /**
- * The distributed topology as production runs it: `node gateway/dist/cli.js <role>` child processes
+ * The distributed topology as production runs it: `node services/runtime/dist/cli.js <role>` child processes
  * from the built output (no tsx, no "source" condition), one per service on its own port, gRPC between
  * them, PostgreSQL and Kafka shared. Each child leads its own process group, so stopping signals the
  * whole group and nothing outlives the test file.
@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DATABASE_USERS, generateServiceDatabaseUrls } from "@payouts/gateway/internal/database-roles";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import {
@@ -18,15 +17,16 @@ import {
   signerOf,
 } from "@payouts/platform/rpc/service-credentials";
 import { Health, HealthCheckResponse_ServingStatus } from "@payouts/proto/grpc/health/v1/health_pb";
+import { DATABASE_USERS, generateServiceDatabaseUrls } from "@payouts/runtime/internal/database-roles";
 import { grpcJsUnary } from "./grpc-js-unary.js";
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const CLI = join(REPO_ROOT, "gateway", "dist", "cli.js");
+export const CLI = join(REPO_ROOT, "services", "runtime", "dist", "cli.js");
 const INSTRUMENTATION = join(REPO_ROOT, "services", "platform", "dist", "telemetry", "instrumentation.js");
 /** What the image puts in NODE_OPTIONS: OpenTelemetry loads before the application. */
 const NODE_FLAGS = [`--import=${INSTRUMENTATION}`];
 
-export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhook-dispatcher", "sandbox-rail"] as const;
+export const SERVICE_ROLES = ["lookup", "pricing", "ledger", "webhooks", "sandbox-rail"] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 export type Role = ServiceRole | "gateway";
 
@@ -35,7 +35,7 @@ const ADDRESS_ENV: Readonly<Record<ServiceRole, string>> = {
   lookup: "LOOKUP_ADDR",
   pricing: "PRICING_ADDR",
   ledger: "LEDGER_ADDR",
-  "webhook-dispatcher": "WEBHOOKS_ADDR",
+  webhooks: "WEBHOOKS_ADDR",
   "sandbox-rail": "RAIL_ADDR",
 };
 
@@ -102,7 +102,7 @@ export interface DistributedTopology {
   exits(): readonly ExitRecord[];
 }
 
-/** Builds the workspaces when `gateway/dist/cli.js` (or the telemetry preload) is missing, so `npm test` alone works on a fresh clone. */
+/** Builds the workspaces when `services/runtime/dist/cli.js` (or the telemetry preload) is missing, so `npm test` alone works on a fresh clone. */
 export function ensureBuilt(): void {
   if (existsSync(CLI) && existsSync(INSTRUMENTATION)) return;
   const build = spawnSync("npm", ["run", "build"], { cwd: REPO_ROOT, encoding: "utf8" });

@@ -8,7 +8,6 @@
 import { randomBytes } from "node:crypto";
 import { loadGatewayConfig } from "@payouts/gateway/internal/gateway-config";
 import { type GatewayHandle, startGateway } from "@payouts/gateway/internal/gateway-server";
-import { allMigrations, SERVICE_ROLES, type ServiceRole } from "@payouts/gateway/internal/service-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
@@ -26,6 +25,7 @@ import {
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
+import { allMigrations, SERVICE_ROLES, type ServiceRole } from "@payouts/runtime/internal/service-roles";
 import { callJson } from "../../support/call-json.js";
 import { createTestDatabase, kafkaBrokers } from "../../support/infra.js";
 import { ADMIN_TOKEN, type ApiResponse, type Credentials, freePort } from "../../support/test-platform.js";
@@ -74,7 +74,7 @@ export async function startTracedTopology(options: {
     lookup: createServiceTransport(addr("lookup")),
     pricing: createServiceTransport(addr("pricing")),
     ledger: createServiceTransport(addr("ledger")),
-    webhooks: createServiceTransport(addr("webhook-dispatcher")),
+    webhooks: createServiceTransport(addr("webhooks")),
     rail: createServiceTransport(addr("sandbox-rail")),
   };
   const env = {

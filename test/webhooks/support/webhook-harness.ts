@@ -21,7 +21,7 @@ import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
-import { createWebhookDispatcher, WEBHOOK_MIGRATIONS } from "@payouts/webhooks/webhook-dispatcher";
+import { createWebhooksService, WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import { createTestDatabase, kafkaBrokers, uniqueTopic } from "../../support/infra.js";
 import type { ApiResponse, Credentials } from "../../support/test-platform.js";
 
@@ -76,7 +76,7 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
   const database = await createTestDatabase();
   const db = createPgDatabase({ connectionString: database.url, applicationName: "webhook-tests" });
   await migrate(db, GATEWAY_MIGRATIONS);
-  await migrate(db, WEBHOOK_MIGRATIONS);
+  await migrate(db, WEBHOOKS_MIGRATIONS);
   const topic = uniqueTopic("test.transaction-events");
   const newBus = (): EventBus =>
     options.kafka
@@ -97,7 +97,7 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
     ...options.env,
   };
   const createDispatcher = () =>
-    createWebhookDispatcher({ db, bus, logger, transports: {}, env, mode: options.mode ?? "distributed" });
+    createWebhooksService({ db, bus, logger, transports: {}, env, mode: options.mode ?? "distributed" });
 
   const harness = {
     db,

@@ -9,7 +9,7 @@ ledger: LEDGER_DATABASE_URL
 lookup: LOOKUP_DATABASE_URL
 pricing: PRICING_DATABASE_URL
 sandbox-rail: SANDBOX_RAIL_DATABASE_URL
-webhook-dispatcher: WEBHOOKS_DATABASE_URL
+webhooks: WEBHOOKS_DATABASE_URL
 {{- end }}
 
 {{/* (dict "ctx" $ "component" "ledger") -> LEDGER_DATABASE_URL */}}

@@ -1,5 +1,5 @@
 {{/*
-Deployment and Service of one gRPC component (lookup, pricing, ledger, webhook-dispatcher,
+Deployment and Service of one gRPC component (lookup, pricing, ledger, webhooks,
 sandbox-rail). Each <component>-deployment.yaml / <component>-service.yaml calls these with
 (dict "ctx" $ "component" "<component>" "secretKeys" (list ...)); secretKeys lists the Secret entries
 the process reads, so a service only sees the credentials it needs.

@@ -1,7 +1,7 @@
 {{/*
 Names, labels and the pieces every workload shares. Templates that take a component are called with
 (dict "ctx" $ "component" "<component>"), where component is the role name the image runs
-(gateway, lookup, pricing, ledger, webhook-dispatcher, sandbox-rail, migrate).
+(gateway, lookup, pricing, ledger, webhooks, sandbox-rail, migrate).
 */}}
 
 {{- define "payouts.name" -}}
@@ -38,10 +38,10 @@ ledger: ledger
 lookup: lookup
 pricing: pricing
 sandbox-rail: sandboxRail
-webhook-dispatcher: webhookDispatcher
+webhooks: webhooks
 {{- end }}
 
-{{/* The values key of a component ("webhook-dispatcher" -> "webhookDispatcher"). */}}
+{{/* The values key of a component ("sandbox-rail" -> "sandboxRail"). */}}
 {{- define "payouts.valuesKey" -}}
 {{- get (include "payouts.components" .ctx | fromYaml) .component }}
 {{- end }}
@@ -252,14 +252,14 @@ failureThreshold: {{ .failureThreshold }}
 {{- end }}
 
 {{/*
-Kafka TLS and SASL for the two processes that use Kafka (the ledger publishes, the webhook-dispatcher
+Kafka TLS and SASL for the two processes that use Kafka (the ledger publishes, the webhooks service
 consumes), each with its own Kafka user from the Secret (<PREFIX>_KAFKA_USERNAME / _PASSWORD). Nothing for
 the other components, and nothing unless kafka.tls or kafka.saslMechanism is set. The dispatcher's consumer
 session timeout when kafka.sessionTimeoutMs is set.
 (dict "ctx" $ "component" "ledger")
 */}}
 {{- define "payouts.kafkaEnv" -}}
-{{- $prefix := get (dict "ledger" "LEDGER" "webhook-dispatcher" "WEBHOOKS") .component }}
+{{- $prefix := get (dict "ledger" "LEDGER" "webhooks" "WEBHOOKS") .component }}
 {{- $kafka := .ctx.Values.kafka }}
 {{- if $prefix }}
 {{- if $kafka.tls }}
@@ -271,7 +271,7 @@ session timeout when kafka.sessionTimeoutMs is set.
   value: {{ $kafka.saslMechanism | quote }}
 {{ include "payouts.secretEnv" (dict "ctx" .ctx "keys" (list (printf "KAFKA_SASL_USERNAME:%s_KAFKA_USERNAME" $prefix) (printf "KAFKA_SASL_PASSWORD:%s_KAFKA_PASSWORD" $prefix))) }}
 {{- end }}
-{{- if and (eq .component "webhook-dispatcher") $kafka.sessionTimeoutMs }}
+{{- if and (eq .component "webhooks") $kafka.sessionTimeoutMs }}
 - name: KAFKA_SESSION_TIMEOUT_MS
   value: {{ int $kafka.sessionTimeoutMs | quote }}
 {{- end }}

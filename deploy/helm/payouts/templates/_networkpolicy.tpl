@@ -77,7 +77,7 @@ policy types, so any flow between components not listed in networkpolicy.yaml is
 {{- end }}
 {{- end }}
 
-{{/* Egress rule of the Kafka clients (ledger's outbox relay, webhook-dispatcher's consumer). */}}
+{{/* Egress rule of the Kafka clients (ledger's outbox relay, webhooks service's consumer). */}}
 {{- define "payouts.np.kafkaEgress" -}}
 {{- $kafka := .Values.networkPolicy.kafka }}
 {{- include "payouts.np.toCidrs" (dict "cidrs" $kafka.cidrs "ports" $kafka.ports) }}

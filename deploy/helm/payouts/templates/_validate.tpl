@@ -66,7 +66,7 @@ fails once, so an operator fixes them in one pass.
 {{- if and $secrets.existingSecret $value }}
 - {{ printf "%s is set together with secrets.existingSecret: put it in Secret %q instead (it would be ignored)" $key $secrets.existingSecret | quote }}
 {{- else if and (not $secrets.existingSecret) (not $value) }}
-- {{ printf "%s is required (or set secrets.existingSecret): node gateway/dist/cli.js event-signing-keys prints a pair" $key | quote }}
+- {{ printf "%s is required (or set secrets.existingSecret): node services/runtime/dist/cli.js event-signing-keys prints a pair" $key | quote }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -75,7 +75,7 @@ fails once, so an operator fixes them in one pass.
 {{- define "payouts.validate.kafkaCredentials" -}}
 {{- $secrets := .Values.secrets }}
 {{- $users := $secrets.kafka }}
-{{- $inline := dict "secrets.kafka.ledger.username" $users.ledger.username "secrets.kafka.ledger.password" $users.ledger.password "secrets.kafka.webhookDispatcher.username" $users.webhookDispatcher.username "secrets.kafka.webhookDispatcher.password" $users.webhookDispatcher.password }}
+{{- $inline := dict "secrets.kafka.ledger.username" $users.ledger.username "secrets.kafka.ledger.password" $users.ledger.password "secrets.kafka.webhooks.username" $users.webhooks.username "secrets.kafka.webhooks.password" $users.webhooks.password }}
 {{- range $key := keys $inline | sortAlpha }}
 {{- $value := get $inline $key }}
 {{- if and $secrets.existingSecret $value }}
@@ -139,7 +139,7 @@ fails once, so an operator fixes them in one pass.
 - "networkPolicy.postgresql.cidrs is empty: no pod could reach PostgreSQL"
 {{- end }}
 {{- if not $np.kafka.cidrs }}
-- "networkPolicy.kafka.cidrs is empty: ledger and webhook-dispatcher could not reach Kafka"
+- "networkPolicy.kafka.cidrs is empty: ledger and webhooks could not reach Kafka"
 {{- end }}
 {{- end }}
 {{- end }}

@@ -2,7 +2,7 @@
  * Loaded before anything else in every distributed process, so `http`, `undici` and `pg` are patched
  * before the application uses them:
  *
- *   node --import ./services/platform/dist/telemetry/instrumentation.js gateway/dist/cli.js <role>
+ *   node --import ./services/platform/dist/telemetry/instrumentation.js services/runtime/dist/cli.js <role>
  *
  * Configuration is the standard OTEL_* variables; service.name defaults to `payouts-<role>`.
  *

@@ -8,10 +8,10 @@ export interface ConfigRow {
   readonly events: string[];
   readonly active: boolean;
   readonly disabled_reason: string | null;
-  /** Switched off by an operator (migration 008): the partner cannot switch it back on. */
+  /** Switched off by an operator (migration 009): the partner cannot switch it back on. */
   readonly disabled_by_operator: boolean;
   readonly secret_sealed: string | null;
-  /** A rotated-out secret in its grace period (migration 006); both set or both null. */
+  /** A rotated-out secret in its grace period (migration 007); both set or both null. */
   readonly previous_secret_sealed: string | null;
   readonly previous_secret_expires_at: Date | null;
   readonly basic_auth_username: string | null;

@@ -1,7 +1,7 @@
 /**
  * Receiver health: each configuration's circuit breaker, operator pause and backlog (WebhookAdminService and
  * the backlog gauges). Not on the delivery path. Each receiver's backlog and oldest pending row are read from
- * the partial index of its pending rows (migration 011), so the cost grows with the backlog of the receivers
+ * the partial index of its pending rows (migration 012), so the cost grows with the backlog of the receivers
  * listed, never with the size of the deliveries table.
  */
 import type { Queryable } from "@payouts/platform/database/database";

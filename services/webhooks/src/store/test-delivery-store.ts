@@ -1,5 +1,5 @@
 /**
- * Test notifications as delivery rows of kind `test` (migration 005): queued like any delivery, so they
+ * Test notifications as delivery rows of kind `test` (migration 006): queued like any delivery, so they
  * go through the same claim, caps and fair ranking, then read back and deleted by the TestConfig call.
  */
 import type { Queryable } from "@payouts/platform/database/database";

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { localBaseUrl } from "@payouts/gateway/edge";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startEmbedded } from "./embedded-runtime.js";
-import { localBaseUrl } from "./gateway-config.js";
 import { loadOrCreateSandboxState, seedSandbox } from "./sandbox-seed.js";
 
 /**

@@ -1,15 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
+  creditFingerprint,
+  findApp,
+  findPartner,
+  type GatewayDeps,
+  hashSecret,
+  insertApp,
+  insertPartner,
+} from "@payouts/gateway/edge";
+import {
   SANDBOX_CORRIDORS,
   SANDBOX_FEES,
   SANDBOX_FX_RATES,
   SANDBOX_SUPPORTED_CURRENCIES,
 } from "@payouts/pricing/sandbox-defaults";
-import { creditFingerprint } from "./admin/ledger-admin-routes.js";
-import { hashSecret } from "./auth/secret-hash.js";
-import type { GatewayDeps } from "./gateway-deps.js";
-import { findApp, findPartner, insertApp, insertPartner } from "./store/partner-store.js";
 
 /** What the embedded sandbox keeps between restarts (in `.data/sandbox.json`, mode 0600). */
 export interface SandboxState {

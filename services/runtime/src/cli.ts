@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { loadGatewayConfig, startGateway } from "@payouts/gateway/edge";
 import { ConfigError, isProductionMode } from "@payouts/platform/config/env-config";
 import { listenHost } from "@payouts/platform/config/listen-host";
 import type { Queryable } from "@payouts/platform/database/database";
@@ -35,25 +36,27 @@ import {
   processDatabaseUrl,
   roleGrantsFromEnv,
 } from "./database-roles.js";
-import { loadGatewayConfig } from "./gateway-config.js";
-import { startGateway } from "./gateway-server.js";
 import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
 
 /**
  * One entry point for every process of the distributed mode:
- *   node gateway/dist/cli.js <gateway|lookup|pricing|ledger|webhook-dispatcher|sandbox-rail|migrate>
+ *   node services/runtime/dist/cli.js <gateway|lookup|pricing|ledger|webhooks|sandbox-rail|migrate>
  * and `service-credentials`, which prints fresh service key pairs as KEY=value lines (SERVICE_CALLER_KEYS,
  * GATEWAY_SERVICE_PRIVATE_KEYS, LEDGER_SERVICE_PRIVATE_KEYS) for a Secret or a launcher,
  * `service-token <caller> <service>`, which prints one short-lived token signed with SERVICE_PRIVATE_KEYS,
  * `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
- * EVENT_VERIFY_KEYS for the webhook dispatcher), and `database-urls`, which prints each
+ * EVENT_VERIFY_KEYS for the webhooks service), and `database-urls`, which prints each
  * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
  * payouts, with a fresh password) on the server and database of DATABASE_URL.
- * (`npm start` runs the embedded mode instead: gateway/src/embedded.ts.)
+ * (`npm start` runs the embedded mode instead: services/runtime/src/embedded.ts.)
  */
-const role = process.argv[2] ?? "";
+/** Former role names, still accepted with a warning: each names the role it became. */
+const FORMER_ROLES: Readonly<Record<string, string>> = { "webhook-dispatcher": "webhooks" };
+const givenRole = process.argv[2] ?? "";
+const role = FORMER_ROLES[givenRole] ?? givenRole;
 const env = process.env;
 const logger = createLogger({ service: role || "payouts", level: env.LOG_LEVEL ?? "info" });
+if (role !== givenRole) logger.warn(`role "${givenRole}" is deprecated: run "${role}" instead`);
 
 function requireEnv(name: string): string {
   const value = env[name];

@@ -1,14 +1,8 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { GATEWAY_MIGRATIONS } from "@payouts/gateway/edge";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 
-export const GATEWAY_MIGRATIONS: MigrationSet = {
-  schema: "gateway",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
-
-export type ServiceRole = "lookup" | "pricing" | "ledger" | "webhook-dispatcher" | "sandbox-rail";
+export type ServiceRole = "lookup" | "pricing" | "ledger" | "webhooks" | "sandbox-rail";
 
 /** What a service package gives its role. */
 export interface RoleModule {
@@ -53,12 +47,12 @@ export const SERVICE_ROLES: Readonly<Record<ServiceRole, RoleSpec>> = {
     defaultPort: 50053,
     transportKey: "ledger",
   },
-  "webhook-dispatcher": {
+  webhooks: {
     load: async () => {
-      const { createWebhookDispatcher, WEBHOOK_MIGRATIONS } = await import(
-        "@payouts/webhooks/webhook-dispatcher"
+      const { createWebhooksService, WEBHOOKS_MIGRATIONS } = await import(
+        "@payouts/webhooks/webhooks-service"
       );
-      return { create: createWebhookDispatcher, migrations: WEBHOOK_MIGRATIONS };
+      return { create: createWebhooksService, migrations: WEBHOOKS_MIGRATIONS };
     },
     defaultPort: 50054,
     transportKey: "webhooks",

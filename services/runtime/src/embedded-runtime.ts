@@ -1,4 +1,11 @@
 import { createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
+import {
+  type GatewayHandle,
+  loadGatewayConfig,
+  localBaseUrl,
+  type SecretHasher,
+  startGateway,
+} from "@payouts/gateway/edge";
 import type { Database } from "@payouts/platform/database/database";
 import { migrate } from "@payouts/platform/database/migrate";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
@@ -21,11 +28,8 @@ import { clientInterceptors } from "@payouts/platform/rpc/service-transport";
 import type { ServiceModule } from "@payouts/platform/service-module";
 import { startTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import { traceEventBus } from "@payouts/platform/telemetry/traced-event-bus";
-import type { SecretHasher } from "./auth/secret-hash.js";
 import { ALL_SCHEMAS, DATABASE_USERS, type DatabaseProcess, embeddedRoleGrants } from "./database-roles.js";
 import { embeddedEventKeys } from "./embedded-event-keys.js";
-import { loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
-import { type GatewayHandle, startGateway } from "./gateway-server.js";
 import { allMigrations, SERVICE_ROLES } from "./service-roles.js";
 
 export interface EmbeddedOptions {
@@ -213,7 +217,7 @@ async function serviceDatabases(
  * rail's poller, then the ledger (relay and loops), then the dispatcher (consumer, then workers), and
  * the database last.
  */
-const STOP_ORDER = ["sandbox-rail", "ledger", "webhook-dispatcher"];
+const STOP_ORDER = ["sandbox-rail", "ledger", "webhooks"];
 
 function inStartOrder(modules: readonly ServiceModule[]): ServiceModule[] {
   const rank = (m: ServiceModule) => {

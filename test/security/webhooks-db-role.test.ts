@@ -10,15 +10,15 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import {
-  ALL_SCHEMAS,
-  DATABASE_USERS,
-  generateServiceDatabaseUrls,
-} from "@payouts/gateway/internal/database-roles";
 import type { Database } from "@payouts/platform/database/database";
 import { serviceRoleProblems } from "@payouts/platform/database/service-roles";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
+import {
+  ALL_SCHEMAS,
+  DATABASE_USERS,
+  generateServiceDatabaseUrls,
+} from "@payouts/runtime/internal/database-roles";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
@@ -62,7 +62,13 @@ beforeAll(async () => {
   urls = generateServiceDatabaseUrls(database.url, prefix);
   const migrate = spawnSync(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", join(REPO_ROOT, "gateway", "src", "cli.ts"), "migrate"],
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
+      "migrate",
+    ],
     {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "info", ...urls },
@@ -160,8 +166,8 @@ describe("production mode", () => {
           "--conditions=source",
           "--import",
           "tsx",
-          join(REPO_ROOT, "gateway", "src", "cli.ts"),
-          "webhook-dispatcher",
+          join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
+          "webhooks",
         ],
         {
           cwd: REPO_ROOT,
@@ -185,7 +191,7 @@ describe("production mode", () => {
     expect(asMigrationRole.status).toBe(2);
     expect(asMigrationRole.stdout).toContain("must connect as its own database role (WEBHOOKS_DATABASE_URL");
     const asOwnRole = run(urls.WEBHOOKS_DATABASE_URL ?? "");
-    expect(asOwnRole.stdout).toContain("webhook-dispatcher gRPC server listening");
+    expect(asOwnRole.stdout).toContain("webhooks gRPC server listening");
     expect(asOwnRole.stdout).not.toContain("must connect as its own database role");
   }, 90_000);
 });
@@ -216,7 +222,7 @@ describe("the one-process mode on PostgreSQL", () => {
       events: ["transaction.success"],
     });
     expect(config.status, config.text).toBe(201);
-    const dispatcher = dbs["webhook-dispatcher"];
+    const dispatcher = dbs["webhooks"];
     if (!dispatcher) throw new Error("the dispatcher's database was not seen");
     const who = await dispatcher.query<{ user: string }>('SELECT current_user AS "user"');
     expect(who.rows[0]?.user).toBe("payouts_webhooks");

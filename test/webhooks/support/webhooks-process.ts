@@ -5,13 +5,13 @@
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { createInProcessEventBus } from "@payouts/platform/events/in-process-event-bus";
 import { createLogger } from "@payouts/platform/logging/logger";
-import { createWebhookDispatcher } from "@payouts/webhooks/webhook-dispatcher";
+import { createWebhooksService } from "@payouts/webhooks/webhooks-service";
 
 const db = createPgDatabase({
   connectionString: process.env.DATABASE_URL ?? "",
   applicationName: "webhook-child-dispatcher",
 });
-const dispatcher = createWebhookDispatcher({
+const dispatcher = createWebhooksService({
   db,
   bus: createInProcessEventBus(),
   logger: createLogger({ service: "webhook-child", level: process.env.TEST_LOG_LEVEL ?? "silent" }),

@@ -22,7 +22,7 @@ import { sealingKeyProvider } from "./secrets/sealing-key-store.js";
 import { createRefusedEventCounter } from "./telemetry/intake-metrics.js";
 import { createReceiverHealthGauges } from "./telemetry/receiver-health-gauges.js";
 
-export const WEBHOOK_MIGRATIONS: MigrationSet = {
+export const WEBHOOKS_MIGRATIONS: MigrationSet = {
   schema: "webhooks",
   dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
 };
@@ -55,7 +55,7 @@ const HEALTH_GAUGE_TOP_RECEIVERS = 10;
  * while the consumer joins in the background (after a dispatcher died, the broker hands its partitions
  * over only once its session timed out).
  */
-export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
+export function createWebhooksService(ctx: ServiceContext): ServiceModule {
   const config = loadWebhookConfig(ctx.env, ctx.mode);
   const appVersion = config.appVersion ?? readAppVersion();
   const now = ctx.now ?? (() => new Date());
@@ -161,9 +161,9 @@ export function createWebhookDispatcher(ctx: ServiceContext): ServiceModule {
   };
 
   return {
-    name: "webhook-dispatcher",
+    name: "webhooks",
     serviceNames: [WebhookService.typeName, WebhookAdminService.typeName],
-    migrations: WEBHOOK_MIGRATIONS,
+    migrations: WEBHOOKS_MIGRATIONS,
     routes: (router) => {
       router.service(WebhookService, handlers);
       router.service(WebhookAdminService, adminHandlers);

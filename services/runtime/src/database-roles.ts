@@ -29,7 +29,7 @@ export const DATABASE_USERS: Readonly<Record<DatabaseProcess, DatabaseUser>> = {
     // The book is append-only (triggers refuse changes too); the role cannot even try.
     appendOnlyTables: ["entries", "movements"],
   },
-  "webhook-dispatcher": {
+  webhooks: {
     schema: "webhooks",
     urlEnv: "WEBHOOKS_DATABASE_URL",
     defaultRole: "payouts_webhooks",

@@ -79,7 +79,7 @@ describe("processDatabaseUrl", () => {
   it("prefers the process's own URL over DATABASE_URL", () => {
     const env = { DATABASE_URL: MIGRATION, LEDGER_DATABASE_URL: "postgres://prod_ledger:x@db/payouts" };
     expect(processDatabaseUrl(env, "ledger")).toBe("postgres://prod_ledger:x@db/payouts");
-    expect(processDatabaseUrl(env, "webhook-dispatcher")).toBe(MIGRATION);
+    expect(processDatabaseUrl(env, "webhooks")).toBe(MIGRATION);
     expect(processDatabaseUrl({}, "gateway")).toBeUndefined();
   });
 });
