@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { createLogger } from "@payouts/platform/logging/logger";
@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrpcJsError, grpcJsUnary } from "../e2e/support/grpc-js-unary.js";
 import { type LedgerHarness, startLedgerHarness } from "../ledger/support/ledger-harness.js";
 import { freePort } from "../support/free-port.js";
+import { codeOf, listenAuthenticated } from "../support/rpc-callers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payouts-mtls-"));
 const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
@@ -96,15 +97,7 @@ let server: GrpcServerHandle;
 beforeAll(async () => {
   pki = makePki("payouts");
   harness = await startLedgerHarness();
-  server = await startGrpcServer({
-    name: "ledger",
-    port: 0,
-    serviceNames: harness.module.serviceNames,
-    routes: (router) => harness.module.routes(router),
-    auth: { verifier: verifierOf(credentials, "ledger") },
-    tls: pki,
-    logger: createLogger({ service: "ledger", level: "silent" }),
-  });
+  server = await listenAuthenticated({ name: "ledger", module: harness.module, credentials, tls: pki });
 });
 
 afterAll(async () => {
@@ -112,15 +105,6 @@ afterAll(async () => {
   await harness?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
-}
 
 const ledger = (tls: GrpcTls | undefined) =>
   createClient(

@@ -3,11 +3,12 @@
  * gRPC servers, so the rule holds in both modes. The gateway's own calls (partner, admin, rail callback)
  * carry its per-process credentials and work; a caller without them is refused.
  */
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeOf } from "../support/rpc-callers.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 let platform: TestPlatform;
@@ -16,15 +17,6 @@ beforeAll(async () => {
   platform = await startTestPlatform();
 });
 afterAll(() => platform?.close());
-
-async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
-}
 
 describe("embedded mode service authentication", () => {
   it("refuses calls without a credential", async () => {

@@ -3,16 +3,10 @@
  * the real `startGrpcServer`, called over gRPC (HTTP/2) as the distributed processes call it: without a
  * credential, with a wrong one, as a caller the allowlist does not name, and without a partner scope.
  */
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createLogger } from "@payouts/platform/logging/logger";
+import { Code } from "@connectrpc/connect";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
-import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
-import {
-  generateServiceCredentials,
-  signerOf,
-  transportSignedBy,
-  verifierOf,
-} from "@payouts/platform/rpc/service-credentials";
+import type { GrpcServerHandle } from "@payouts/platform/rpc/grpc-server";
+import { generateServiceCredentials, signerOf } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +17,7 @@ import {
   startLedgerHarness,
 } from "../ledger/support/ledger-harness.js";
 import { balanceOf } from "../ledger/support/ledger-invariants.js";
+import { clientAs, codeOf, listenAuthenticated } from "../support/rpc-callers.js";
 
 const credentials = generateServiceCredentials();
 let harness: LedgerHarness;
@@ -30,31 +25,11 @@ let server: GrpcServerHandle;
 let base: ReturnType<typeof createServiceTransport>;
 
 /** The ledger as `caller` calls it (its own tokens, addressed to the ledger); anonymous without one. */
-const ledgerAs = (caller?: ServiceCaller) =>
-  createClient(
-    LedgerService,
-    caller === undefined ? base : transportSignedBy(base, signerOf(credentials, caller), "ledger"),
-  );
-
-async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
-}
+const ledgerAs = (caller?: ServiceCaller) => clientAs(LedgerService, base, credentials, "ledger", caller);
 
 beforeAll(async () => {
   harness = await startLedgerHarness();
-  server = await startGrpcServer({
-    name: "ledger",
-    port: 0,
-    serviceNames: harness.module.serviceNames,
-    routes: (router) => harness.module.routes(router),
-    auth: { verifier: verifierOf(credentials, "ledger") },
-    logger: createLogger({ service: "ledger", level: "silent" }),
-  });
+  server = await listenAuthenticated({ name: "ledger", module: harness.module, credentials });
   base = createServiceTransport(`http://127.0.0.1:${server.port}`);
 });
 

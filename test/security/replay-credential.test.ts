@@ -6,12 +6,13 @@
  * another service — the ledger's CreditBalance, pricing's PutFxRate — and after the credential's expiry.
  * Every replay must be refused UNAUTHENTICATED and change nothing.
  */
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshKey } from "../ledger/support/ledger-harness.js";
 import { balanceOf } from "../ledger/support/ledger-invariants.js";
+import { codeOf } from "../support/rpc-callers.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 /** What the wiretap saw while listening: the authorization header of each call, by service. */
@@ -30,15 +31,6 @@ function credentialSentTo(service: string): string {
   const seen = captured.filter((c) => c.service === service).at(-1);
   if (seen === undefined) throw new Error(`no call to ${service} was captured`);
   return seen.authorization;
-}
-
-async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
 }
 
 let platform: TestPlatform;

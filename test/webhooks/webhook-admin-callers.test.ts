@@ -3,19 +3,14 @@
  * authentication, called as the distributed gateway calls it. Only the admin identity (gateway-admin) may list,
  * pause or resume a receiver; the partner-facing identity is refused PermissionDenied and changes nothing.
  */
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createLogger } from "@payouts/platform/logging/logger";
+import { Code } from "@connectrpc/connect";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
-import { type GrpcServerHandle, startGrpcServer } from "@payouts/platform/rpc/grpc-server";
-import {
-  generateServiceCredentials,
-  signerOf,
-  transportSignedBy,
-  verifierOf,
-} from "@payouts/platform/rpc/service-credentials";
+import type { GrpcServerHandle } from "@payouts/platform/rpc/grpc-server";
+import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
 import { createServiceTransport } from "@payouts/platform/rpc/service-transport";
 import { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientAs, codeOf, listenAuthenticated } from "../support/rpc-callers.js";
 import { createConfig, type Json } from "./support/webhook-fixtures.js";
 import { startWebhookHarness, type WebhookHarness } from "./support/webhook-harness.js";
 
@@ -26,19 +21,7 @@ let base: ReturnType<typeof createServiceTransport>;
 let config: Json;
 
 const adminServiceAs = (caller?: ServiceCaller) =>
-  createClient(
-    WebhookAdminService,
-    caller === undefined ? base : transportSignedBy(base, signerOf(credentials, caller), "webhooks"),
-  );
-
-async function codeOf(call: Promise<unknown>): Promise<Code | "OK"> {
-  try {
-    await call;
-    return "OK";
-  } catch (error) {
-    return ConnectError.from(error).code;
-  }
-}
+  clientAs(WebhookAdminService, base, credentials, "webhooks", caller);
 
 const pausedInDb = async () =>
   (
@@ -51,14 +34,7 @@ beforeAll(async () => {
   harness = await startWebhookHarness();
   const partner = await harness.createPartner();
   config = await createConfig(harness, partner, { url: "http://127.0.0.1:9/callers" });
-  server = await startGrpcServer({
-    name: "webhooks",
-    port: 0,
-    serviceNames: harness.dispatcher.serviceNames,
-    routes: (router) => harness.dispatcher.routes(router),
-    auth: { verifier: verifierOf(credentials, "webhooks") },
-    logger: createLogger({ service: "webhooks", level: "silent" }),
-  });
+  server = await listenAuthenticated({ name: "webhooks", module: harness.dispatcher, credentials });
   base = createServiceTransport(`http://127.0.0.1:${server.port}`);
 });
 
