@@ -6,7 +6,7 @@
  * CONSUMER span per message, child of that producer span, active while the handler runs (a batch
  * handler gets each message with its consumer span's context in `traceparent` instead).
  */
-import { context, SpanKind, trace } from "@opentelemetry/api";
+import { context, type Span, SpanKind, trace } from "@opentelemetry/api";
 import {
   type EventBus,
   type EventMessage,
@@ -67,13 +67,7 @@ async function processBatchTraced(
       contextFromHeaders(message.headers),
     ),
   );
-  const traced = messages.map((message, i) => {
-    const headers: Record<string, string> = { ...message.headers };
-    delete headers.traceparent;
-    delete headers.tracestate;
-    injectTraceContext(trace.setSpan(context.active(), spans[i]!), headers);
-    return { ...message, headers };
-  });
+  const traced = messages.map((message, i) => withSpanContext(message, spans[i]!));
   try {
     await batchHandler(traced);
   } catch (error) {
@@ -82,6 +76,15 @@ async function processBatchTraced(
   } finally {
     for (const span of spans) span.end();
   }
+}
+
+/** `message` with its trace headers replaced by `span`'s context. */
+function withSpanContext(message: EventMessage, span: Span): EventMessage {
+  const headers: Record<string, string> = { ...message.headers };
+  delete headers.traceparent;
+  delete headers.tracestate;
+  injectTraceContext(trace.setSpan(context.active(), span), headers);
+  return { ...message, headers };
 }
 
 async function publishTraced(bus: EventBus, messages: readonly EventMessage[]): Promise<void> {
@@ -98,13 +101,7 @@ async function publishTraced(bus: EventBus, messages: readonly EventMessage[]): 
       parent,
     );
   });
-  const traced = messages.map((message, i) => {
-    const headers: Record<string, string> = { ...message.headers };
-    delete headers.traceparent;
-    delete headers.tracestate;
-    injectTraceContext(trace.setSpan(context.active(), spans[i]!), headers);
-    return { ...message, headers };
-  });
+  const traced = messages.map((message, i) => withSpanContext(message, spans[i]!));
   try {
     await bus.publish(traced);
   } catch (error) {
