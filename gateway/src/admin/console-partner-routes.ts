@@ -12,8 +12,6 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
-import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
-import { findPartner } from "../store/partner-store.js";
 import {
   type AdminApp,
   type AppSettings,
@@ -25,7 +23,9 @@ import {
   PARTNER_PAGE,
   type PartnerListItem,
   setAppRateLimit,
-} from "./console-api.js";
+} from "../operations/admin/console-api.js";
+import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
+import { findPartner } from "../store/partner-store.js";
 
 type PartnerPageShape = { partners: PartnerListItem[]; next_cursor: string | null };
 

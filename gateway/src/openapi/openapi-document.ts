@@ -5,11 +5,11 @@
  */
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
-import { DOCS_OPERATIONS } from "../routes/docs-api.js";
-import { LOOKUP_OPERATIONS } from "../routes/lookup-api.js";
-import { railCallback } from "../routes/rail-callback-api.js";
-import { TRANSACTION_OPERATIONS } from "../routes/transaction-api.js";
-import { WEBHOOK_OPERATIONS } from "../routes/webhook-api.js";
+import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
+import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
+import { railCallback } from "../operations/partner/rail-callback-api.js";
+import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
+import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { NOTIFICATION_SHAPES } from "./notification-shapes.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";

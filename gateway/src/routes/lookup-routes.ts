@@ -23,7 +23,7 @@ import {
   getCustomer,
   listBanks,
   lookupPaymentCode,
-} from "./lookup-api.js";
+} from "../operations/partner/lookup-api.js";
 
 /**
  * `POST /lookupPaymentCode`, `POST /decodeQr`, `GET /listBanks`, `POST /customers`, `GET /customers/{id}`.

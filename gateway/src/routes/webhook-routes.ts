@@ -23,7 +23,7 @@ import {
   type WebhookDelivery as WebhookDeliveryShape,
   type WebhookSecretRotation,
   type WebhookTestResult,
-} from "./webhook-api.js";
+} from "../operations/partner/webhook-api.js";
 
 /**
  * Partner-managed webhook receivers and their delivery log (DESIGN.md §4, §8). Rules live in the

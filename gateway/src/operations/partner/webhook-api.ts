@@ -3,9 +3,17 @@
  * (`webhook-routes.ts`). The values' rules (URL, event kinds, secret length) are the webhook
  * dispatcher's (`serviceRule`); the gateway checks the JSON types.
  */
-import { defineOperation } from "../api/operation.js";
-import { component, Nullable, type Static, StringEnum, serviceRule, Timestamp, Type } from "../api/schema.js";
-import type { ErrorCase } from "../openapi/openapi-errors.js";
+import { defineOperation } from "../../api/operation.js";
+import {
+  component,
+  Nullable,
+  type Static,
+  StringEnum,
+  serviceRule,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import {
   DELIVERY_LIST_EXAMPLE,
   ERROR_EXAMPLES,
@@ -14,7 +22,7 @@ import {
   WEBHOOK_CONFIG_REQUEST_EXAMPLE,
   WEBHOOK_SECRET_ROTATION_EXAMPLE,
   WEBHOOK_TEST_EXAMPLE,
-} from "../openapi/openapi-examples.js";
+} from "../../openapi/openapi-examples.js";
 
 export const EVENT_TYPES = ["transaction.success", "transaction.refunded", "transaction.failed"] as const;
 export const DELIVERY_STATES = ["pending", "delivering", "delivered", "dead"] as const;

@@ -4,7 +4,7 @@
  * `partner_app_id`, `amount` — and the lookup service applies the destination and customer rules
  * (`serviceRule`: the document states them, the service answers them).
  */
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
@@ -20,9 +20,9 @@ import {
   Type,
   UsdAmount,
   withInvalidCode,
-} from "../api/schema.js";
-import { parameterRef } from "../openapi/openapi-components.js";
-import type { ErrorCase } from "../openapi/openapi-errors.js";
+} from "../../api/schema.js";
+import { parameterRef } from "../../openapi/openapi-components.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import {
   BANKS_EXAMPLE,
   CUSTOMER_EXAMPLE,
@@ -30,7 +30,7 @@ import {
   ERROR_EXAMPLES,
   LOOKUP_EXAMPLES,
   LOOKUP_REQUEST_EXAMPLES,
-} from "../openapi/openapi-examples.js";
+} from "../../openapi/openapi-examples.js";
 import { RecipientMap, SenderMap } from "./transaction-api.js";
 
 // Generous caps: formats are the lookup service's business; these only keep junk out of the services.

@@ -2,7 +2,7 @@
  * Shapes and operations of pricing, execution and the transaction record (`pricing-routes.ts`,
  * `transaction-routes.ts`), and the transaction shapes other groups share (status, parties).
  */
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   anyCase,
   component,
@@ -18,8 +18,8 @@ import {
   Type,
   UsdAmount,
   withInvalidCode,
-} from "../api/schema.js";
-import { headerRef, parameterRef } from "../openapi/openapi-components.js";
+} from "../../api/schema.js";
+import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import {
   AUTH_BUSY_CASE,
   AUTH_CASE,
@@ -28,7 +28,7 @@ import {
   INTERNAL_CASE,
   JSON_BODY_CASES,
   UNAVAILABLE_CASE,
-} from "../openapi/openapi-errors.js";
+} from "../../openapi/openapi-errors.js";
 import {
   BALANCE_EXAMPLE,
   ERROR_EXAMPLES,
@@ -36,7 +36,7 @@ import {
   QUOTE_EXAMPLE,
   TRANSACTION_EXAMPLES,
   TRANSACTION_LIST_EXAMPLE,
-} from "../openapi/openapi-examples.js";
+} from "../../openapi/openapi-examples.js";
 
 export const TRANSACTION_STATUSES = [
   "PENDING",

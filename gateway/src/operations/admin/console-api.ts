@@ -6,7 +6,7 @@
  * not list is refused, and so is an empty value, so neither a typo nor `partner_id=` is an unfiltered list.
  */
 import type { TProperties } from "typebox";
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   anyCase,
   component,
@@ -17,8 +17,8 @@ import {
   StringEnum,
   Timestamp,
   Type,
-} from "../api/schema.js";
-import type { ErrorCase } from "../openapi/openapi-errors.js";
+} from "../../api/schema.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import { TRANSACTION_STATUSES, TxParams } from "./ledger-admin-api.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 

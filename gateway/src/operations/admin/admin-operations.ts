@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../api/operation.js";
+import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
 import { CONSOLE_OPERATIONS } from "./console-api.js";
 import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
