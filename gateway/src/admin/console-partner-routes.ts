@@ -23,7 +23,7 @@ import {
   PARTNER_PAGE,
   type PartnerListItem,
   setAppRateLimit,
-} from "../operations/admin/console-api.js";
+} from "../operations/admin/console-transaction-api.js";
 import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
 import { findPartner } from "../store/partner-store.js";
 

@@ -22,7 +22,7 @@ import type {
   TransactionDetail,
   TransactionSummary,
   WebhookDelivery,
-} from "../operations/admin/console-api.js";
+} from "../operations/admin/console-transaction-api.js";
 
 type Status = TransactionSummary["status"];
 type MovementShape = TransactionDetail["ledger_movements"][number];

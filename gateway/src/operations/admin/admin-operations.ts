@@ -1,6 +1,6 @@
 import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
-import { CONSOLE_OPERATIONS } from "./console-api.js";
+import { CONSOLE_OPERATIONS } from "./console-transaction-api.js";
 import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
 import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
 import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
