@@ -16,14 +16,14 @@ import {
   type AdminApp,
   type AppSettings,
   type BalanceHistory,
-  ID_PATTERN,
   listApps,
   listBalanceEntries,
   listPartners as listPartnersOperation,
   PARTNER_PAGE,
   type PartnerListItem,
   setAppRateLimit,
-} from "../operations/admin/console-transaction-api.js";
+} from "../operations/admin/console-partner-api.js";
+import { ID_PATTERN } from "../operations/admin/console-query-shapes.js";
 import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
 import { findPartner } from "../store/partner-store.js";
 
