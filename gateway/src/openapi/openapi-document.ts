@@ -5,8 +5,10 @@
  */
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
+import { CUSTOMER_OPERATIONS } from "../operations/partner/customer-api.js";
 import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
 import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
+import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
 import { railCallback } from "../operations/partner/rail-callback-api.js";
 import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
 import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
@@ -95,6 +97,8 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     security: [{ basicAuth: [] }],
     paths: {
       ...paths(LOOKUP_OPERATIONS),
+      ...paths(CUSTOMER_OPERATIONS),
+      ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
       ...paths([railCallback]),

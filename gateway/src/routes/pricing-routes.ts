@@ -12,7 +12,7 @@ import { readDp } from "../http/dp-param.js";
 import { withExactNumbers } from "../http/json-number-text.js";
 import { createPreviewRateLimiter } from "../http/preview-rate-limiter.js";
 import { replyJson } from "../http/reply-json.js";
-import { previewQuotations, type QuotationItem } from "../operations/partner/transaction-api.js";
+import { previewQuotations, type QuotationItem } from "../operations/partner/quote-api.js";
 
 /**
  * `POST /previewQuotations` (seed). Its checks run in the seed's order, which puts the body before the

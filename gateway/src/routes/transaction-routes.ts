@@ -22,12 +22,10 @@ import { readQuery } from "../http/read-query.js";
 import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
+import { type BindingQuote, executePayout, getQuotation } from "../operations/partner/quote-api.js";
 import {
   type Balance,
-  type BindingQuote,
-  executePayout,
   getBalance,
-  getQuotation,
   getTransaction,
   listTransactions,
   type TransactionList,
