@@ -12,6 +12,7 @@ import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
 import { railCallback } from "../operations/partner/rail-callback-api.js";
 import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
 import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
+import { WEBHOOK_DELIVERY_OPERATIONS } from "../operations/partner/webhook-delivery-api.js";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { NOTIFICATION_SHAPES } from "./notification-shapes.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
@@ -101,6 +102,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
+      ...paths(WEBHOOK_DELIVERY_OPERATIONS),
       ...paths([railCallback]),
       ...paths(DOCS_OPERATIONS),
     },
