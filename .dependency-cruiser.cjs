@@ -155,6 +155,26 @@ module.exports = {
       from: { path: "^(services|gateway|proto)/", pathNot: "\\.test\\.ts$" },
       to: { path: ["^test/", "\\.test\\.ts$", "/testdata/"] },
     },
+    // Gateway layers. api/ is the generic machinery (defining and registering an operation, shapes and their
+    // validation); http/ the edge's primitives (errors, bodies, queries, renderers); openapi/ builds the
+    // documents; operations/ defines each partner and admin operation. The handlers in routes/ and admin/ sit
+    // on top of all of them, and api/ knows no particular operation.
+    {
+      name: "gateway-handlers-on-top",
+      comment:
+        "gateway/src/{api,http,openapi,operations} never import the route handlers in gateway/src/{routes,admin}.",
+      severity: "error",
+      from: { path: "^gateway/src/(api|http|openapi|operations)/" },
+      to: { path: "^gateway/src/(routes|admin)/" },
+    },
+    {
+      name: "gateway-api-machinery-generic",
+      comment:
+        "gateway/src/api is generic machinery: it never imports a particular operation (gateway/src/operations).",
+      severity: "error",
+      from: { path: "^gateway/src/api/" },
+      to: { path: "^gateway/src/operations/" },
+    },
     ...publicEntryRules,
   ],
   options: {

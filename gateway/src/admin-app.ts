@@ -2,7 +2,6 @@ import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-serv
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
-import { adminOpenApi, healthz, metrics, readyz } from "./admin/admin-listener-api.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import { registerConsole } from "./admin/console-static.js";
 import { addRoute } from "./api/operation.js";
@@ -12,6 +11,7 @@ import { ApiError } from "./http/api-error.js";
 import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
 import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { adminOpenApiDocument } from "./openapi/openapi-document.js";
+import { adminOpenApi, healthz, metrics, readyz } from "./operations/admin/admin-listener-api.js";
 
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),

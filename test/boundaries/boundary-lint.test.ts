@@ -144,6 +144,17 @@ const FILES: Record<string, string> = {
   "services/lookup/testdata/qr-samples.ts": 'export const QR = "000201";\n',
   "gateway/src/uses-testdata.ts":
     'import { QR } from "@payouts/lookup/testdata/qr-samples";\nexport const q = QR;\n',
+  // gateway-handlers-on-top: the document builder and an operation reach up into the handlers
+  "gateway/src/routes/quote-route.ts":
+    'import { quote } from "../operations/quote-api.js";\nexport const qr = quote;\n',
+  "gateway/src/operations/quote-api.ts":
+    'import { qr } from "../admin/quote-admin.js";\nexport const quote = qr;\n',
+  "gateway/src/admin/quote-admin.ts": "export const qr = 1;\n",
+  "gateway/src/openapi/document.ts":
+    'import { qr } from "../routes/quote-route.js";\nexport const doc = qr;\n',
+  // gateway-api-machinery-generic
+  "gateway/src/api/operation.ts":
+    'import { quote } from "../operations/quote-api.js";\nexport const op = quote;\n',
 };
 
 describe("the boundary lint", () => {
@@ -197,6 +208,8 @@ describe("the boundary lint", () => {
       "service-not-to-gateway",
       "no-circular",
       "product-not-to-tests",
+      "gateway-handlers-on-top",
+      "gateway-api-machinery-generic",
     ];
     expect(result.status).not.toBe(0);
     for (const rule of rules) expect(result.output).toContain(`error ${rule}:`);
@@ -263,6 +276,16 @@ describe("the boundary lint", () => {
     ]);
   });
 
+  it("refuses the gateway's lower layers importing the route handlers, and api/ knowing an operation", () => {
+    expect(found("gateway-handlers-on-top").sort()).toEqual([
+      "gateway/src/openapi/document.ts → gateway/src/routes/quote-route.ts",
+      "gateway/src/operations/quote-api.ts → gateway/src/admin/quote-admin.ts",
+    ]);
+    expect(found("gateway-api-machinery-generic")).toEqual([
+      "gateway/src/api/operation.ts → gateway/src/operations/quote-api.ts",
+    ]);
+  });
+
   it("lets tests reach internals through ./internal/*, and passes the clean files", () => {
     const clean = [
       "amount.ts",
@@ -274,6 +297,8 @@ describe("the boundary lint", () => {
       "lookup.test.ts",
       "platform.test.ts",
       "ids.ts",
+      "quote-route.ts",
+      "quote-admin.ts",
     ];
     for (const v of result.violations) {
       expect(clean.some((file) => v.from.endsWith(`/${file}`))).toBe(false);

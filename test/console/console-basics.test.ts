@@ -127,6 +127,15 @@ describe("reference data", () => {
     await page.getByRole("button", { name: "Save BR" }).click();
     await page.getByText("The maximum must not be below the minimum.").waitFor();
     expect(session.apiRequests.length).toBe(before);
+
+    // A refusal of the API that names a field is shown at that field, not only under the row.
+    await page.getByLabel("Maximum amount").first().fill("1000000");
+    const minimum = page.getByLabel("Minimum amount").first();
+    await minimum.fill("1.123");
+    await page.getByRole("button", { name: "Save BR" }).click();
+    await page.locator("#corridor-BR-min_amount-error").filter({ hasText: "Not saved:" }).waitFor();
+    expect(await minimum.getAttribute("aria-invalid")).toBe("true");
+    expect(session.apiRequests.length).toBe(before + 1);
     await session.close();
   });
 });

@@ -10,10 +10,8 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { renderTransaction } from "@payouts/gateway/internal/http/render-transaction";
 import { toTransactionMessage } from "@payouts/ledger/internal/proto/transaction-message";
-import {
-  findTransactionWithHistory,
-  listTransactions,
-} from "@payouts/ledger/internal/store/transaction-store";
+import { findTransactionWithHistory } from "@payouts/ledger/internal/store/locked-transaction-store";
+import { listTransactions } from "@payouts/ledger/internal/store/transaction-store";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
 import {
   GetTransactionResponseSchema,

@@ -8,8 +8,8 @@
  *     node --conditions=source --import tsx test/perf/prepared-statements-cost.ts
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { addLockedTransaction } from "@payouts/ledger/internal/store/locked-transaction-store";
 import { Statement } from "@payouts/ledger/internal/store/statement";
-import { addLockedTransaction } from "@payouts/ledger/internal/store/transaction-store";
 import pg from "pg";
 
 const base = process.env.TEST_DATABASE_URL!;

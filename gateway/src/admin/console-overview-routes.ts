@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
-import { getOverview, type Overview } from "./console-api.js";
+import { getOverview, type Overview } from "../operations/admin/console-overview-api.js";
 
 const HOUR = 3600;
 const DAY = 86_400;

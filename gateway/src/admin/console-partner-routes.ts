@@ -12,20 +12,20 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
-import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
-import { findPartner } from "../store/partner-store.js";
 import {
   type AdminApp,
   type AppSettings,
   type BalanceHistory,
-  ID_PATTERN,
   listApps,
   listBalanceEntries,
   listPartners as listPartnersOperation,
   PARTNER_PAGE,
   type PartnerListItem,
   setAppRateLimit,
-} from "./console-api.js";
+} from "../operations/admin/console-partner-api.js";
+import { ID_PATTERN } from "../operations/admin/console-query-shapes.js";
+import { listAppsWithSecrets, listPartners, setPreviewRateLimit } from "../store/partner-directory-store.js";
+import { findPartner } from "../store/partner-store.js";
 
 type PartnerPageShape = { partners: PartnerListItem[]; next_cursor: string | null };
 

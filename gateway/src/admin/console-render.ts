@@ -17,12 +17,11 @@ import type {
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { transactionStatusName } from "../http/render-transaction.js";
 import type {
-  AdminWebhookConfig,
-  ReceiverHealth,
   TransactionDetail,
   TransactionSummary,
   WebhookDelivery,
-} from "./console-api.js";
+} from "../operations/admin/console-transaction-api.js";
+import type { AdminWebhookConfig, ReceiverHealth } from "../operations/admin/console-webhook-api.js";
 
 type Status = TransactionSummary["status"];
 type MovementShape = TransactionDetail["ledger_movements"][number];

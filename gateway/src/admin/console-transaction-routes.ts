@@ -10,7 +10,7 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { invalidField } from "../http/api-error.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
 import { transactionStatusFromName } from "../http/render-transaction.js";
-import { getTransactionDetail, searchTransactions } from "./console-api.js";
+import { getTransactionDetail, searchTransactions } from "../operations/admin/console-transaction-api.js";
 import { renderTransactionDetail, renderTransactionSummary } from "./console-render.js";
 
 /** The transaction page lists this many deliveries, newest first (3 notified events × up to 10 configs fit). */

@@ -24,7 +24,7 @@ import {
   searchConfigs,
   searchDeliveries,
   switchConfig,
-} from "./console-api.js";
+} from "../operations/admin/console-webhook-api.js";
 import { renderConfig, renderDelivery, renderReceiverHealth } from "./console-render.js";
 
 export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {

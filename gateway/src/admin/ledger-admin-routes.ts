@@ -11,12 +11,11 @@ import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
+import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
 import { transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
-import { readIdempotencyKey } from "../routes/idempotency-key-header.js";
-import { findPartner } from "../store/partner-store.js";
 import {
   type AdminTransaction,
   creditBalance,
@@ -26,7 +25,8 @@ import {
   refundTransaction,
   type SettleResult,
   settleSandboxPayout,
-} from "./ledger-admin-api.js";
+} from "../operations/admin/ledger-admin-api.js";
+import { findPartner } from "../store/partner-store.js";
 
 const CREDIT_ROUTE = "POST /admin/partners/{partner_id}/balance/credits";
 

@@ -9,19 +9,6 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
 import {
-  type AppSecretRow,
-  addAppSecret,
-  findPartner,
-  insertApp,
-  insertPartner,
-  listAppSecrets,
-  MAX_ACTIVE_SECRETS_PER_APP,
-  type PartnerRow,
-  revokeApp,
-  revokeAppSecret,
-  touchPartner,
-} from "../store/partner-store.js";
-import {
   type AppSecret,
   addAppSecret as addAppSecretOp,
   type CreatedApp,
@@ -34,7 +21,20 @@ import {
   revokeApp as revokeAppOp,
   revokeAppSecret as revokeAppSecretOp,
   updatePartner,
-} from "./partner-admin-api.js";
+} from "../operations/admin/partner-admin-api.js";
+import {
+  type AppSecretRow,
+  addAppSecret,
+  findPartner,
+  insertApp,
+  insertPartner,
+  listAppSecrets,
+  MAX_ACTIVE_SECRETS_PER_APP,
+  type PartnerRow,
+  revokeApp,
+  revokeAppSecret,
+  touchPartner,
+} from "../store/partner-store.js";
 
 /**
  * Partners and their apps. A partner's identity lives in the gateway; its pricing (supported

@@ -13,7 +13,7 @@ import {
   listFxRates,
   putCorridor,
   putFxRate,
-} from "./pricing-admin-api.js";
+} from "../operations/admin/pricing-admin-api.js";
 
 /**
  * Operators' FX rates and corridors (`/admin/fx-rates`, `/admin/corridors`). Decimals are accepted as JSON

@@ -2,7 +2,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { Dec } from "@payouts/platform/money/decimal";
 import { local, usd } from "@payouts/platform/money/json-decimal";
 import type { Destination, MerchantInfo, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
-import type { LookupResult } from "../routes/lookup-api.js";
+import type { LookupResult } from "../operations/partner/lookup-api.js";
 
 /** What a lookup or a QR decoding produced, once its PENDING transaction exists. */
 export interface LookupOutcome {

@@ -19,7 +19,7 @@ import type {
   StatusChange as StatusChangeShape,
   Transaction as TransactionShape,
   TransactionStatusName,
-} from "../routes/transaction-api.js";
+} from "../operations/partner/transaction-api.js";
 
 const STATUS_NAMES: Readonly<Record<TransactionStatus, string>> = {
   [TransactionStatus.UNSPECIFIED]: "UNSPECIFIED",

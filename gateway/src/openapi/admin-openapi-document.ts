@@ -2,8 +2,9 @@
  * The OpenAPI 3.1 document of the admin API (the admin listener), built from ADMIN_OPERATIONS: the same
  * shapes the admin routes validate with and render. Served at `GET /admin/openapi.json`, behind the token.
  */
-import { ADMIN_OPERATIONS } from "../admin/admin-operations.js";
+
 import type { ApiOperation } from "../api/operation.js";
+import { ADMIN_OPERATIONS } from "../operations/admin/admin-operations.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS } from "./openapi-components.js";
 import {

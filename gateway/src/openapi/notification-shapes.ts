@@ -4,7 +4,7 @@
  * dispatcher writes them (services/webhooks/src/domain/payload.ts).
  */
 import { component, FreeMap, MoneyNumber, type Static, type TSchema, Type } from "../api/schema.js";
-import { RECIPIENT_DESCRIPTION, SENDER_DESCRIPTION } from "../routes/transaction-api.js";
+import { RECIPIENT_DESCRIPTION, SENDER_DESCRIPTION } from "../operations/partner/transaction-api.js";
 
 const notification = <const S extends string, const E extends string>(
   name: string,

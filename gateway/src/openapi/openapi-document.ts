@@ -5,11 +5,14 @@
  */
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
-import { DOCS_OPERATIONS } from "../routes/docs-api.js";
-import { LOOKUP_OPERATIONS } from "../routes/lookup-api.js";
-import { railCallback } from "../routes/rail-callback-api.js";
-import { TRANSACTION_OPERATIONS } from "../routes/transaction-api.js";
-import { WEBHOOK_OPERATIONS } from "../routes/webhook-api.js";
+import { CUSTOMER_OPERATIONS } from "../operations/partner/customer-api.js";
+import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
+import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
+import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
+import { railCallback } from "../operations/partner/rail-callback-api.js";
+import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
+import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
+import { WEBHOOK_DELIVERY_OPERATIONS } from "../operations/partner/webhook-delivery-api.js";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
 import { NOTIFICATION_SHAPES } from "./notification-shapes.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
@@ -95,8 +98,11 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
     security: [{ basicAuth: [] }],
     paths: {
       ...paths(LOOKUP_OPERATIONS),
+      ...paths(CUSTOMER_OPERATIONS),
+      ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
+      ...paths(WEBHOOK_DELIVERY_OPERATIONS),
       ...paths([railCallback]),
       ...paths(DOCS_OPERATIONS),
     },

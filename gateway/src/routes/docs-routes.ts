@@ -8,7 +8,7 @@ import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { DOCS_PAGE_CSP, renderDocsPage } from "../openapi/docs-page.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
-import { getDocsPage, getOpenApiDocument } from "./docs-api.js";
+import { getDocsPage, getOpenApiDocument } from "../operations/partner/docs-api.js";
 
 const CACHE = "public, max-age=300";
 

@@ -16,14 +16,11 @@ import { readQuery } from "../http/read-query.js";
 import { renderLookupResult } from "../http/render-lookup-result.js";
 import { replyJson } from "../http/reply-json.js";
 import {
-  type BankList,
   type Customer as CustomerShape,
   createCustomer,
-  decodeQr,
   getCustomer,
-  listBanks,
-  lookupPaymentCode,
-} from "./lookup-api.js";
+} from "../operations/partner/customer-api.js";
+import { type BankList, decodeQr, listBanks, lookupPaymentCode } from "../operations/partner/lookup-api.js";
 
 /**
  * `POST /lookupPaymentCode`, `POST /decodeQr`, `GET /listBanks`, `POST /customers`, `GET /customers/{id}`.

@@ -12,7 +12,7 @@ import { readDp } from "../http/dp-param.js";
 import { withExactNumbers } from "../http/json-number-text.js";
 import { createPreviewRateLimiter } from "../http/preview-rate-limiter.js";
 import { replyJson } from "../http/reply-json.js";
-import { previewQuotations, type QuotationItem } from "./transaction-api.js";
+import { previewQuotations, type QuotationItem } from "../operations/partner/quote-api.js";
 
 /**
  * `POST /previewQuotations`. Its checks run in the partner API's order, which puts the body before the

@@ -19,7 +19,7 @@ import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
 import { transactionStatusName } from "../http/render-transaction.js";
 import { checkJsonBody } from "../http/text-safety.js";
-import { type RailCallbackResult, railCallback } from "./rail-callback-api.js";
+import { type RailCallbackResult, railCallback } from "../operations/partner/rail-callback-api.js";
 
 const MAX_CALLBACK_BYTES = 64 * 1024;
 /** The challenge of a refused callback: a 401 names how to authenticate, here the rail's signature headers. */

@@ -16,22 +16,20 @@ import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor } from "../http/error-map.js";
+import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
 import { readQuery } from "../http/read-query.js";
 import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
-import { readIdempotencyKey } from "./idempotency-key-header.js";
+import { type BindingQuote, executePayout, getQuotation } from "../operations/partner/quote-api.js";
 import {
   type Balance,
-  type BindingQuote,
-  executePayout,
   getBalance,
-  getQuotation,
   getTransaction,
   listTransactions,
   type TransactionList,
-} from "./transaction-api.js";
+} from "../operations/partner/transaction-api.js";
 
 const EXECUTE_ROUTE = "POST /executePayout";
 

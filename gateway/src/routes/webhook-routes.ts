@@ -14,16 +14,18 @@ import {
   createWebhookConfig,
   deleteWebhookConfig,
   listWebhookConfigs,
-  listWebhookDeliveries,
-  redeliverWebhook,
   rotateWebhookSecret,
   testWebhookConfig,
   updateWebhookConfig,
   type WebhookConfig as WebhookConfigShape,
-  type WebhookDelivery as WebhookDeliveryShape,
   type WebhookSecretRotation,
   type WebhookTestResult,
-} from "./webhook-api.js";
+} from "../operations/partner/webhook-api.js";
+import {
+  listWebhookDeliveries,
+  redeliverWebhook,
+  type WebhookDelivery as WebhookDeliveryShape,
+} from "../operations/partner/webhook-delivery-api.js";
 
 /**
  * Partner-managed webhook receivers and their delivery log. Rules live in the

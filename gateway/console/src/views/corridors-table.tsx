@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 import { COUNTRY, CURRENCY, checkNonNegativeDecimal, compareDecimals } from "../components/validation";
 
 const BLANK: Types.Corridor = {
@@ -21,75 +21,79 @@ const BLANK: Types.Corridor = {
 export function CorridorsTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["corridors"], queryFn: () => api.listCorridors() });
-  const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
-  const close = (message?: string) => {
-    setEditing(undefined);
-    if (message) setDone(message);
-  };
   return (
     <section aria-labelledby="corridors-heading">
       <h2 id="corridors-heading">Corridor limits</h2>
       {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
       <QueryState query={query} what="corridors" isEmpty={(d) => d.corridors.length === 0}>
         {(data) => (
-          <TableScroll label="Corridor limits table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Country</th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Minimum</th>
-                  <th scope="col">Maximum</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.corridors.map((c) =>
-                  editing === c.country_code ? (
-                    <tr key={c.country_code} className="editing">
-                      <td colSpan={6}>
-                        <CorridorForm corridor={c} onClose={close} />
-                      </td>
-                    </tr>
-                  ) : (
-                    <tr key={c.country_code}>
-                      <th scope="row">{c.country_code}</th>
-                      <td>{c.currency}</td>
-                      <td className="num">{c.min_amount}</td>
-                      <td className="num">{c.max_amount}</td>
-                      <td>{c.enabled ? "Yes" : "No"}</td>
-                      <td>
-                        <button
-                          type="button"
-                          onClick={() => setEditing(c.country_code)}
-                          aria-label={`Edit ${c.country_code} corridor`}
-                        >
-                          Edit
-                        </button>
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
-          </TableScroll>
+          <EditableTable
+            label="Corridor limits table"
+            idPrefix="corridor"
+            rows={data.corridors}
+            rowKey={(c) => c.country_code}
+            columns={CORRIDOR_COLUMNS}
+            draftOf={({ country_code: _, ...limits }) => limits}
+            validate={checkLimits}
+            save={async (c, draft) => savedMessage(await api.putCorridor(c.country_code, trimmed(draft)))}
+            invalidates={["corridors"]}
+            onSaved={setDone}
+            editButton={(c) => ({ text: "Edit", label: `Edit ${c.country_code} corridor` })}
+            saveText={(c) => `Save ${c.country_code}`}
+          />
         )}
       </QueryState>
       <h3>Add a corridor</h3>
-      <CorridorForm corridor={BLANK} onClose={close} />
+      <NewCorridor onDone={setDone} />
     </section>
   );
 }
 
+/** What an edit of a corridor changes: everything but its country. */
+type Limits = Omit<Types.Corridor, "country_code">;
+
+const CORRIDOR_COLUMNS: readonly EditableColumn<Types.Corridor, Limits>[] = [
+  { header: "Country", rowHeader: true, show: (c) => c.country_code },
+  {
+    header: "Currency",
+    show: (c) => c.currency,
+    edit: { field: "currency", label: () => "Currency", maxLength: 3, upperCase: true },
+  },
+  {
+    header: "Minimum",
+    className: "num",
+    show: (c) => c.min_amount,
+    edit: { field: "min_amount", label: () => "Minimum amount", inputMode: "decimal" },
+  },
+  {
+    header: "Maximum",
+    className: "num",
+    show: (c) => c.max_amount,
+    edit: { field: "max_amount", label: () => "Maximum amount", inputMode: "decimal" },
+  },
+  {
+    header: "Enabled",
+    show: (c) => (c.enabled ? "Yes" : "No"),
+    edit: { field: "enabled", label: () => "Enabled", checkbox: true },
+  },
+];
+
+const trimmed = (limits: Limits): Limits => ({
+  ...limits,
+  min_amount: limits.min_amount.trim(),
+  max_amount: limits.max_amount.trim(),
+});
+
+const savedMessage = (saved: Types.Corridor) =>
+  `Corridor ${saved.country_code} (${saved.currency}): ${saved.min_amount} to ${saved.max_amount}, ${
+    saved.enabled ? "enabled" : "disabled"
+  }.`;
+
 type Problems = Partial<Record<keyof Types.Corridor, string>>;
 
-function validate(c: Types.Corridor): Problems {
+function checkLimits(c: Limits): Problems {
   const problems: Problems = {};
-  if (!COUNTRY.test(c.country_code)) problems.country_code = "Use a two-letter ISO 3166 code such as BR.";
   if (!CURRENCY.test(c.currency)) problems.currency = "Use a three-letter ISO 4217 code such as BRL.";
   const min = checkNonNegativeDecimal(c.min_amount, "The minimum");
   const max = checkNonNegativeDecimal(c.max_amount, "The maximum");
@@ -101,29 +105,24 @@ function validate(c: Types.Corridor): Problems {
   return problems;
 }
 
-function CorridorForm({
-  corridor,
-  onClose,
-}: {
-  corridor: Types.Corridor;
-  onClose: (message?: string) => void;
-}) {
+function validate(c: Types.Corridor): Problems {
+  const problems: Problems = {};
+  if (!COUNTRY.test(c.country_code)) problems.country_code = "Use a two-letter ISO 3166 code such as BR.";
+  return { ...problems, ...checkLimits(c) };
+}
+
+/** A corridor for a country that has none yet. */
+function NewCorridor({ onDone }: { onDone: (message: string) => void }) {
   const api = useApi();
   const client = useQueryClient();
-  const isNew = corridor.country_code === "";
-  const [value, setValue] = useState(corridor);
+  const [value, setValue] = useState(BLANK);
   const [problems, setProblems] = useState<Problems>({});
   const save = useMutation({
-    mutationFn: (c: Types.Corridor) =>
-      api.putCorridor(c.country_code, {
-        currency: c.currency,
-        min_amount: c.min_amount.trim(),
-        max_amount: c.max_amount.trim(),
-        enabled: c.enabled,
-      }),
+    mutationFn: ({ country_code, ...limits }: Types.Corridor) =>
+      api.putCorridor(country_code, trimmed(limits)),
     onSuccess: () => client.invalidateQueries({ queryKey: ["corridors"] }),
   });
-  const prefix = `corridor-${corridor.country_code || "new"}`;
+  const prefix = "corridor-new";
   const set = (patch: Partial<Types.Corridor>) => setValue((v) => ({ ...v, ...patch }));
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -132,12 +131,8 @@ function CorridorForm({
     if (Object.keys(found).length > 0) return;
     save.mutate(value, {
       onSuccess: (saved) => {
-        if (isNew) setValue(BLANK);
-        onClose(
-          `Corridor ${saved.country_code} (${saved.currency}): ${saved.min_amount} to ${saved.max_amount}, ${
-            saved.enabled ? "enabled" : "disabled"
-          }.`,
-        );
+        setValue(BLANK);
+        onDone(savedMessage(saved));
       },
     });
   }
@@ -148,7 +143,6 @@ function CorridorForm({
         label="Country"
         value={value.country_code}
         maxLength={2}
-        readOnly={!isNew}
         onChange={(e) => set({ country_code: e.target.value.toUpperCase() })}
         error={problems.country_code}
       />
@@ -187,13 +181,8 @@ function CorridorForm({
       </div>
       <div className="row-actions">
         <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : isNew ? "Add corridor" : `Save ${corridor.country_code}`}
+          {save.isPending ? "Saving…" : "Add corridor"}
         </button>
-        {!isNew && (
-          <button type="button" onClick={() => onClose()}>
-            Cancel
-          </button>
-        )}
       </div>
       {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
     </form>

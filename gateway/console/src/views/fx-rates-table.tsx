@@ -2,18 +2,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 import { CURRENCY, checkPositiveDecimal } from "../components/validation";
 
 /** FX rates (local currency units per USD) with inline editing; a new rate prices every later quote. */
 export function FxRatesTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["fx-rates"], queryFn: () => api.listFxRates() });
-  const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState<string>();
   return (
     <section aria-labelledby="fx-heading">
@@ -21,55 +20,45 @@ export function FxRatesTable() {
       {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
       <QueryState query={query} what="FX rates" isEmpty={(d) => d.fx_rates.length === 0}>
         {(data) => (
-          <TableScroll label="FX rates table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Rate per USD</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.fx_rates.map((rate) =>
-                  editing === rate.currency ? (
-                    <FxRateEditor
-                      key={rate.currency}
-                      rate={rate}
-                      onClose={(message) => {
-                        setEditing(undefined);
-                        if (message) setDone(message);
-                      }}
-                    />
-                  ) : (
-                    <tr key={rate.currency}>
-                      <th scope="row">{rate.currency}</th>
-                      <td className="num">{rate.rate_per_usd}</td>
-                      <td>{formatTime(rate.updated_at)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          onClick={() => setEditing(rate.currency)}
-                          aria-label={`Edit ${rate.currency} rate`}
-                        >
-                          Edit
-                        </button>
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
-          </TableScroll>
+          <EditableTable
+            label="FX rates table"
+            idPrefix="fx"
+            rows={data.fx_rates}
+            rowKey={(rate) => rate.currency}
+            columns={FX_COLUMNS}
+            draftOf={(rate) => ({ rate_per_usd: rate.rate_per_usd })}
+            validate={(draft) => ({ rate_per_usd: checkPositiveDecimal(draft.rate_per_usd, "The rate", 10) })}
+            save={async (rate, draft) =>
+              savedMessage(await api.putFxRate(rate.currency, draft.rate_per_usd.trim()))
+            }
+            invalidates={["fx-rates"]}
+            onSaved={setDone}
+            editButton={(rate) => ({ text: "Edit", label: `Edit ${rate.currency} rate` })}
+            saveText={() => "Save"}
+          />
         )}
       </QueryState>
       <NewFxRate onDone={setDone} />
     </section>
   );
 }
+
+const FX_COLUMNS: readonly EditableColumn<Types.FxRate, { rate_per_usd: string }>[] = [
+  { header: "Currency", rowHeader: true, show: (rate) => rate.currency },
+  {
+    header: "Rate per USD",
+    className: "num",
+    show: (rate) => rate.rate_per_usd,
+    edit: {
+      field: "rate_per_usd",
+      label: (rate) => `New rate per USD for ${rate.currency}`,
+      inputMode: "decimal",
+    },
+  },
+  { header: "Updated", show: (rate) => formatTime(rate.updated_at) },
+];
+
+const savedMessage = (saved: Types.FxRate) => `${saved.currency} is now ${saved.rate_per_usd} per USD.`;
 
 function useSaveRate() {
   const api = useApi();
@@ -78,55 +67,6 @@ function useSaveRate() {
     mutationFn: ({ currency, rate }: { currency: string; rate: string }) => api.putFxRate(currency, rate),
     onSuccess: () => client.invalidateQueries({ queryKey: ["fx-rates"] }),
   });
-}
-
-function FxRateEditor({ rate, onClose }: { rate: Types.FxRate; onClose: (message?: string) => void }) {
-  const save = useSaveRate();
-  const [value, setValue] = useState(rate.rate_per_usd);
-  const [invalid, setInvalid] = useState<string>();
-  const id = `fx-${rate.currency}`;
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const problem = checkPositiveDecimal(value, "The rate", 10);
-    setInvalid(problem);
-    if (problem) return;
-    save.mutate(
-      { currency: rate.currency, rate: value.trim() },
-      { onSuccess: (saved) => onClose(`${saved.currency} is now ${saved.rate_per_usd} per USD.`) },
-    );
-  }
-  return (
-    <tr className="editing">
-      <th scope="row">{rate.currency}</th>
-      <td colSpan={2}>
-        <form id={`${id}-form`} onSubmit={submit} noValidate className="inline-form">
-          <label htmlFor={id}>New rate per USD for {rate.currency}</label>
-          <input
-            id={id}
-            inputMode="decimal"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={invalid ? `${id}-error` : undefined}
-          />
-          {invalid && (
-            <p id={`${id}-error`} className="error" role="alert">
-              {invalid}
-            </p>
-          )}
-          {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
-        </form>
-      </td>
-      <td className="row-actions">
-        <button type="submit" form={`${id}-form`} className="primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
-        </button>
-        <button type="button" onClick={() => onClose()}>
-          Cancel
-        </button>
-      </td>
-    </tr>
-  );
 }
 
 function NewFxRate({ onDone }: { onDone: (message: string) => void }) {
@@ -146,7 +86,7 @@ function NewFxRate({ onDone }: { onDone: (message: string) => void }) {
       { currency: currency.trim(), rate: rate.trim() },
       {
         onSuccess: (saved) => {
-          onDone(`${saved.currency} is now ${saved.rate_per_usd} per USD.`);
+          onDone(savedMessage(saved));
           setCurrency("");
           setRate("");
         },

@@ -4,12 +4,12 @@ import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
+import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 
 const checkLimit = (text: string) =>
   /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 1_000_000
@@ -71,25 +71,27 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
       ) : active.length === 0 ? (
         <p className="state empty">No active apps: the partner cannot call the API until one is created.</p>
       ) : (
-        <TableScroll label="Apps table">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Client id</th>
-                <th scope="col">Created</th>
-                <th scope="col">Preview limit / min</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {active.map((app) => (
-                <AppRow key={app.client_id} app={app} onDone={setDone} refresh={refresh} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <EditableTable
+          label="Apps table"
+          idPrefix="limit"
+          rows={active}
+          rowKey={(app) => app.client_id}
+          columns={APP_COLUMNS}
+          draftOf={(app) => ({ preview_rate_limit_per_minute: String(app.preview_rate_limit_per_minute) })}
+          validate={(draft) => ({
+            preview_rate_limit_per_minute: checkLimit(draft.preview_rate_limit_per_minute),
+          })}
+          save={async (app, draft) => {
+            const perMinute = Number(draft.preview_rate_limit_per_minute.trim());
+            const saved = await api.setAppRateLimit(app.partner_id, app.client_id, perMinute);
+            return `App ${app.client_id}: previewQuotations limited to ${saved.preview_rate_limit_per_minute} per minute.`;
+          }}
+          invalidates={["apps", partnerId]}
+          onSaved={setDone}
+          editButton={(app) => ({ text: "Edit limit", label: `Edit limit of ${app.client_id}` })}
+          saveText={() => "Save limit"}
+          actions={(app) => <RevokeApp app={app} onDone={setDone} refresh={refresh} />}
+        />
       )}
       {revoked.length > 0 && (
         <p className="muted">
@@ -114,7 +116,23 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
   );
 }
 
-function AppRow({
+const APP_COLUMNS: readonly EditableColumn<Types.App, { preview_rate_limit_per_minute: string }>[] = [
+  { header: "Client id", rowHeader: true, className: "mono", show: (app) => app.client_id },
+  { header: "Created", show: (app) => formatTime(app.created_at) },
+  {
+    header: "Preview limit / min",
+    className: "num",
+    show: (app) => app.preview_rate_limit_per_minute,
+    edit: {
+      field: "preview_rate_limit_per_minute",
+      label: (app) => `Limit per minute for ${app.client_id}`,
+      inputMode: "numeric",
+    },
+  },
+];
+
+/** Revoking an app, after confirmation: every secret of it stops working. */
+function RevokeApp({
   app,
   onDone,
   refresh,
@@ -125,9 +143,6 @@ function AppRow({
 }) {
   const api = useApi();
   const [confirming, setConfirming] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const [limit, setLimit] = useState(String(app.preview_rate_limit_per_minute));
-  const [problem, setProblem] = useState<string>();
   const revoke = useMutation({
     mutationFn: () => api.revokeApp(app.partner_id, app.client_id),
     onSuccess: async () => {
@@ -136,95 +151,33 @@ function AppRow({
       await refresh();
     },
   });
-  const save = useMutation({
-    mutationFn: (perMinute: number) => api.setAppRateLimit(app.partner_id, app.client_id, perMinute),
-    onSuccess: async (saved) => {
-      setEditing(false);
-      onDone(
-        `App ${app.client_id}: previewQuotations limited to ${saved.preview_rate_limit_per_minute} per minute.`,
-      );
-      await refresh();
-    },
-  });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = checkLimit(limit);
-    setProblem(found);
-    if (!found) save.mutate(Number(limit.trim()));
-  }
-  const formId = `limit-${app.client_id}`;
   return (
-    <tr>
-      <th scope="row" className="mono">
-        {app.client_id}
-      </th>
-      <td>{formatTime(app.created_at)}</td>
-      <td>
-        {editing ? (
-          <form id={formId} onSubmit={submit} noValidate>
-            <Field
-              id={`${formId}-input`}
-              label={`Limit per minute for ${app.client_id}`}
-              inputMode="numeric"
-              value={limit}
-              onChange={(e) => setLimit(e.target.value)}
-              error={problem}
-            />
-            {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
-          </form>
-        ) : (
-          <span className="num">{app.preview_rate_limit_per_minute}</span>
-        )}
-      </td>
-      <td className="row-actions">
-        {editing ? (
-          <>
-            {/* Keys keep React from turning the clicked "Edit limit" button into this submit button mid-click. */}
-            <button key="save" type="submit" form={formId} className="primary" disabled={save.isPending}>
-              Save limit
-            </button>
-            <button key="cancel" type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <>
-            <button
-              key="edit"
-              type="button"
-              onClick={() => setEditing(true)}
-              aria-label={`Edit limit of ${app.client_id}`}
-            >
-              Edit limit
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                revoke.reset();
-                setConfirming(true);
-              }}
-              aria-label={`Revoke ${app.client_id}`}
-            >
-              Revoke
-            </button>
-          </>
-        )}
-        <ConfirmDialog
-          open={confirming}
-          title={`Revoke app ${app.client_id}?`}
-          confirmLabel="Revoke app"
-          danger
-          pending={revoke.isPending}
-          error={revoke.error}
-          onConfirm={() => revoke.mutate()}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>
-            Every secret of this app stops working at once. This cannot be undone; create a new app instead.
-          </p>
-        </ConfirmDialog>
-      </td>
-    </tr>
+    <>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          revoke.reset();
+          setConfirming(true);
+        }}
+        aria-label={`Revoke ${app.client_id}`}
+      >
+        Revoke
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title={`Revoke app ${app.client_id}?`}
+        confirmLabel="Revoke app"
+        danger
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => revoke.mutate()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          Every secret of this app stops working at once. This cannot be undone; create a new app instead.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }

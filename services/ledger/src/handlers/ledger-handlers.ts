@@ -28,12 +28,8 @@ import type { BindingPricer } from "../pricing/binding-pricer.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { balanceOf } from "../store/ledger-store.js";
-import {
-  findTransaction,
-  findTransactionWithHistory,
-  listTransactions,
-  type StoredTransaction,
-} from "../store/transaction-store.js";
+import { findTransactionWithHistory } from "../store/locked-transaction-store.js";
+import { findTransaction, listTransactions, type StoredTransaction } from "../store/transaction-store.js";
 
 export interface LedgerHandlerHooks {
   /** The payout rail, asked before an operator fails a payout (FailTransaction). */

@@ -38,15 +38,14 @@ import {
   type StoredKey,
   tryLockKey,
 } from "../store/idempotency-store.js";
-import { Statement } from "../store/statement.js";
 import {
   addLockedTransaction,
   addTransactionExists,
   type LockedRow,
   lockedFromRow,
-  type StoredTransaction,
-  type TxRow,
-} from "../store/transaction-store.js";
+} from "../store/locked-transaction-store.js";
+import { Statement } from "../store/statement.js";
+import type { StoredTransaction, TxRow } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { addTransition, TRANSITION_RESULT, transitionApplied } from "./transition.js";
 

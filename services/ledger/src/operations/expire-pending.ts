@@ -2,7 +2,9 @@
  * The sweeper's work: PENDING transactions never executed within PENDING_TTL_MS become EXPIRED (no money
  * moved, so no movement). Expired idempotency keys are deleted by the retention job.
  */
-import { duePendingExpiries, lockTransaction } from "../store/transaction-store.js";
+
+import { lockTransaction } from "../store/locked-transaction-store.js";
+import { duePendingExpiries } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { transition } from "./transition.js";
 

@@ -11,12 +11,9 @@
  */
 import { LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
-import {
-  findTransaction,
-  lockTransaction,
-  markRailSubmitted,
-  type StoredTransaction,
-} from "../store/transaction-store.js";
+import { lockTransaction } from "../store/locked-transaction-store.js";
+import { markRailSubmitted } from "../store/rail-submission-store.js";
+import { findTransaction, type StoredTransaction } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { failProcessing } from "./record-rail-result.js";
 import type { ChangedTransaction } from "./transition.js";

@@ -8,11 +8,8 @@ import type { Logger } from "@payouts/platform/logging/logger";
 import { invalidField, LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import { reversalMovement, settlementMovement } from "../domain/posting-rules.js";
 import type { TxStatus } from "../domain/transaction-status.js";
-import {
-  type LockedTransaction,
-  lockTransaction,
-  type StoredTransaction,
-} from "../store/transaction-store.js";
+import { type LockedTransaction, lockTransaction } from "../store/locked-transaction-store.js";
+import type { StoredTransaction } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { type ChangedTransaction, transition } from "./transition.js";
 

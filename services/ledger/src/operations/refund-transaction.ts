@@ -4,7 +4,7 @@
  */
 import { invalidField, LedgerFailure, notFound } from "../domain/ledger-failure.js";
 import { refundMovement } from "../domain/posting-rules.js";
-import { lockTransaction } from "../store/transaction-store.js";
+import { lockTransaction } from "../store/locked-transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { type ChangedTransaction, transition } from "./transition.js";
 

@@ -8,6 +8,7 @@ import type { Movement } from "../domain/posting-rules.js";
 import { canTransition, type TxStatus } from "../domain/transaction-status.js";
 import { transactionEvent } from "../events/transaction-event.js";
 import { addMovement } from "../store/ledger-store.js";
+import type { LockedTransaction } from "../store/locked-transaction-store.js";
 import { addOutboxEvent } from "../store/outbox-store.js";
 import { Statement } from "../store/statement.js";
 import {
@@ -15,7 +16,6 @@ import {
   addStatusUpdate,
   exactlyOneTransaction,
   type HistoryRow,
-  type LockedTransaction,
   type StatusChanges,
   type StoredTransaction,
   statusChanged,

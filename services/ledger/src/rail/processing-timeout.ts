@@ -8,7 +8,7 @@
 import { LedgerFailure } from "../domain/ledger-failure.js";
 import { failProcessingPayout } from "../operations/fail-processing-payout.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
-import { overdueRailSubmissions } from "../store/transaction-store.js";
+import { overdueRailSubmissions } from "../store/rail-submission-store.js";
 import type { PayoutRail } from "./payout-rail.js";
 
 const BATCH = 50;

@@ -8,11 +8,10 @@ import type { LedgerDeps } from "../operations/ledger-deps.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import {
   dueRailSubmissions,
-  findTransaction,
   markRailAttemptFailed,
   markRailSubmitted,
-  type StoredTransaction,
-} from "../store/transaction-store.js";
+} from "../store/rail-submission-store.js";
+import { findTransaction, type StoredTransaction } from "../store/transaction-store.js";
 import type { PayoutRail, PayoutSubmission } from "./payout-rail.js";
 
 const MAX_BACKOFF_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 /** The admin listener's own routes (`admin-app.ts`): probes, metrics and this API's document. */
-import { defineOperation } from "../api/operation.js";
-import { component, StringEnum, Type } from "../api/schema.js";
-import { URL_TEXT_CASE } from "../openapi/openapi-errors.js";
+import { defineOperation } from "../../api/operation.js";
+import { component, StringEnum, Type } from "../../api/schema.js";
+import { URL_TEXT_CASE } from "../../openapi/openapi-errors.js";
 
 export const Health = component(
   "Health",

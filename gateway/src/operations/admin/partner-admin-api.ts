@@ -1,6 +1,6 @@
 /** Shapes and operations of partners, apps and client secrets (`partner-admin-routes.ts`). */
-import { defineOperation } from "../api/operation.js";
-import { component, DecimalInput, Nullable, type Static, Timestamp, Type } from "../api/schema.js";
+import { defineOperation } from "../../api/operation.js";
+import { component, DecimalInput, Nullable, type Static, Timestamp, Type } from "../../api/schema.js";
 
 export const PartnerIdParams = Type.Object({
   partner_id: Type.String({

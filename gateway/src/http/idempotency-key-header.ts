@@ -4,7 +4,7 @@
  * string), 1 to 255 printable ASCII characters, required. The ledger keeps the records and decides replays.
  */
 import type { FastifyRequest } from "fastify";
-import { ApiError, invalidField } from "../http/api-error.js";
+import { ApiError, invalidField } from "./api-error.js";
 
 const KEY_HEADERS = ["x-idempotency-key", "idempotency-key"] as const;
 

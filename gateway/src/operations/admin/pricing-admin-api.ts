@@ -1,5 +1,5 @@
 /** Shapes and operations of FX rates and corridors (`pricing-admin-routes.ts`). */
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
@@ -8,7 +8,7 @@ import {
   type Static,
   Timestamp,
   Type,
-} from "../api/schema.js";
+} from "../../api/schema.js";
 
 export const CurrencyParams = Type.Object({
   currency: Type.String({ description: "ISO 4217 code with minor units.", examples: ["BRL"] }),

@@ -1,36 +1,32 @@
 /**
- * Shapes and operations of destinations, QR codes, institutions and senders (`lookup-routes.ts`). The
- * gateway checks the JSON shape in the shapes' property order — `sender`, types and lengths,
- * `partner_app_id`, `amount` — and the lookup service applies the destination and customer rules
- * (`serviceRule`: the document states them, the service answers them).
+ * Shapes and operations of destinations, QR codes and institutions (`lookup-routes.ts`; the senders are in
+ * `customer-api.ts`). The gateway checks the JSON shape in the shapes' property order — `sender`, types
+ * and lengths, `partner_app_id`, `amount` — and the lookup service applies the destination and customer
+ * rules (`serviceRule`: the document states them, the service answers them).
  */
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
   FreeMap,
   LocalAmount,
-  Nullable,
   Refused,
   type Static,
   StringEnum,
   serviceRule,
   strictText,
-  Timestamp,
   Type,
   UsdAmount,
   withInvalidCode,
-} from "../api/schema.js";
-import { parameterRef } from "../openapi/openapi-components.js";
-import type { ErrorCase } from "../openapi/openapi-errors.js";
+} from "../../api/schema.js";
+import { parameterRef } from "../../openapi/openapi-components.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import {
   BANKS_EXAMPLE,
-  CUSTOMER_EXAMPLE,
-  CUSTOMER_REQUEST_EXAMPLE,
   ERROR_EXAMPLES,
   LOOKUP_EXAMPLES,
   LOOKUP_REQUEST_EXAMPLES,
-} from "../openapi/openapi-examples.js";
+} from "../../openapi/openapi-examples.js";
 import { RecipientMap, SenderMap } from "./transaction-api.js";
 
 // Generous caps: formats are the lookup service's business; these only keep junk out of the services.
@@ -40,7 +36,7 @@ const FIELD_MAX = 128;
 const text = (description: string, maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(Type.String({ maxLength, description, ...extra }));
 /** A string whose value rules are the lookup service's; the gateway caps its length. */
-const serviceText = (description: string, maxLength: number, extra: Record<string, unknown> = {}) =>
+export const serviceText = (description: string, maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(serviceRule(Type.String({ description, ...extra }), { maxLength }));
 
 const SENDER = Refused(
@@ -181,7 +177,7 @@ const MissingField = component(
   ),
 );
 
-const optionalText = (description: string, extra: Record<string, unknown> = {}) =>
+export const optionalText = (description: string, extra: Record<string, unknown> = {}) =>
   Type.Optional(Type.String({ description, ...extra }));
 const PAYMENT_TYPE = ["till", "paybill"] as const;
 
@@ -278,103 +274,6 @@ export const BankList = component(
   Type.Object({ banks: Type.Array(Bank) }, { additionalProperties: false }),
 );
 export type BankList = Static<typeof BankList>;
-
-const IC_TYPES = [
-  "NATIONAL_ID",
-  "PASSPORT",
-  "DRIVERS_LICENSE",
-  "RESIDENCE_PERMIT",
-  "TAX_ID",
-  "DNI",
-  "CUIL",
-  "CUIT",
-  "CPF",
-  "CNPJ",
-  "CI",
-  "CC",
-  "CE",
-  "NIT",
-  "RUC",
-  "BVN",
-  "NIN",
-  "GHANA_CARD",
-  "NRC",
-] as const;
-
-/** The customer's fields: the lookup service's rules (documented), the gateway's caps (second argument). */
-export const CustomerRequest = component(
-  "CustomerRequest",
-  Type.Object(
-    {
-      name_first: serviceRule(
-        Type.String({
-          maxLength: 100,
-          description: "1–100 characters with at least one letter; accents and non-Latin scripts are kept.",
-        }),
-        { maxLength: 200 },
-      ),
-      name_last: serviceRule(
-        Type.String({ maxLength: 100, description: "1–100 characters with at least one letter." }),
-        { maxLength: 200 },
-      ),
-      country: serviceRule(
-        Type.String({
-          pattern: "^[A-Za-z]{2}$",
-          description: "ISO 3166-1 alpha-2 (or `XK`), any case; stored upper case.",
-        }),
-        { maxLength: 8 },
-      ),
-      ic_number: serviceText(
-        "1–40 letters, digits, spaces, `.`, `-`, `/`; required together with `ic_type`. CPF and CNPJ must pass their check digits and are stored bare.",
-        100,
-        { minLength: 1, maxLength: 40 },
-      ),
-      ic_type: serviceText("Identity document type, any case; required together with `ic_number`.", 50, {
-        enum: [...IC_TYPES],
-      }),
-      phone: serviceText(
-        "International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused.",
-        50,
-        { minLength: 1, maxLength: 50 },
-      ),
-      email: serviceText("At most 254 characters; stored lower case.", 320, {
-        maxLength: 254,
-        format: "email",
-      }),
-      external_reference: serviceText("Your id for this person, 1–100 characters; not unique.", 200, {
-        minLength: 1,
-        maxLength: 100,
-      }),
-    },
-    {
-      description:
-        "A sender. The first failing check wins, in property order; each error names its field. Customers cannot be changed or deleted.",
-    },
-  ),
-);
-
-export const Customer = component(
-  "Customer",
-  Type.Object(
-    {
-      customer_id: Type.String({
-        description: "Identifier to pass as `customer_id`.",
-        examples: ["cus_01m7xx94hd26qz72tpjzafqaav"],
-      }),
-      name_first: Type.String({ description: "First name(s)." }),
-      name_last: Type.String({ description: "Last name(s)." }),
-      country: Type.String({ description: "ISO alpha-2, upper case." }),
-      ic_type: optionalText("Only when given."),
-      ic_number: optionalText("Only when given; CPF/CNPJ without punctuation."),
-      phone: optionalText("Only when given; E.164."),
-      email: optionalText("Only when given; lower case."),
-      external_reference: optionalText("Only when given."),
-      created_at: Nullable(Timestamp("Registration time.")),
-    },
-    { additionalProperties: false },
-  ),
-);
-export type Customer = Static<typeof Customer>;
 
 /** The checks both lookup routes share, in the gateway's order, before the services' own. */
 const SHAPE_CASES: readonly ErrorCase[] = [
@@ -510,51 +409,4 @@ export const listBanks = defineOperation({
   ],
 });
 
-export const createCustomer = defineOperation({
-  method: "POST",
-  path: "/customers",
-  operationId: "createCustomer",
-  tags: ["Customers"],
-  summary: "Register a sender",
-  description:
-    "Registers the person (or business) on whose behalf you pay out. Every lookup names one by `customer_id`, and the transaction's sender is built from it. Registering the same person twice gives two customers.",
-  body: CustomerRequest,
-  bodyExamples: { brazilian: CUSTOMER_REQUEST_EXAMPLE },
-  responses: {
-    201: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
-  },
-  errors: [
-    [
-      "MISSING_REQUIRED_FIELD",
-      "`name_first`, `name_last` or `country` is absent, or one of `ic_type`/`ic_number` without the other",
-    ],
-    [
-      "INVALID_FIELD",
-      "a field breaks its rule (named in `field`): not a letter in a name, unknown country or `ic_type`, bad CPF/CNPJ check digits, a phone without `+`, a malformed e-mail",
-    ],
-  ],
-});
-
-export const getCustomer = defineOperation({
-  method: "GET",
-  path: "/customers/{customer_id}",
-  operationId: "getCustomer",
-  tags: ["Customers"],
-  summary: "Read a sender",
-  pathParams: Type.Object({ customer_id: Type.String({ description: "The customer's id." }) }),
-  responses: {
-    200: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
-  },
-  errors: [
-    ["MISSING_REQUIRED_FIELD", "`customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)"],
-    ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
-  ],
-});
-
-export const LOOKUP_OPERATIONS = [
-  lookupPaymentCode,
-  decodeQr,
-  listBanks,
-  createCustomer,
-  getCustomer,
-] as const;
+export const LOOKUP_OPERATIONS = [lookupPaymentCode, decodeQr, listBanks] as const;

@@ -1,6 +1,6 @@
 /** Shapes and operations of balances, refunds, failures and sandbox settlement (`ledger-admin-routes.ts`). */
 import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
-import { defineOperation } from "../api/operation.js";
+import { defineOperation } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
@@ -12,8 +12,8 @@ import {
   Timestamp,
   Type,
   withInvalidCode,
-} from "../api/schema.js";
-import { headerRef, parameterRef } from "../openapi/openapi-components.js";
+} from "../../api/schema.js";
+import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
 export const TRANSACTION_STATUSES = [

@@ -1,6 +1,9 @@
-import type { ApiOperation } from "../api/operation.js";
+import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
-import { CONSOLE_OPERATIONS } from "./console-api.js";
+import { CONSOLE_OVERVIEW_OPERATIONS } from "./console-overview-api.js";
+import { CONSOLE_PARTNER_OPERATIONS } from "./console-partner-api.js";
+import { CONSOLE_TRANSACTION_OPERATIONS } from "./console-transaction-api.js";
+import { CONSOLE_WEBHOOK_OPERATIONS } from "./console-webhook-api.js";
 import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
 import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
 import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
@@ -14,5 +17,8 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...PARTNER_ADMIN_OPERATIONS,
   ...PRICING_ADMIN_OPERATIONS,
   ...LEDGER_ADMIN_OPERATIONS,
-  ...CONSOLE_OPERATIONS,
+  ...CONSOLE_OVERVIEW_OPERATIONS,
+  ...CONSOLE_TRANSACTION_OPERATIONS,
+  ...CONSOLE_WEBHOOK_OPERATIONS,
+  ...CONSOLE_PARTNER_OPERATIONS,
 ];

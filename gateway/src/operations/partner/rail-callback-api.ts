@@ -1,8 +1,13 @@
 /** The payout rail's signed callback (`rail-callback-routes.ts`): called by the rail, not by partners. */
-import { defineOperation } from "../api/operation.js";
-import { component, type Static, StringEnum, Type } from "../api/schema.js";
-import { type ErrorCase, INTERNAL_CASE, UNAVAILABLE_CASE, URL_TEXT_CASE } from "../openapi/openapi-errors.js";
-import { ERROR_EXAMPLES, RAIL_CALLBACK_EXAMPLE } from "../openapi/openapi-examples.js";
+import { defineOperation } from "../../api/operation.js";
+import { component, type Static, StringEnum, Type } from "../../api/schema.js";
+import {
+  type ErrorCase,
+  INTERNAL_CASE,
+  UNAVAILABLE_CASE,
+  URL_TEXT_CASE,
+} from "../../openapi/openapi-errors.js";
+import { ERROR_EXAMPLES, RAIL_CALLBACK_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { TransactionStatus } from "./transaction-api.js";
 
 export const RailCallbackRequest = component(

@@ -1,7 +1,7 @@
 /** `GET /openapi.json` and `GET /docs` (`docs-routes.ts`): public, integrators read them before they have credentials. */
-import { defineOperation } from "../api/operation.js";
-import { Type } from "../api/schema.js";
-import { URL_TEXT_CASE } from "../openapi/openapi-errors.js";
+import { defineOperation } from "../../api/operation.js";
+import { Type } from "../../api/schema.js";
+import { URL_TEXT_CASE } from "../../openapi/openapi-errors.js";
 
 export const getOpenApiDocument = defineOperation({
   method: "GET",

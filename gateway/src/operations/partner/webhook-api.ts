@@ -1,23 +1,29 @@
 /**
- * Shapes and operations of partner-managed webhook receivers and their delivery log
- * (`webhook-routes.ts`). The values' rules (URL, event kinds, secret length) are the webhook
+ * Shapes and operations of partner-managed webhook receivers (`webhook-routes.ts`; their delivery log is in
+ * `webhook-delivery-api.ts`). The values' rules (URL, event kinds, secret length) are the webhook
  * dispatcher's (`serviceRule`); the gateway checks the JSON types.
  */
-import { defineOperation } from "../api/operation.js";
-import { component, Nullable, type Static, StringEnum, serviceRule, Timestamp, Type } from "../api/schema.js";
-import type { ErrorCase } from "../openapi/openapi-errors.js";
+import { defineOperation } from "../../api/operation.js";
 import {
-  DELIVERY_LIST_EXAMPLE,
+  component,
+  Nullable,
+  type Static,
+  StringEnum,
+  serviceRule,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
+import {
   ERROR_EXAMPLES,
   WEBHOOK_CONFIG_EXAMPLE,
   WEBHOOK_CONFIG_LIST_EXAMPLE,
   WEBHOOK_CONFIG_REQUEST_EXAMPLE,
   WEBHOOK_SECRET_ROTATION_EXAMPLE,
   WEBHOOK_TEST_EXAMPLE,
-} from "../openapi/openapi-examples.js";
+} from "../../openapi/openapi-examples.js";
 
 export const EVENT_TYPES = ["transaction.success", "transaction.refunded", "transaction.failed"] as const;
-export const DELIVERY_STATES = ["pending", "delivering", "delivered", "dead"] as const;
 
 const EventFilter = StringEnum([...EVENT_TYPES, "*"]);
 
@@ -181,70 +187,7 @@ export const WebhookTestResult = component(
 );
 export type WebhookTestResult = Static<typeof WebhookTestResult>;
 
-const DeliveryAttempt = component(
-  "DeliveryAttempt",
-  Type.Object(
-    {
-      attempt: Type.Integer({ minimum: 1, description: "1 for the first attempt." }),
-      status_code: Nullable(Type.Integer(), "The receiver's status; null when none."),
-      error: Nullable(Type.String(), "Why the attempt failed without an answer."),
-      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-      at: Nullable(Timestamp("When.")),
-    },
-    { additionalProperties: false },
-  ),
-);
-
-export const WebhookDelivery = component(
-  "WebhookDelivery",
-  Type.Object(
-    {
-      delivery_id: Type.String({ description: "Identifier.", examples: ["whd_01m7xx9n4e0tw3dnmj5m0vcwx5"] }),
-      config_id: Type.String({ description: "The receiving config." }),
-      event_id: Type.String({
-        description: "The event's id, also sent as `webhook-id` and in the body: deduplicate by it.",
-      }),
-      event_type: StringEnum(EVENT_TYPES, { description: "Event kind." }),
-      tx_id: Type.String({ description: "The transaction." }),
-      status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
-      attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
-      next_attempt_at: Nullable(Timestamp("Only while pending: when the next attempt is due.")),
-      delivered_at: Nullable(Timestamp("When a 2xx was received.")),
-      last_status_code: Nullable(Type.Integer(), "Status of the last attempt."),
-      last_error: Nullable(Type.String(), "Error of the last attempt."),
-      response_body: Nullable(Type.String(), "The receiver's last answer (at most 20 KB)."),
-      created_at: Nullable(Timestamp("When the event was taken in.")),
-      history: Type.Array(DeliveryAttempt, { description: "Every attempt." }),
-    },
-    {
-      additionalProperties: false,
-      description:
-        "One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone).",
-    },
-  ),
-);
-export type WebhookDelivery = Static<typeof WebhookDelivery>;
-
-const WebhookDeliveryList = component(
-  "WebhookDeliveryList",
-  Type.Object(
-    { deliveries: Type.Array(WebhookDelivery, { description: "Newest first." }) },
-    { additionalProperties: false },
-  ),
-);
-
 const ConfigIdParams = Type.Object({ id: Type.String({ description: "The config's `config_id`." }) });
-const DeliveryIdParams = Type.Object({ id: Type.String({ description: "The delivery's `delivery_id`." }) });
-
-export const ListDeliveriesQuery = Type.Object({
-  tx_id: Type.Optional(Type.String({ description: "Only deliveries of this transaction." })),
-  config_id: Type.Optional(Type.String({ description: "Only deliveries to this config." })),
-  // The webhook service answers an unknown status (with the states it knows).
-  status: Type.Optional(
-    serviceRule(StringEnum(DELIVERY_STATES, { description: "Only deliveries in this state." })),
-  ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "Page size." })),
-});
 
 const CONFIG_NOT_FOUND: ErrorCase = [
   "WEBHOOK_CONFIG_NOT_FOUND",
@@ -254,18 +197,18 @@ const CONFIG_FIELD_CASE: ErrorCase = [
   "INVALID_FIELD",
   "`url` is not an acceptable receiver URL, `events` is empty or has an unknown kind, `secret` is not 16–256 characters, `basic_auth` is malformed, or a field has the wrong type",
 ];
-const RATE_LIMITED = (what: string): ErrorCase => [
+export const RATE_LIMITED = (what: string): ErrorCase => [
   "RATE_LIMIT_EXCEEDED",
   `your per-minute allowance of ${what} is used up; retry after \`Retry-After\` seconds`,
 ];
 const NOT_FOUND_EXAMPLE = { 404: { notFound: ERROR_EXAMPLES.webhookConfigNotFound } };
-const TAGS = ["Webhooks"];
+export const WEBHOOK_TAGS = ["Webhooks"];
 
 export const createWebhookConfig = defineOperation({
   method: "POST",
   path: "/webhookConfigs",
   operationId: "createWebhookConfig",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "Register a webhook receiver",
   description:
     "Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
@@ -292,7 +235,7 @@ export const listWebhookConfigs = defineOperation({
   method: "GET",
   path: "/webhookConfigs",
   operationId: "listWebhookConfigs",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "List your webhook receivers",
   responses: {
     200: {
@@ -308,7 +251,7 @@ export const updateWebhookConfig = defineOperation({
   method: "PATCH",
   path: "/webhookConfigs/{id}",
   operationId: "updateWebhookConfig",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "Change a webhook receiver",
   pathParams: ConfigIdParams,
   body: WebhookConfigUpdateRequest,
@@ -328,7 +271,7 @@ export const deleteWebhookConfig = defineOperation({
   method: "DELETE",
   path: "/webhookConfigs/{id}",
   operationId: "deleteWebhookConfig",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "Delete a webhook receiver and its delivery log",
   pathParams: ConfigIdParams,
   responses: { 204: { description: "Deleted." } },
@@ -340,7 +283,7 @@ export const rotateWebhookSecret = defineOperation({
   method: "POST",
   path: "/webhookConfigs/{id}/rotateSecret",
   operationId: "rotateWebhookSecret",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "Rotate the signing secret, with a grace period",
   description:
     "Makes a new signing secret current — the one you send, or one the service generates — and answers it in `secret`, this once only (store it now; it is never returned again). The replaced secret keeps signing beside it for `grace_period_seconds` (default 86,400 = 24 h, at most 7 days; 0 drops it at once): during that period `webhook-signature` carries two entries, `v1,<new> v1,<old>`, so a receiver verifying Standard Webhooks signatures can switch to the new secret at any moment. `X-SERVICE-Signature` is a single value and carries the new secret's signature from the rotation on. Rotating again during a grace period drops the older secret. Setting `secret` with PATCH replaces it at once, without a grace period. Secrets are stored sealed.",
@@ -367,7 +310,7 @@ export const testWebhookConfig = defineOperation({
   method: "POST",
   path: "/webhookConfigs/{id}/test",
   operationId: "testWebhookConfig",
-  tags: TAGS,
+  tags: WEBHOOK_TAGS,
   summary: "Send a test notification now",
   description:
     "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
@@ -386,44 +329,6 @@ export const testWebhookConfig = defineOperation({
   ],
 });
 
-export const listWebhookDeliveries = defineOperation({
-  method: "GET",
-  path: "/webhookDeliveries",
-  operationId: "listWebhookDeliveries",
-  tags: TAGS,
-  summary: "Read the delivery log",
-  description: "Deliveries newest first, each with the history of its attempts.",
-  query: ListDeliveriesQuery,
-  responses: {
-    200: {
-      description: "Deliveries.",
-      schema: WebhookDeliveryList,
-      examples: { onePayout: DELIVERY_LIST_EXAMPLE },
-    },
-  },
-  errors: [["INVALID_FIELD", "unknown `status`, or `limit` outside 1–100"]],
-  errorOptions: { examples: { 400: { badStatus: ERROR_EXAMPLES.invalidDeliveryStatus } } },
-});
-
-export const redeliverWebhook = defineOperation({
-  method: "POST",
-  path: "/webhookDeliveries/{id}/redeliver",
-  operationId: "redeliverWebhook",
-  tags: TAGS,
-  summary: "Send a delivery again",
-  description:
-    "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
-  pathParams: DeliveryIdParams,
-  responses: { 200: { description: "The delivery, pending again.", schema: WebhookDelivery } },
-  errors: [
-    ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
-    ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
-    ["WEBHOOK_CONFIG_INACTIVE", "the delivery's config is inactive: reactivate it first"],
-    RATE_LIMITED("redeliveries"),
-  ],
-  errorOptions: { examples: { 409: { inactive: ERROR_EXAMPLES.webhookConfigInactive } } },
-});
-
 export const WEBHOOK_OPERATIONS = [
   createWebhookConfig,
   listWebhookConfigs,
@@ -431,6 +336,4 @@ export const WEBHOOK_OPERATIONS = [
   deleteWebhookConfig,
   rotateWebhookSecret,
   testWebhookConfig,
-  listWebhookDeliveries,
-  redeliverWebhook,
 ] as const;

@@ -1,0 +1,45 @@
+/**
+ * What every console route shares: id, page-size and cursor shapes, the closed query shape, and the error
+ * cases of a query. Query parameters are read from these shapes (`http/read-query.ts`); they are closed
+ * (`additionalProperties: false`): a parameter a route's shape does not list is refused, and so is an empty
+ * value, so neither a typo nor `partner_id=` is an unfiltered list.
+ */
+import type { TProperties } from "typebox";
+import { Nullable, Type } from "../../api/schema.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
+
+/** Ids as the platform makes them (`tx_…`, `ptr_…`, `whd_…`). */
+export const ID_PATTERN = "^[A-Za-z0-9_-]{1,100}$";
+export const Id = (description: string, example: string) =>
+  Type.String({ pattern: ID_PATTERN, description, examples: [example] });
+export const Limit = (fallback: number) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: fallback,
+    description: `Page size, 1–100; ${fallback} when left out.`,
+  });
+/** A query shape of this API: closed, so an unknown parameter is refused. */
+export const Query = <P extends TProperties>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
+export const Cursor = Type.String({
+  maxLength: 500,
+  description: "The `next_cursor` of the previous page; opaque.",
+});
+export const NextCursor = Nullable(
+  Type.String(),
+  "Pass as `cursor` for the next page; null on the last page.",
+);
+export const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const QUERY_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "a query parameter is unknown to this route, repeated, or not well formed (`field` names it)",
+];
+export const CURSOR_CASE: ErrorCase = [
+  "INVALID_FIELD",
+  "`cursor` is not one this list returned, or `limit` is not 1–100",
+];
+export const PARTNER_NOT_FOUND: ErrorCase = ["PARTNER_NOT_FOUND", "no such partner"];
+/** The document tag of every console operation. */
+export const CONSOLE_TAG = ["Console"];
