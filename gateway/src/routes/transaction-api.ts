@@ -2,6 +2,7 @@
  * Shapes and operations of pricing, execution and the transaction record (`pricing-routes.ts`,
  * `transaction-routes.ts`), and the transaction shapes other groups share (status, parties).
  */
+import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
 import { defineOperation } from "../api/operation.js";
 import {
   anyCase,
@@ -38,14 +39,6 @@ import {
   TRANSACTION_LIST_EXAMPLE,
 } from "../openapi/openapi-examples.js";
 
-export const TRANSACTION_STATUSES = [
-  "PENDING",
-  "PROCESSING",
-  "SUCCESS",
-  "FAILED",
-  "REFUNDED",
-  "EXPIRED",
-] as const;
 export const MAX_PAGE_SIZE = 100;
 
 export const TransactionStatus = component(
