@@ -4,6 +4,7 @@
  * `partner_app_id`, `amount` — and the lookup service applies the destination and customer rules
  * (`serviceRule`: the document states them, the service answers them).
  */
+import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
 import { defineOperation } from "../api/operation.js";
 import {
   component,
@@ -279,28 +280,6 @@ export const BankList = component(
 );
 export type BankList = Static<typeof BankList>;
 
-const IC_TYPES = [
-  "NATIONAL_ID",
-  "PASSPORT",
-  "DRIVERS_LICENSE",
-  "RESIDENCE_PERMIT",
-  "TAX_ID",
-  "DNI",
-  "CUIL",
-  "CUIT",
-  "CPF",
-  "CNPJ",
-  "CI",
-  "CC",
-  "CE",
-  "NIT",
-  "RUC",
-  "BVN",
-  "NIN",
-  "GHANA_CARD",
-  "NRC",
-] as const;
-
 /** The customer's fields: the lookup service's rules (documented), the gateway's caps (second argument). */
 export const CustomerRequest = component(
   "CustomerRequest",
@@ -330,7 +309,7 @@ export const CustomerRequest = component(
         { minLength: 1, maxLength: 40 },
       ),
       ic_type: serviceText("Identity document type, any case; required together with `ic_number`.", 50, {
-        enum: [...IC_TYPES],
+        enum: [...IC_TYPE_CODES],
       }),
       phone: serviceText(
         "International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused.",
