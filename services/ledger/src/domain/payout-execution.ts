@@ -5,7 +5,7 @@
  * from the key verdict on is decided here.
  */
 import type { Dec } from "@payouts/platform/money/decimal";
-import { invalidField, LedgerFailure, type LedgerReason } from "./ledger-failure.js";
+import { invalidField, LEDGER, LedgerFailure, type LedgerReason, ledgerFailure } from "./ledger-failure.js";
 import { type PayoutAmounts, payoutTotal } from "./posting-rules.js";
 import type { TxStatus } from "./transaction-status.js";
 
@@ -66,17 +66,9 @@ export function keyVerdict(
   return stored.fingerprint === fingerprint ? "replay" : "reused";
 }
 
-export const keyInUse = () =>
-  new LedgerFailure(
-    "IDEMPOTENCY_KEY_IN_USE",
-    "a request with this idempotency key is being processed; retry it unchanged",
-  );
+export const keyInUse = () => ledgerFailure(LEDGER.of("IDEMPOTENCY_KEY_IN_USE"));
 
-export const keyReused = () =>
-  new LedgerFailure(
-    "IDEMPOTENCY_KEY_REUSED",
-    "this idempotency key was already used with a different request",
-  );
+export const keyReused = () => ledgerFailure(LEDGER.of("IDEMPOTENCY_KEY_REUSED"));
 
 export interface ExecutableTx {
   readonly status: TxStatus;

@@ -4,17 +4,11 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
+import { rejectionsFor } from "@payouts/platform/reasons/reason-rejections";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import {
-  invalidField,
-  LedgerFailure,
-  type LedgerReason,
-  missingField,
-  notFound,
-} from "../domain/ledger-failure.js";
+import { invalidField, LEDGER, LedgerFailure, missingField, notFound } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
@@ -190,33 +184,12 @@ function traceparentOf(ctx: HandlerContext): string | undefined {
   return currentTraceparent() ?? ctx.requestHeader.get("traceparent") ?? undefined;
 }
 
-const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {
-  TRANSACTION_NOT_FOUND: Code.NotFound,
-  IDEMPOTENCY_KEY_IN_USE: Code.Aborted,
-  IDEMPOTENCY_KEY_REUSED: Code.FailedPrecondition,
-  TRANSACTION_NOT_PENDING: Code.FailedPrecondition,
-  QUOTE_REQUIRED: Code.FailedPrecondition,
-  QUOTE_EXPIRED: Code.FailedPrecondition,
-  INSUFFICIENT_FUNDS: Code.FailedPrecondition,
-  BALANCE_LIMIT_EXCEEDED: Code.FailedPrecondition,
-  TRANSACTION_NOT_REFUNDABLE: Code.FailedPrecondition,
-  TRANSACTION_NOT_PROCESSING: Code.FailedPrecondition,
-  PAYOUT_ACCEPTED_BY_RAIL: Code.FailedPrecondition,
-  SERVICE_UNAVAILABLE: Code.Unavailable,
-};
+const { rejection } = rejectionsFor(LEDGER);
 
-const RETRY_AFTER_SECONDS: Readonly<Partial<Record<LedgerReason, string>>> = {
-  IDEMPOTENCY_KEY_IN_USE: "1",
-  SERVICE_UNAVAILABLE: "5",
-};
-
+/** A LedgerFailure as its documented ConnectError: the reason table's status and retry hint. */
 function toServiceError(failure: LedgerFailure) {
-  const retryAfter = RETRY_AFTER_SECONDS[failure.reason];
-  const metadata = retryAfter ? { retry_after_seconds: retryAfter, ...failure.metadata } : failure.metadata;
-  return serviceError<LedgerReason>(failure.reason, failure.message, {
-    field: failure.field,
-    code: CODE_BY_REASON[failure.reason] ?? Code.InvalidArgument,
-    metadata,
+  return rejection(LEDGER.error(failure.reason, failure.message, failure.field), {
+    metadata: failure.metadata,
   });
 }
 
