@@ -45,10 +45,10 @@ export function createReferenceDataHandlers(deps: PricingHandlerDeps): Reference
       }
       const corridor = valueOrReject(
         parseCorridor({
-          country_code: given.countryCode.toUpperCase(),
+          countryCode: given.countryCode.toUpperCase(),
           currency: given.currency.toUpperCase(),
-          min_amount: given.minAmount,
-          max_amount: given.maxAmount,
+          minAmount: given.minAmount,
+          maxAmount: given.maxAmount,
           enabled: given.enabled,
         }),
       );
