@@ -4,11 +4,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
-import { rejectionsFor } from "@payouts/platform/reasons/reason-rejections";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import { invalidField, LEDGER, LedgerFailure, missingField, notFound } from "../domain/ledger-failure.js";
+import { invalidField, LedgerFailure, missingField, notFound } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
@@ -21,6 +20,7 @@ import { refundTransaction } from "../operations/refund-transaction.js";
 import type { BindingPricer } from "../pricing/binding-pricer.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
+import { failureRejection } from "../reasons.js";
 import { balanceOf } from "../store/ledger-store.js";
 import {
   findTransaction,
@@ -184,15 +184,6 @@ function traceparentOf(ctx: HandlerContext): string | undefined {
   return currentTraceparent() ?? ctx.requestHeader.get("traceparent") ?? undefined;
 }
 
-const { rejection } = rejectionsFor(LEDGER);
-
-/** A LedgerFailure as its documented ConnectError: the reason table's status and retry hint. */
-function toServiceError(failure: LedgerFailure) {
-  return rejection(LEDGER.error(failure.reason, failure.message, failure.field), {
-    metadata: failure.metadata,
-  });
-}
-
 // Every method: a LedgerFailure becomes its documented ConnectError; anything else stays an internal error.
 function mapFailures<T extends object>(impl: T): T {
   const wrapped: Record<string, unknown> = {};
@@ -201,7 +192,7 @@ function mapFailures<T extends object>(impl: T): T {
       try {
         return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (error) {
-        throw error instanceof LedgerFailure ? toServiceError(error) : error;
+        throw error instanceof LedgerFailure ? failureRejection(error) : error;
       }
     };
   }
