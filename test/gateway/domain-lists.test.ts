@@ -1,6 +1,6 @@
 /**
  * Each domain list has one definition; the places that must still spell it out (the proto comment, the
- * ledger README, the SQL constraint) or that derive it (the OpenAPI documents) are compared with it here,
+ * service READMEs, the SQL constraint) or that derive it (the OpenAPI documents) are compared with it here,
  * so a copy that drifts fails a test.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -33,6 +33,12 @@ describe("the identity document types", () => {
   it("are the lookup service's IC_TYPES, in its order, in the API's CustomerRequest enum", () => {
     expect(IC_TYPE_CODES).toEqual(Object.keys(IC_TYPES));
     expect(partner.components.schemas.CustomerRequest?.properties?.ic_type?.enum).toEqual(IC_TYPE_CODES);
+  });
+
+  it("are the list the lookup README spells out", () => {
+    const readme = read("services/lookup/README.md");
+    const sentence = /`ic_type` is one of ([^(]*)\(case-insensitive\)/.exec(readme)?.[1] ?? "";
+    expect([...sentence.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])).toEqual(IC_TYPE_CODES);
   });
 });
 
