@@ -16,17 +16,26 @@ const SERVICES = "(lookup|pricing|ledger|webhooks|sandbox-rail)";
 /** npm packages that domain code may use: pure computation, no I/O. */
 const PURE_LIBRARIES = ["decimal\\.js", "@bufbuild/protobuf", "ipaddr\\.js"];
 /** Platform modules that domain code may use: pure computation, no I/O. */
-const PURE_PLATFORM = ["money/", "domain-result\\.ts$", "rate-limit/"];
+const PURE_PLATFORM = [
+  "money/",
+  "domain-result\\.ts$",
+  "rate-limit/",
+  "transaction-status\\.ts$",
+  "reasons/define-reasons\\.ts$",
+];
 /**
  * What the services export for the HTTP edge, and all the gateway may import from them: each service's
- * refusal reasons (mapped to HTTP statuses), the ledger's balance limit and the pricing service's preview
- * body check (the edge answers it before the credentials). A new one is added here and to the service's
- * package.json `exports`.
+ * refusal reasons (mapped to HTTP statuses), the ledger's balance limit, the pricing service's preview
+ * body check (the edge answers it before the credentials), and the domain lists the API documents spell
+ * out (the lookup service's ID document types, the ledger's payout refusal order). A new one is added here
+ * and to the service's package.json `exports`.
  */
 const EDGE_EXPORTS = [
   `^services/${SERVICES}/src/reasons\\.ts$`,
   "^services/ledger/src/limits\\.ts$",
   "^services/pricing/src/preview-body\\.ts$",
+  "^services/lookup/src/ic-types\\.ts$",
+  "^services/ledger/src/payout-refusals\\.ts$",
 ];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -115,7 +124,7 @@ module.exports = {
       name: "gateway-only-edge-exports-of-services",
       comment:
         "The gateway is the HTTP edge: from a service it imports only what the service exports for the edge " +
-        "(EDGE_EXPORTS: reasons, limits, the preview body check), never its service module or internals.",
+        "(EDGE_EXPORTS: reasons, limits, the preview body check, domain lists), never its service module or internals.",
       severity: "error",
       from: { path: "^gateway/" },
       to: { path: `^services/${SERVICES}/`, pathNot: EDGE_EXPORTS },

@@ -7,6 +7,7 @@ import { errorFromAnswer, networkError, type OperationErrorCode, PayoutsError } 
 import type { components, operations, paths } from "./generated/admin.js";
 
 export { PayoutsError } from "./errors.js";
+export { TRANSACTION_STATUSES } from "./generated/transaction-statuses.js";
 export type { components as AdminComponents, operations as AdminOperations, paths as AdminPaths };
 
 /** An operation of the admin API, by its `operationId`. */

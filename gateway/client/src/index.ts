@@ -13,6 +13,7 @@ export {
   PayoutsError,
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/partner.js";
+export { TRANSACTION_STATUSES } from "./generated/transaction-statuses.js";
 export * from "./partner-client.js";
 export { DEFAULT_RETRY, type RetryOptions, type RetrySetting } from "./retry.js";
 export * from "./webhooks.js";

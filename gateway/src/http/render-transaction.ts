@@ -8,6 +8,7 @@ import { currencyByCode } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import { fixed, type JsonDecimal, local, rate, usd } from "@payouts/platform/money/json-decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { statusFromName, statusWireName } from "@payouts/platform/transaction-status";
 import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
 import {
   type StatusChange,
@@ -21,24 +22,14 @@ import type {
   TransactionStatusName,
 } from "../operations/partner/transaction-api.js";
 
-const STATUS_NAMES: Readonly<Record<TransactionStatus, string>> = {
-  [TransactionStatus.UNSPECIFIED]: "UNSPECIFIED",
-  [TransactionStatus.PENDING]: "PENDING",
-  [TransactionStatus.PROCESSING]: "PROCESSING",
-  [TransactionStatus.SUCCESS]: "SUCCESS",
-  [TransactionStatus.FAILED]: "FAILED",
-  [TransactionStatus.REFUNDED]: "REFUNDED",
-  [TransactionStatus.EXPIRED]: "EXPIRED",
-};
-
+/** The wire name of a status; UNSPECIFIED for the unset value (see @payouts/platform/transaction-status). */
 export function transactionStatusName(status: TransactionStatus): string {
-  return STATUS_NAMES[status] ?? "UNSPECIFIED";
+  return statusWireName(status);
 }
 
 /** Partner-facing status names accepted by the listTransactions filter. */
 export function transactionStatusFromName(name: string): TransactionStatus | undefined {
-  const found = Object.entries(STATUS_NAMES).find(([, n]) => n === name && n !== "UNSPECIFIED");
-  return found ? (Number(found[0]) as TransactionStatus) : undefined;
+  return statusFromName(name);
 }
 
 export function renderTransaction(tx: Transaction, dp: number): TransactionShape {

@@ -38,10 +38,10 @@ describe("sandbox seed data", () => {
   it.each(SANDBOX_CORRIDORS)("$countryCode passes the admin validation with sensible limits", (seed) => {
     const rate = parseRatePerUsd(seed.ratePerUsd);
     const corridor = parseCorridor({
-      country_code: seed.countryCode,
+      countryCode: seed.countryCode,
       currency: seed.currency,
-      min_amount: seed.minAmount,
-      max_amount: seed.maxAmount,
+      minAmount: seed.minAmount,
+      maxAmount: seed.maxAmount,
       enabled: true,
     });
     expect(rate.ok && corridor.ok).toBe(true);
@@ -74,6 +74,6 @@ describe("sandbox seed data", () => {
       now: new Date(0),
     });
     expect(result.ok && result.value.map((q) => q.currency)).toEqual(SANDBOX_SUPPORTED_CURRENCIES);
-    expect(result.ok && result.value.every((q) => q.total_usd.eq("101.8"))).toBe(true);
+    expect(result.ok && result.value.every((q) => q.totalUsd.eq("101.8"))).toBe(true);
   });
 });

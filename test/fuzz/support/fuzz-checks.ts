@@ -2,6 +2,8 @@
  * The properties every answer of the gateway must have, whatever was sent: no 5xx; `X-Request-Id`; an
  * error body `{code, message, field?, request_id}` on every 4xx; and a refused request writes nothing.
  */
+
+import { STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import type fc from "fast-check";
 import type { Operation } from "./api-surface.js";
 import { type RawRequest, type RawResponse, send } from "./fuzz-http.js";
@@ -45,12 +47,7 @@ export function checkAnswer(res: RawResponse): void {
  * Business refusals of executePayout are stored with the idempotency key, so a retry repeats them
  * (services/ledger/README.md): that refusal writes one idempotency row and nothing else.
  */
-const STORED_REFUSALS = new Set([
-  "TRANSACTION_NOT_PENDING",
-  "QUOTE_REQUIRED",
-  "QUOTE_EXPIRED",
-  "INSUFFICIENT_FUNDS",
-]);
+const STORED_REFUSALS: ReadonlySet<string> = new Set(STORED_PAYOUT_REFUSALS);
 
 function allowedGrowth(op: Operation, res: RawResponse): Record<string, number> {
   if (op.listener === "partner" && op.template === "/executePayout" && STORED_REFUSALS.has(res.json?.code)) {

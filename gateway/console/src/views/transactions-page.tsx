@@ -1,3 +1,4 @@
+import { TRANSACTION_STATUSES } from "@payouts/client/admin";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -7,7 +8,6 @@ import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { TableScroll } from "../components/table-scroll";
 
-export const STATUSES = ["PENDING", "PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "EXPIRED"];
 const FILTERS = [
   "tx_id",
   "partner_transaction_id",
@@ -92,7 +92,7 @@ function TransactionSearch() {
           <label htmlFor="tx-status">Status</label>
           <select id="tx-status" value={draft.status} onChange={(e) => set("status", e.target.value)}>
             <option value="">Any</option>
-            {STATUSES.map((s) => (
+            {TRANSACTION_STATUSES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>

@@ -1,5 +1,6 @@
 /** Shapes and operations of balances, refunds, failures and sandbox settlement (`ledger-admin-routes.ts`). */
 import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
+import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -16,14 +17,8 @@ import {
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
-export const TRANSACTION_STATUSES = [
-  "PENDING",
-  "PROCESSING",
-  "SUCCESS",
-  "FAILED",
-  "REFUNDED",
-  "EXPIRED",
-] as const;
+/** Re-exported for the console API shapes, which read the statuses from here. */
+export { TRANSACTION_STATUSES };
 
 export const TxParams = Type.Object({
   tx_id: Type.String({

@@ -2,32 +2,11 @@
  * The senders partners register (`POST /customers`, `GET /customers/{customer_id}`, in `lookup-routes.ts`):
  * the lookup service applies the field rules the shapes document; the gateway caps the lengths.
  */
+import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
 import { defineOperation } from "../../api/operation.js";
 import { component, Nullable, type Static, serviceRule, Timestamp, Type } from "../../api/schema.js";
 import { CUSTOMER_EXAMPLE, CUSTOMER_REQUEST_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { optionalText, serviceText } from "./lookup-api.js";
-
-const IC_TYPES = [
-  "NATIONAL_ID",
-  "PASSPORT",
-  "DRIVERS_LICENSE",
-  "RESIDENCE_PERMIT",
-  "TAX_ID",
-  "DNI",
-  "CUIL",
-  "CUIT",
-  "CPF",
-  "CNPJ",
-  "CI",
-  "CC",
-  "CE",
-  "NIT",
-  "RUC",
-  "BVN",
-  "NIN",
-  "GHANA_CARD",
-  "NRC",
-] as const;
 
 /** The customer's fields: the lookup service's rules (documented), the gateway's caps (second argument). */
 export const CustomerRequest = component(
@@ -58,7 +37,7 @@ export const CustomerRequest = component(
         { minLength: 1, maxLength: 40 },
       ),
       ic_type: serviceText("Identity document type, any case; required together with `ic_number`.", 50, {
-        enum: [...IC_TYPES],
+        enum: [...IC_TYPE_CODES],
       }),
       phone: serviceText(
         "International form: `+` and 8–15 digits (E.164); spaces, dots, hyphens and parentheses are removed. A number without `+` is refused.",

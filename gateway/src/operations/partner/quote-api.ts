@@ -2,6 +2,7 @@
  * Pricing and execution (`pricing-routes.ts`, `transaction-routes.ts`): indicative prices for every
  * currency, the binding quote of a PENDING transaction, and the idempotent payout.
  */
+import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -209,14 +210,17 @@ export const getQuotation = defineOperation({
   ],
 });
 
+const COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven"];
+/** executePayout's refusal order, written from the ledger's one list (the stored refusals come last). */
+const REFUSAL_PRECEDENCE = `Refusals are answered in this precedence: ${PAYOUT_REFUSAL_ORDER.map((r) => `\`${r.reason}\``).join(", ")}; the last ${COUNT_WORDS[STORED_PAYOUT_REFUSALS.length]} are stored under the key and replayed like a success.`;
+
 export const executePayout = defineOperation({
   method: "POST",
   path: "/executePayout",
   operationId: "executePayout",
   tags: ["Payouts"],
   summary: "Execute a quoted payout (idempotent)",
-  description:
-    "Debits `amount_usd + percentage_fee + fixed_fee` (the quote's `total_usd`, at full precision) from the balance, moves the transaction to PROCESSING and submits it to the payout rail, all exactly once per transaction. The outcome arrives later: SUCCESS or FAILED (debit reversed), visible in `GET /transactions/{tx_id}` and sent to your webhook receivers. Refusals are answered in this precedence: `TRANSACTION_NOT_FOUND`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_REUSED`, `TRANSACTION_NOT_PENDING`, `QUOTE_REQUIRED`, `QUOTE_EXPIRED`, `INSUFFICIENT_FUNDS`; the last four are stored under the key and replayed like a success.",
+  description: `Debits \`amount_usd + percentage_fee + fixed_fee\` (the quote's \`total_usd\`, at full precision) from the balance, moves the transaction to PROCESSING and submits it to the payout rail, all exactly once per transaction. The outcome arrives later: SUCCESS or FAILED (debit reversed), visible in \`GET /transactions/{tx_id}\` and sent to your webhook receivers. ${REFUSAL_PRECEDENCE}`,
   parameters: [parameterRef("idempotencyKey"), DP],
   body: ExecutePayoutRequest,
   responses: {

@@ -2,6 +2,7 @@
  * The transaction record and its operations (`transaction-routes.ts`): list, read and the balance, and the
  * transaction shapes other groups share (status, parties).
  */
+import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
 import { defineOperation } from "../../api/operation.js";
 import {
   anyCase,
@@ -25,14 +26,6 @@ import {
   TRANSACTION_LIST_EXAMPLE,
 } from "../../openapi/openapi-examples.js";
 
-export const TRANSACTION_STATUSES = [
-  "PENDING",
-  "PROCESSING",
-  "SUCCESS",
-  "FAILED",
-  "REFUNDED",
-  "EXPIRED",
-] as const;
 export const MAX_PAGE_SIZE = 100;
 
 export const TransactionStatus = component(

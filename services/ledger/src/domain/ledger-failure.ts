@@ -1,25 +1,43 @@
 /**
- * Every deliberate refusal of the ledger, with its stable partner-facing reason. Handlers turn it into a
- * ConnectError; anything else thrown is a bug and surfaces as INTERNAL.
+ * Every deliberate refusal of the ledger, with its stable partner-facing reason, its gRPC status, retry hint
+ * and, where fixed, its wording. Handlers turn a LedgerFailure into a ConnectError from this table; anything
+ * else thrown is a bug and surfaces as INTERNAL.
  */
-export const LEDGER_REASONS = [
-  "TRANSACTION_NOT_FOUND",
-  "IDEMPOTENCY_KEY_IN_USE",
-  "IDEMPOTENCY_KEY_REUSED",
-  "TRANSACTION_NOT_PENDING",
-  "QUOTE_REQUIRED",
-  "QUOTE_EXPIRED",
-  "INSUFFICIENT_FUNDS",
-  "BALANCE_LIMIT_EXCEEDED",
-  "TRANSACTION_NOT_REFUNDABLE",
-  "TRANSACTION_NOT_PROCESSING",
-  "INVALID_FIELD",
-  "INVALID_AMOUNT",
-  "MISSING_REQUIRED_FIELD",
-  "MISSING_IDEMPOTENCY_KEY",
-  "PAYOUT_ACCEPTED_BY_RAIL",
-  "SERVICE_UNAVAILABLE",
-] as const;
+import type { DomainError } from "@payouts/platform/domain-result";
+import { defineReasons } from "@payouts/platform/reasons/define-reasons";
+
+export const LEDGER = defineReasons({
+  TRANSACTION_NOT_FOUND: {
+    status: "NotFound",
+    template: (txId: string) => ({ message: `transaction ${txId} not found`, field: "tx_id" }),
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: "Aborted",
+    retryAfterSeconds: 1,
+    template: () => ({
+      message: "a request with this idempotency key is being processed; retry it unchanged",
+    }),
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: "FailedPrecondition",
+    template: () => ({ message: "this idempotency key was already used with a different request" }),
+  },
+  TRANSACTION_NOT_PENDING: { status: "FailedPrecondition" },
+  QUOTE_REQUIRED: { status: "FailedPrecondition" },
+  QUOTE_EXPIRED: { status: "FailedPrecondition" },
+  INSUFFICIENT_FUNDS: { status: "FailedPrecondition" },
+  BALANCE_LIMIT_EXCEEDED: { status: "FailedPrecondition" },
+  TRANSACTION_NOT_REFUNDABLE: { status: "FailedPrecondition" },
+  TRANSACTION_NOT_PROCESSING: { status: "FailedPrecondition" },
+  INVALID_FIELD: {},
+  INVALID_AMOUNT: {},
+  MISSING_REQUIRED_FIELD: { template: (field: string) => ({ message: `${field} is required`, field }) },
+  MISSING_IDEMPOTENCY_KEY: {},
+  PAYOUT_ACCEPTED_BY_RAIL: { status: "FailedPrecondition" },
+  SERVICE_UNAVAILABLE: { status: "Unavailable", retryAfterSeconds: 5 },
+});
+
+export const LEDGER_REASONS = LEDGER.codes;
 
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
@@ -48,8 +66,10 @@ export class LedgerFailure extends Error {
 export const invalidField = (field: string, why: string) =>
   new LedgerFailure("INVALID_FIELD", `${field} ${why}`, field);
 
-export const missingField = (field: string) =>
-  new LedgerFailure("MISSING_REQUIRED_FIELD", `${field} is required`, field);
+/** A refusal of the table as the failure to throw. */
+export const ledgerFailure = (error: DomainError<LedgerReason>) =>
+  new LedgerFailure(error.code, error.message, error.field);
 
-export const notFound = (txId: string) =>
-  new LedgerFailure("TRANSACTION_NOT_FOUND", `transaction ${txId} not found`, "tx_id");
+export const missingField = (field: string) => ledgerFailure(LEDGER.of("MISSING_REQUIRED_FIELD", field));
+
+export const notFound = (txId: string) => ledgerFailure(LEDGER.of("TRANSACTION_NOT_FOUND", txId));

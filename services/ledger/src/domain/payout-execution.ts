@@ -1,13 +1,35 @@
 /**
- * The rules of executePayout, in the documented precedence order (proto LedgerService, README):
- * TRANSACTION_NOT_FOUND, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, TRANSACTION_NOT_PENDING,
- * QUOTE_REQUIRED, QUOTE_EXPIRED, INSUFFICIENT_FUNDS. The first two depend on storage and locks and are
- * decided by the caller; everything from the key verdict on is decided here.
+ * The rules of executePayout, in the precedence order PAYOUT_REFUSAL_ORDER lists (the one definition: the
+ * proto's LedgerService comment, the README's table and the API's description follow it, and tests compare
+ * them with it). The first three depend on storage and locks and are decided by the caller; everything
+ * from the key verdict on is decided here.
  */
 import type { Dec } from "@payouts/platform/money/decimal";
-import { invalidField, LedgerFailure } from "./ledger-failure.js";
+import { invalidField, LEDGER, LedgerFailure, type LedgerReason, ledgerFailure } from "./ledger-failure.js";
 import { type PayoutAmounts, payoutTotal } from "./posting-rules.js";
 import type { TxStatus } from "./transaction-status.js";
+
+/**
+ * executePayout's refusals in precedence order: the first that applies is the answer, so a retry that hits
+ * several problems always hears the same one. `stored`: the refusal is kept under the idempotency key and
+ * replayed like a success (those executionRefusal decides); the others are answered and forgotten.
+ */
+export const PAYOUT_REFUSAL_ORDER = [
+  { reason: "TRANSACTION_NOT_FOUND", stored: false },
+  { reason: "IDEMPOTENCY_KEY_IN_USE", stored: false },
+  { reason: "IDEMPOTENCY_KEY_REUSED", stored: false },
+  { reason: "TRANSACTION_NOT_PENDING", stored: true },
+  { reason: "QUOTE_REQUIRED", stored: true },
+  { reason: "QUOTE_EXPIRED", stored: true },
+  { reason: "INSUFFICIENT_FUNDS", stored: true },
+] as const satisfies readonly { readonly reason: LedgerReason; readonly stored: boolean }[];
+
+/** The refusals stored under the key: the ones executionRefusal answers. */
+export type StoredPayoutRefusal = Extract<(typeof PAYOUT_REFUSAL_ORDER)[number], { stored: true }>["reason"];
+
+export const STORED_PAYOUT_REFUSALS: readonly StoredPayoutRefusal[] = PAYOUT_REFUSAL_ORDER.filter(
+  (r): r is Extract<(typeof PAYOUT_REFUSAL_ORDER)[number], { stored: true }> => r.stored,
+).map((r) => r.reason);
 
 /** Idempotency keys: 1 to 255 printable ASCII characters (space to tilde). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
@@ -44,17 +66,9 @@ export function keyVerdict(
   return stored.fingerprint === fingerprint ? "replay" : "reused";
 }
 
-export const keyInUse = () =>
-  new LedgerFailure(
-    "IDEMPOTENCY_KEY_IN_USE",
-    "a request with this idempotency key is being processed; retry it unchanged",
-  );
+export const keyInUse = () => ledgerFailure(LEDGER.of("IDEMPOTENCY_KEY_IN_USE"));
 
-export const keyReused = () =>
-  new LedgerFailure(
-    "IDEMPOTENCY_KEY_REUSED",
-    "this idempotency key was already used with a different request",
-  );
+export const keyReused = () => ledgerFailure(LEDGER.of("IDEMPOTENCY_KEY_REUSED"));
 
 export interface ExecutableTx {
   readonly status: TxStatus;
@@ -96,25 +110,39 @@ export function quotingRefusal(
   return undefined;
 }
 
+type ExecutionCheck = (tx: ExecutableTx, balance: Dec, now: Date) => LedgerFailure | undefined;
+
+/** The check behind each stored refusal; executionRefusal runs them in PAYOUT_REFUSAL_ORDER. */
+const EXECUTION_CHECKS: { readonly [R in StoredPayoutRefusal]: ExecutionCheck } = {
+  TRANSACTION_NOT_PENDING: (tx, _balance, now) => pendingRefusal(tx, now),
+  QUOTE_REQUIRED: (tx) =>
+    tx.quote
+      ? undefined
+      : new LedgerFailure("QUOTE_REQUIRED", "call getQuotation for this transaction first"),
+  QUOTE_EXPIRED: (tx, _balance, now) =>
+    tx.quote && tx.quote.expiresAt.getTime() <= now.getTime()
+      ? new LedgerFailure("QUOTE_EXPIRED", "the quotation expired; call getQuotation again")
+      : undefined,
+  INSUFFICIENT_FUNDS: (tx, balance) => {
+    if (!tx.quote) return undefined;
+    const total = payoutTotal(tx.quote);
+    return balance.lt(total)
+      ? new LedgerFailure(
+          "INSUFFICIENT_FUNDS",
+          `balance is lower than the payout total of ${total.toFixed()} USD`,
+        )
+      : undefined;
+  },
+};
+
 /**
  * Why the payout cannot be executed now, or undefined when it can: checked in precedence order, so the
  * answer is the same whichever of several problems a retry hits first.
  */
 export function executionRefusal(tx: ExecutableTx, balance: Dec, now: Date): LedgerFailure | undefined {
-  const notPending = pendingRefusal(tx, now);
-  if (notPending) return notPending;
-  if (!tx.quote) {
-    return new LedgerFailure("QUOTE_REQUIRED", "call getQuotation for this transaction first");
-  }
-  if (tx.quote.expiresAt.getTime() <= now.getTime()) {
-    return new LedgerFailure("QUOTE_EXPIRED", "the quotation expired; call getQuotation again");
-  }
-  const total = payoutTotal(tx.quote);
-  if (balance.lt(total)) {
-    return new LedgerFailure(
-      "INSUFFICIENT_FUNDS",
-      `balance is lower than the payout total of ${total.toFixed()} USD`,
-    );
+  for (const reason of STORED_PAYOUT_REFUSALS) {
+    const refusal = EXECUTION_CHECKS[reason](tx, balance, now);
+    if (refusal) return refusal;
   }
   return undefined;
 }

@@ -1,12 +1,6 @@
+import { TRANSACTION_STATUSES as TX_STATUSES } from "@payouts/platform/transaction-status";
 import { describe, expect, it } from "vitest";
-import {
-  canTransition,
-  eventTypeFor,
-  isTerminal,
-  isTxStatus,
-  TX_STATUSES,
-  type TxStatus,
-} from "./transaction-status.js";
+import { canTransition, eventTypeFor, isTerminal, isTxStatus, type TxStatus } from "./transaction-status.js";
 
 const ALLOWED: ReadonlyArray<readonly [TxStatus, TxStatus]> = [
   ["PENDING", "PROCESSING"],

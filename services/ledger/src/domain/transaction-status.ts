@@ -1,10 +1,11 @@
 /**
  * The transaction state machine. The partner API names PENDING, SUCCESS and REFUNDED; PROCESSING,
  * FAILED and EXPIRED are this platform's documented extensions. Terminal states never move again.
+ * The statuses themselves are the proto enum's, listed once in @payouts/platform/transaction-status.
  */
-export const TX_STATUSES = ["PENDING", "PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "EXPIRED"] as const;
+import { isTransactionStatusName, type TransactionStatusName } from "@payouts/platform/transaction-status";
 
-export type TxStatus = (typeof TX_STATUSES)[number];
+export type TxStatus = TransactionStatusName;
 
 const NEXT: Readonly<Record<TxStatus, readonly TxStatus[]>> = {
   PENDING: ["PROCESSING", "EXPIRED"],
@@ -15,9 +16,7 @@ const NEXT: Readonly<Record<TxStatus, readonly TxStatus[]>> = {
   EXPIRED: [],
 };
 
-export function isTxStatus(value: string): value is TxStatus {
-  return (TX_STATUSES as readonly string[]).includes(value);
-}
+export const isTxStatus: (value: string) => value is TxStatus = isTransactionStatusName;
 
 export function canTransition(from: TxStatus, to: TxStatus): boolean {
   return NEXT[from].includes(to);

@@ -7,7 +7,6 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
-import { rejection } from "@payouts/platform/rpc/rejection";
 import {
   BalanceEntrySchema,
   type LedgerAdminService,
@@ -17,9 +16,10 @@ import {
 } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { decodeEntryCursor, encodeEntryCursor } from "../domain/entry-cursor.js";
-import { LedgerFailure, type LedgerReason } from "../domain/ledger-failure.js";
+import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
 import { fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
+import { failureRejection } from "../reasons.js";
 import {
   balanceEntries,
   balancesOf,
@@ -35,8 +35,7 @@ const MAX_WINDOW_SECONDS = 31 * 86_400;
 const MAX_WINDOWS = 4;
 const MAX_BALANCES = 100;
 
-const invalid = (field: string, message: string) =>
-  rejection<LedgerReason>({ code: "INVALID_FIELD", message: `${field} ${message}`, field });
+const invalid = (field: string, message: string) => failureRejection(invalidField(field, message));
 
 export function createLedgerAdminHandlers(deps: {
   readonly db: Database;
@@ -179,7 +178,7 @@ export function createLedgerAdminHandlers(deps: {
 
 const decimal = (text: string) => toDecimalString(new Dec(text));
 
-/** The ledger's own refusals (cursor and page size checks) as the shared rejection of every service. */
+/** The ledger's own refusals (cursor and page size checks) as their documented ConnectErrors. */
 function asRejections<T extends object>(impl: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(impl)) {
@@ -188,11 +187,7 @@ function asRejections<T extends object>(impl: T): T {
         return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (error) {
         if (error instanceof LedgerFailure) {
-          throw rejection<LedgerReason>({
-            code: error.reason,
-            message: error.message,
-            ...(error.field ? { field: error.field } : {}),
-          });
+          throw failureRejection(error);
         }
         throw error;
       }

@@ -5,16 +5,9 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import {
-  invalidField,
-  LedgerFailure,
-  type LedgerReason,
-  missingField,
-  notFound,
-} from "../domain/ledger-failure.js";
+import { invalidField, LedgerFailure, missingField, notFound } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
@@ -27,6 +20,7 @@ import { refundTransaction } from "../operations/refund-transaction.js";
 import type { BindingPricer } from "../pricing/binding-pricer.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
+import { failureRejection } from "../reasons.js";
 import { balanceOf } from "../store/ledger-store.js";
 import { findTransactionWithHistory } from "../store/locked-transaction-store.js";
 import { findTransaction, listTransactions, type StoredTransaction } from "../store/transaction-store.js";
@@ -186,36 +180,6 @@ function traceparentOf(ctx: HandlerContext): string | undefined {
   return currentTraceparent() ?? ctx.requestHeader.get("traceparent") ?? undefined;
 }
 
-const CODE_BY_REASON: Readonly<Partial<Record<LedgerReason, Code>>> = {
-  TRANSACTION_NOT_FOUND: Code.NotFound,
-  IDEMPOTENCY_KEY_IN_USE: Code.Aborted,
-  IDEMPOTENCY_KEY_REUSED: Code.FailedPrecondition,
-  TRANSACTION_NOT_PENDING: Code.FailedPrecondition,
-  QUOTE_REQUIRED: Code.FailedPrecondition,
-  QUOTE_EXPIRED: Code.FailedPrecondition,
-  INSUFFICIENT_FUNDS: Code.FailedPrecondition,
-  BALANCE_LIMIT_EXCEEDED: Code.FailedPrecondition,
-  TRANSACTION_NOT_REFUNDABLE: Code.FailedPrecondition,
-  TRANSACTION_NOT_PROCESSING: Code.FailedPrecondition,
-  PAYOUT_ACCEPTED_BY_RAIL: Code.FailedPrecondition,
-  SERVICE_UNAVAILABLE: Code.Unavailable,
-};
-
-const RETRY_AFTER_SECONDS: Readonly<Partial<Record<LedgerReason, string>>> = {
-  IDEMPOTENCY_KEY_IN_USE: "1",
-  SERVICE_UNAVAILABLE: "5",
-};
-
-function toServiceError(failure: LedgerFailure) {
-  const retryAfter = RETRY_AFTER_SECONDS[failure.reason];
-  const metadata = retryAfter ? { retry_after_seconds: retryAfter, ...failure.metadata } : failure.metadata;
-  return serviceError<LedgerReason>(failure.reason, failure.message, {
-    field: failure.field,
-    code: CODE_BY_REASON[failure.reason] ?? Code.InvalidArgument,
-    metadata,
-  });
-}
-
 // Every method: a LedgerFailure becomes its documented ConnectError; anything else stays an internal error.
 function mapFailures<T extends object>(impl: T): T {
   const wrapped: Record<string, unknown> = {};
@@ -224,7 +188,7 @@ function mapFailures<T extends object>(impl: T): T {
       try {
         return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (error) {
-        throw error instanceof LedgerFailure ? toServiceError(error) : error;
+        throw error instanceof LedgerFailure ? failureRejection(error) : error;
       }
     };
   }

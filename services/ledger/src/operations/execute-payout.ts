@@ -2,10 +2,9 @@
  * executePayout: debits the partner once per transaction and moves it to PROCESSING, in one database
  * transaction with the status history, the outbox event and the idempotency record.
  *
- * Result codes in precedence order (see domain/payout-execution.ts): TRANSACTION_NOT_FOUND,
- * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, TRANSACTION_NOT_PENDING, QUOTE_REQUIRED, QUOTE_EXPIRED,
- * INSUFFICIENT_FUNDS. From TRANSACTION_NOT_PENDING on, the outcome (success or refusal) is stored under
- * the key and replayed for the same key and fingerprint.
+ * Result codes in the precedence order of PAYOUT_REFUSAL_ORDER (domain/payout-execution.ts): the first
+ * three are decided here, from the key and the locks; the stored ones by executionRefusal. A stored
+ * outcome (success or refusal) is replayed for the same key and fingerprint.
  *
  * Three statements between BEGIN and COMMIT, each needing the one before:
  * 1. the key's advisory lock, tried only when the partner's transaction exists (NOT_FOUND comes first,

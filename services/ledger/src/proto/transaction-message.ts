@@ -4,6 +4,7 @@
 import { create, type JsonObject, toJson } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { toDecimalString } from "@payouts/platform/money/decimal";
+import { statusNameOf, statusToProto } from "@payouts/platform/transaction-status";
 import {
   type Destination,
   DestinationSchema,
@@ -21,21 +22,12 @@ import type { QuoteInput, QuoteTerms } from "../domain/quote-terms.js";
 import type { TxStatus } from "../domain/transaction-status.js";
 import type { HistoryRow, StoredTransaction } from "../store/transaction-store.js";
 
-const STATUS: Readonly<Record<TxStatus, TransactionStatus>> = {
-  PENDING: TransactionStatus.PENDING,
-  PROCESSING: TransactionStatus.PROCESSING,
-  SUCCESS: TransactionStatus.SUCCESS,
-  FAILED: TransactionStatus.FAILED,
-  REFUNDED: TransactionStatus.REFUNDED,
-  EXPIRED: TransactionStatus.EXPIRED,
-};
-
 export function toProtoStatus(status: TxStatus): TransactionStatus {
-  return STATUS[status];
+  return statusToProto(status);
 }
 
 export function fromProtoStatus(status: TransactionStatus): TxStatus | undefined {
-  return (Object.keys(STATUS) as TxStatus[]).find((s) => STATUS[s] === status);
+  return statusNameOf(status);
 }
 
 export function destinationToJson(destination: Destination): Record<string, unknown> {

@@ -3,29 +3,41 @@
  * Plain data only; the handlers map these to and from proto.
  */
 
-import {
-  type DomainError as SharedDomainError,
-  type Result as SharedResult,
-  fail as sharedFail,
+import type {
+  DomainError as SharedDomainError,
+  Result as SharedResult,
 } from "@payouts/platform/domain-result";
+import { defineReasons } from "@payouts/platform/reasons/define-reasons";
 
 export { ok } from "@payouts/platform/domain-result";
 
-/** Every reason the lookup service answers with. */
-export const LOOKUP_REASONS = [
-  "INVALID_FIELD",
-  "MISSING_REQUIRED_FIELD",
-  "INVALID_AMOUNT",
-  "UNSUPPORTED_COUNTRY",
-  "INVALID_PAYMENT_METHOD",
-  "INVALID_DESTINATION_CODE",
-  "INVALID_DESTINATION",
-  "UNKNOWN_DESTINATION",
-  "SENDER_NOT_ACCEPTED",
-  "CUSTOMER_NOT_FOUND",
-  "USE_DECODE_QR",
-  "INVALID_QR",
-] as const;
+/**
+ * Every reason the lookup service answers with: all are about the request itself (InvalidArgument), and
+ * CUSTOMER_NOT_FOUND is NotFound only where the customer is the resource asked for (the handler says so).
+ */
+export const LOOKUP = defineReasons({
+  INVALID_FIELD: {},
+  MISSING_REQUIRED_FIELD: {
+    template: (field: string) => ({ message: `${field} is required`, field }),
+  },
+  INVALID_AMOUNT: {},
+  UNSUPPORTED_COUNTRY: {},
+  INVALID_PAYMENT_METHOD: {},
+  INVALID_DESTINATION_CODE: {},
+  INVALID_DESTINATION: {},
+  UNKNOWN_DESTINATION: {},
+  SENDER_NOT_ACCEPTED: {},
+  CUSTOMER_NOT_FOUND: {
+    template: (customerId: string) => ({
+      message: `No customer ${customerId}: register the sender with POST /customers first`,
+      field: "customer_id",
+    }),
+  },
+  USE_DECODE_QR: {},
+  INVALID_QR: {},
+});
+
+export const LOOKUP_REASONS = LOOKUP.codes;
 
 export type LookupReason = (typeof LOOKUP_REASONS)[number];
 
@@ -33,8 +45,7 @@ export type DomainError = SharedDomainError<LookupReason>;
 
 export type Result<T, E = DomainError> = SharedResult<T, E>;
 
-export const fail = (code: LookupReason, message: string, field?: string): Result<never> =>
-  sharedFail(code, message, field);
+export const fail = LOOKUP.fail;
 
 /**
  * Something the partner should know that does not block the payout, e.g. a Ghana mobile-money number

@@ -1,11 +1,14 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import { Code } from "@payouts/platform/rpc/service-error";
 import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { validateCustomer } from "../domain/customers/customer.js";
+import { LOOKUP } from "../domain/types.js";
+import { rejection, valueOrReject } from "../reasons.js";
 import { findCustomer, insertCustomer, type StoredCustomer } from "../store/customer-store.js";
 import { customerInputOf, customerMessage } from "./customer-message.js";
 import type { LookupHandlerDeps } from "./lookup-handler-deps.js";
-import { customerNotFound, requirePartnerId, requireText, valueOrReject } from "./lookup-rejection.js";
+import { requireText } from "./request-text.js";
 
 type CustomerHandlers = Pick<ServiceImpl<typeof LookupService>, "createCustomer" | "getCustomer">;
 
@@ -43,6 +46,6 @@ export async function requireCustomer(
   const partner = requirePartnerId(partnerId);
   const id = requireText(customerId, "customer_id");
   const customer = await findCustomer(deps.db, partner, id);
-  if (customer === undefined) throw customerNotFound(id, missingCode);
+  if (customer === undefined) throw rejection(LOOKUP.of("CUSTOMER_NOT_FOUND", id), { status: missingCode });
   return customer;
 }

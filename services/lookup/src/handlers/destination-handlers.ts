@@ -1,5 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Dec, parseDecimal } from "@payouts/platform/money/decimal";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type { LookupService, ResolveDestinationRequest } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { listBanks } from "../domain/banks.js";
 import { CORRIDORS, findCorridor } from "../domain/corridors.js";
@@ -8,10 +9,11 @@ import { applyNameEnquiry } from "../domain/name-enquiry.js";
 import { decodeQr } from "../domain/qr/decode-qr.js";
 import type { ValidatedDestination } from "../domain/types.js";
 import { type LookupRequestInput, validateLookupRequest } from "../domain/validate-lookup-request.js";
+import { rejection, valueOrReject } from "../reasons.js";
 import { requireCustomer } from "./customer-handlers.js";
 import { destinationMessage } from "./destination-message.js";
 import type { LookupHandlerDeps } from "./lookup-handler-deps.js";
-import { rejection, requirePartnerId, requireText, valueOrReject } from "./lookup-rejection.js";
+import { requireText } from "./request-text.js";
 
 type DestinationHandlers = Pick<
   ServiceImpl<typeof LookupService>,

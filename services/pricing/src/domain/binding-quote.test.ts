@@ -39,23 +39,23 @@ describe("quoteCorridorPayout", () => {
     const quote = result.value;
     expect(quote.currency).toBe("BRL");
     expect(quote.amount.toFixed()).toBe("540");
-    expect(quote.exchange_rate.toFixed()).toBe("5.4");
-    expect(quote.amount_usd.toFixed()).toBe("100");
-    expect(quote.percentage_fee.toFixed()).toBe("1.5");
-    expect(quote.fixed_fee.toFixed()).toBe("0.3");
+    expect(quote.exchangeRate.toFixed()).toBe("5.4");
+    expect(quote.amountUsd.toFixed()).toBe("100");
+    expect(quote.percentageFee.toFixed()).toBe("1.5");
+    expect(quote.fixedFee.toFixed()).toBe("0.3");
     expect(quote.fee.toFixed()).toBe("1.8");
-    expect(quote.total_usd.toFixed()).toBe("101.8");
-    expect(quote.expires_at.toISOString()).toBe("2025-11-20T12:30:00.000Z");
+    expect(quote.totalUsd.toFixed()).toBe("101.8");
+    expect(quote.expiresAt.toISOString()).toBe("2025-11-20T12:30:00.000Z");
   });
 
   it("accepts the corridor currency in any case and honours a custom TTL", () => {
     const result = quoteCorridorPayout(request({ currency: "brl", ttlMs: 60_000 }));
-    expect(result.ok && result.value.expires_at.toISOString()).toBe("2025-11-20T12:01:00.000Z");
+    expect(result.ok && result.value.expiresAt.toISOString()).toBe("2025-11-20T12:01:00.000Z");
   });
 
   it("converts an amount given in another currency into the corridor currency", () => {
     const fromUsd = quoteCorridorPayout(request({ amount: "100", currency: "USD" }));
-    expect(fromUsd.ok && [fromUsd.value.amount.toFixed(), fromUsd.value.amount_usd.toFixed()]).toEqual([
+    expect(fromUsd.ok && [fromUsd.value.amount.toFixed(), fromUsd.value.amountUsd.toFixed()]).toEqual([
       "540",
       "100",
     ]);
@@ -161,17 +161,17 @@ describe("quoteCorridorPayout, property: totals are exact and only rendering rou
       if (!result.ok) continue;
       const q = result.value;
       const context = `case ${i}: ${amount} BRL at ${rate}, ${percent} % + ${fixedUsd}`;
-      expect(q.total_usd.eq(q.amount_usd.plus(q.percentage_fee).plus(q.fixed_fee)), context).toBe(true);
-      expect(q.fee.eq(q.percentage_fee.plus(q.fixed_fee)), context).toBe(true);
-      for (const part of [q.amount_usd, q.percentage_fee, q.fixed_fee, q.fee, q.total_usd]) {
+      expect(q.totalUsd.eq(q.amountUsd.plus(q.percentageFee).plus(q.fixedFee)), context).toBe(true);
+      expect(q.fee.eq(q.percentageFee.plus(q.fixedFee)), context).toBe(true);
+      for (const part of [q.amountUsd, q.percentageFee, q.fixedFee, q.fee, q.totalUsd]) {
         expect(part.dp(), context).toBeLessThanOrEqual(INTERNAL_SCALE);
       }
       // amount_usd is the quotient quantized once, not a value rounded to cents.
-      expect(q.amount_usd.minus(new Dec(amount).div(rate)).abs().lte(`1e-${INTERNAL_SCALE}`), context).toBe(
+      expect(q.amountUsd.minus(new Dec(amount).div(rate)).abs().lte(`1e-${INTERNAL_SCALE}`), context).toBe(
         true,
       );
       // Rendering rounds each figure independently of the stored ones.
-      expect(usd(q.total_usd, 2).text, context).toBe(q.total_usd.toFixed(2, Dec.ROUND_HALF_UP));
+      expect(usd(q.totalUsd, 2).text, context).toBe(q.totalUsd.toFixed(2, Dec.ROUND_HALF_UP));
     }
   });
 });

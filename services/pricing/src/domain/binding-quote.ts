@@ -62,7 +62,7 @@ export function quoteCorridorPayout(request: BindingQuoteRequest): Result<Quotat
     ratePerUsd: local.value.rate,
     fees: request.fees,
   });
-  return ok({ ...priced, expires_at: new Date(request.now.getTime() + request.ttlMs) });
+  return ok({ ...priced, expiresAt: new Date(request.now.getTime() + request.ttlMs) });
 }
 
 function localAmount(

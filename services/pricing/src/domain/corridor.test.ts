@@ -18,7 +18,7 @@ describe("checkCorridorLimits", () => {
 });
 
 describe("parseCorridor", () => {
-  const valid = { country_code: "BR", currency: "BRL", min_amount: "1", max_amount: 50000, enabled: true };
+  const valid = { countryCode: "BR", currency: "BRL", minAmount: "1", maxAmount: 50000, enabled: true };
 
   it("accepts decimal strings and numbers", () => {
     const parsed = parseCorridor(valid);
@@ -27,14 +27,14 @@ describe("parseCorridor", () => {
   });
 
   it.each([
-    [{ country_code: "br" }, "country_code"],
-    [{ country_code: "BRA" }, "country_code"],
+    [{ countryCode: "br" }, "country_code"],
+    [{ countryCode: "BRA" }, "country_code"],
     [{ currency: "brl" }, "currency"],
     [{ currency: "ZZZ" }, "currency"],
-    [{ min_amount: "-1" }, "min_amount"],
-    [{ min_amount: "x" }, "min_amount"],
-    [{ max_amount: "0.5" }, "max_amount"],
-    [{ max_amount: undefined }, "max_amount"],
+    [{ minAmount: "-1" }, "min_amount"],
+    [{ minAmount: "x" }, "min_amount"],
+    [{ maxAmount: "0.5" }, "max_amount"],
+    [{ maxAmount: undefined }, "max_amount"],
     [{ enabled: "true" }, "enabled"],
   ])("rejects %j at %s", (override, field) => {
     const parsed = parseCorridor({ ...valid, ...override });
@@ -44,14 +44,14 @@ describe("parseCorridor", () => {
 
 describe("parseCorridor limits in minor units", () => {
   it.each([
-    [{ min_amount: "1.001" }, "min_amount"],
-    [{ max_amount: 50000.5, currency: "VND" }, "max_amount"],
+    [{ minAmount: "1.001" }, "min_amount"],
+    [{ maxAmount: 50000.5, currency: "VND" }, "max_amount"],
   ])("refuses %j with INVALID_AMOUNT at %s", (override, field) => {
     const parsed = parseCorridor({
-      country_code: "BR",
+      countryCode: "BR",
       currency: "BRL",
-      min_amount: "1",
-      max_amount: "50000",
+      minAmount: "1",
+      maxAmount: "50000",
       enabled: true,
       ...override,
     });
@@ -61,10 +61,10 @@ describe("parseCorridor limits in minor units", () => {
   it("accepts limits with trailing zeros", () => {
     expect(
       parseCorridor({
-        country_code: "BR",
+        countryCode: "BR",
         currency: "BRL",
-        min_amount: "1.000",
-        max_amount: "50000.10",
+        minAmount: "1.000",
+        maxAmount: "50000.10",
         enabled: true,
       }).ok,
     ).toBe(true);
@@ -74,10 +74,10 @@ describe("parseCorridor limits in minor units", () => {
 describe("parseCorridor currency", () => {
   it("refuses a currency ISO lists without minor units, which no amount could be rendered in", () => {
     const parsed = parseCorridor({
-      country_code: "ZZ",
+      countryCode: "ZZ",
       currency: "XAU",
-      min_amount: 0,
-      max_amount: 1,
+      minAmount: 0,
+      maxAmount: 1,
       enabled: true,
     });
     expect(parsed.ok ? undefined : parsed.error).toMatchObject({ code: "INVALID_FIELD", field: "currency" });

@@ -35,11 +35,12 @@ export function checkCorridorLimits(
   return { ok: false, code: "AMOUNT_OUT_OF_RANGE", min: corridor.minAmount, max: corridor.maxAmount };
 }
 
+/** An admin corridor as sent; refusals name the wire fields (`country_code`, `min_amount`, …). */
 export interface CorridorInput {
-  readonly country_code: unknown;
+  readonly countryCode: unknown;
   readonly currency: unknown;
-  readonly min_amount: unknown;
-  readonly max_amount: unknown;
+  readonly minAmount: unknown;
+  readonly maxAmount: unknown;
   readonly enabled: unknown;
 }
 
@@ -48,18 +49,18 @@ export interface CorridorInput {
  * whole minor units of the currency (else INVALID_AMOUNT), boolean enabled.
  */
 export function parseCorridor(input: CorridorInput): Result<Corridor> {
-  const { country_code: countryCode, currency, enabled } = input;
+  const { countryCode, currency, enabled } = input;
   if (typeof countryCode !== "string" || !/^[A-Z]{2}$/.test(countryCode)) {
     return fail("INVALID_FIELD", "country_code must be an ISO 3166 alpha-2 code", "country_code");
   }
   if (typeof currency !== "string" || !isPriceableCurrency(currency)) {
     return fail("INVALID_FIELD", "currency must be an upper-case ISO 4217 code with minor units", "currency");
   }
-  const minAmount = parseLimit(input.min_amount);
+  const minAmount = parseLimit(input.minAmount);
   if (minAmount === undefined) {
     return fail("INVALID_FIELD", "min_amount must be a decimal of at least 0", "min_amount");
   }
-  const maxAmount = parseLimit(input.max_amount);
+  const maxAmount = parseLimit(input.maxAmount);
   if (maxAmount === undefined || maxAmount.lt(minAmount)) {
     return fail("INVALID_FIELD", "max_amount must be a decimal not below min_amount", "max_amount");
   }

@@ -31,24 +31,24 @@ describe("applyFees", () => {
     ],
   ])("%s USD at %s %% + %s", (amountUsd, percent, fixedUsd, percentageFee, fee, total) => {
     const result = applyFees(new Dec(amountUsd), schedule(percent, fixedUsd));
-    expect(result.amount_usd.eq(amountUsd)).toBe(true);
-    expect(result.percentage_fee.toFixed()).toBe(percentageFee);
-    expect(result.fixed_fee.eq(fixedUsd)).toBe(true);
+    expect(result.amountUsd.eq(amountUsd)).toBe(true);
+    expect(result.percentageFee.toFixed()).toBe(percentageFee);
+    expect(result.fixedFee.eq(fixedUsd)).toBe(true);
     expect(result.fee.toFixed()).toBe(fee);
-    expect(result.total_usd.toFixed()).toBe(total);
+    expect(result.totalUsd.toFixed()).toBe(total);
   });
 
   it("keeps total_usd equal to amount_usd + percentage_fee + fixed_fee, every part within the stored scale", () => {
     const result = applyFees(new Dec("123.456789012345678901"), schedule("2.75", "0.3"));
-    const sum = result.amount_usd.plus(result.percentage_fee).plus(result.fixed_fee);
-    expect(result.total_usd.eq(sum)).toBe(true);
-    expect(result.percentage_fee.dp()).toBeLessThanOrEqual(INTERNAL_SCALE);
+    const sum = result.amountUsd.plus(result.percentageFee).plus(result.fixedFee);
+    expect(result.totalUsd.eq(sum)).toBe(true);
+    expect(result.percentageFee.dp()).toBeLessThanOrEqual(INTERNAL_SCALE);
   });
 
   it("charges nothing without a schedule", () => {
     const result = applyFees(new Dec("50"), NO_FEES);
     expect(result.fee.isZero()).toBe(true);
-    expect(result.total_usd.eq(50)).toBe(true);
+    expect(result.totalUsd.eq(50)).toBe(true);
   });
 });
 

@@ -17,13 +17,13 @@ export interface FeeSchedule {
 }
 
 export interface FeeBreakdown {
-  readonly amount_usd: Dec;
-  readonly percentage_fee: Dec;
-  readonly fixed_fee: Dec;
-  /** percentage_fee + fixed_fee. */
+  readonly amountUsd: Dec;
+  readonly percentageFee: Dec;
+  readonly fixedFee: Dec;
+  /** percentageFee + fixedFee. */
   readonly fee: Dec;
-  /** amount_usd + fee: what the partner balance is debited. */
-  readonly total_usd: Dec;
+  /** amountUsd + fee: what the partner balance is debited. */
+  readonly totalUsd: Dec;
 }
 
 /** A partner with no fee schedule configured pays no fees. */
@@ -33,13 +33,7 @@ export function applyFees(amountUsd: Dec, schedule: FeeSchedule): FeeBreakdown {
   const percentageFee = toInternalScale(amountUsd.times(schedule.percent).div(100));
   const fixedFee = schedule.fixedUsd;
   const fee = percentageFee.plus(fixedFee);
-  return {
-    amount_usd: amountUsd,
-    percentage_fee: percentageFee,
-    fixed_fee: fixedFee,
-    fee,
-    total_usd: amountUsd.plus(fee),
-  };
+  return { amountUsd, percentageFee, fixedFee, fee, totalUsd: amountUsd.plus(fee) };
 }
 
 /**

@@ -44,10 +44,10 @@ describe("previewQuotations", () => {
     expect(rest).toHaveLength(0);
     expect(only?.currency).toBe("USD");
     expect(only?.amount.eq(20)).toBe(true);
-    expect(only?.exchange_rate.eq(1)).toBe(true);
-    expect(only?.amount_usd.eq(20)).toBe(true);
+    expect(only?.exchangeRate.eq(1)).toBe(true);
+    expect(only?.amountUsd.eq(20)).toBe(true);
     expect(only?.fee.eq("0.6")).toBe(true);
-    expect(only?.total_usd.eq("20.6")).toBe(true);
+    expect(only?.totalUsd.eq("20.6")).toBe(true);
   });
 
   it("prices every supported currency in the configured order", () => {
@@ -55,14 +55,14 @@ describe("previewQuotations", () => {
     expect(result.map((q) => q.currency)).toEqual(["VND", "USD", "KES", "BRL"]);
     expect(result.map((q) => q.amount.toFixed())).toEqual(["526000", "20", "2585", "100"]);
     for (const quotation of result) {
-      expect(quotation.amount_usd.eq(20)).toBe(true);
+      expect(quotation.amountUsd.eq(20)).toBe(true);
     }
   });
 
   it("keeps the partner's amount exactly when the target is the source currency", () => {
     const [brl] = quotations({ supportedCurrencies: ["BRL"], rates: new Map([["BRL", new Dec(3)]]) });
     expect(brl?.amount.toFixed()).toBe("100");
-    expect(brl?.amount_usd.toFixed()).toBe("33.333333333333333333");
+    expect(brl?.amountUsd.toFixed()).toBe("33.333333333333333333");
   });
 
   it("omits a target without an FX rate", () => {
@@ -95,13 +95,13 @@ describe("previewQuotations", () => {
   it("converts a USD source with the implicit rate of 1", () => {
     const [kes] = quotations({ amount: new Dec(10), currency: "USD", supportedCurrencies: ["KES"] });
     expect(kes?.amount.toFixed()).toBe("1292.5");
-    expect(kes?.amount_usd.eq(10)).toBe(true);
+    expect(kes?.amountUsd.eq(10)).toBe(true);
   });
 
   it("sets expires_at 30 minutes after now", () => {
     expect(PREVIEW_TTL_MS).toBe(1_800_000);
     const [only] = quotations({});
-    expect(only?.expires_at.toISOString()).toBe("2026-03-01T12:30:00.000Z");
+    expect(only?.expiresAt.toISOString()).toBe("2026-03-01T12:30:00.000Z");
   });
 
   it("fails with INVALID_CURRENCY when the source currency has no rate", () => {

@@ -18,7 +18,7 @@ import { type PricedAmount, priceLocalAmount } from "./quote.js";
 export const PREVIEW_TTL_MS = 30 * 60 * 1000;
 
 export interface Quotation extends PricedAmount {
-  readonly expires_at: Date;
+  readonly expiresAt: Date;
 }
 
 export interface PreviewRequest {
@@ -49,7 +49,7 @@ export function previewQuotations(request: PreviewRequest): Result<Quotation[]> 
   for (const target of previewTargets(request.supportedCurrencies)) {
     const priced = priceTarget(request, sourceRate, target);
     if (priced !== undefined) {
-      quotations.push({ ...priced, expires_at: expiresAt });
+      quotations.push({ ...priced, expiresAt });
     }
   }
   return ok(quotations);

@@ -11,12 +11,12 @@ const fees = (percent: string, fixedUsd: string) => ({
 function render(priced: PricedAmount, dp: number) {
   return {
     amount: local(priced.amount, priced.currency).text,
-    exchange_rate: rate(priced.exchange_rate).text,
-    amount_usd: usd(priced.amount_usd, dp).text,
-    percentage_fee: usd(priced.percentage_fee, dp).text,
-    fixed_fee: usd(priced.fixed_fee, dp).text,
+    exchange_rate: rate(priced.exchangeRate).text,
+    amount_usd: usd(priced.amountUsd, dp).text,
+    percentage_fee: usd(priced.percentageFee, dp).text,
+    fixed_fee: usd(priced.fixedFee, dp).text,
     fee: usd(priced.fee, dp).text,
-    total_usd: usd(priced.total_usd, dp).text,
+    total_usd: usd(priced.totalUsd, dp).text,
   };
 }
 
@@ -29,11 +29,11 @@ describe("priceLocalAmount", () => {
       fees: fees("1.5", "0.30"),
     });
     expect(priced.currency).toBe("BRL");
-    expect(priced.amount_usd.toFixed()).toBe("20");
-    expect(priced.percentage_fee.toFixed()).toBe("0.3");
-    expect(priced.fixed_fee.toFixed()).toBe("0.3");
+    expect(priced.amountUsd.toFixed()).toBe("20");
+    expect(priced.percentageFee.toFixed()).toBe("0.3");
+    expect(priced.fixedFee.toFixed()).toBe("0.3");
     expect(priced.fee.toFixed()).toBe("0.6");
-    expect(priced.total_usd.toFixed()).toBe("20.6");
+    expect(priced.totalUsd.toFixed()).toBe("20.6");
     expect(render(priced, 2)).toEqual({
       amount: "100.00",
       exchange_rate: "5.0000000000",
@@ -53,7 +53,7 @@ describe("priceLocalAmount", () => {
       fees: fees("1.5", "0"),
     });
     expect(priced.fee.toFixed()).toBe("0.003");
-    expect(priced.total_usd.toFixed()).toBe("0.203");
+    expect(priced.totalUsd.toFixed()).toBe("0.203");
     expect(render(priced, 2)).toMatchObject({ percentage_fee: "0.00", fee: "0.00", total_usd: "0.20" });
     expect(render(priced, 10)).toMatchObject({ fee: "0.0030000000", total_usd: "0.2030000000" });
     expect(render(priced, 0)).toMatchObject({ amount_usd: "0", fee: "0", total_usd: "0" });
@@ -67,7 +67,7 @@ describe("priceLocalAmount", () => {
       ratePerUsd: new Dec(1),
       fees: fees("5", "0"),
     });
-    expect(priced.percentage_fee.toFixed()).toBe("0.125");
+    expect(priced.percentageFee.toFixed()).toBe("0.125");
     expect(render(priced, 0)).toMatchObject({ amount_usd: "3", percentage_fee: "0", total_usd: "3" });
     expect(render(priced, 2)).toMatchObject({
       amount_usd: "2.50",
@@ -83,11 +83,9 @@ describe("priceLocalAmount", () => {
       ratePerUsd: new Dec(3),
       fees: fees("1", "0.3"),
     });
-    expect(priced.amount_usd.toFixed()).toBe("33.333333333333333333");
-    expect(priced.amount_usd.dp()).toBe(INTERNAL_SCALE);
-    expect(priced.total_usd.eq(priced.amount_usd.plus(priced.percentage_fee).plus(priced.fixed_fee))).toBe(
-      true,
-    );
+    expect(priced.amountUsd.toFixed()).toBe("33.333333333333333333");
+    expect(priced.amountUsd.dp()).toBe(INTERNAL_SCALE);
+    expect(priced.totalUsd.eq(priced.amountUsd.plus(priced.percentageFee).plus(priced.fixedFee))).toBe(true);
     expect(render(priced, 2)).toMatchObject({
       amount_usd: "33.33",
       percentage_fee: "0.33",

@@ -20,12 +20,12 @@ export interface PricedAmount {
   readonly amount: Dec;
   readonly currency: string;
   /** Units of `currency` per 1 USD. */
-  readonly exchange_rate: Dec;
-  readonly amount_usd: Dec;
-  readonly percentage_fee: Dec;
-  readonly fixed_fee: Dec;
+  readonly exchangeRate: Dec;
+  readonly amountUsd: Dec;
+  readonly percentageFee: Dec;
+  readonly fixedFee: Dec;
   readonly fee: Dec;
-  readonly total_usd: Dec;
+  readonly totalUsd: Dec;
 }
 
 export function priceLocalAmount({ amount, currency, ratePerUsd, fees }: LocalAmountToPrice): PricedAmount {
@@ -34,5 +34,5 @@ export function priceLocalAmount({ amount, currency, ratePerUsd, fees }: LocalAm
     throw new RangeError(`rate_per_usd must be greater than 0 for ${currency}: ${ratePerUsd.toString()}`);
   }
   const amountUsd = toInternalScale(amount.div(ratePerUsd));
-  return { amount, currency, exchange_rate: ratePerUsd, ...applyFees(amountUsd, fees) };
+  return { amount, currency, exchangeRate: ratePerUsd, ...applyFees(amountUsd, fees) };
 }

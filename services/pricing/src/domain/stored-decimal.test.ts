@@ -23,10 +23,10 @@ describe("fitsStoredScale", () => {
     expect(parseFixedFeeUsd(tooBig).ok).toBe(false);
     expect(
       parseCorridor({
-        country_code: "BR",
+        countryCode: "BR",
         currency: "BRL",
-        min_amount: "0",
-        max_amount: tooBig,
+        minAmount: "0",
+        maxAmount: tooBig,
         enabled: true,
       }).ok,
     ).toBe(false);

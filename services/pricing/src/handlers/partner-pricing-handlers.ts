@@ -1,13 +1,14 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Dec } from "@payouts/platform/money/decimal";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { parseFeePercent, parseFixedFeeUsd } from "../domain/fees.js";
 import { parseSupportedCurrencies } from "../domain/partner-pricing.js";
 import type { Result } from "../domain/pricing-error.js";
+import { valueOrReject } from "../reasons.js";
 import { findPartnerPricing, mergePartnerPricing } from "../store/partner-pricing-store.js";
 import type { PricingHandlerDeps } from "./pricing-handler-deps.js";
 import { partnerPricingMessage } from "./pricing-messages.js";
-import { requirePartnerId, valueOrReject } from "./pricing-rejection.js";
 
 type PartnerPricingHandlers = Pick<
   ServiceImpl<typeof PricingService>,

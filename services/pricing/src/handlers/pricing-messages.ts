@@ -18,13 +18,13 @@ export function quoteMessage(quote: Quotation, quoteId = ""): MessageInitShape<t
     quoteId,
     amount: toDecimalString(quote.amount),
     currency: quote.currency,
-    exchangeRate: toDecimalString(quote.exchange_rate),
-    amountUsd: toDecimalString(quote.amount_usd),
-    percentageFee: toDecimalString(quote.percentage_fee),
-    fixedFee: toDecimalString(quote.fixed_fee),
+    exchangeRate: toDecimalString(quote.exchangeRate),
+    amountUsd: toDecimalString(quote.amountUsd),
+    percentageFee: toDecimalString(quote.percentageFee),
+    fixedFee: toDecimalString(quote.fixedFee),
     fee: toDecimalString(quote.fee),
-    totalUsd: toDecimalString(quote.total_usd),
-    expiresAt: timestampFromDate(quote.expires_at),
+    totalUsd: toDecimalString(quote.totalUsd),
+    expiresAt: timestampFromDate(quote.expiresAt),
   };
 }
 

@@ -1,12 +1,13 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { quoteCorridorPayout } from "../domain/binding-quote.js";
 import { limitsByCurrency } from "../domain/corridor.js";
 import { previewQuotations, validatePreviewBody } from "../domain/preview.js";
+import { valueOrReject } from "../reasons.js";
 import { readQuoteInputs } from "../store/quote-inputs-store.js";
 import type { PricingHandlerDeps } from "./pricing-handler-deps.js";
 import { quoteMessage } from "./pricing-messages.js";
-import { requirePartnerId, valueOrReject } from "./pricing-rejection.js";
 
 type QuoteHandlers = Pick<ServiceImpl<typeof PricingService>, "previewQuotations" | "createQuote">;
 

@@ -2,11 +2,11 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { parseCorridor } from "../domain/corridor.js";
 import { parsePriceableCurrency, parseRatePerUsd, USD } from "../domain/fx-rates.js";
+import { rejection, valueOrReject } from "../reasons.js";
 import { listCorridors, upsertCorridor } from "../store/corridor-store.js";
 import { deleteFxRate, listFxRates, upsertFxRate } from "../store/fx-rate-store.js";
 import type { PricingHandlerDeps } from "./pricing-handler-deps.js";
 import { corridorMessage, fxRateMessage } from "./pricing-messages.js";
-import { rejection, valueOrReject } from "./pricing-rejection.js";
 
 type ReferenceDataHandlers = Pick<
   ServiceImpl<typeof PricingService>,
@@ -45,10 +45,10 @@ export function createReferenceDataHandlers(deps: PricingHandlerDeps): Reference
       }
       const corridor = valueOrReject(
         parseCorridor({
-          country_code: given.countryCode.toUpperCase(),
+          countryCode: given.countryCode.toUpperCase(),
           currency: given.currency.toUpperCase(),
-          min_amount: given.minAmount,
-          max_amount: given.maxAmount,
+          minAmount: given.minAmount,
+          maxAmount: given.maxAmount,
           enabled: given.enabled,
         }),
       );

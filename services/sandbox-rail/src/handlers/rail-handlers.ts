@@ -6,12 +6,12 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import type { CallbackDispatcher } from "../callback/callback-dispatcher.js";
 import type { SandboxRailConfig } from "../config.js";
-import type { RailReason } from "../domain/rail-reasons.js";
+import { RAIL } from "../domain/rail-reasons.js";
 import { isRailOutcome, sandboxVerdict } from "../domain/sandbox-outcome.js";
+import { reject, rejection } from "../reasons.js";
 import {
   findSubmission,
   forceOutcome,
@@ -29,8 +29,7 @@ export function createRailHandlers(deps: {
   const { db, config, dispatcher, now } = deps;
   return {
     async submitPayout(req) {
-      if (!req.txId)
-        throw serviceError<RailReason>("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      if (!req.txId) throw reject("MISSING_REQUIRED_FIELD", "tx_id");
       const at = now();
       const verdict = sandboxVerdict(req.paymentDestination);
       const stored = await insertSubmission(
@@ -55,8 +54,7 @@ export function createRailHandlers(deps: {
     },
 
     async cancelPayout(req) {
-      if (!req.txId)
-        throw serviceError<RailReason>("MISSING_REQUIRED_FIELD", "tx_id is required", { field: "tx_id" });
+      if (!req.txId) throw reject("MISSING_REQUIRED_FIELD", "tx_id");
       const stored = await insertCancellation(
         db,
         req.txId,
@@ -72,36 +70,17 @@ export function createRailHandlers(deps: {
 
     async settlePayout(req) {
       if (!isRailOutcome(req.outcome)) {
-        throw serviceError<RailReason>("INVALID_FIELD", "outcome must be SUCCESS or FAILED", {
-          field: "outcome",
-        });
+        throw rejection(RAIL.error("INVALID_FIELD", "outcome must be SUCCESS or FAILED", "outcome"));
       }
       const submission = await findSubmission(db, req.txId);
       if (!submission) {
-        throw serviceError<RailReason>(
-          "TRANSACTION_NOT_FOUND",
-          `no payout ${req.txId} was submitted to the rail`,
-          {
-            field: "tx_id",
-            code: Code.NotFound,
-          },
-        );
+        throw reject("TRANSACTION_NOT_FOUND", req.txId);
       }
       if (submission.cancelledAt) {
-        throw serviceError<RailReason>(
-          "PAYOUT_CANCELLED",
-          `payout ${req.txId} was cancelled before the rail accepted it`,
-          {
-            code: Code.FailedPrecondition,
-          },
-        );
+        throw reject("PAYOUT_CANCELLED", req.txId);
       }
       if (submission.deliveredAt && submission.outcome !== req.outcome) {
-        throw serviceError<RailReason>(
-          "PAYOUT_ALREADY_SETTLED",
-          `payout ${req.txId} was already reported ${submission.outcome}`,
-          { code: Code.FailedPrecondition },
-        );
+        throw reject("PAYOUT_ALREADY_SETTLED", req.txId, submission.outcome);
       }
       const reason = req.reason || (req.outcome === "FAILED" ? "sandbox: failed by operator" : "");
       if (submission.deliveredAt) {

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { newId } from "@payouts/platform/ids";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type {
   BasicAuth as BasicAuthMessage,
   WebhookService,
@@ -10,8 +10,8 @@ import { sealContext } from "../delivery/notification-sender.js";
 import { validateReceiverUrl } from "../domain/address-policy.js";
 import { validateBasicAuthInput, validateGracePeriod, validateSecret } from "../domain/config-rules.js";
 import { validateEventFilter } from "../domain/event-kinds.js";
-import type { WebhooksReason } from "../domain/result.js";
 import { buildTestNotificationBody, TEST_EVENT_TYPE } from "../domain/test-notification.js";
+import { reject, rejection, valueOrReject } from "../reasons.js";
 import { generateSecret } from "../secrets/generate-secret.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import {
@@ -28,14 +28,6 @@ import {
 import { deleteTestDelivery, insertTestDelivery, readTestDelivery } from "../store/test-delivery-store.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage } from "./webhook-messages.js";
-import {
-  configDisabledByOperator,
-  configInactive,
-  configNotFound,
-  rejection,
-  requirePartnerId,
-  valueOrReject,
-} from "./webhook-rejection.js";
 
 /** How often a TestConfig call looks whether its notification was answered. */
 const TEST_POLL_MS = 25;
@@ -75,11 +67,7 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const row = await deps.db.transaction(async (tx) => {
         await lockPartnerConfigs(tx, partnerId);
         if ((await countConfigs(tx, partnerId)) >= deps.maxConfigsPerPartner) {
-          throw serviceError<WebhooksReason>(
-            "WEBHOOK_CONFIG_LIMIT_REACHED",
-            `a partner may have at most ${deps.maxConfigsPerPartner} webhook configs; delete one first`,
-            { code: Code.FailedPrecondition },
-          );
+          throw reject("WEBHOOK_CONFIG_LIMIT_REACHED", deps.maxConfigsPerPartner);
         }
         return insertConfig(tx, state, deps.now());
       });
@@ -96,10 +84,10 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const box = await deps.secretBox();
       const row = await deps.db.transaction(async (tx) => {
         const current = await findConfig(tx, partnerId, request.configId, { lock: true });
-        if (current === undefined) throw configNotFound(request.configId);
+        if (current === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", request.configId);
         // An operator's switch-off wins over the partner's: only an operator switches it back on.
         if (current.disabled_by_operator && request.active === true) {
-          throw configDisabledByOperator(current.config_id, current.disabled_reason);
+          throw reject("WEBHOOK_CONFIG_DISABLED_BY_OPERATOR", current.config_id, current.disabled_reason);
         }
         const next: ConfigState = {
           ...stateOf(current),
@@ -141,7 +129,7 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const box = await deps.secretBox();
       const row = await deps.db.transaction(async (tx) => {
         const current = await findConfig(tx, partnerId, request.configId, { lock: true });
-        if (current === undefined) throw configNotFound(request.configId);
+        if (current === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", request.configId);
         const now = deps.now();
         const keepsSigning = current.secret_sealed !== null && graceSeconds > 0;
         const next: ConfigState = {
@@ -162,7 +150,8 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
 
     async deleteConfig(request) {
       const partnerId = requirePartnerId(request.partnerId);
-      if (!(await deleteConfig(deps.db, partnerId, request.configId))) throw configNotFound(request.configId);
+      if (!(await deleteConfig(deps.db, partnerId, request.configId)))
+        throw reject("WEBHOOK_CONFIG_NOT_FOUND", request.configId);
       return {};
     },
 
@@ -170,8 +159,9 @@ export function createConfigHandlers(deps: WebhookHandlerDeps): ConfigHandlers {
       const partnerId = requirePartnerId(request.partnerId);
       await deps.limits.take(partnerId, "test");
       const config = await findConfig(deps.db, partnerId, request.configId);
-      if (config === undefined) throw configNotFound(request.configId);
-      if (!config.active) throw configInactive(config.config_id, "sending a test notification");
+      if (config === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", request.configId);
+      if (!config.active)
+        throw reject("WEBHOOK_CONFIG_INACTIVE", config.config_id, "sending a test notification");
       const now = deps.now();
       const eventId = newId("evt_test", now.getTime());
       const deliveryId = newId("whd", now.getTime());

@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
+import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import type { WebhooksReason } from "../domain/result.js";
+import { reject, rejection } from "../reasons.js";
 import { findConfig } from "../store/config-store.js";
 import {
   attemptsOf,
@@ -14,7 +14,6 @@ import {
 } from "../store/delivery-store.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toDeliveryMessage } from "./webhook-messages.js";
-import { configInactive, deliveryNotFound, rejection, requirePartnerId } from "./webhook-rejection.js";
 
 type DeliveryHandlers = Pick<ServiceImpl<typeof WebhookService>, "listDeliveries" | "redeliver">;
 
@@ -53,18 +52,13 @@ export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandle
       await deps.limits.take(partnerId, "redeliver");
       const row = await deps.db.transaction(async (tx) => {
         const current = await findDelivery(tx, partnerId, request.deliveryId, { lock: true });
-        if (current === undefined) throw deliveryNotFound(request.deliveryId);
+        if (current === undefined) throw reject("DELIVERY_NOT_FOUND", request.deliveryId);
         if (current.status === "delivering") {
-          throw serviceError<WebhooksReason>(
-            "DELIVERY_IN_PROGRESS",
-            "an attempt of this delivery is in flight; try again shortly",
-            {
-              code: Code.FailedPrecondition,
-            },
-          );
+          throw reject("DELIVERY_IN_PROGRESS");
         }
         const config = await findConfig(tx, partnerId, current.config_id);
-        if (config?.active !== true) throw configInactive(current.config_id, "redelivering");
+        if (config?.active !== true)
+          throw reject("WEBHOOK_CONFIG_INACTIVE", current.config_id, "redelivering");
         return scheduleNow(tx, current.delivery_id, deps.now());
       });
       deps.wakeWorkers();

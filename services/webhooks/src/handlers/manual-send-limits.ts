@@ -5,8 +5,8 @@
  */
 import type { Database } from "@payouts/platform/database/database";
 import { createTokenBucket } from "@payouts/platform/rate-limit/token-bucket";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
-import type { WebhooksReason } from "../domain/result.js";
+import { WEBHOOKS } from "../domain/result.js";
+import { rejection } from "../reasons.js";
 import { takeToken } from "../store/rate-bucket-store.js";
 
 export type ManualSend = "test" | "redeliver";
@@ -29,10 +29,12 @@ export function createManualSendLimits(
     async take(partnerId, action) {
       const result = await takeToken(db, { partnerId, action }, buckets[action], now());
       if (result.allowed) return;
-      throw serviceError<WebhooksReason>(
-        "RATE_LIMIT_EXCEEDED",
-        `${action === "test" ? "test notifications are" : "redeliveries are"} limited to ${perMinute[action]} per minute per partner`,
-        { code: Code.ResourceExhausted, metadata: { retry_after_seconds: String(result.retryAfterSeconds) } },
+      throw rejection(
+        WEBHOOKS.error(
+          "RATE_LIMIT_EXCEEDED",
+          `${action === "test" ? "test notifications are" : "redeliveries are"} limited to ${perMinute[action]} per minute per partner`,
+        ),
+        { metadata: { retry_after_seconds: String(result.retryAfterSeconds) } },
       );
     },
   };

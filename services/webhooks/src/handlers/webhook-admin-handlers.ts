@@ -6,7 +6,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Code, serviceError } from "@payouts/platform/rpc/service-error";
 import {
   type ConfigRecord,
   ConfigRecordSchema,
@@ -17,7 +16,7 @@ import {
   type WebhookAdminService,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { NOTIFIED_EVENT_TYPES } from "../domain/event-kinds.js";
-import type { WebhooksReason } from "../domain/result.js";
+import { reject, rejection } from "../reasons.js";
 import { findConfig } from "../store/config-store.js";
 import { attemptsOf, DELIVERY_STATUSES, type DeliveryRow, scheduleNow } from "../store/delivery-store.js";
 import {
@@ -36,7 +35,6 @@ import {
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "./delivery-handlers.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage, toDeliveryMessage } from "./webhook-messages.js";
-import { configInactive, configNotFound, deliveryNotFound, rejection } from "./webhook-rejection.js";
 
 const invalid = (field: string, message: string) =>
   rejection({ code: "INVALID_FIELD", message: `${field} ${message}`, field });
@@ -112,18 +110,13 @@ export function createWebhookAdminHandlers(
       if (!req.deliveryId) throw invalid("delivery_id", "is required");
       const row = await deps.db.transaction(async (tx) => {
         const current = await findAnyDelivery(tx, req.deliveryId, { lock: true });
-        if (current === undefined) throw deliveryNotFound(req.deliveryId);
+        if (current === undefined) throw reject("DELIVERY_NOT_FOUND", req.deliveryId);
         if (current.status === "delivering") {
-          throw serviceError<WebhooksReason>(
-            "DELIVERY_IN_PROGRESS",
-            "an attempt of this delivery is in flight; try again shortly",
-            {
-              code: Code.FailedPrecondition,
-            },
-          );
+          throw reject("DELIVERY_IN_PROGRESS");
         }
         const config = await findConfig(tx, current.partner_id, current.config_id);
-        if (config?.active !== true) throw configInactive(current.config_id, "redelivering");
+        if (config?.active !== true)
+          throw reject("WEBHOOK_CONFIG_INACTIVE", current.config_id, "redelivering");
         return scheduleNow(tx, current.delivery_id, deps.now());
       });
       deps.wakeWorkers();
@@ -159,7 +152,7 @@ export function createWebhookAdminHandlers(
         reason || "disabled by an operator",
         deps.now(),
       );
-      if (row === undefined) throw configNotFound(req.configId);
+      if (row === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", req.configId);
       // Its waiting deliveries are due again at once.
       if (req.active) deps.wakeWorkers();
       return { config: configRecord(row) };
@@ -189,7 +182,7 @@ export function createWebhookAdminHandlers(
       if (!req.configId) throw invalid("config_id", "is required");
       const now = deps.now();
       const row = await setReceiverPaused(deps.db, req.configId, true, now);
-      if (row === undefined) throw configNotFound(req.configId);
+      if (row === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", req.configId);
       return { receiver: receiverHealth(row, now) };
     },
 
@@ -197,7 +190,7 @@ export function createWebhookAdminHandlers(
       if (!req.configId) throw invalid("config_id", "is required");
       const now = deps.now();
       const row = await setReceiverPaused(deps.db, req.configId, false, now);
-      if (row === undefined) throw configNotFound(req.configId);
+      if (row === undefined) throw reject("WEBHOOK_CONFIG_NOT_FOUND", req.configId);
       // Its waiting rows may be due already: the workers look at once rather than at their next poll.
       deps.wakeWorkers();
       return { receiver: receiverHealth(row, now) };

@@ -45,7 +45,11 @@ export interface CustomerFields {
   readonly external_reference: string;
 }
 
-/** Identity document types a sender may declare. Generic types first, then local ones of the corridors. */
+/**
+ * Identity document types a sender may declare (`ic_type`), the one list: the API documents its codes
+ * (IC_TYPE_CODES, through the `@payouts/lookup/ic-types` entry point). Generic types first, then local ones
+ * of the corridors.
+ */
 export const IC_TYPES: Readonly<Record<string, string>> = {
   NATIONAL_ID: "national identity card",
   PASSPORT: "passport",
@@ -67,6 +71,9 @@ export const IC_TYPES: Readonly<Record<string, string>> = {
   GHANA_CARD: "Ghana Card (GH)",
   NRC: "National Registration Card (ZM)",
 };
+
+/** The `ic_type` codes, in IC_TYPES's order. */
+export const IC_TYPE_CODES: readonly string[] = Object.keys(IC_TYPES);
 
 const NAME_MAX = 100;
 const IC_NUMBER = /^[\p{L}\p{N}](?:[\p{L}\p{N} ./-]{0,38}[\p{L}\p{N}])?$/u;
@@ -131,7 +138,7 @@ function checkDocument(type: string, number: string): Result<{ ic_type: string; 
   if (type === "") return fail("MISSING_REQUIRED_FIELD", "ic_type is required with ic_number", "ic_type");
   const ic_type = type.toUpperCase();
   if (!Object.hasOwn(IC_TYPES, ic_type)) {
-    return fail("INVALID_FIELD", `ic_type is one of ${Object.keys(IC_TYPES).join(", ")}`, "ic_type");
+    return fail("INVALID_FIELD", `ic_type is one of ${IC_TYPE_CODES.join(", ")}`, "ic_type");
   }
   if (!IC_NUMBER.test(number)) {
     return fail(
