@@ -1,9 +1,9 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { ApiError } from "../api/api-error";
+import { DataTable } from "./data-table";
 import { ErrorMessage } from "./error-message";
 import { Field } from "./field";
-import { TableScroll } from "./table-scroll";
 
 /** What an edited row holds while the operator types: text fields and switches, by name. */
 export type Draft = Record<string, string | boolean>;
@@ -74,32 +74,16 @@ export interface EditableTableProps<Row, D extends Draft> {
 export function EditableTable<Row, D extends Draft>(props: EditableTableProps<Row, D>) {
   const [editing, setEditing] = useState<string>();
   return (
-    <TableScroll label={props.label}>
-      <table>
-        <thead>
-          <tr>
-            {props.columns.map((column) => (
-              <th key={column.header} scope="col">
-                {column.header}
-              </th>
-            ))}
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => {
-            const key = props.rowKey(row);
-            return editing === key ? (
-              <EditingRow key={key} table={props} row={row} onClose={() => setEditing(undefined)} />
-            ) : (
-              <ShownRow key={key} table={props} row={row} onEdit={() => setEditing(key)} />
-            );
-          })}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable label={props.label} headers={props.columns.map((column) => column.header)} actions>
+      {props.rows.map((row) => {
+        const key = props.rowKey(row);
+        return editing === key ? (
+          <EditingRow key={key} table={props} row={row} onClose={() => setEditing(undefined)} />
+        ) : (
+          <ShownRow key={key} table={props} row={row} onEdit={() => setEditing(key)} />
+        );
+      })}
+    </DataTable>
   );
 }
 

@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime, StatusBadge } from "../components/format";
-import { TableScroll } from "../components/table-scroll";
 
 /** A delivery can be sent again once it is settled either way; a pending or in-flight one is already on its way. */
 const redeliverable = (d: Types.Delivery) => d.status === "dead" || d.status === "delivered";
@@ -24,27 +24,11 @@ export function DeliveryTable({
 }) {
   if (deliveries.length === 0) return <p className="state empty">No webhook deliveries.</p>;
   return (
-    <TableScroll label={label}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Delivery</th>
-            <th scope="col">Event</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={onDone} />
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable label={label} headers={["Delivery", "Event", "Outcome", "Attempts", "Last answer"]} actions>
+      {deliveries.map((d) => (
+        <DeliveryRow key={d.delivery_id} delivery={d} showAttempts={showAttempts} onDone={onDone} />
+      ))}
+    </DataTable>
   );
 }
 

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { formatDecimal, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { TableScroll } from "../components/table-scroll";
 
 const REFRESH_MS = 5_000;
 
@@ -101,45 +101,35 @@ function PayoutTable({ title, window }: { title: string; window: Types.PayoutWin
       {window.by_corridor.length === 0 ? (
         <p className="state empty">No payouts in this period.</p>
       ) : (
-        <TableScroll label={`${title} by corridor and status`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Corridor</th>
-                <th scope="col">Status</th>
-                <th scope="col">Payouts</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Debited USD</th>
-              </tr>
-            </thead>
-            <tbody>
-              {window.by_corridor.map((r) => (
-                <tr key={`${r.country}-${r.currency}-${r.status}`}>
-                  <th scope="row">
-                    {r.country} · {r.currency}
-                  </th>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td className="num">
-                    <Link
-                      to={`/transactions?country=${r.country}&status=${r.status}${window.since ? `&created_from=${encodeURIComponent(window.since)}` : ""}`}
-                      aria-label={`${r.count} ${r.status} payouts to ${r.country}`}
-                    >
-                      {r.count}
-                    </Link>
-                  </td>
-                  <td className="num">
-                    {formatDecimal(r.amount, 0)} {r.currency}
-                  </td>
-                  <td>
-                    <Usd value={r.debited_usd} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label={`${title} by corridor and status`}
+          headers={["Corridor", "Status", "Payouts", "Amount", "Debited USD"]}
+        >
+          {window.by_corridor.map((r) => (
+            <tr key={`${r.country}-${r.currency}-${r.status}`}>
+              <th scope="row">
+                {r.country} · {r.currency}
+              </th>
+              <td>
+                <StatusBadge status={r.status} />
+              </td>
+              <td className="num">
+                <Link
+                  to={`/transactions?country=${r.country}&status=${r.status}${window.since ? `&created_from=${encodeURIComponent(window.since)}` : ""}`}
+                  aria-label={`${r.count} ${r.status} payouts to ${r.country}`}
+                >
+                  {r.count}
+                </Link>
+              </td>
+              <td className="num">
+                {formatDecimal(r.amount, 0)} {r.currency}
+              </td>
+              <td>
+                <Usd value={r.debited_usd} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

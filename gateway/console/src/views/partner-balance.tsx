@@ -4,12 +4,12 @@ import { Link } from "react-router";
 import { newIdempotencyKey } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
+import { DataTable } from "../components/data-table";
 import { Field } from "../components/field";
 import { formatDecimal, formatTime, roundDecimal, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 import { checkPositiveDecimal } from "../components/validation";
 
 /** The balance, crediting it (confirmed, idempotent), and its history. */
@@ -127,40 +127,26 @@ function BalanceHistory({ partnerId }: { partnerId: string }) {
       >
         {(data) => (
           <>
-            <TableScroll label="Balance history table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Balance after</th>
-                    <th scope="col">Reference / transaction</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.entry_id}>
-                      <td>{formatTime(e.created_at)}</td>
-                      <td>{e.kind}</td>
-                      <td>
-                        <Usd value={e.amount_usd} />
-                      </td>
-                      <td>
-                        <Usd value={e.balance_after_usd} />
-                      </td>
-                      <td>
-                        {e.tx_id ? (
-                          <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link>
-                        ) : (
-                          (e.reference ?? "—")
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Balance history table"
+              headers={["When", "Kind", "Amount", "Balance after", "Reference / transaction"]}
+            >
+              {data.entries.map((e) => (
+                <tr key={e.entry_id}>
+                  <td>{formatTime(e.created_at)}</td>
+                  <td>{e.kind}</td>
+                  <td>
+                    <Usd value={e.amount_usd} />
+                  </td>
+                  <td>
+                    <Usd value={e.balance_after_usd} />
+                  </td>
+                  <td>
+                    {e.tx_id ? <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link> : (e.reference ?? "—")}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
             <PagerControls pager={pager} nextCursor={data.next_cursor} label="Balance history" />
           </>
         )}

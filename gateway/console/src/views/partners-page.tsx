@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
-import { TableScroll } from "../components/table-scroll";
 import { draftOf, PartnerForm } from "./partner-form";
 
 export function PartnersPage() {
@@ -66,37 +66,27 @@ export function PartnersPage() {
         >
           {(data) => (
             <>
-              <TableScroll label="Partners table">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Partner</th>
-                      <th scope="col">Active apps</th>
-                      <th scope="col">Balance</th>
-                      <th scope="col">In flight</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.partners.map((p) => (
-                      <tr key={p.partner_id}>
-                        <th scope="row">
-                          <Link to={`/partners/${p.partner_id}`}>{p.name}</Link>
-                          <div className="muted mono">{p.partner_id}</div>
-                        </th>
-                        <td className="num">{p.active_apps}</td>
-                        <td>
-                          <Usd value={p.balance_usd} />
-                        </td>
-                        <td>
-                          <Usd value={p.in_flight_usd} />
-                        </td>
-                        <td>{formatTime(p.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                label="Partners table"
+                headers={["Partner", "Active apps", "Balance", "In flight", "Created"]}
+              >
+                {data.partners.map((p) => (
+                  <tr key={p.partner_id}>
+                    <th scope="row">
+                      <Link to={`/partners/${p.partner_id}`}>{p.name}</Link>
+                      <div className="muted mono">{p.partner_id}</div>
+                    </th>
+                    <td className="num">{p.active_apps}</td>
+                    <td>
+                      <Usd value={p.balance_usd} />
+                    </td>
+                    <td>
+                      <Usd value={p.in_flight_usd} />
+                    </td>
+                    <td>{formatTime(p.created_at)}</td>
+                  </tr>
+                ))}
+              </DataTable>
               <PagerControls pager={pager} nextCursor={data.next_cursor} label="Partners" />
             </>
           )}

@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatAge, formatTime } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 
 const CIRCUIT_LABEL: Record<Types.ReceiverHealth["circuit_state"], string> = {
   closed: "Closed",
@@ -59,28 +59,15 @@ export function ReceiverHealthSection() {
       >
         {(data) => (
           <>
-            <TableScroll label="Receiver health table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Receiver</th>
-                    <th scope="col">Partner</th>
-                    <th scope="col">Circuit</th>
-                    <th scope="col">Paused</th>
-                    <th scope="col">Backlog</th>
-                    <th scope="col">Oldest pending</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.receivers.map((r) => (
-                    <ReceiverRow key={r.config_id} receiver={r} onDone={setDone} />
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Receiver health table"
+              headers={["Receiver", "Partner", "Circuit", "Paused", "Backlog", "Oldest pending"]}
+              actions
+            >
+              {data.receivers.map((r) => (
+                <ReceiverRow key={r.config_id} receiver={r} onDone={setDone} />
+              ))}
+            </DataTable>
             <PagerControls pager={pager} nextCursor={data.next_cursor} label="Receivers" />
           </>
         )}

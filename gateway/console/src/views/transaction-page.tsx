@@ -3,10 +3,10 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
 
@@ -114,32 +114,20 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       <section aria-labelledby="tx-ledger-heading">
         <h2 id="tx-ledger-heading">Ledger entries</h2>
         {tx.ledger_movements.length ? (
-          <TableScroll label="Ledger entries table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Movement</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Amount USD</th>
+          <DataTable label="Ledger entries table" headers={["When", "Movement", "Account", "Amount USD"]}>
+            {tx.ledger_movements.flatMap((m) =>
+              m.lines.map((line, i) => (
+                <tr key={`${m.movement_id}-${line.account}`}>
+                  <td>{i === 0 ? formatTime(m.created_at) : ""}</td>
+                  <td>{i === 0 ? `${m.kind}${m.reference ? ` (${m.reference})` : ""}` : ""}</td>
+                  <td className="mono">{line.account}</td>
+                  <td>
+                    <Usd value={line.amount_usd} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {tx.ledger_movements.flatMap((m) =>
-                  m.lines.map((line, i) => (
-                    <tr key={`${m.movement_id}-${line.account}`}>
-                      <td>{i === 0 ? formatTime(m.created_at) : ""}</td>
-                      <td>{i === 0 ? `${m.kind}${m.reference ? ` (${m.reference})` : ""}` : ""}</td>
-                      <td className="mono">{line.account}</td>
-                      <td>
-                        <Usd value={line.amount_usd} />
-                      </td>
-                    </tr>
-                  )),
-                )}
-              </tbody>
-            </table>
-          </TableScroll>
+              )),
+            )}
+          </DataTable>
         ) : (
           <p className="state empty">No money has moved for this transaction.</p>
         )}

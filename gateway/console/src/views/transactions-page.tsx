@@ -3,10 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
-import { TableScroll } from "../components/table-scroll";
 
 const FILTERS = [
   "tx_id",
@@ -139,49 +139,35 @@ function TransactionSearch() {
       >
         {(data) => (
           <>
-            <TableScroll label="Transactions table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Transaction</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Partner</th>
-                    <th scope="col">Corridor</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Total USD</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.transactions.map((tx) => (
-                    <tr key={tx.tx_id}>
-                      <th scope="row">
-                        <Link to={`/transactions/${tx.tx_id}`} className="mono">
-                          {tx.tx_id}
-                        </Link>
-                        {tx.partner_transaction_id && (
-                          <div className="muted">{tx.partner_transaction_id}</div>
-                        )}
-                      </th>
-                      <td>
-                        <StatusBadge status={tx.status} />
-                      </td>
-                      <td className="mono">
-                        <Link to={`/partners/${tx.partner_id}`}>{tx.partner_id}</Link>
-                      </td>
-                      <td>{tx.country || "—"}</td>
-                      <td className="num">
-                        {formatDecimal(tx.amount, 0)} {tx.currency}
-                      </td>
-                      <td>
-                        <Usd value={tx.total_usd} />
-                      </td>
-                      <td>{formatTime(tx.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Transactions table"
+              headers={["Transaction", "Status", "Partner", "Corridor", "Amount", "Total USD", "Created"]}
+            >
+              {data.transactions.map((tx) => (
+                <tr key={tx.tx_id}>
+                  <th scope="row">
+                    <Link to={`/transactions/${tx.tx_id}`} className="mono">
+                      {tx.tx_id}
+                    </Link>
+                    {tx.partner_transaction_id && <div className="muted">{tx.partner_transaction_id}</div>}
+                  </th>
+                  <td>
+                    <StatusBadge status={tx.status} />
+                  </td>
+                  <td className="mono">
+                    <Link to={`/partners/${tx.partner_id}`}>{tx.partner_id}</Link>
+                  </td>
+                  <td>{tx.country || "—"}</td>
+                  <td className="num">
+                    {formatDecimal(tx.amount, 0)} {tx.currency}
+                  </td>
+                  <td>
+                    <Usd value={tx.total_usd} />
+                  </td>
+                  <td>{formatTime(tx.created_at)}</td>
+                </tr>
+              ))}
+            </DataTable>
             <PagerControls pager={pager} nextCursor={data.next_cursor} label="Transactions" />
           </>
         )}

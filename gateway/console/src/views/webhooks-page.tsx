@@ -3,11 +3,11 @@ import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { TableScroll } from "../components/table-scroll";
 import { DeliveryTable } from "./delivery-table";
 import { ReceiverHealthSection } from "./receiver-health-table";
 
@@ -142,26 +142,15 @@ function Configs() {
         empty="No webhook receivers are configured."
       >
         {(data) => (
-          <TableScroll label="Webhook configs table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Receiver</th>
-                  <th scope="col">Partner</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.webhook_configs.map((c) => (
-                  <ConfigRow key={c.config_id} config={c} onDone={setDone} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Webhook configs table"
+            headers={["Receiver", "Partner", "Events", "State"]}
+            actions
+          >
+            {data.webhook_configs.map((c) => (
+              <ConfigRow key={c.config_id} config={c} onDone={setDone} />
+            ))}
+          </DataTable>
         )}
       </QueryState>
     </section>
