@@ -2,6 +2,7 @@
  * `GET /balance/entries`: the partner's statement feed from the ledger (ListStatementLines), rendered at
  * full precision so the lines sum exactly to the balances shown.
  */
+import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { StatementLine as LineMessage } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
@@ -12,7 +13,6 @@ import { readQuery } from "../http/read-query.js";
 import { replyJson } from "../http/reply-json.js";
 import {
   listBalanceEntries,
-  STATEMENT_LINE_TYPES,
   type StatementLine,
   type StatementPage,
 } from "../operations/partner/statement-api.js";

@@ -2,6 +2,11 @@
  * The statement feed (`statement-routes.ts`): the lines of the partner's balance, in a stable order, paged
  * by an opaque cursor that never skips a line committed late.
  */
+import {
+  DEFAULT_FEED_PAGE_SIZE,
+  MAX_FEED_PAGE_SIZE,
+  STATEMENT_LINE_TYPES,
+} from "@payouts/platform/statement-feed";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -13,12 +18,6 @@ import {
   Type,
 } from "../../api/schema.js";
 import { STATEMENT_PAGE_EXAMPLE } from "../../openapi/openapi-examples.js";
-
-export const MAX_FEED_PAGE_SIZE = 1000;
-export const DEFAULT_FEED_PAGE_SIZE = 100;
-
-/** Line types; more may be added, so treat an unknown type as a signed amount with no further meaning. */
-export const STATEMENT_LINE_TYPES = ["payout", "fee", "credit", "reversal", "refund"] as const;
 
 const nullableText = (description: string) => Nullable(Type.String(), description);
 const nullableDecimal = (description: string) => Nullable(DecimalString(description), description);

@@ -9,14 +9,12 @@
  * strictly when read back.
  */
 import type { Dec } from "@payouts/platform/money/decimal";
+import {
+  DEFAULT_FEED_PAGE_SIZE,
+  MAX_FEED_PAGE_SIZE,
+  type StatementLineType,
+} from "@payouts/platform/statement-feed";
 import { invalidField } from "./ledger-failure.js";
-
-/** Line types. Extend by appending: consumers must treat an unknown type as an opaque signed amount. */
-export const STATEMENT_LINE_TYPES = ["payout", "fee", "credit", "reversal", "refund"] as const;
-export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
-
-export const DEFAULT_FEED_PAGE_SIZE = 100;
-export const MAX_FEED_PAGE_SIZE = 1000;
 
 export interface FeedPosition {
   readonly xid: bigint;
