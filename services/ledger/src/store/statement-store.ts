@@ -41,15 +41,14 @@ export async function feedEntries(
        SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at
          FROM ledger.entries e, watermark w
         WHERE e.partner_id = $1 AND e.kind = 'balance' AND e.xid < w.xmin
-          AND ($2::xid8 IS NULL OR (e.xid, e.entry_id) >= ($2::xid8, $3::bigint))
+          AND (e.xid, e.entry_id) >= ($2::xid8, $3::bigint)
         ORDER BY e.xid, e.entry_id
         LIMIT $4
      ),
      opening AS (
        SELECT COALESCE(sum(e.amount), 0) AS s
          FROM ledger.entries e
-        WHERE e.partner_id = $1 AND e.kind = 'balance' AND $2::xid8 IS NOT NULL
-          AND (e.xid, e.entry_id) < ($2::xid8, $3::bigint)
+        WHERE e.partner_id = $1 AND e.kind = 'balance' AND (e.xid, e.entry_id) < ($2::xid8, $3::bigint)
      )
      SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, m.kind AS movement_kind,
             p.amount::text AS amount, p.created_at, o.s::text AS opening,
@@ -61,7 +60,8 @@ export async function feedEntries(
        LEFT JOIN ledger.transactions t ON t.tx_id = m.tx_id
       CROSS JOIN opening o
       ORDER BY p.xid, p.entry_id`,
-    [partnerId, from ? from.xid.toString() : null, from ? from.entryId.toString() : null, limit],
+    // Without a cursor the feed starts at (0, 0), before every entry.
+    [partnerId, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit],
   );
   const opening = new Dec(res.rows[0]?.opening ?? "0");
   const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
