@@ -21,6 +21,7 @@ const PURE_PLATFORM = [
   "domain-result\\.ts$",
   "rate-limit/",
   "transaction-status\\.ts$",
+  "statement-feed\\.ts$",
   "reasons/define-reasons\\.ts$",
 ];
 /**

@@ -257,3 +257,21 @@ describe("typed errors", () => {
     expect(await failureOf(nowhere.getBalance())).toMatchObject({ status: 0, code: "NETWORK_ERROR" });
   });
 });
+
+describe("the statement feed", () => {
+  it("pages the balance's lines by cursor, each once, the last balance equal to the balance", async () => {
+    const partner = await fundedPartner(platform, "100");
+    const client = clientOf(platform, partner);
+    const customer = await client.createCustomer(BR_SENDER);
+    const txId = await quotedTransaction(client, customer.customer_id);
+    await client.executePayout({ tx_id: txId }, { idempotencyKey: `feed-${txId}` });
+    const first = await client.listBalanceEntries({ limit: 2 });
+    expect(first.entries.map((l) => l.type)).toEqual(["credit", "payout"]);
+    expect(first.entries[1]).toMatchObject({ tx_id: txId, currency: "BRL" });
+    const rest = await client.listBalanceEntries({ after: first.next_cursor ?? "" });
+    expect(rest.entries.map((l) => l.type)).toEqual(["fee"]);
+    expect(rest.entries[0]?.balance_usd).toBe(await balanceOf(platform, partner.partnerId));
+    const error = await client.listBalanceEntries({ after: "bogus" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: "INVALID_FIELD", field: "after" });
+  });
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { HTTP_METHODS } from "@payouts/gateway/internal/openapi/openapi-types";
+import { Dec } from "@payouts/platform/money/decimal";
 import {
   railCallbackSignature,
   railCallbackTimestamp,
@@ -352,6 +353,32 @@ describe("real answers match the documented schemas", () => {
     expect(list.json.transactions.map((t: Json) => t.tx_id)).toEqual([txId]);
     expect((await call("GET", "/listTransactions?limit=500", "/listTransactions")).json.field).toBe("limit");
     expect((await call("GET", "/balance", "/balance")).status).toBe(200);
+
+    const feed = await call("GET", "/balance/entries?limit=1000", "/balance/entries");
+    const lines: Json[] = feed.json.entries;
+    expect(lines[0]).toMatchObject({ type: "credit", amount_usd: "1000", tx_id: null });
+    expect(lines.map((l) => l.type)).toContain("fee");
+    let running = new Dec(0);
+    for (const line of lines) {
+      running = running.plus(line.amount_usd);
+      expect(new Dec(line.balance_usd).toFixed()).toBe(running.toFixed());
+    }
+    const balanceNow = await call("GET", "/balance?dp=10", "/balance");
+    expect(running.toFixed(10)).toBe(balanceNow.text.match(/"balance_usd":([0-9.]+)/)?.[1]);
+    const next = await call("GET", `/balance/entries?after=${feed.json.next_cursor}`, "/balance/entries");
+    expect(next.json).toEqual({ entries: [], next_cursor: feed.json.next_cursor });
+    const badCursor = await call("GET", "/balance/entries?after=not-a-cursor", "/balance/entries");
+    expect([badCursor.status, badCursor.json.code, badCursor.json.field]).toEqual([
+      400,
+      "INVALID_FIELD",
+      "after",
+    ]);
+    const badLimit = await call("GET", "/balance/entries?limit=1001", "/balance/entries");
+    expect([badLimit.status, badLimit.json.code, badLimit.json.field]).toEqual([
+      400,
+      "INVALID_FIELD",
+      "limit",
+    ]);
   });
 
   it("webhook configs and the delivery log", async () => {

@@ -108,6 +108,13 @@ describe("ledger on PGlite", () => {
     const refund = await call("admin", "POST", `/admin/transactions/${txId}/refund`, {});
     expect(refund.json.status).toBe("REFUNDED");
     expect((await call("admin", "GET", `/admin/partners/${partnerId}/balance`)).json.balance_usd).toBe("100");
+
+    // The statement feed's watermark (pg_current_xact_id, pg_snapshot_xmin) works on PGlite too.
+    const feed = await call("partner", "GET", "/balance/entries?limit=2");
+    expect(feed.json.entries.map((l: { type: string }) => l.type)).toEqual(["credit", "payout"]);
+    const rest = await call("partner", "GET", `/balance/entries?after=${feed.json.next_cursor}`);
+    expect(rest.json.entries.map((l: { type: string }) => l.type)).toEqual(["fee", "refund", "fee"]);
+    expect(rest.json.entries.at(-1).balance_usd).toBe("100");
   });
 
   it("serialises concurrent payouts against one balance", async () => {

@@ -20,6 +20,8 @@ export type ExecutePayoutRequest = Schemas["ExecutePayoutRequest"];
 export type Transaction = Schemas["Transaction"];
 export type TransactionStatus = Schemas["TransactionStatus"];
 export type TransactionList = Schemas["TransactionList"];
+export type StatementPage = Schemas["StatementPage"];
+export type StatementLine = Schemas["StatementLine"];
 export type Balance = Schemas["Balance"];
 export type WebhookConfig = Schemas["WebhookConfig"];
 export type WebhookConfigCreateRequest = Schemas["WebhookConfigCreateRequest"];
@@ -39,6 +41,7 @@ type Query<Path extends keyof paths, Method extends "get" | "post"> = paths[Path
 
 export type ListBanksQuery = Query<"/listBanks", "get">;
 export type ListTransactionsQuery = Query<"/listTransactions", "get">;
+export type BalanceEntriesQuery = Query<"/balance/entries", "get">;
 export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
 
 export interface PayoutsClientOptions {
@@ -200,6 +203,14 @@ export class PayoutsClient {
       if (delay === undefined) throw answer.withIdempotencyKey(idempotencyKey);
       await sleep(delay, options.signal);
     }
+  }
+
+  /**
+   * `GET /balance/entries`: the statement lines after `after`, in feed order. Keep the last `next_cursor` and
+   * poll with it: the feed never returns a line before a position it already returned.
+   */
+  listBalanceEntries(query: BalanceEntriesQuery = {}, options: CallOptions = {}): Promise<StatementPage> {
+    return this.send((init) => this.api.GET("/balance/entries", { ...init, params: { query } }), options);
   }
 
   /** `GET /listTransactions`: one page, newest first; pass `next_cursor` as `cursor` for the next. */

@@ -10,6 +10,7 @@ import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
 import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
 import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
 import { railCallback } from "../operations/partner/rail-callback-api.js";
+import { STATEMENT_OPERATIONS } from "../operations/partner/statement-api.js";
 import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
 import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
 import { WEBHOOK_DELIVERY_OPERATIONS } from "../operations/partner/webhook-delivery-api.js";
@@ -101,6 +102,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       ...paths(CUSTOMER_OPERATIONS),
       ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
+      ...paths(STATEMENT_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
       ...paths(WEBHOOK_DELIVERY_OPERATIONS),
       ...paths([railCallback]),

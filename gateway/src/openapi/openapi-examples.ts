@@ -206,3 +206,8 @@ export const NOTIFICATION_EXAMPLES = {
     '{"tx_id":"tx_test","status":"SUCCESS","amount":100.00,"fee":1.80,"percentage_fee":1.50,"fixed_fee":0.30,"sender":{"name_first":"Test","name_last":"Sender","country":"US"},"recipient":{"name_first":"Test","name_last":"Recipient","country":"BR"},"event_id":"evt_test_01m7xx9s2sver6t336v3w1tf4e","event_type":"transaction.success","occurred_at":"2026-11-21T01:59:55.737Z","test":true}',
   ),
 };
+
+export const STATEMENT_PAGE_EXAMPLE = example(
+  "A credit, then a payout and its fee",
+  '{"entries":[{"id":"sl_41_0","type":"credit","tx_id":null,"partner_transaction_id":null,"amount":null,"currency":null,"exchange_rate":null,"amount_usd":"1000","created_at":"2026-11-21T01:50:00.000Z","balance_usd":"1000"},{"id":"sl_57_0","type":"payout","tx_id":"tx_01m7xx97788x0dzdjdrxc6tyy1","partner_transaction_id":"order-1","amount":"50000","currency":"NGN","exchange_rate":"1460","amount_usd":"-34.246575342465753425","created_at":"2026-11-21T01:59:40.282Z","balance_usd":"965.753424657534246575"},{"id":"sl_57_1","type":"fee","tx_id":"tx_01m7xx97788x0dzdjdrxc6tyy1","partner_transaction_id":"order-1","amount":null,"currency":null,"exchange_rate":null,"amount_usd":"-0.813698630136986301","created_at":"2026-11-21T01:59:40.282Z","balance_usd":"964.939726027397260274"}],"next_cursor":"WyI4MjMiLCI1NyIsMV0"}',
+);

@@ -3,6 +3,7 @@ import { registerLookupRoutes } from "./lookup-routes.js";
 import { registerPricingRoutes } from "./pricing-routes.js";
 import { registerRailCallbackRoutes } from "./rail-callback-routes.js";
 import type { RouteModule } from "./route-module.js";
+import { registerStatementRoutes } from "./statement-routes.js";
 import { registerTransactionRoutes } from "./transaction-routes.js";
 import { registerWebhookRoutes } from "./webhook-routes.js";
 
@@ -12,6 +13,7 @@ export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
   registerPricingRoutes,
   registerWebhookRoutes,
   registerTransactionRoutes,
+  registerStatementRoutes,
   registerRailCallbackRoutes,
   registerDocsRoutes,
 ];

@@ -222,6 +222,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/balance/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statement feed: every line of the balance, gap-free
+         * @description Every movement of your USD balance as statement lines, oldest first in a stable feed order, each with the balance after it. Poll with the last `next_cursor`: a line never appears before a position already returned, so following the cursor misses nothing and repeats nothing. A line shows up once every database transaction that began before it has ended (usually within milliseconds).
+         */
+        get: operations["listBalanceEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhookConfigs": {
         parameters: {
             query?: never;
@@ -1008,6 +1028,41 @@ export interface components {
              * @constant
              */
             currency: "USD";
+        };
+        StatementPage: {
+            /** @description In feed order. */
+            entries: components["schemas"]["StatementLine"][];
+            /** @description Pass as `after` for the next lines; the `after` given when nothing is new; null only while there is no line yet. */
+            next_cursor: string | null;
+        };
+        /** @description One line of the partner's statement. */
+        StatementLine: {
+            /** @description Identifier of the line: stable and opaque. */
+            id: string;
+            /**
+             * @description `credit` (funds added by operations), `payout` (the payout's amount_usd, debited on executePayout), `fee` (the payout's fee, on its own line after each payout, reversal and refund line), `reversal` (the rail failed the payout: amount returned), `refund` (operations refunded it). New types may be added: read an unknown one as a signed amount.
+             * @enum {string}
+             */
+            type: "payout" | "fee" | "credit" | "reversal" | "refund";
+            /** @description The transaction; null on credits. */
+            tx_id: string | null;
+            /** @description Your reference of the transaction; null when it has none. */
+            partner_transaction_id: string | null;
+            /** @description The payout's local amount; on payout, reversal and refund lines, else null. */
+            amount: string | null;
+            /** @description ISO 4217 of `amount`; null when `amount` is. */
+            currency: string | null;
+            /** @description Units of `currency` per 1 USD of the payout's quote; null when `amount` is. */
+            exchange_rate: string | null;
+            /** @description Signed USD at full precision: negative takes from the balance. */
+            amount_usd: string;
+            /**
+             * Format: date-time
+             * @description When the entry was written. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description The balance right after this line, in feed order, at full precision. */
+            balance_usd: string;
         };
         WebhookConfig: {
             /**
@@ -3000,6 +3055,135 @@ export interface operations {
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
              *     - `INVALID_FIELD`: `dp` is not an integer from 0 to 10
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listBalanceEntries: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page, unchanged (opaque); omit for the first line. */
+                after?: string;
+                /** @description Lines per page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next lines. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementPage"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `after` is not a cursor returned by this route, or `limit` is outside 1–1000
              */
             400: {
                 headers: {

@@ -1,7 +1,7 @@
 /**
  * payouts.ledger.v1.LedgerService: proto ↔ operations, and LedgerFailure → ConnectError with its reason.
  */
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
@@ -14,6 +14,7 @@ import { creditBalance } from "../operations/credit-balance.js";
 import { executePayout } from "../operations/execute-payout.js";
 import { failProcessingPayout } from "../operations/fail-processing-payout.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { listStatementLines } from "../operations/list-statement-lines.js";
 import { quoteTransaction } from "../operations/quote-transaction.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
@@ -171,6 +172,26 @@ export function createLedgerHandlers(
     async getBalance(req) {
       if (!req.partnerId) throw missingField("partner_id");
       return { balanceUsd: toDecimalString(await balanceOf(deps.db, req.partnerId)) };
+    },
+
+    async listStatementLines(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const page = await listStatementLines(deps.db, req);
+      return {
+        lines: page.lines.map((line) => ({
+          id: line.id,
+          type: line.type,
+          txId: line.txId ?? "",
+          partnerTransactionId: line.partnerTransactionId ?? "",
+          amount: line.localAmount ? toDecimalString(line.localAmount) : "",
+          currency: line.currency ?? "",
+          exchangeRate: line.exchangeRate ? toDecimalString(line.exchangeRate) : "",
+          amountUsd: toDecimalString(line.amountUsd),
+          createdAt: timestampFromDate(line.createdAt),
+          balanceAfterUsd: toDecimalString(line.balanceAfter),
+        })),
+        nextCursor: page.nextCursor ?? "",
+      };
     },
   });
 }

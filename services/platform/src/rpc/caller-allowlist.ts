@@ -63,6 +63,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/RefundTransaction": ADMIN,
   "payouts.ledger.v1.LedgerService/CreditBalance": ADMIN,
   "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.LedgerService/ListStatementLines": PARTNER,
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
   // Operators' reads across partners (the admin API's console routes).
