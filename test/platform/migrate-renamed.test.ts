@@ -100,10 +100,10 @@ describe("migrations renumbered after they were applied", () => {
       "002_credit_idempotency.sql",
       "002_outbox_retention.sql",
     ]);
-    expect(await migrate(db, LEDGER_MIGRATIONS)).toEqual([
-      "004_operator_queries.sql",
-      "005_credit_keys_kept.sql",
-    ]);
+    // Everything after the renamed 003 runs, and nothing before it again (later files may be added).
+    const pending = files.slice(files.indexOf("003_outbox_retention.sql") + 1);
+    expect(pending.slice(0, 2)).toEqual(["004_operator_queries.sql", "005_credit_keys_kept.sql"]);
+    expect(await migrate(db, LEDGER_MIGRATIONS)).toEqual(pending);
     expect(await versions("ledger")).toEqual([...files]);
     // The renamed file's index was built once (a second CREATE INDEX would have failed the run).
     const index = await db.query(
