@@ -99,8 +99,7 @@ export function createReceiverLimits(settings: ReceiverLimitSettings): ReceiverL
   const receivers = new Map<string, { state: ReceiverLimit; inFlight: number }>();
   const forgetIfPlain = (configId: string) => {
     const entry = receivers.get(configId);
-    if (entry && entry.inFlight === 0 && entry.state.limit <= settings.initial)
-      receivers.delete(configId);
+    if (entry && entry.inFlight === 0 && entry.state.limit <= settings.initial) receivers.delete(configId);
   };
   return {
     start(configId) {
