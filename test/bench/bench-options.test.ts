@@ -21,6 +21,26 @@ describe("parseBenchOptions", () => {
     expect(() => parseBenchOptions(["--only", "floor"])).toThrow(UsageError);
   });
 
+  it("--webhook-phases noisy, --noisy-seconds and --noisy-backlog shorten the noisy-neighbour A/B run", () => {
+    expect(parseBenchOptions([]).webhooks.phases).toBe("all");
+    const options = parseBenchOptions([
+      "--webhook-phases",
+      "noisy",
+      "--noisy-seconds",
+      "20",
+      "--noisy-backlog",
+      "2000",
+    ]);
+    expect(options.webhooks.phases).toBe("noisy");
+    expect(options.webhooks.noisy).toMatchObject({
+      phaseSeconds: 20,
+      aEvents: 2_000,
+      aConfigs: 10,
+      bRate: 500,
+    });
+    expect(() => parseBenchOptions(["--webhook-phases", "burst"])).toThrow(UsageError);
+  });
+
   it("reads the flags in any order", () => {
     const options = parseBenchOptions([
       "--duration",

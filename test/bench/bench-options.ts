@@ -24,6 +24,8 @@ export interface BenchOptions {
     /** The sustained phase's latency is also reported per window of this many seconds. */
     readonly windowSeconds: number;
     readonly noisy: NoisyNeighbourOptions;
+    /** `noisy`: only the warm-up and the noisy-neighbour scenario (no burst, no sustained phase). */
+    readonly phases: "all" | "noisy";
   };
   /** Write a V8 CPU profile of every service process (slower; for finding waste). */
   readonly profile: boolean;
@@ -84,6 +86,7 @@ const FULL: BenchOptions = {
       drainLimitSeconds: 400,
       backlogLimitSeconds: 300,
     },
+    phases: "all",
   },
   profile: false,
   skipEmbedded: false,
@@ -111,6 +114,7 @@ const QUICK: BenchOptions = {
       drainLimitSeconds: 30,
       backlogLimitSeconds: 30,
     },
+    phases: "all",
   },
 };
 
@@ -123,7 +127,10 @@ const USAGE = `usage: npm run bench -- [--quick] [--profile] [--no-embedded] [--
                   (getQuotation needs lookupPaymentCode, executePayout needs both)
   --duration N    measured seconds per HTTP scenario (default 15, quick 3)
   --connections N connections per HTTP scenario (default 50)
-  --sustained-seconds N  seconds of the sustained webhook load (default 600, quick 10)`;
+  --sustained-seconds N  seconds of the sustained webhook load (default 600, quick 10)
+  --webhook-phases noisy  of the webhook part, run only the noisy-neighbour scenario (default all)
+  --noisy-seconds N       seconds of each of partner B's noisy-neighbour phases (default 60, quick 5)
+  --noisy-backlog N       partner A's backlog of events (default 20000, quick 500)`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let options: BenchOptions = argv.includes("--quick") ? QUICK : FULL;
@@ -154,6 +161,30 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         options = {
           ...options,
           webhooks: { ...options.webhooks, pacedSeconds: positiveInt(arg, argv[++i]) },
+        };
+        break;
+      case "--webhook-phases": {
+        const value = argv[++i];
+        if (value !== "noisy" && value !== "all") throw new UsageError("--webhook-phases takes noisy or all");
+        options = { ...options, webhooks: { ...options.webhooks, phases: value } };
+        break;
+      }
+      case "--noisy-seconds":
+        options = {
+          ...options,
+          webhooks: {
+            ...options.webhooks,
+            noisy: { ...options.webhooks.noisy, phaseSeconds: positiveInt(arg, argv[++i]) },
+          },
+        };
+        break;
+      case "--noisy-backlog":
+        options = {
+          ...options,
+          webhooks: {
+            ...options.webhooks,
+            noisy: { ...options.webhooks.noisy, aEvents: positiveInt(arg, argv[++i]) },
+          },
         };
         break;
       case "--help":

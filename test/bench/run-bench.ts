@@ -391,15 +391,18 @@ async function measureWebhooks(
   const timelineFile = join(outDir, "webhook-timeline");
   const timed = { ...target, timelineFile };
   const w = options.webhooks;
-  log(`webhook burst: ${w.burstEvents} events × ${w.fanOut} receivers at once`);
-  const webhooks = [await runBurst({ ...timed, runId: `${infra.runId}b` }, w.burstEvents)];
-  log(`webhook sustained: ${w.pacedRate * w.fanOut} deliveries/s for ${w.pacedSeconds} s`);
-  webhooks.push(
-    await runPaced({ ...timed, runId: `${infra.runId}s` }, w.pacedRate, w.pacedSeconds, {
-      phase: "sustained",
-      windowSeconds: w.windowSeconds,
-    }),
-  );
+  const webhooks: WebhookPhaseResult[] = [];
+  if (w.phases === "all") {
+    log(`webhook burst: ${w.burstEvents} events × ${w.fanOut} receivers at once`);
+    webhooks.push(await runBurst({ ...timed, runId: `${infra.runId}b` }, w.burstEvents));
+    log(`webhook sustained: ${w.pacedRate * w.fanOut} deliveries/s for ${w.pacedSeconds} s`);
+    webhooks.push(
+      await runPaced({ ...timed, runId: `${infra.runId}s` }, w.pacedRate, w.pacedSeconds, {
+        phase: "sustained",
+        windowSeconds: w.windowSeconds,
+      }),
+    );
+  }
   const noisy = await runNoisyNeighbour(
     {
       bus: target.bus,

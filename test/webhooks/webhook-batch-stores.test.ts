@@ -363,6 +363,61 @@ describe.each([
     expect(new Date(circuit.rows[0]!.circuit_retry_at).getTime()).toBe(now.getTime() + 12_000);
   });
 
+  it("claims, at intake and later, up to a receiver's raised limit and within the partner's bound", async () => {
+    const partnerId = newId("ptr");
+    const [raised, plain] = [newId("whc"), newId("whc")];
+    for (const configId of [raised, plain]) {
+      await db.query(
+        "INSERT INTO webhooks.configs (config_id, partner_id, url, events) VALUES ($1, $2, 'https://example.test/hook', '{*}')",
+        [configId, partnerId],
+      );
+    }
+    const now = new Date();
+    const rows = [raised, plain].flatMap((configId) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        deliveryId: newId("whd"),
+        eventId: newId("evt"),
+        configId,
+        partnerId,
+        txId: `tx_${configId}_${i}`,
+        sequence: 1n,
+        eventType: "transaction.success",
+        body: Buffer.from("{}"),
+        nextAttemptAt: now,
+      })),
+    );
+    const worker = "whw_limits";
+    const preclaimed = await insertDeliveries(db, rows, now, {
+      workerId: worker,
+      leaseMs: 60_000,
+      limit: 64,
+      perConfigLimit: 2,
+      raisedLimits: { [raised]: 5 },
+      perPartnerLimit: 6,
+      answered: [],
+    });
+    const count = (claimed: readonly { config_id: string }[], configId: string) =>
+      claimed.filter((c) => c.config_id === configId).length;
+    // 5 of the raised receiver's (its limit), then the partner's bound of 6 leaves 1 of the other's 2.
+    expect([count(preclaimed, raised), count(preclaimed, plain)]).toEqual([5, 1]);
+
+    const claim = (raisedLimits: Record<string, number>, perPartnerLimit: number) =>
+      claimDueDeliveries(db, {
+        now: new Date(),
+        leaseMs: 60_000,
+        workerId: worker,
+        limit: 64,
+        perConfigLimit: 2,
+        raisedLimits,
+        perPartnerLimit,
+      });
+    const next = await claim({ [raised]: 6 }, 8);
+    expect([count(next, raised), count(next, plain)]).toEqual([1, 1]);
+    // Both receivers have room once the plain one is raised too, but the partner holds its 8.
+    expect(await claim({ [raised]: 6, [plain]: 4 }, 8)).toHaveLength(0);
+    expect(await claim({ [raised]: 6, [plain]: 4 }, 9)).toHaveLength(1);
+  });
+
   it("stores the attempts that finish in one event-loop turn with one statement", async () => {
     const config = await insertConfig(db);
     const ids = await Promise.all(Array.from({ length: 40 }, () => insertDelivering(db, config, 1)));

@@ -31,6 +31,8 @@ describe("loadWebhookConfig", () => {
       headerBrand: "SERVICE",
       concurrency: 64,
       receiverConcurrency: 4,
+      receiverMaxConcurrency: 32,
+      partnerConcurrency: 32,
       circuitFailureThreshold: 5,
       circuitProbeIntervalMs: 2_000,
       timeoutMs: 10_000,
@@ -40,6 +42,24 @@ describe("loadWebhookConfig", () => {
     });
     expect(config.sealingKey).toBeUndefined();
     expect(config.retryScheduleMs).toEqual(DEFAULT_RETRY_SCHEDULE_MS);
+  });
+
+  it("keeps the most per receiver between its start and the process's slots", () => {
+    const small = loadWebhookConfig({ WEBHOOK_CONCURRENCY: "16" }, "distributed");
+    expect(small).toMatchObject({ receiverMaxConcurrency: 16, partnerConcurrency: 8 });
+    const fixed = loadWebhookConfig(
+      {
+        WEBHOOK_RECEIVER_CONCURRENCY: "8",
+        WEBHOOK_RECEIVER_MAX_CONCURRENCY: "4",
+        WEBHOOK_PARTNER_CONCURRENCY: "99",
+      },
+      "distributed",
+    );
+    expect(fixed).toMatchObject({
+      receiverConcurrency: 8,
+      receiverMaxConcurrency: 8,
+      partnerConcurrency: 64,
+    });
   });
 
   it("reads overrides", () => {

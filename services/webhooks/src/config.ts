@@ -45,6 +45,17 @@ const spec = {
     parse: parse.positiveInt,
     default: 4,
   },
+  receiverMaxConcurrency: {
+    env: "WEBHOOK_RECEIVER_MAX_CONCURRENCY",
+    doc: "most deliveries in flight per receiver per process: a receiver answering 2xx fast grows from WEBHOOK_RECEIVER_CONCURRENCY up to this (at most WEBHOOK_CONCURRENCY)",
+    parse: parse.positiveInt,
+    default: 32,
+  },
+  partnerConcurrency: {
+    env: "WEBHOOK_PARTNER_CONCURRENCY",
+    doc: "most deliveries of one partner (all its receivers) in flight per process (default half of WEBHOOK_CONCURRENCY)",
+    parse: parse.positiveInt,
+  },
   circuitFailureThreshold: {
     env: "WEBHOOK_CIRCUIT_FAILURE_THRESHOLD",
     doc: "consecutive failed attempts (no answer, timeout, 5xx) that open a receiver's circuit: its rows wait, untried, for a probe",
@@ -127,6 +138,9 @@ export interface WebhookConfig {
   readonly headerBrand: string;
   readonly concurrency: number;
   readonly receiverConcurrency: number;
+  /** The most a receiver's adaptive limit grows to: within [receiverConcurrency, concurrency]. */
+  readonly receiverMaxConcurrency: number;
+  readonly partnerConcurrency: number;
   readonly circuitFailureThreshold: number;
   readonly circuitProbeIntervalMs: number;
   readonly maxConfigsPerPartner: number;
@@ -157,7 +171,18 @@ export function loadWebhookConfig(
   // once). Unless set explicitly, they are allowed only in the embedded sandbox while its listeners are
   // loopback-only, i.e. when the only partner is someone on this machine.
   const sandboxOnLoopback = mode === "embedded" && isLoopbackHost(listenHost(env));
-  return { ...config, allowPrivateUrls: config.allowPrivateUrls ?? sandboxOnLoopback };
+  return {
+    ...config,
+    allowPrivateUrls: config.allowPrivateUrls ?? sandboxOnLoopback,
+    receiverMaxConcurrency: Math.min(
+      config.concurrency,
+      Math.max(config.receiverConcurrency, config.receiverMaxConcurrency),
+    ),
+    partnerConcurrency: Math.min(
+      config.concurrency,
+      config.partnerConcurrency ?? Math.max(1, Math.ceil(config.concurrency / 2)),
+    ),
+  };
 }
 
 function portList(raw: string): number[] {

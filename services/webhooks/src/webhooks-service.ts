@@ -84,6 +84,10 @@ export function createWebhooksService(ctx: ServiceContext): ServiceModule {
     retryScheduleMs: config.retryScheduleMs,
     concurrency: config.concurrency,
     receiverConcurrency: config.receiverConcurrency,
+    receiverMaxConcurrency: config.receiverMaxConcurrency,
+    partnerConcurrency: config.partnerConcurrency,
+    // A 2xx slower than a tenth of the timeout does not earn a receiver more concurrency.
+    receiverFastMs: Math.ceil(config.timeoutMs / 10),
     pollIntervalMs: config.pollIntervalMs,
     leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
     workerId: newId("whw", now().getTime()),

@@ -3,8 +3,10 @@
  * A receiver whose circuit is open (circuit-breaker.ts) or that is paused is simply not claimed, so a
  * worker has nothing to do for it and sleeps its poll interval as usual.
  *
- * Every claimed delivery runs on its own (up to `concurrency` at once, at most `receiverConcurrency` per
- * configuration), so a slow or dead receiver holds only its own slots and never delays another receiver.
+ * Every claimed delivery runs on its own (up to `concurrency` at once, at most the receiver's adaptive limit
+ * per configuration (receiver-limit.ts: from `receiverConcurrency` up to `receiverMaxConcurrency`), at most
+ * `partnerConcurrency` per partner), so a slow or dead receiver holds only its own slots and never delays
+ * another receiver.
  * Workers poll every `pollIntervalMs` and are woken at once when new rows are stored pending in this
  * process or a delivery finishes (its successor in the same transaction may now be due). Rows the intake
  * stored already claimed by this worker (`preclaim`) are sent at once, without a claim statement.
@@ -33,6 +35,7 @@ import {
   storedResponseBody,
 } from "../domain/delivery-outcome.js";
 import { isNotifiedEventType } from "../domain/event-kinds.js";
+import { createReceiverLimits } from "../domain/receiver-limit.js";
 import type { AttemptOutcome } from "../domain/retry-policy.js";
 import { dropExpiredPreviousSecrets } from "../store/config-store.js";
 import {
@@ -68,7 +71,14 @@ export interface DeliveryWorkerOptions {
   readonly random: () => number;
   readonly retryScheduleMs: readonly number[];
   readonly concurrency: number;
+  /** Each receiver's starting (and lowest) limit of deliveries in flight. */
   readonly receiverConcurrency: number;
+  /** The most a receiver's limit grows to while it answers 2xx fast. */
+  readonly receiverMaxConcurrency: number;
+  /** A 2xx slower than this does not grow its receiver's limit. */
+  readonly receiverFastMs: number;
+  /** Most deliveries of one partner (all its configurations) in flight from this process. */
+  readonly partnerConcurrency: number;
   readonly pollIntervalMs: number;
   /** How long a claim stays valid; longer than one attempt can take. */
   readonly leaseMs: number;
@@ -120,6 +130,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         }
       }
     },
+  });
+  const limits = createReceiverLimits({
+    initial: options.receiverConcurrency,
+    max: options.receiverMaxConcurrency,
+    fastMs: options.receiverFastMs,
   });
   const inFlight = new Set<Promise<void>>();
   /** Claims whose receiver answered and whose record is being stored: their slot is free again. */
@@ -202,6 +217,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       workerId: options.workerId,
       limit: free,
       perConfigLimit: options.receiverConcurrency,
+      raisedLimits: limits.aboveInitial(),
+      perPartnerLimit: options.partnerConcurrency,
       answered: [...answered],
     });
     idle = claimed.length === 0;
@@ -215,13 +232,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const launch = (claimed: readonly ClaimedDelivery[], alive: AbortSignal, claimStarted: number) => {
     for (const delivery of claimed) {
       const stop = attemptStop(alive, options.leaseMs - LEASE_SAFETY_MS - (performance.now() - claimStarted));
-      const answeredNow = () => {
+      const ticket = limits.start(delivery.config_id);
+      const answeredNow = (answer: ReceiverAnswer) => {
+        ticket.answered(answer);
         answered.add(delivery.delivery_id);
         wake();
       };
       track(
         attempt(delivery, stop.signal, options, recorder, metrics, answeredNow).finally(() => {
           answered.delete(delivery.delivery_id);
+          ticket.end();
           stop.done();
         }),
       );
@@ -247,6 +267,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       leaseMs: options.leaseMs,
       limit: free,
       perConfigLimit: options.receiverConcurrency,
+      raisedLimits: limits.aboveInitial(),
+      perPartnerLimit: options.partnerConcurrency,
       answered: [...answered],
       adopt(claimed) {
         if (end()) launch(claimed, alive, claimStarted);
@@ -298,7 +320,7 @@ async function attempt(
   options: DeliveryWorkerOptions,
   recorder: AttemptRecorder,
   metrics: DeliveryMetrics,
-  onAnswered: () => void,
+  onAnswered: (answer: ReceiverAnswer) => void,
 ): Promise<void> {
   await inSpan(
     "webhook delivery attempt",
@@ -319,7 +341,7 @@ async function attempt(
       try {
         const answer = await untraced(() => sendClaimed(delivery, signal, options));
         // The receiver is done with it: its slot may take the next row while the record is stored.
-        onAnswered();
+        onAnswered(answer);
         const recorded = await record(delivery, answer, options, recorder);
         span.setAttributes({ outcome: recorded.status, "http.response.status_code": recorded.statusCode });
         if (delivery.kind === "test") return;

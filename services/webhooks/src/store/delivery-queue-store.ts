@@ -52,11 +52,23 @@ export interface ClaimOptions {
    * know them, count them: the cap is never exceeded, only reached later.
    */
   readonly answered?: readonly string[];
+  /**
+   * Receivers whose limit this worker raised above `perConfigLimit` (receiver-limit.ts), by config id. Only
+   * the raised ones travel, so the statement's size does not grow with the number of receivers.
+   */
+  readonly raisedLimits?: Readonly<Record<string, number>>;
+  /**
+   * Most of one partner's deliveries (all its configurations) in flight from this worker at once, so a
+   * partner's receivers that accept and never answer cannot take every slot before their circuits open.
+   * Unset: no bound beyond `limit`.
+   */
+  readonly perPartnerLimit?: number;
 }
 
 /**
  * Claims due deliveries of active configurations that the ordering rule lets go (ordering.ts mirrors the
- * NOT EXISTS predicate), at most `perConfigLimit` in flight per configuration.
+ * NOT EXISTS predicate), at most `perConfigLimit` (or the configuration's `raisedLimits` entry) in flight per
+ * configuration, and at most `perPartnerLimit` of one partner in flight from this worker.
  *
  * Receiver health (circuit-breaker.ts `admission` and `probeTaken`): a paused configuration, or one whose
  * circuit is open and not yet due for a probe, is skipped before any of its rows is read, so its backlog
@@ -91,7 +103,8 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
  * compiling it took 60-200 ms per claim at a million pending rows.
  */
 export const CLAIM_DUE_SQL = `WITH busy AS (
-       SELECT b.partner_id, count(*) AS in_flight FROM webhooks.deliveries b
+       SELECT b.partner_id, count(*) AS in_flight, count(*) FILTER (WHERE b.claimed_by = $5) AS mine
+         FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
           AND b.delivery_id <> ALL($6::text[])
         GROUP BY b.partner_id
@@ -109,9 +122,10 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
                   AND e.sequence < d.sequence
                   AND e.status NOT IN ('delivered', 'dead'))
            ORDER BY d.next_attempt_at, d.sequence
-           LIMIT $3::int) d
+           LIMIT $8::int) d
            ORDER BY d.next_attempt_at, d.sequence
-           LIMIT greatest(CASE WHEN cfg.circuit_state = 'closed' THEN $3 ELSE 1 END
+           LIMIT greatest(CASE WHEN cfg.circuit_state = 'closed'
+                               THEN coalesce(($7::jsonb ->> cfg.config_id)::int, $3) ELSE 1 END
                             - (SELECT count(*) FROM webhooks.deliveries f
                                  WHERE f.config_id = cfg.config_id AND f.status = 'delivering'
                                    AND f.lease_expires_at > statement_timestamp()
@@ -124,10 +138,12 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
      ), eligible AS (
        SELECT r.delivery_id FROM (
          SELECT c.delivery_id, c.next_attempt_at, c.sequence,
-                coalesce(b.in_flight, 0)
-                  + row_number() OVER (PARTITION BY c.partner_id ORDER BY c.next_attempt_at, c.sequence) AS turn
+                coalesce(b.in_flight, 0) + row_number() OVER partner_turns AS turn,
+                coalesce(b.mine, 0) + row_number() OVER partner_turns AS own_turn
            FROM candidates c LEFT JOIN busy b ON b.partner_id = c.partner_id
+         WINDOW partner_turns AS (PARTITION BY c.partner_id ORDER BY c.next_attempt_at, c.sequence)
        ) r
+        WHERE r.own_turn <= $9
         ORDER BY r.turn, r.next_attempt_at, r.sequence
         LIMIT $4
      ), locked AS (
@@ -162,6 +178,9 @@ export function claimParameters(options: ClaimOptions): unknown[] {
     options.limit,
     options.workerId,
     options.answered ?? [],
+    JSON.stringify(options.raisedLimits ?? {}),
+    Math.max(options.perConfigLimit, ...Object.values(options.raisedLimits ?? {})),
+    options.perPartnerLimit ?? options.limit,
   ];
 }
 

@@ -82,6 +82,10 @@ export interface PreclaimOptions {
   readonly perConfigLimit: number;
   /** This worker's claims whose receiver has answered: they do not count against the cap (as in the claim). */
   readonly answered: readonly string[];
+  /** Configurations whose cap this worker raised above `perConfigLimit` (as in the claim). */
+  readonly raisedLimits?: Readonly<Record<string, number>>;
+  /** Most of one partner's deliveries in flight from this worker (as in the claim); unset: `limit`. */
+  readonly perPartnerLimit?: number;
 }
 
 /**
@@ -91,8 +95,9 @@ export interface PreclaimOptions {
  * With `preclaim`, the rows a claim would take at once are stored already claimed and answered, so the
  * storing process sends them without a claim statement: due now, of an active configuration that is not
  * paused and whose circuit is closed, with no earlier unsettled delivery of their (config, tx) stored or in
- * this batch (the ordering rule of ordering.ts), within the configuration's cap of live claims, in batch
- * order up to `limit`. The others are stored pending for the claim. Nothing else changes: a process that
+ * this batch (the ordering rule of ordering.ts), within the configuration's cap of live claims and the
+ * partner's bound of this worker's claims, in batch order up to `limit`. The others are stored pending for
+ * the claim. Nothing else changes: a process that
  * dies after the commit has its claims released by releaseAbandonedClaims like any other.
  */
 export async function insertDeliveries(
@@ -129,10 +134,21 @@ export async function insertDeliveries(
         WHERE $14::int > 0 AND f.status = 'delivering' AND f.lease_expires_at > statement_timestamp()
           AND f.delivery_id <> ALL($17::text[])
         GROUP BY f.config_id
+     ), mine AS (
+       SELECT m.partner_id, count(*) AS in_flight FROM webhooks.deliveries m
+        WHERE $14::int > 0 AND m.status = 'delivering' AND m.claimed_by = $13
+          AND m.lease_expires_at > statement_timestamp() AND m.delivery_id <> ALL($17::text[])
+        GROUP BY m.partner_id
+     ), within_cap AS (
+       SELECT r.delivery_id, r.ord, i.partner_id,
+              row_number() OVER (PARTITION BY i.partner_id ORDER BY r.ord) AS partner_turn
+         FROM ready r JOIN input i ON i.delivery_id = r.delivery_id
+         LEFT JOIN live l ON l.config_id = r.config_id
+        WHERE r.config_turn + coalesce(l.in_flight, 0) <= coalesce(($18::jsonb ->> r.config_id)::int, $15)
      ), chosen AS (
-       SELECT r.delivery_id FROM ready r LEFT JOIN live l ON l.config_id = r.config_id
-        WHERE r.config_turn + coalesce(l.in_flight, 0) <= $15
-        ORDER BY r.ord
+       SELECT w.delivery_id FROM within_cap w LEFT JOIN mine m ON m.partner_id = w.partner_id
+        WHERE w.partner_turn + coalesce(m.in_flight, 0) <= $19
+        ORDER BY w.ord
         LIMIT $14
      ), inserted AS (
        INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
@@ -176,6 +192,8 @@ export async function insertDeliveries(
       preclaim?.perConfigLimit ?? 0,
       preclaim?.leaseMs ?? 0,
       preclaim?.answered ?? [],
+      JSON.stringify(preclaim?.raisedLimits ?? {}),
+      preclaim?.perPartnerLimit ?? preclaim?.limit ?? 0,
     ],
   );
   return res.rows;
