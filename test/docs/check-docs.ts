@@ -47,8 +47,8 @@ const CITATION_EXEMPT = new Set([
 /**
  * Citations of what lies outside the repository. Each pattern is written so that ordinary words and code
  * stay allowed: "seed" alone (a PRNG seed, an Ed25519 seed, seeding the sandbox) and code such as
- * `(seed) =>`, `seed: number` or `{ seed: 1 }` are fine; "the seed", "(seed)" and "seed: <text>" as a
- * source are not.
+ * `(seed) =>`, `seed: number` or `{ seed: 1 }` are fine; the word naming a source document (after "the",
+ * in parentheses, or followed by a colon and prose) is not.
  */
 const CITATIONS: readonly { readonly pattern: RegExp; readonly what: string; readonly unless?: RegExp }[] = [
   { pattern: /\bDESIGN\.md\b/, what: "a design note that is not in the repository" },
