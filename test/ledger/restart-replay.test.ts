@@ -17,7 +17,21 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+/**
+ * Starts the platform on fresh ports. A port probed free can still be taken by another process before the
+ * listener binds it: such a start is retried on new ports, as an operator would restart it.
+ */
 async function boot(databaseUrl: string): Promise<EmbeddedHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bootOnce(databaseUrl);
+    } catch (error) {
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    }
+  }
+}
+
+async function bootOnce(databaseUrl: string): Promise<EmbeddedHandle> {
   return startEmbedded({
     env: {
       DATABASE_URL: databaseUrl,
