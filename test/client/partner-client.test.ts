@@ -265,8 +265,13 @@ describe("the statement feed", () => {
     const customer = await client.createCustomer(BR_SENDER);
     const txId = await quotedTransaction(client, customer.customer_id);
     await client.executePayout({ tx_id: txId }, { idempotencyKey: `feed-${txId}` });
-    const first = await client.listBalanceEntries({ limit: 2 });
-    expect(first.entries.map((l) => l.type)).toEqual(["credit", "payout"]);
+    // The feed shows an entry once every older database transaction has ended; other tests share the
+    // PostgreSQL cluster, so one of theirs may hold the watermark back for a moment.
+    const firstTwo = () => client.listBalanceEntries({ limit: 2 });
+    await expect
+      .poll(async () => (await firstTwo()).entries.map((l) => l.type), { timeout: 15_000 })
+      .toEqual(["credit", "payout"]);
+    const first = await firstTwo();
     expect(first.entries[1]).toMatchObject({ tx_id: txId, currency: "BRL" });
     const rest = await client.listBalanceEntries({ after: first.next_cursor ?? "" });
     expect(rest.entries.map((l) => l.type)).toEqual(["fee"]);
