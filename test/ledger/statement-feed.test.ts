@@ -4,6 +4,7 @@
  * entry committed late — where paging by `entry_id > cursor` over the same table does.
  */
 import { randomUUID } from "node:crypto";
+import { feedEntries } from "@payouts/ledger/internal/store/statement-store";
 import { Dec } from "@payouts/platform/money/decimal";
 import type { StatementLine } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import pg from "pg";
@@ -281,5 +282,70 @@ describe("the feed never skips an entry committed late", () => {
     await expectChained(p, done);
     // The order is stable: a fresh read from the start gives the same lines.
     expect((await drain(p, "", 1000)).lines).toEqual(done);
+  });
+});
+
+describe("checkpoints of the running balance", () => {
+  const checkpoints = async (partnerId: string) =>
+    (
+      await h.db.query<{ xid: string; entry_id: string; balance_before: string }>(
+        `SELECT xid::text, entry_id::text, balance_before::text FROM ledger.feed_checkpoints
+          WHERE partner_id = $1 ORDER BY xid, entry_id`,
+        [partnerId],
+      )
+    ).rows;
+  /** The sum of the partner's balance entries strictly before a position, over the whole history. */
+  const sumBefore = async (partnerId: string, xid: string, entryId: string) =>
+    (
+      await h.db.query<{ s: string }>(
+        `SELECT COALESCE(sum(amount), 0)::text AS s FROM ledger.entries
+          WHERE partner_id = $1 AND kind = 'balance' AND (xid, entry_id) < ($2::xid8, $3::bigint)`,
+        [partnerId, xid, entryId],
+      )
+    ).rows[0]?.s;
+
+  it("start a page from the nearest checkpoint, recorded once enough entries lie behind it", async () => {
+    const p = partner();
+    for (let i = 1; i <= 12; i++) await credit(p, `${i}.5`);
+    await waitFor("twelve lines", async () => {
+      const page = await h.client.listStatementLines({ partnerId: p, after: "", limit: 100 });
+      return page.lines.length === 12 ? page : undefined;
+    });
+    // Page one entry at a time with a spacing of 3: checkpoints land every third entry or so.
+    let from: { xid: bigint; entryId: bigint; part: 0 | 1 } | undefined;
+    const openings: string[] = [];
+    for (;;) {
+      const { entries, opening } = await feedEntries(h.db, p, from, 2, 3);
+      const next = entries[1];
+      openings.push(opening.toFixed());
+      if (!next) break;
+      from = { xid: next.xid, entryId: next.entryId, part: 0 };
+    }
+    // Each page's opening is the sum of the credits before it: 0, 1.5, 1.5+2.5, ...
+    expect(openings).toEqual(Array.from({ length: 12 }, (_, n) => String((n * (n + 2)) / 2)));
+    const saved = await checkpoints(p);
+    expect(saved.length).toBeGreaterThanOrEqual(3);
+    for (const c of saved) expect(c.balance_before).toBe(await sumBefore(p, c.xid, c.entry_id));
+    // The RPC's pages chain from the checkpoints to the balance.
+    await expectChained(p, (await drain(p, "", 1)).lines);
+  });
+
+  it("records none at a position that is not final yet", async () => {
+    const p = partner();
+    for (let i = 0; i < 4; i++) await credit(p, "1");
+    const open = new pg.Client({ connectionString: h.url });
+    await open.connect();
+    try {
+      // A transaction that has an id and stays open holds the watermark at or below its id.
+      await open.query("BEGIN");
+      const held = (await open.query<{ xid: string }>("SELECT pg_current_xact_id()::text AS xid")).rows[0]
+        ?.xid;
+      const forged = { xid: BigInt(held ?? "0") + 1n, entryId: 0n, part: 0 as const };
+      await feedEntries(h.db, p, forged, 10, 1);
+      expect(await checkpoints(p)).toEqual([]);
+    } finally {
+      await open.query("ROLLBACK");
+      await open.end();
+    }
   });
 });

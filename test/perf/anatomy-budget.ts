@@ -91,4 +91,12 @@ export const COST_BUDGETS: Readonly<Record<AnatomyEndpoint, CostBudget>> = {
     transactions: 0,
     messages: 0,
   },
+  listBalanceEntries: {
+    rpcs: { "LedgerService/ListStatementLines": 1 },
+    sqlStatements: 1,
+    sqlBy: { ledger: 1 },
+    roundTrips: 1,
+    transactions: 0,
+    messages: 0,
+  },
 };

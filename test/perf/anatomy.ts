@@ -31,6 +31,7 @@ export const ANATOMY_ENDPOINTS = [
   "listTransactions",
   "getTransaction",
   "getBalance",
+  "listBalanceEntries",
 ] as const;
 
 export type AnatomyEndpoint = (typeof ANATOMY_ENDPOINTS)[number];
@@ -122,6 +123,10 @@ export const ANATOMY_ROUTES: Record<
   getBalance: {
     route: "GET /balance",
     build: async () => ({ method: "GET", url: "/balance" }),
+  },
+  listBalanceEntries: {
+    route: "GET /balance/entries?limit=100",
+    build: async () => ({ method: "GET", url: "/balance/entries?limit=100" }),
   },
 };
 

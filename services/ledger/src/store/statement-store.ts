@@ -4,10 +4,19 @@
  * it has ended, so no entry can still appear before the last position served: a reader paging by that
  * position never skips an entry committed late. One statement, so the watermark and the rows it returns
  * come from the same snapshot.
+ *
+ * The balance before a page is the nearest checkpoint at or before its first position plus the entries
+ * since (migration 009): reading it costs at most about `CHECKPOINT_SPACING` entries plus a page, whatever
+ * the partner's history. When the sum since the checkpoint spans that many entries or more, the same
+ * statement records a checkpoint at the page's position, provided the position is below the watermark
+ * (final): a cursor is opaque but not sealed, so one naming a position not yet final saves nothing.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec } from "@payouts/platform/money/decimal";
 import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
+
+/** Entries summed since the last checkpoint before a page records a new one. */
+export const CHECKPOINT_SPACING = 1000;
 
 interface EntryRow {
   readonly xid: string;
@@ -34,6 +43,7 @@ export async function feedEntries(
   partnerId: string,
   from: FeedPosition | undefined,
   limit: number,
+  checkpointSpacing = CHECKPOINT_SPACING,
 ): Promise<{ entries: BalanceEntry[]; opening: Dec }> {
   const res = await q.query<EntryRow>(
     `WITH watermark AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
@@ -45,10 +55,31 @@ export async function feedEntries(
         ORDER BY e.xid, e.entry_id
         LIMIT $4
      ),
+     checkpoint AS (
+       (SELECT xid, entry_id, balance_before
+          FROM ledger.feed_checkpoints
+         WHERE partner_id = $1 AND (xid, entry_id) <= ($2::xid8, $3::bigint)
+         ORDER BY xid DESC, entry_id DESC
+         LIMIT 1)
+       UNION ALL
+       SELECT '0'::xid8, 0, 0 -- the start of the feed, before every entry
+       ORDER BY xid DESC, entry_id DESC
+       LIMIT 1
+     ),
      opening AS (
-       SELECT COALESCE(sum(e.amount), 0) AS s
-         FROM ledger.entries e
-        WHERE e.partner_id = $1 AND e.kind = 'balance' AND (e.xid, e.entry_id) < ($2::xid8, $3::bigint)
+       SELECT c.balance_before + COALESCE(sum(e.amount), 0) AS s, count(e.entry_id) AS since
+         FROM checkpoint c
+         LEFT JOIN ledger.entries e
+           ON e.partner_id = $1 AND e.kind = 'balance'
+          AND (e.xid, e.entry_id) >= (c.xid, c.entry_id) AND (e.xid, e.entry_id) < ($2::xid8, $3::bigint)
+        GROUP BY c.balance_before
+     ),
+     saved AS (
+       INSERT INTO ledger.feed_checkpoints (partner_id, xid, entry_id, balance_before)
+       SELECT $1, $2::xid8, $3::bigint, o.s
+         FROM opening o, watermark w
+        WHERE o.since >= $5 AND $2::xid8 < w.xmin
+       ON CONFLICT DO NOTHING
      )
      SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, m.kind AS movement_kind,
             p.amount::text AS amount, p.created_at, o.s::text AS opening,
@@ -61,7 +92,7 @@ export async function feedEntries(
       CROSS JOIN opening o
       ORDER BY p.xid, p.entry_id`,
     // Without a cursor the feed starts at (0, 0), before every entry.
-    [partnerId, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit],
+    [partnerId, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit, checkpointSpacing],
   );
   const opening = new Dec(res.rows[0]?.opening ?? "0");
   const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
