@@ -159,7 +159,7 @@ export async function startLedgerHarness(
       transports: { rail, pricing },
       env: { ...FAST_ENV, ...env },
       mode: "distributed",
-      now: options.now,
+      ...(options.now ? { now: options.now } : {}),
     });
     await module.start();
     modules.push(module);
