@@ -22,6 +22,9 @@ CREATE TABLE ledger.statement_days (
   total_debits    numeric(38, 18) NOT NULL CHECK (total_debits >= 0),
   total_credits   numeric(38, 18) NOT NULL CHECK (total_credits >= 0),
   sha256          text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+  -- The feed watermark the membership was taken below: with period_end it bounds where entries no closed
+  -- day holds can be (xid >= watermark or created_at >= period_end).
+  watermark       xid8 NOT NULL,
   closed_at       timestamptz NOT NULL DEFAULT now(),
   UNIQUE (partner_id, day, revision),
   CHECK (closing_balance = opening_balance + total_credits - total_debits)

@@ -29,19 +29,21 @@ import {
   statementLines,
 } from "../domain/statement-lines.js";
 import {
+  type ClosedBound,
   type ClosedDay,
   claimDayEntries,
   closedDays,
+  currentWatermark,
   type DayScope,
   dayEntries,
   edgeClosedDay,
-  firstOpenEntryAt,
+  firstEntryAt,
   insertClosedDay,
   lockPartnerStatements,
+  openSumBefore,
   partnersWithBalance,
   putTimeZone,
   timeZoneOf,
-  unclaimedSumBefore,
 } from "../store/statement-day-store.js";
 
 /** Days one ListDailyStatements call may span. */
@@ -133,18 +135,21 @@ export async function viewDay(db: Queryable, partnerId: string, date: string, no
     return { ...common, status: "closed", scope: undefined, opening: new Dec(0), stored: undefined };
   }
   const last = await edgeClosedDay(db, partnerId, "last");
+  const after = last ? boundOf(last) : undefined;
   const firstOpen = last !== undefined && date === addDays(last.date, 1);
   const lower = firstOpen ? undefined : period.start;
   const base = last ? last.summary.closingBalance : new Dec(0);
-  const opening = base.plus(lower ? await unclaimedSumBefore(db, partnerId, lower) : 0);
+  const opening = base.plus(lower ? await openSumBefore(db, partnerId, after, lower) : 0);
   return {
     ...common,
     status: "open",
-    scope: { kind: "open", partnerId, lower, end: period.end },
+    scope: { kind: "open", partnerId, after, lower, end: period.end },
     opening,
     stored: undefined,
   };
 }
+
+const boundOf = (day: ClosedDay): ClosedBound => ({ watermark: day.watermark, end: day.periodEnd });
 
 /** One page of a day's lines after `after` (a position of this day), with running balances. */
 export async function dayLinesPage(
@@ -233,14 +238,20 @@ export async function closeNextDay(
     let date: string | undefined;
     if (last) date = addDays(last.date, 1);
     else {
-      const firstAt = await firstOpenEntryAt(tx, partnerId);
+      const firstAt = await firstEntryAt(tx, partnerId);
       date = firstAt ? localDate(firstAt, timeZone) : undefined;
     }
     if (!date) return undefined;
     const period = periodOf(date, timeZone);
     if (!isDue(period, now, graceMs)) return undefined;
     const id = statementId(partnerId, date, 1);
-    await claimDayEntries(tx, partnerId, id, period.end);
+    // Read before the claim: the watermark only rises, so every entry below it is visible to the claim.
+    const watermark = await currentWatermark(tx);
+    await claimDayEntries(
+      tx,
+      { partnerId, statementId: id, end: period.end, watermark },
+      last && boundOf(last),
+    );
     const opening = last ? last.summary.closingBalance : new Dec(0);
     const summary = await summarise(tx, { kind: "closed", statementId: id }, opening);
     const day = {
@@ -252,6 +263,7 @@ export async function closeNextDay(
       periodStart: period.start,
       periodEnd: period.end,
       summary,
+      watermark,
     };
     if (!(await insertClosedDay(tx, day, now))) return undefined;
     return { ...day, closedAt: now };

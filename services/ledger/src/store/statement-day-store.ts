@@ -7,17 +7,28 @@
  *   open   — entries no closed day holds, below the watermark, with `lower <= created_at < end`, where
  *            `lower` is -infinity for the first open day after the last closed one (entries that became
  *            visible after their own day closed post there) and the day's start otherwise.
+ *
+ * "No closed day holds it" is bounded by the last closed day L: its close took every entry with
+ * xid < L's watermark and created_at < L's end, so an entry still open has xid >= that watermark or
+ * created_at >= that end — two index ranges, never the partner's whole history.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { DaySummary } from "../domain/statement-days.js";
 import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
 
+/** What the last closed day's close took: every entry below `watermark` written before `end`. */
+export interface ClosedBound {
+  readonly watermark: bigint;
+  readonly end: Date;
+}
+
 export type DayScope =
   | { readonly kind: "closed"; readonly statementId: string }
   | {
       readonly kind: "open";
       readonly partnerId: string;
+      readonly after: ClosedBound | undefined;
       readonly lower: Date | undefined;
       readonly end: Date;
     };
@@ -31,6 +42,8 @@ export interface ClosedDay {
   readonly periodStart: Date;
   readonly periodEnd: Date;
   readonly summary: DaySummary;
+  /** The feed watermark its membership was taken below. */
+  readonly watermark: bigint;
   readonly closedAt: Date;
 }
 
@@ -48,12 +61,14 @@ interface ClosedDayRow {
   readonly total_debits: string;
   readonly total_credits: string;
   readonly sha256: string;
+  readonly watermark: string;
   readonly closed_at: Date;
 }
 
 const DAY_COLUMNS = `statement_id, partner_id, to_char(day, 'YYYY-MM-DD') AS day, revision, time_zone,
   period_start, period_end, opening_balance::text AS opening_balance, closing_balance::text AS closing_balance,
-  line_count, total_debits::text AS total_debits, total_credits::text AS total_credits, sha256, closed_at`;
+  line_count, total_debits::text AS total_debits, total_credits::text AS total_credits, sha256,
+  watermark::text AS watermark, closed_at`;
 
 function toClosedDay(r: ClosedDayRow): ClosedDay {
   return {
@@ -72,6 +87,7 @@ function toClosedDay(r: ClosedDayRow): ClosedDay {
       totalCredits: new Dec(r.total_credits),
       sha256: r.sha256,
     },
+    watermark: BigInt(r.watermark),
     closedAt: r.closed_at,
   };
 }
@@ -136,15 +152,20 @@ export async function partnersWithBalance(q: Queryable): Promise<string[]> {
   return res.rows.map((r) => r.partner_id);
 }
 
-/** The earliest created_at of the partner's entries no closed day holds, below the watermark. */
-export async function firstOpenEntryAt(q: Queryable, partnerId: string): Promise<Date | undefined> {
+/** The earliest created_at of the partner's visible entries (before any day of it closed). */
+export async function firstEntryAt(q: Queryable, partnerId: string): Promise<Date | undefined> {
+  const open = openEntries(partnerId, undefined, 1);
   const res = await q.query<{ at: Date | null }>(
-    `SELECT min(e.created_at) AS at FROM ledger.entries e
-      WHERE e.partner_id = $1 AND e.kind = 'balance' AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
-        AND NOT EXISTS (SELECT 1 FROM ledger.statement_day_entries m WHERE m.entry_id = e.entry_id)`,
-    [partnerId],
+    `SELECT min(e.created_at) AS at FROM ledger.entries e WHERE ${open.where}`,
+    open.params,
   );
   return res.rows[0]?.at ?? undefined;
+}
+
+/** The feed watermark now: every transaction below it has ended. */
+export async function currentWatermark(q: Queryable): Promise<bigint> {
+  const res = await q.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
+  return BigInt(res.rows[0]?.xmin ?? "0");
 }
 
 /** Serialises closers of one partner until the caller's transaction ends (two ledger replicas). */
@@ -155,23 +176,21 @@ export async function lockPartnerStatements(q: Queryable, partnerId: string): Pr
 }
 
 /**
- * Freezes the membership of a closing day: every entry of the partner below the watermark, written before
- * `end`, that no closed day holds yet. Returns how many entries it took.
+ * Freezes the membership of a closing day: every entry of the partner below `watermark`, written before
+ * `end`, that no closed day holds yet (`after`: the last closed day's bound). Returns how many it took.
  */
 export async function claimDayEntries(
   q: Queryable,
-  partnerId: string,
-  statementId: string,
-  end: Date,
+  day: { partnerId: string; statementId: string; end: Date; watermark: bigint },
+  after: ClosedBound | undefined,
 ): Promise<number> {
+  const open = openEntries(day.partnerId, after, 4);
   const res = await q.query(
     `INSERT INTO ledger.statement_day_entries (entry_id, statement_id)
-     SELECT e.entry_id, $2 FROM ledger.entries e
-      WHERE e.partner_id = $1 AND e.kind = 'balance' AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
-        AND e.created_at < $3
-        AND NOT EXISTS (SELECT 1 FROM ledger.statement_day_entries m WHERE m.entry_id = e.entry_id)
+     SELECT e.entry_id, $1 FROM ledger.entries e
+      WHERE ${open.where} AND e.xid < $2::xid8 AND e.created_at < $3
      ON CONFLICT (entry_id) DO NOTHING`,
-    [partnerId, statementId, end],
+    [day.statementId, day.watermark.toString(), day.end, ...open.params],
   );
   return res.rowCount;
 }
@@ -185,8 +204,10 @@ export async function insertClosedDay(
   const s = day.summary;
   const res = await q.query(
     `INSERT INTO ledger.statement_days (statement_id, partner_id, day, revision, time_zone, period_start,
-       period_end, opening_balance, closing_balance, line_count, total_debits, total_credits, sha256, closed_at)
-     VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13, $14)
+       period_end, opening_balance, closing_balance, line_count, total_debits, total_credits, sha256, watermark,
+       closed_at)
+     VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13,
+       $14::xid8, $15)
      ON CONFLICT DO NOTHING`,
     [
       day.statementId,
@@ -202,6 +223,7 @@ export async function insertClosedDay(
       toDecimalString(s.totalDebits),
       toDecimalString(s.totalCredits),
       s.sha256,
+      day.watermark.toString(),
       at,
     ],
   );
@@ -224,8 +246,23 @@ interface DayEntryRow {
   readonly fee: string | null;
 }
 
-const BELOW_WATERMARK = `e.xid < pg_snapshot_xmin(pg_current_snapshot())`;
-const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM ledger.statement_day_entries m WHERE m.entry_id = e.entry_id)`;
+/**
+ * WHERE (on `e`, parameters from $`first`) of the partner's balance entries below the feed watermark that
+ * no closed day holds, bounded by the last closed day (see the file comment).
+ */
+function openEntries(
+  partnerId: string,
+  after: ClosedBound | undefined,
+  first: number,
+): { where: string; params: unknown[] } {
+  const base = `e.partner_id = $${first} AND e.kind = 'balance' AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
+    AND NOT EXISTS (SELECT 1 FROM ledger.statement_day_entries m WHERE m.entry_id = e.entry_id)`;
+  if (!after) return { where: base, params: [partnerId] };
+  return {
+    where: `${base} AND (e.xid >= $${first + 1}::xid8 OR e.created_at >= $${first + 2})`,
+    params: [partnerId, after.watermark.toString(), after.end],
+  };
+}
 
 /** FROM/WHERE of a scope's entries, its parameters starting at $1. */
 function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
@@ -236,11 +273,11 @@ function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
       params: [scope.statementId],
     };
   }
+  const open = openEntries(scope.partnerId, scope.after, 3);
   return {
     from: `ledger.entries e
-            WHERE e.partner_id = $1 AND e.kind = 'balance' AND ${BELOW_WATERMARK} AND ${UNCLAIMED}
-              AND e.created_at < $2 AND e.created_at >= COALESCE($3::timestamptz, '-infinity')`,
-    params: [scope.partnerId, scope.end, scope.lower ?? null],
+            WHERE ${open.where} AND e.created_at < $1 AND e.created_at >= COALESCE($2::timestamptz, '-infinity')`,
+    params: [scope.end, scope.lower ?? null, ...open.params],
   };
 }
 
@@ -300,13 +337,17 @@ export async function dayEntries(
   };
 }
 
-/** Σ of the partner's entries no closed day holds, below the watermark, written before `before`. */
-export async function unclaimedSumBefore(q: Queryable, partnerId: string, before: Date): Promise<Dec> {
+/** Σ of the partner's visible entries no closed day holds, written before `before`. */
+export async function openSumBefore(
+  q: Queryable,
+  partnerId: string,
+  after: ClosedBound | undefined,
+  before: Date,
+): Promise<Dec> {
+  const open = openEntries(partnerId, after, 2);
   const res = await q.query<{ s: string }>(
-    `SELECT COALESCE(sum(e.amount), 0)::text AS s FROM ledger.entries e
-      WHERE e.partner_id = $1 AND e.kind = 'balance' AND ${BELOW_WATERMARK} AND ${UNCLAIMED}
-        AND e.created_at < $2`,
-    [partnerId, before],
+    `SELECT COALESCE(sum(e.amount), 0)::text AS s FROM ledger.entries e WHERE ${open.where} AND e.created_at < $1`,
+    [before, ...open.params],
   );
   return new Dec(res.rows[0]?.s ?? "0");
 }
