@@ -15,7 +15,7 @@
  * with milliseconds (`Date.toISOString`). JSON quoting keeps any character of a partner reference
  * unambiguous. A day with no line hashes the empty string.
  */
-import { createHash, type Hash } from "node:crypto";
+import { Sha256, sha256Hex } from "@payouts/platform/digest";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { DateTime, IANAZone } from "luxon";
 import { invalidField } from "./ledger-failure.js";
@@ -121,7 +121,7 @@ export function canonicalLine(line: StatementLine): string {
  * running balance of the lines must continue from `opening` (checked: a gap is a bug, not a statement).
  */
 export class DaySummariser {
-  private readonly hash: Hash = createHash("sha256");
+  private readonly hash = new Sha256();
   private balance: Dec;
   private count = 0;
   private debits = new Dec(0);
@@ -140,7 +140,7 @@ export class DaySummariser {
       if (line.amountUsd.isNegative()) this.debits = this.debits.minus(line.amountUsd);
       else this.credits = this.credits.plus(line.amountUsd);
       this.count++;
-      this.hash.update(canonicalLine(line), "utf8");
+      this.hash.update(canonicalLine(line));
     }
   }
 
@@ -151,7 +151,7 @@ export class DaySummariser {
       lineCount: this.count,
       totalDebits: this.debits,
       totalCredits: this.credits,
-      sha256: this.hash.copy().digest("hex"),
+      sha256: this.hash.hex(),
     };
   }
 }
@@ -165,6 +165,6 @@ export function summariseDay(opening: Dec, lines: Iterable<StatementLine>): DayS
 
 /** The statement's id: opaque, stable for a partner's day and revision. */
 export function statementId(partnerId: string, date: string, revision: number): string {
-  const digest = createHash("sha256").update(`${partnerId}\n${date}\n${revision}`).digest("hex");
+  const digest = sha256Hex(`${partnerId}\n${date}\n${revision}`);
   return `stmt_${date.replaceAll("-", "")}_${digest.slice(0, 20)}`;
 }
