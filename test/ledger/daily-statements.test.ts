@@ -147,6 +147,7 @@ describe("days in the partner's time zone", () => {
     await credit(sp, "10");
     await credit(lagos, "10");
     at("2026-03-12T00:00:00Z");
+    await settled();
 
     expect((await day(sp, "2026-03-09")).lineCount).toBe(1);
     expect((await day(sp, "2026-03-10")).lineCount).toBe(0);
@@ -224,6 +225,7 @@ describe("closing", () => {
 
     at("2026-04-20T15:00:00Z");
     await h.client.refundTransaction({ txId, reason: "customer asked" });
+    await settled();
     expect(await day(p, "2026-04-01")).toEqual(closed);
     expect(await dayLines(p, "2026-04-01")).toEqual(closedLines);
     const refundDay = await day(p, "2026-04-20");
@@ -269,6 +271,7 @@ describe("closing", () => {
     } finally {
       await c.end();
     }
+    await settled();
     const june1 = await day(p, "2026-06-01");
     expect(june1).toMatchObject({ status: "closed", lineCount: 1, closingBalanceUsd: "10" });
     const june2 = await day(p, "2026-06-02");
@@ -447,6 +450,7 @@ describe("property: the balance chains across days", () => {
             expect(ids.size).toBe(feed.lines.length);
           };
           // As of the last step (some days open), then once every day has closed.
+          await settled();
           await check();
           clock = new Date(t + 4 * 86_400_000);
           await closeAll(clock);

@@ -39,6 +39,19 @@ CREATE TABLE ledger.statement_day_entries (
 
 CREATE INDEX statement_day_entries_statement ON ledger.statement_day_entries (statement_id);
 
+-- Membership is written only while its day closes, before the day's row (the closer inserts both in one
+-- transaction): an entry cannot be added to a day already closed, whose lines and hash are frozen.
+CREATE FUNCTION ledger.reject_entry_of_closed_day() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM ledger.statement_days d WHERE d.statement_id = NEW.statement_id) THEN
+    RAISE EXCEPTION 'statement % is closed', NEW.statement_id USING ERRCODE = '42501';
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER statement_day_entries_open_day_only BEFORE INSERT ON ledger.statement_day_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger.reject_entry_of_closed_day();
+
 CREATE TRIGGER statement_days_append_only BEFORE UPDATE OR DELETE ON ledger.statement_days
   FOR EACH ROW EXECUTE FUNCTION ledger.reject_change();
 CREATE TRIGGER statement_day_entries_append_only BEFORE UPDATE OR DELETE ON ledger.statement_day_entries
