@@ -13,12 +13,13 @@ const { join } = require("node:path");
 
 const ROOT = process.cwd();
 const SERVICES = "(lookup|pricing|ledger|webhooks|sandbox-rail)";
-/** npm packages that domain code may use: pure computation, no I/O. */
-const PURE_LIBRARIES = ["decimal\\.js", "@bufbuild/protobuf", "ipaddr\\.js"];
+/** npm packages that domain code may use: pure computation, no I/O (luxon: calendar and zone arithmetic). */
+const PURE_LIBRARIES = ["decimal\\.js", "@bufbuild/protobuf", "ipaddr\\.js", "luxon"];
 /** Platform modules that domain code may use: pure computation, no I/O. */
 const PURE_PLATFORM = [
   "money/",
   "domain-result\\.ts$",
+  "digest\\.ts$",
   "rate-limit/",
   "transaction-status\\.ts$",
   "statement-feed\\.ts$",

@@ -3,6 +3,7 @@ import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import type { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import type { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import type { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
@@ -15,6 +16,8 @@ export interface ServiceClients {
   readonly lookup: Client<typeof LookupService>;
   readonly pricing: Client<typeof PricingService>;
   readonly ledger: Client<typeof LedgerService>;
+  /** The ledger's daily statements (partners read days; operators set the time zone). */
+  readonly statements: Client<typeof StatementService>;
   readonly webhooks: Client<typeof WebhookService>;
   readonly rail: Client<typeof RailService>;
   /** Operators' reads across partners: only the admin identity may call them (caller-allowlist.ts). */

@@ -280,3 +280,21 @@ describe("the statement feed", () => {
     expect(error).toMatchObject({ status: 400, code: "INVALID_FIELD", field: "after" });
   });
 });
+
+describe("daily statements", () => {
+  it("reads today's statement and a range through their typed methods", async () => {
+    const partner = await fundedPartner(platform, "25");
+    const client = clientOf(platform, partner);
+    const today = new Date().toISOString().slice(0, 10);
+    await expect
+      .poll(async () => (await client.getDailyStatement(today)).line_count, { timeout: 15_000 })
+      .toBe(1);
+    const day = await client.getDailyStatement(today);
+    expect(day).toMatchObject({ date: today, status: "open", currency: "USD", closing_balance_usd: "25" });
+    expect(day.lines.map((l) => [l.type, l.amount_usd])).toEqual([["credit", "25"]]);
+    const range = await client.listStatements({ from: today, to: today });
+    expect(range.statements.map((s) => s.sha256)).toEqual([day.sha256]);
+    const error = await client.listStatements({ from: today, to: "nope" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: "INVALID_FIELD", field: "to" });
+  });
+});

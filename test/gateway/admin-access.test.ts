@@ -21,6 +21,7 @@ const BODIES: Record<string, unknown> = {
   "PATCH /admin/partners/{partner_id}": { name: "bypass" },
   "POST /admin/partners/{partner_id}/apps": {},
   "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1000000", reference: "bypass" },
+  "PUT /admin/partners/{partner_id}/statement-settings": { time_zone: "Africa/Lagos" },
   "PUT /admin/fx-rates/{currency}": { rate_per_usd: "1.5" },
   "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
   "POST /admin/transactions/{tx_id}/refund": { reason: "bypass" },
@@ -60,8 +61,16 @@ function spellings(path: string): Record<string, string> {
   };
 }
 
-/** Tables background work writes on a timer whatever requests arrive: leases and worker heartbeats. */
-const TIMER_TABLES = new Set(["webhooks.workers", "ledger.relay_lease"]);
+/**
+ * Tables background work writes on a timer whatever requests arrive: leases, worker heartbeats and the
+ * statement closer's days.
+ */
+const TIMER_TABLES = new Set([
+  "webhooks.workers",
+  "ledger.relay_lease",
+  "ledger.statement_days",
+  "ledger.statement_day_entries",
+]);
 
 /** A digest of every row of every table the platform has: any write shows up as a change. */
 async function databaseDigest(db: Database): Promise<Record<string, string>> {

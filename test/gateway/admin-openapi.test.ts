@@ -285,6 +285,30 @@ describe("real answers match the documented schemas (money and reference data)",
         .status,
     ).toBe(401);
 
+    const settings = `/admin/partners/${partnerId}/statement-settings`;
+    const settingsTemplate = "/admin/partners/{partner_id}/statement-settings";
+    expect((await call("GET", settings, settingsTemplate)).json).toEqual({
+      partner_id: partnerId,
+      time_zone: "UTC",
+    });
+    const lagos = await call("PUT", settings, settingsTemplate, { time_zone: "Africa/Lagos" });
+    expect(lagos.json.time_zone).toBe("Africa/Lagos");
+    const badZone = await call("PUT", settings, settingsTemplate, { time_zone: "Nowhere/Land" });
+    expect([badZone.status, badZone.json.code, badZone.json.field]).toEqual([
+      400,
+      "INVALID_FIELD",
+      "time_zone",
+    ]);
+    const nobody = "/admin/partners/ptr_nope/statement-settings";
+    expect((await call("GET", nobody, settingsTemplate)).status).toBe(404);
+    expect((await call("PUT", nobody, settingsTemplate, { time_zone: "UTC" })).status).toBe(404);
+    expect((await call("GET", settings, settingsTemplate, undefined, {}, null)).status).toBe(401);
+    expect((await call("PUT", settings, settingsTemplate, { time_zone: "UTC" }, {}, null)).status).toBe(401);
+    expect(
+      (await call("PUT", settings, settingsTemplate, "1", { "content-type": "text/plain" })).status,
+    ).toBe(415);
+    expect((await call("PUT", settings, settingsTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
+
     const partner = await fundedPartner(platform, "100");
     const txId = await pendingTransaction(platform, partner.partnerId);
     const refund = "/admin/transactions/{tx_id}/refund";

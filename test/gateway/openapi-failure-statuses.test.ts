@@ -49,6 +49,7 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/partners": { name: "x" },
   "PATCH /admin/partners/{partner_id}": { name: "x" },
   "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1", reference: "r" },
+  "PUT /admin/partners/{partner_id}/statement-settings": { time_zone: "UTC" },
   "PUT /admin/fx-rates/{currency}": { rate_per_usd: "5" },
   "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "r" },
@@ -56,7 +57,10 @@ const BODIES: Record<string, unknown> = {
   "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 60 },
   "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "r" },
 };
-const QUERIES: Record<string, string> = { "GET /listBanks": "?country_code=BR" };
+const QUERIES: Record<string, string> = {
+  "GET /listBanks": "?country_code=BR",
+  "GET /statements": "?from=2026-01-01&to=2026-01-02",
+};
 
 let database: { url: string; drop: () => Promise<void> };
 let db: Database;

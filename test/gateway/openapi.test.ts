@@ -379,6 +379,26 @@ describe("real answers match the documented schemas", () => {
       "INVALID_FIELD",
       "limit",
     ]);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const dayTemplate = "/statements/daily/{date}";
+    const daily = await call("GET", `/statements/daily/${today}`, dayTemplate);
+    expect(daily.json).toMatchObject({ date: today, status: "open", time_zone: "UTC" });
+    expect(daily.json.lines).toHaveLength(daily.json.line_count);
+    expect((await call("GET", "/statements/daily/2026-02-30", dayTemplate)).json.field).toBe("date");
+    const notStarted = await call("GET", "/statements/daily/2999-01-01", dayTemplate);
+    expect([notStarted.status, notStarted.json.code]).toEqual([409, "STATEMENT_DAY_NOT_STARTED"]);
+    expect((await call("GET", `/statements/daily/${today}`, dayTemplate, undefined, {}, null)).status).toBe(
+      401,
+    );
+    const range = await call("GET", `/statements?from=${today}&to=${today}`, "/statements");
+    expect(range.json.statements.map((d: Json) => d.date)).toEqual([today]);
+    const long = await call("GET", "/statements?from=2026-01-01&to=2026-03-01", "/statements");
+    expect([long.status, long.json.field]).toEqual([400, "to"]);
+    expect((await call("GET", "/statements?from=2999-01-01&to=2999-01-02", "/statements")).status).toBe(409);
+    expect(
+      (await call("GET", `/statements?from=${today}&to=${today}`, "/statements", undefined, {}, null)).status,
+    ).toBe(401);
   });
 
   it("webhook configs and the delivery log", async () => {
@@ -530,7 +550,9 @@ describe("every documented status", () => {
       // test/webhooks/webhook-delivery.test.ts: redelivering needs a delivery, i.e. a receiver that
       // failed a real notification (and 409 one in flight or to an inactive config).
       s === "POST /webhookDeliveries/{id}/redeliver 200" ||
-      s === "POST /webhookDeliveries/{id}/redeliver 409";
+      s === "POST /webhookDeliveries/{id}/redeliver 409" ||
+      // test/gateway/daily-statements.test.ts: 304 needs a closed day, i.e. the ledger's closer run a day on.
+      s === "GET /statements/daily/{date} 304";
     expect(contract.unseen(elsewhere)).toEqual([]);
   });
 });

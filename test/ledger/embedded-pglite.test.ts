@@ -4,6 +4,7 @@
  * concurrent keys, and every outbox row published.
  */
 
+import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statements";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startEmbedded } from "@payouts/runtime/embedded-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,5 +146,20 @@ describe("ledger on PGlite", () => {
       return res.rowCount === 0 || undefined;
     });
     await assertLedgerInvariants(runtime.db);
+  });
+
+  it("serves today's statement open, and closed once the closer runs a day later", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const open = await call("partner", "GET", `/statements/daily/${today}`);
+    expect(open.status, open.text).toBe(200);
+    expect(open.json.status).toBe("open");
+    expect(open.json.lines).toHaveLength(open.json.line_count);
+    expect(
+      await closeDueDays(runtime.db, new Date(Date.now() + 86_400_000 + 3_600_000), 600_000),
+    ).toBeGreaterThan(0);
+    const closed = await call("partner", "GET", `/statements/daily/${today}`);
+    expect(closed.json).toMatchObject({ status: "closed", line_count: open.json.line_count });
+    expect(closed.json.closing_balance_usd).toBe(open.json.closing_balance_usd);
+    expect(closed.headers.get("etag")).toBe(`"${closed.json.sha256}"`);
   });
 });

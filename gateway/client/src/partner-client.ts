@@ -23,6 +23,8 @@ export type TransactionList = Schemas["TransactionList"];
 export type StatementPage = Schemas["StatementPage"];
 export type StatementLine = Schemas["StatementLine"];
 export type Balance = Schemas["Balance"];
+export type DailyStatement = Schemas["DailyStatement"];
+export type StatementRange = Schemas["StatementRange"];
 export type WebhookConfig = Schemas["WebhookConfig"];
 export type WebhookConfigCreateRequest = Schemas["WebhookConfigCreateRequest"];
 export type WebhookConfigUpdateRequest = Schemas["WebhookConfigUpdateRequest"];
@@ -42,6 +44,7 @@ type Query<Path extends keyof paths, Method extends "get" | "post"> = paths[Path
 export type ListBanksQuery = Query<"/listBanks", "get">;
 export type ListTransactionsQuery = Query<"/listTransactions", "get">;
 export type BalanceEntriesQuery = Query<"/balance/entries", "get">;
+export type StatementRangeQuery = Query<"/statements", "get">;
 export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
 
 export interface PayoutsClientOptions {
@@ -211,6 +214,22 @@ export class PayoutsClient {
    */
   listBalanceEntries(query: BalanceEntriesQuery = {}, options: CallOptions = {}): Promise<StatementPage> {
     return this.send((init) => this.api.GET("/balance/entries", { ...init, params: { query } }), options);
+  }
+
+  /**
+   * `GET /statements/daily/{date}`: one day of the balance in your statement time zone (YYYY-MM-DD), its
+   * summary and lines. A `closed` day never changes; its `sha256` identifies its content.
+   */
+  getDailyStatement(date: string, options: CallOptions = {}): Promise<DailyStatement> {
+    return this.send(
+      (init) => this.api.GET("/statements/daily/{date}", { ...init, params: { path: { date } } }),
+      options,
+    );
+  }
+
+  /** `GET /statements`: the daily statements of `from`..`to` (at most 31 days), up to today. */
+  listStatements(query: StatementRangeQuery, options: CallOptions = {}): Promise<StatementRange> {
+    return this.send((init) => this.api.GET("/statements", { ...init, params: { query } }), options);
   }
 
   /** `GET /listTransactions`: one page, newest first; pass `next_cursor` as `cursor` for the next. */

@@ -6,12 +6,14 @@ import { registerConsoleWebhookRoutes } from "./console-webhook-routes.js";
 import { registerLedgerAdminRoutes } from "./ledger-admin-routes.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
 import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
+import { registerStatementAdminRoutes } from "./statement-admin-routes.js";
 
 /** Every admin route group, in registration order. */
 export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
   registerLedgerAdminRoutes,
+  registerStatementAdminRoutes,
   registerConsoleOverviewRoutes,
   registerConsoleTransactionRoutes,
   registerConsolePartnerRoutes,

@@ -11,6 +11,7 @@ import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
 import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
 import { railCallback } from "../operations/partner/rail-callback-api.js";
 import { STATEMENT_OPERATIONS } from "../operations/partner/statement-api.js";
+import { STATEMENT_DAY_OPERATIONS } from "../operations/partner/statement-day-api.js";
 import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js";
 import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
 import { WEBHOOK_DELIVERY_OPERATIONS } from "../operations/partner/webhook-delivery-api.js";
@@ -103,6 +104,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(STATEMENT_OPERATIONS),
+      ...paths(STATEMENT_DAY_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
       ...paths(WEBHOOK_DELIVERY_OPERATIONS),
       ...paths([railCallback]),

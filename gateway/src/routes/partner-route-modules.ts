@@ -3,6 +3,7 @@ import { registerLookupRoutes } from "./lookup-routes.js";
 import { registerPricingRoutes } from "./pricing-routes.js";
 import { registerRailCallbackRoutes } from "./rail-callback-routes.js";
 import type { RouteModule } from "./route-module.js";
+import { registerStatementDayRoutes } from "./statement-day-routes.js";
 import { registerStatementRoutes } from "./statement-routes.js";
 import { registerTransactionRoutes } from "./transaction-routes.js";
 import { registerWebhookRoutes } from "./webhook-routes.js";
@@ -14,6 +15,7 @@ export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
   registerWebhookRoutes,
   registerTransactionRoutes,
   registerStatementRoutes,
+  registerStatementDayRoutes,
   registerRailCallbackRoutes,
   registerDocsRoutes,
 ];

@@ -33,7 +33,8 @@ export function registerStatementRoutes(app: FastifyInstance, deps: GatewayDeps)
   });
 }
 
-function renderLine(line: LineMessage): StatementLine {
+/** A ledger line message as the partner JSON line (the feed's and the daily statements'). */
+export function renderLine(line: LineMessage): StatementLine {
   const type = STATEMENT_LINE_TYPES.find((t) => t === line.type);
   if (!type) throw new Error(`ledger answered an unknown line type ${line.type}`);
   return {

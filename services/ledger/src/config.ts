@@ -57,6 +57,18 @@ const spec = {
     parse: parse.positiveInt,
     default: 30 * 60_000,
   },
+  statementCloseGraceMs: {
+    env: "STATEMENT_CLOSE_GRACE_MS",
+    doc: "a partner's day closes (its daily statement is frozen) this long after its local midnight",
+    parse: parse.nonNegativeInt,
+    default: 10 * 60_000,
+  },
+  statementCloseIntervalMs: {
+    env: "STATEMENT_CLOSE_INTERVAL_MS",
+    doc: "interval of the job that closes partners' due days",
+    parse: parse.positiveInt,
+    default: 60_000,
+  },
 } as const;
 
 export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;

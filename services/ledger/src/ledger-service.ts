@@ -6,9 +6,12 @@ import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { loadLedgerConfig } from "./config.js";
 import { createLedgerAdminHandlers } from "./handlers/ledger-admin-handlers.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
+import { createStatementHandlers } from "./handlers/statement-handlers.js";
+import { closeDueDays } from "./operations/daily-statements.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
@@ -25,9 +28,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and five background
- * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING expiry
- * sweeper and the retention job.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements, and six
+ * background loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING
+ * expiry sweeper, the retention job and the statement closer.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -92,16 +95,26 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       }),
   });
   const adminHandlers = createLedgerAdminHandlers(deps);
+  const statementHandlers = createStatementHandlers(deps);
+  const statementCloser = createPeriodicTask({
+    name: "statement-close",
+    intervalMs: config.statementCloseIntervalMs,
+    logger,
+    run: async () => {
+      await closeDueDays(deps.db, deps.now(), config.statementCloseGraceMs);
+    },
+  });
   const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
-  const tasks = [relay, railRetry, processingTimeout, sweeper, retention];
+  const tasks = [relay, railRetry, processingTimeout, sweeper, retention, statementCloser];
   let lagGauge: OutboxLagGauge | undefined;
   return {
     name: "ledger",
-    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName],
+    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName, StatementService.typeName],
     migrations: LEDGER_MIGRATIONS,
     routes: (router) => {
       router.service(LedgerService, handlers);
       router.service(LedgerAdminService, adminHandlers);
+      router.service(StatementService, statementHandlers);
     },
     async start() {
       for (const task of tasks) task.start();

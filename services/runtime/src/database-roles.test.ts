@@ -41,7 +41,12 @@ describe("roleGrantsFromEnv", () => {
     const ledger = grants.find((g) => g.schema === "ledger");
     expect(ledger?.role).toBe("prod_ledger");
     expect(ledger?.password).toBe(decodeURIComponent(new URL(urls.LEDGER_DATABASE_URL ?? "").password));
-    expect(ledger?.appendOnlyTables).toEqual(["entries", "movements"]);
+    expect(ledger?.appendOnlyTables).toEqual([
+      "entries",
+      "movements",
+      "statement_days",
+      "statement_day_entries",
+    ]);
     expect(grants.map((g) => g.schema).sort()).toEqual([
       "gateway",
       "ledger",

@@ -26,8 +26,9 @@ export const DATABASE_USERS: Readonly<Record<DatabaseProcess, DatabaseUser>> = {
     schema: "ledger",
     urlEnv: "LEDGER_DATABASE_URL",
     defaultRole: "payouts_ledger",
-    // The book is append-only (triggers refuse changes too); the role cannot even try.
-    appendOnlyTables: ["entries", "movements"],
+    // The book and the closed statement days are append-only (triggers refuse changes too); the role
+    // cannot even try.
+    appendOnlyTables: ["entries", "movements", "statement_days", "statement_day_entries"],
   },
   webhooks: {
     schema: "webhooks",

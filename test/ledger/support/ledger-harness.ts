@@ -68,7 +68,10 @@ export const FAST_ENV = {
   LEDGER_EXPIRY_SWEEP_MS: "100",
 };
 
-export async function startLedgerHarness(env: Record<string, string> = {}): Promise<LedgerHarness> {
+export async function startLedgerHarness(
+  env: Record<string, string> = {},
+  options: { readonly now?: () => Date } = {},
+): Promise<LedgerHarness> {
   const database = await createTestDatabase();
   const db = createPgDatabase({ connectionString: database.url, maxConnections: 20 });
   await migrate(db, LEDGER_MIGRATIONS);
@@ -156,6 +159,7 @@ export async function startLedgerHarness(env: Record<string, string> = {}): Prom
       transports: { rail, pricing },
       env: { ...FAST_ENV, ...env },
       mode: "distributed",
+      ...(options.now ? { now: options.now } : {}),
     });
     await module.start();
     modules.push(module);

@@ -242,6 +242,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/statements/daily/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One day's statement
+         * @description The day's summary and lines. A closed day answers the same bytes every time with a strong `ETag` (its `sha256`); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.
+         */
+        get: operations["getDailyStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily statements of a range of days
+         * @description The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.
+         */
+        get: operations["listStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhookConfigs": {
         parameters: {
             query?: never;
@@ -1063,6 +1103,56 @@ export interface components {
             created_at: string;
             /** @description The balance right after this line, in feed order, at full precision. */
             balance_usd: string;
+        };
+        /** @description One day of the balance in the partner's time zone. */
+        DailyStatement: {
+            /** @description Identifier of this statement (day and revision): stable. */
+            statement_id: string;
+            /**
+             * @description The day, in `time_zone`.
+             * @example 2026-11-20
+             */
+            date: string;
+            /** @description IANA time zone the day is cut in (set by operations; UTC by default). */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description The day's first instant (local midnight). ISO 8601 in UTC with milliseconds.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description The next day's first instant: 23 or 25 hours later on daylight-saving changes. ISO 8601 in UTC with milliseconds.
+             */
+            period_end: string;
+            /**
+             * @description `closed`: frozen for good, served byte for byte the same with `ETag` = `sha256`. `open`: today, or a day within its closing grace period; lines may still be added.
+             * @enum {string}
+             */
+            status: "open" | "closed";
+            /** @description 1; a correction of a closed day is a later revision. */
+            revision: number;
+            /** @description The statement_id this revision corrects; null on revision 1. */
+            restates: string | null;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description Balance before the first line. */
+            opening_balance_usd: string;
+            /** @description opening_balance_usd + Σ lines' amount_usd. */
+            closing_balance_usd: string;
+            line_count: number;
+            /** @description Σ of the negative lines, as a positive amount. */
+            total_debits_usd: string;
+            /** @description Σ of the positive lines. */
+            total_credits_usd: string;
+            /** @description Hex SHA-256 of the canonical text of the lines: for each line, the JSON array [id, type, tx_id, partner_transaction_id, amount, currency, exchange_rate, amount_usd, created_at, balance_usd] (null as "", decimals without trailing zeros) and a newline. */
+            sha256: string;
+            /** @description The day's lines in feed order, balances from the opening. */
+            lines: components["schemas"]["StatementLine"][];
+        };
+        StatementRange: {
+            /** @description One per day from `from`, up to today. */
+            statements: components["schemas"]["DailyStatement"][];
         };
         WebhookConfig: {
             /**
@@ -3214,6 +3304,317 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getDailyStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The day (YYYY-MM-DD) in your statement time zone.
+                 * @example 2026-11-20
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyStatement"];
+                };
+            };
+            /** @description Unchanged: the `If-None-Match` given is the closed day's `ETag`. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `STATEMENT_DAY_NOT_STARTED`: the day has not begun in your time zone
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "STATEMENT_DAY_NOT_STARTED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listStatements: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (YYYY-MM-DD).
+                 * @example 2026-11-20
+                 */
+                from: string;
+                /**
+                 * @description Last day, included; at most 30 days after `from`.
+                 * @example 2026-11-20
+                 */
+                to: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statements. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementRange"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `STATEMENT_DAY_NOT_STARTED`: the day has not begun in your time zone
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "STATEMENT_DAY_NOT_STARTED";
                     } & {
                         [key: string]: unknown;
                     });

@@ -7,6 +7,7 @@ import { CONSOLE_WEBHOOK_OPERATIONS } from "./console-webhook-api.js";
 import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
 import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
 import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
+import { STATEMENT_ADMIN_OPERATIONS } from "./statement-admin-api.js";
 
 /**
  * Every operation of the admin listener, in document order. A route the listener has and this list lacks
@@ -17,6 +18,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...PARTNER_ADMIN_OPERATIONS,
   ...PRICING_ADMIN_OPERATIONS,
   ...LEDGER_ADMIN_OPERATIONS,
+  ...STATEMENT_ADMIN_OPERATIONS,
   ...CONSOLE_OVERVIEW_OPERATIONS,
   ...CONSOLE_TRANSACTION_OPERATIONS,
   ...CONSOLE_WEBHOOK_OPERATIONS,

@@ -34,6 +34,13 @@ export const LEDGER = defineReasons({
   MISSING_REQUIRED_FIELD: { template: (field: string) => ({ message: `${field} is required`, field }) },
   MISSING_IDEMPOTENCY_KEY: {},
   PAYOUT_ACCEPTED_BY_RAIL: { status: "FailedPrecondition" },
+  STATEMENT_DAY_NOT_STARTED: {
+    status: "FailedPrecondition",
+    template: (date: string, timeZone: string) => ({
+      message: `${date} has not begun yet in ${timeZone}: no statement for it`,
+      field: "date",
+    }),
+  },
   SERVICE_UNAVAILABLE: { status: "Unavailable", retryAfterSeconds: 5 },
 });
 

@@ -1,7 +1,7 @@
 /**
  * payouts.ledger.v1.LedgerService: proto ↔ operations, and LedgerFailure → ConnectError with its reason.
  */
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
@@ -19,6 +19,7 @@ import { quoteTransaction } from "../operations/quote-transaction.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
 import type { BindingPricer } from "../pricing/binding-pricer.js";
+import { toStatementLineMessage } from "../proto/statement-line-message.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
 import { failureRejection } from "../reasons.js";
@@ -178,18 +179,7 @@ export function createLedgerHandlers(
       if (!req.partnerId) throw missingField("partner_id");
       const page = await listStatementLines(deps.db, req);
       return {
-        lines: page.lines.map((line) => ({
-          id: line.id,
-          type: line.type,
-          txId: line.txId ?? "",
-          partnerTransactionId: line.partnerTransactionId ?? "",
-          amount: line.localAmount ? toDecimalString(line.localAmount) : "",
-          currency: line.currency ?? "",
-          exchangeRate: line.exchangeRate ? toDecimalString(line.exchangeRate) : "",
-          amountUsd: toDecimalString(line.amountUsd),
-          createdAt: timestampFromDate(line.createdAt),
-          balanceAfterUsd: toDecimalString(line.balanceAfter),
-        })),
+        lines: page.lines.map(toStatementLineMessage),
         nextCursor: page.nextCursor ?? "",
       };
     },
@@ -202,7 +192,7 @@ function traceparentOf(ctx: HandlerContext): string | undefined {
 }
 
 // Every method: a LedgerFailure becomes its documented ConnectError; anything else stays an internal error.
-function mapFailures<T extends object>(impl: T): T {
+export function mapFailures<T extends object>(impl: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(impl)) {
     wrapped[name] = async (...args: unknown[]) => {

@@ -66,6 +66,13 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/ListStatementLines": PARTNER,
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
+  // Daily statements: partners read their own days; operators set the time zone.
+  "payouts.ledger.v1.StatementService/GetStatementSettings": ADMIN,
+  "payouts.ledger.v1.StatementService/SetStatementSettings": ADMIN,
+  "payouts.ledger.v1.StatementService/GetDailyStatement": PARTNER,
+  "payouts.ledger.v1.StatementService/ListDailyStatementLines": PARTNER,
+  "payouts.ledger.v1.StatementService/ListDailyStatements": PARTNER,
+
   // Operators' reads across partners (the admin API's console routes).
   "payouts.ledger.v1.LedgerAdminService/SearchTransactions": ADMIN,
   "payouts.ledger.v1.LedgerAdminService/ListTransactionMovements": ADMIN,

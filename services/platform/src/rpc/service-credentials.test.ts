@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
@@ -256,6 +257,7 @@ describe("the caller allowlist", () => {
     PricingService,
     LedgerService,
     LedgerAdminService,
+    StatementService,
     WebhookService,
     WebhookAdminService,
     RailService,

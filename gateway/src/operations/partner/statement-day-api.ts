@@ -1,0 +1,122 @@
+/**
+ * Daily statements (`statement-day-routes.ts`): the partner's balance day by day in its time zone, each
+ * day with its summary and its lines. A closed day never changes.
+ */
+import { defineOperation } from "../../api/operation.js";
+import {
+  component,
+  DecimalString,
+  Nullable,
+  type Static,
+  StringEnum,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
+import { StatementLine } from "./statement-api.js";
+
+const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
+const DateText = (description: string) =>
+  Type.String({ pattern: DATE, description, examples: ["2026-11-20"], maxLength: 10 });
+
+/** The summary fields of a day, in the order they are written. */
+export const DailyStatementSummary = Type.Object(
+  {
+    statement_id: Type.String({ description: "Identifier of this statement (day and revision): stable." }),
+    date: DateText("The day, in `time_zone`."),
+    time_zone: Type.String({
+      description: "IANA time zone the day is cut in (set by operations; UTC by default).",
+    }),
+    period_start: Timestamp("The day's first instant (local midnight)."),
+    period_end: Timestamp("The next day's first instant: 23 or 25 hours later on daylight-saving changes."),
+    status: StringEnum(["open", "closed"], {
+      description:
+        "`closed`: frozen for good, served byte for byte the same with `ETag` = `sha256`. `open`: today, or a day within its closing grace period; lines may still be added.",
+    }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: "1; a correction of a closed day is a later revision.",
+    }),
+    restates: Nullable(Type.String(), "The statement_id this revision corrects; null on revision 1."),
+    currency: StringEnum(["USD"]),
+    opening_balance_usd: DecimalString("Balance before the first line."),
+    closing_balance_usd: DecimalString("opening_balance_usd + Σ lines' amount_usd."),
+    line_count: Type.Integer({ minimum: 0 }),
+    total_debits_usd: DecimalString("Σ of the negative lines, as a positive amount."),
+    total_credits_usd: DecimalString("Σ of the positive lines."),
+    sha256: Type.String({
+      pattern: "^[0-9a-f]{64}$",
+      description:
+        'Hex SHA-256 of the canonical text of the lines: for each line, the JSON array [id, type, tx_id, partner_transaction_id, amount, currency, exchange_rate, amount_usd, created_at, balance_usd] (null as "", decimals without trailing zeros) and a newline.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DailyStatementSummary = Static<typeof DailyStatementSummary>;
+
+export const DailyStatement = component(
+  "DailyStatement",
+  Type.Object(
+    {
+      ...DailyStatementSummary.properties,
+      lines: Type.Array(StatementLine, {
+        description: "The day's lines in feed order, balances from the opening.",
+      }),
+    },
+    { additionalProperties: false, description: "One day of the balance in the partner's time zone." },
+  ),
+);
+
+const StatementRange = component(
+  "StatementRange",
+  Type.Object(
+    { statements: Type.Array(DailyStatement, { description: "One per day from `from`, up to today." }) },
+    { additionalProperties: false },
+  ),
+);
+
+export const DayParams = Type.Object({ date: DateText("The day (YYYY-MM-DD) in your statement time zone.") });
+
+export const RangeQuery = Type.Object(
+  {
+    from: DateText("First day (YYYY-MM-DD)."),
+    to: DateText("Last day, included; at most 30 days after `from`."),
+  },
+  { additionalProperties: false },
+);
+
+const BAD_DAY = [
+  "INVALID_FIELD",
+  "`date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days",
+] as const;
+const NOT_STARTED = ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"] as const;
+
+export const getDailyStatement = defineOperation({
+  method: "GET",
+  path: "/statements/daily/{date}",
+  operationId: "getDailyStatement",
+  tags: ["Transactions"],
+  summary: "One day's statement",
+  description:
+    "The day's summary and lines. A closed day answers the same bytes every time with a strong `ETag` (its `sha256`); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.",
+  pathParams: DayParams,
+  responses: {
+    200: { description: "The statement.", schema: DailyStatement },
+    304: { description: "Unchanged: the `If-None-Match` given is the closed day's `ETag`." },
+  },
+  errors: [BAD_DAY, NOT_STARTED],
+});
+
+export const listStatements = defineOperation({
+  method: "GET",
+  path: "/statements",
+  operationId: "listStatements",
+  tags: ["Transactions"],
+  summary: "Daily statements of a range of days",
+  description:
+    "The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.",
+  query: RangeQuery,
+  responses: { 200: { description: "The statements.", schema: StatementRange } },
+  errors: [BAD_DAY, NOT_STARTED],
+});
+
+export const STATEMENT_DAY_OPERATIONS = [getDailyStatement, listStatements] as const;

@@ -1,0 +1,75 @@
+/**
+ * payouts.ledger.v1.StatementService: proto ↔ the daily statement operations.
+ */
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { toDecimalString } from "@payouts/platform/money/decimal";
+import type { DailyStatement, StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
+import { missingField } from "../domain/ledger-failure.js";
+import {
+  type DayStatement,
+  dayLinesPage,
+  dayStatement,
+  dayStatements,
+  getTimeZone,
+  setTimeZone,
+  viewDay,
+} from "../operations/daily-statements.js";
+import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { toStatementLineMessage } from "../proto/statement-line-message.js";
+import { mapFailures } from "./ledger-handlers.js";
+
+export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof StatementService> {
+  const partner = (partnerId: string) => {
+    if (!partnerId) throw missingField("partner_id");
+    return partnerId;
+  };
+  return mapFailures({
+    async getStatementSettings(req) {
+      const partnerId = partner(req.partnerId);
+      return { settings: { partnerId, timeZone: await getTimeZone(deps.db, partnerId) } };
+    },
+
+    async setStatementSettings(req) {
+      const partnerId = partner(req.partnerId);
+      const timeZone = await setTimeZone(deps.db, partnerId, req.timeZone, deps.now());
+      return { settings: { partnerId, timeZone } };
+    },
+
+    async getDailyStatement(req) {
+      const day = await dayStatement(deps.db, partner(req.partnerId), req.date, deps.now());
+      return { statement: toDailyStatementMessage(day) };
+    },
+
+    async listDailyStatementLines(req) {
+      const view = await viewDay(deps.db, partner(req.partnerId), req.date, deps.now());
+      const page = await dayLinesPage(deps.db, view, req.after, req.limit);
+      return { lines: page.lines.map(toStatementLineMessage), nextCursor: page.nextCursor ?? "" };
+    },
+
+    async listDailyStatements(req) {
+      const days = await dayStatements(deps.db, partner(req.partnerId), req, deps.now());
+      return { statements: days.map(toDailyStatementMessage) };
+    },
+  });
+}
+
+function toDailyStatementMessage(day: DayStatement): Omit<DailyStatement, "$typeName"> {
+  const s = day.summary;
+  return {
+    statementId: day.statementId,
+    date: day.date,
+    timeZone: day.timeZone,
+    periodStart: timestampFromDate(day.periodStart),
+    periodEnd: timestampFromDate(day.periodEnd),
+    status: day.status,
+    revision: day.revision,
+    restates: day.restates ?? "",
+    openingBalanceUsd: toDecimalString(s.openingBalance),
+    closingBalanceUsd: toDecimalString(s.closingBalance),
+    lineCount: s.lineCount,
+    totalDebitsUsd: toDecimalString(s.totalDebits),
+    totalCreditsUsd: toDecimalString(s.totalCredits),
+    sha256: s.sha256,
+  };
+}

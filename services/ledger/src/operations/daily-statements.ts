@@ -1,0 +1,288 @@
+/**
+ * Daily statements: a partner's time zone, a day's summary and lines (closed: frozen; open: as of now), and
+ * closing due days. The rules are in docs/decisions/0031-daily-statements.md.
+ */
+import type { Database, Queryable } from "@payouts/platform/database/database";
+import { Dec } from "@payouts/platform/money/decimal";
+import { invalidField, LEDGER, ledgerFailure } from "../domain/ledger-failure.js";
+import {
+  addDays,
+  DaySummariser,
+  type DaySummary,
+  DEFAULT_TIME_ZONE,
+  daysBetween,
+  hasStarted,
+  isDue,
+  localDate,
+  periodOf,
+  statementId,
+  summariseDay,
+  validDate,
+  validTimeZone,
+} from "../domain/statement-days.js";
+import {
+  decodeFeedCursor,
+  encodeFeedCursor,
+  feedPageSize,
+  isAfter,
+  type StatementLine,
+  statementLines,
+} from "../domain/statement-lines.js";
+import {
+  type ClosedBound,
+  type ClosedDay,
+  claimDayEntries,
+  closedDays,
+  currentWatermark,
+  type DayScope,
+  dayEntries,
+  edgeClosedDay,
+  firstEntryAt,
+  insertClosedDay,
+  lockPartnerStatements,
+  openSumBefore,
+  partnersWithBalance,
+  putTimeZone,
+  timeZoneOf,
+} from "../store/statement-day-store.js";
+
+/** Days one ListDailyStatements call may span. */
+export const MAX_STATEMENT_RANGE_DAYS = 31;
+/** Entries read per round trip while a day is summarised. */
+const SUMMARY_PAGE = 1000;
+
+export type DayStatus = "open" | "closed";
+
+/** A day as a reader sees it: where its lines come from, and (for a closed day) its frozen summary. */
+export interface DayView {
+  readonly statementId: string;
+  readonly partnerId: string;
+  readonly date: string;
+  readonly timeZone: string;
+  readonly periodStart: Date;
+  readonly periodEnd: Date;
+  readonly status: DayStatus;
+  readonly revision: number;
+  readonly restates: string | undefined;
+  readonly scope: DayScope | undefined;
+  /** Balance before the day's first line. */
+  readonly opening: Dec;
+  readonly stored: DaySummary | undefined;
+}
+
+export interface DayStatement extends DayView {
+  readonly summary: DaySummary;
+}
+
+export async function getTimeZone(db: Queryable, partnerId: string): Promise<string> {
+  return (await timeZoneOf(db, partnerId)) ?? DEFAULT_TIME_ZONE;
+}
+
+export async function setTimeZone(
+  db: Queryable,
+  partnerId: string,
+  timeZone: string,
+  now: Date,
+): Promise<string> {
+  const zone = validTimeZone(timeZone);
+  await putTimeZone(db, partnerId, zone, now);
+  return zone;
+}
+
+function closedView(day: ClosedDay): DayView {
+  return {
+    statementId: day.statementId,
+    partnerId: day.partnerId,
+    date: day.date,
+    timeZone: day.timeZone,
+    periodStart: day.periodStart,
+    periodEnd: day.periodEnd,
+    status: "closed",
+    revision: day.revision,
+    restates: undefined,
+    scope: { kind: "closed", statementId: day.statementId },
+    opening: day.summary.openingBalance,
+    stored: day.summary,
+  };
+}
+
+/**
+ * Where the day `date` stands now: closed (stored), empty and closed for good (before the partner's first
+ * closed day), or open. STATEMENT_DAY_NOT_STARTED for a day that has not begun in the partner's zone.
+ */
+export async function viewDay(db: Queryable, partnerId: string, date: string, now: Date): Promise<DayView> {
+  validDate(date);
+  const [stored] = await closedDays(db, partnerId, date, date);
+  if (stored) return closedView(stored);
+  const timeZone = await getTimeZone(db, partnerId);
+  const period = periodOf(date, timeZone);
+  if (!hasStarted(period, now)) {
+    throw ledgerFailure(LEDGER.of("STATEMENT_DAY_NOT_STARTED", date, timeZone));
+  }
+  const common = {
+    statementId: statementId(partnerId, date, 1),
+    partnerId,
+    date,
+    timeZone,
+    periodStart: period.start,
+    periodEnd: period.end,
+    revision: 1,
+    restates: undefined,
+  };
+  const first = await edgeClosedDay(db, partnerId, "first");
+  if (first && date < first.date) {
+    // The first closed day took every entry written before its end: no day before it can hold one.
+    return { ...common, status: "closed", scope: undefined, opening: new Dec(0), stored: undefined };
+  }
+  const last = await edgeClosedDay(db, partnerId, "last");
+  const after = last ? boundOf(last) : undefined;
+  const firstOpen = last !== undefined && date === addDays(last.date, 1);
+  const lower = firstOpen ? undefined : period.start;
+  const base = last ? last.summary.closingBalance : new Dec(0);
+  const opening = base.plus(lower ? await openSumBefore(db, partnerId, after, lower) : 0);
+  return {
+    ...common,
+    status: "open",
+    scope: { kind: "open", partnerId, after, lower, end: period.end },
+    opening,
+    stored: undefined,
+  };
+}
+
+const boundOf = (day: ClosedDay): ClosedBound => ({ watermark: day.watermark, end: day.periodEnd });
+
+/** One page of a day's lines after `after` (a position of this day), with running balances. */
+export async function dayLinesPage(
+  db: Queryable,
+  view: DayView,
+  after: string,
+  limit: number,
+): Promise<{ lines: StatementLine[]; nextCursor: string | undefined }> {
+  const size = feedPageSize(limit);
+  if (!view.scope) return { lines: [], nextCursor: after || undefined };
+  const from = after ? decodeFeedCursor(after) : undefined;
+  const { entries, before } = await dayEntries(db, view.scope, from, size + 1);
+  const lines = statementLines(entries, view.opening.plus(before))
+    .filter((line) => !from || isAfter(line.position, from))
+    .slice(0, size);
+  const last = lines.at(-1);
+  return { lines, nextCursor: last ? encodeFeedCursor(last.position) : after || undefined };
+}
+
+/** Every line of the day's scope, page by page, folded into its summary. */
+async function summarise(db: Queryable, scope: DayScope | undefined, opening: Dec): Promise<DaySummary> {
+  if (!scope) return summariseDay(opening, []);
+  const summariser = new DaySummariser(opening);
+  let from: StatementLine["position"] | undefined;
+  for (;;) {
+    const { entries, before } = await dayEntries(db, scope, from, SUMMARY_PAGE + 1);
+    const lines = statementLines(entries, opening.plus(before)).filter(
+      (l) => !from || isAfter(l.position, from),
+    );
+    summariser.add(lines);
+    const last = lines.at(-1);
+    if (!last || entries.length <= SUMMARY_PAGE) return summariser.summary();
+    from = last.position;
+  }
+}
+
+/** The day's statement: the stored summary when closed, computed from its current lines when open. */
+export async function dayStatement(
+  db: Queryable,
+  partnerId: string,
+  date: string,
+  now: Date,
+): Promise<DayStatement> {
+  const view = await viewDay(db, partnerId, date, now);
+  return { ...view, summary: view.stored ?? (await summarise(db, view.scope, view.opening)) };
+}
+
+/** The statements of `from`..`to` (inclusive, at most MAX_STATEMENT_RANGE_DAYS), up to the current day. */
+export async function dayStatements(
+  db: Queryable,
+  partnerId: string,
+  range: { from: string; to: string },
+  now: Date,
+): Promise<DayStatement[]> {
+  validDate(range.from, "from");
+  validDate(range.to, "to");
+  const span = daysBetween(range.from, range.to) + 1;
+  if (span < 1) throw invalidField("to", "is before from");
+  if (span > MAX_STATEMENT_RANGE_DAYS) {
+    throw invalidField("to", `is more than ${MAX_STATEMENT_RANGE_DAYS} days after from (both included)`);
+  }
+  const days: DayStatement[] = [];
+  for (let i = 0; i < span; i++) {
+    const date = addDays(range.from, i);
+    if (i > 0 && !hasStarted(periodOf(date, await getTimeZone(db, partnerId)), now)) break;
+    days.push(await dayStatement(db, partnerId, date, now));
+  }
+  return days;
+}
+
+/**
+ * Closes the partner's next day if it is due: the day after its last closed one (or the day of its first
+ * visible entry). Holds the partner's statement lock, so two closers close a day once. Returns the day
+ * closed, or undefined when none was due.
+ */
+export async function closeNextDay(
+  db: Database,
+  partnerId: string,
+  now: Date,
+  graceMs: number,
+): Promise<ClosedDay | undefined> {
+  return db.transaction(async (tx) => {
+    await lockPartnerStatements(tx, partnerId);
+    const timeZone = await getTimeZone(tx, partnerId);
+    const last = await edgeClosedDay(tx, partnerId, "last");
+    let date: string | undefined;
+    if (last) date = addDays(last.date, 1);
+    else {
+      const firstAt = await firstEntryAt(tx, partnerId);
+      date = firstAt ? localDate(firstAt, timeZone) : undefined;
+    }
+    if (!date) return undefined;
+    const period = periodOf(date, timeZone);
+    if (!isDue(period, now, graceMs)) return undefined;
+    const id = statementId(partnerId, date, 1);
+    // Read before the claim: the watermark only rises, so every entry below it is visible to the claim.
+    const watermark = await currentWatermark(tx);
+    await claimDayEntries(
+      tx,
+      { partnerId, statementId: id, end: period.end, watermark },
+      last && boundOf(last),
+    );
+    const opening = last ? last.summary.closingBalance : new Dec(0);
+    const summary = await summarise(tx, { kind: "closed", statementId: id }, opening);
+    const day = {
+      statementId: id,
+      partnerId,
+      date,
+      revision: 1,
+      timeZone,
+      periodStart: period.start,
+      periodEnd: period.end,
+      summary,
+      watermark,
+    };
+    if (!(await insertClosedDay(tx, day, now))) return undefined;
+    return { ...day, closedAt: now };
+  });
+}
+
+/** Closes every due day of every partner; returns how many days it closed. */
+export async function closeDueDays(
+  db: Database,
+  now: Date,
+  graceMs: number,
+  maxDaysPerPartner = 400,
+): Promise<number> {
+  let closed = 0;
+  for (const partnerId of await partnersWithBalance(db)) {
+    for (let i = 0; i < maxDaysPerPartner; i++) {
+      if (!(await closeNextDay(db, partnerId, now, graceMs))) break;
+      closed++;
+    }
+  }
+  return closed;
+}

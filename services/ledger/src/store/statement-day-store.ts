@@ -1,0 +1,353 @@
+/**
+ * SQL of daily statements: each partner's time zone, the closed days (frozen summary and membership) and
+ * the entries of a day, closed or open, in feed order (xid, entry_id) below the snapshot watermark.
+ *
+ * A day's entries ("scope"):
+ *   closed — the entries its close recorded in `statement_day_entries`;
+ *   open   — entries no closed day holds, below the watermark, with `lower <= created_at < end`, where
+ *            `lower` is -infinity for the first open day after the last closed one (entries that became
+ *            visible after their own day closed post there) and the day's start otherwise.
+ *
+ * "No closed day holds it" is bounded by the last closed day L: its close took every entry with
+ * xid < L's watermark and created_at < L's end, so an entry still open has xid >= that watermark or
+ * created_at >= that end — two index ranges, never the partner's whole history.
+ */
+import type { Queryable } from "@payouts/platform/database/database";
+import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import type { DaySummary } from "../domain/statement-days.js";
+import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
+
+/** What the last closed day's close took: every entry below `watermark` written before `end`. */
+export interface ClosedBound {
+  readonly watermark: bigint;
+  readonly end: Date;
+}
+
+export type DayScope =
+  | { readonly kind: "closed"; readonly statementId: string }
+  | {
+      readonly kind: "open";
+      readonly partnerId: string;
+      readonly after: ClosedBound | undefined;
+      readonly lower: Date | undefined;
+      readonly end: Date;
+    };
+
+export interface ClosedDay {
+  readonly statementId: string;
+  readonly partnerId: string;
+  readonly date: string;
+  readonly revision: number;
+  readonly timeZone: string;
+  readonly periodStart: Date;
+  readonly periodEnd: Date;
+  readonly summary: DaySummary;
+  /** The feed watermark its membership was taken below. */
+  readonly watermark: bigint;
+  readonly closedAt: Date;
+}
+
+interface ClosedDayRow {
+  readonly statement_id: string;
+  readonly partner_id: string;
+  readonly day: string;
+  readonly revision: number;
+  readonly time_zone: string;
+  readonly period_start: Date;
+  readonly period_end: Date;
+  readonly opening_balance: string;
+  readonly closing_balance: string;
+  readonly line_count: number;
+  readonly total_debits: string;
+  readonly total_credits: string;
+  readonly sha256: string;
+  readonly watermark: string;
+  readonly closed_at: Date;
+}
+
+const DAY_COLUMNS = `statement_id, partner_id, to_char(day, 'YYYY-MM-DD') AS day, revision, time_zone,
+  period_start, period_end, opening_balance::text AS opening_balance, closing_balance::text AS closing_balance,
+  line_count, total_debits::text AS total_debits, total_credits::text AS total_credits, sha256,
+  watermark::text AS watermark, closed_at`;
+
+function toClosedDay(r: ClosedDayRow): ClosedDay {
+  return {
+    statementId: r.statement_id,
+    partnerId: r.partner_id,
+    date: r.day,
+    revision: r.revision,
+    timeZone: r.time_zone,
+    periodStart: r.period_start,
+    periodEnd: r.period_end,
+    summary: {
+      openingBalance: new Dec(r.opening_balance),
+      closingBalance: new Dec(r.closing_balance),
+      lineCount: r.line_count,
+      totalDebits: new Dec(r.total_debits),
+      totalCredits: new Dec(r.total_credits),
+      sha256: r.sha256,
+    },
+    watermark: BigInt(r.watermark),
+    closedAt: r.closed_at,
+  };
+}
+
+export async function timeZoneOf(q: Queryable, partnerId: string): Promise<string | undefined> {
+  const res = await q.query<{ time_zone: string }>(
+    `SELECT time_zone FROM ledger.statement_settings WHERE partner_id = $1`,
+    [partnerId],
+  );
+  return res.rows[0]?.time_zone;
+}
+
+export async function putTimeZone(
+  q: Queryable,
+  partnerId: string,
+  timeZone: string,
+  at: Date,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO ledger.statement_settings (partner_id, time_zone, updated_at) VALUES ($1, $2, $3)
+     ON CONFLICT (partner_id) DO UPDATE SET time_zone = EXCLUDED.time_zone, updated_at = EXCLUDED.updated_at`,
+    [partnerId, timeZone, at],
+  );
+}
+
+/** The latest revision of each closed day of the partner from `from` to `to` (inclusive), by date. */
+export async function closedDays(
+  q: Queryable,
+  partnerId: string,
+  from: string,
+  to: string,
+): Promise<ClosedDay[]> {
+  const res = await q.query<ClosedDayRow>(
+    `SELECT DISTINCT ON (day) ${DAY_COLUMNS} FROM ledger.statement_days
+      WHERE partner_id = $1 AND day BETWEEN $2::date AND $3::date
+      ORDER BY day, revision DESC`,
+    [partnerId, from, to],
+  );
+  return res.rows.map(toClosedDay);
+}
+
+/** The partner's first or last closed day (latest revision), if any. */
+export async function edgeClosedDay(
+  q: Queryable,
+  partnerId: string,
+  edge: "first" | "last",
+): Promise<ClosedDay | undefined> {
+  const order = edge === "first" ? "day ASC, revision DESC" : "day DESC, revision DESC";
+  const res = await q.query<ClosedDayRow>(
+    `SELECT ${DAY_COLUMNS} FROM ledger.statement_days WHERE partner_id = $1 ORDER BY ${order} LIMIT 1`,
+    [partnerId],
+  );
+  const row = res.rows[0];
+  return row ? toClosedDay(row) : undefined;
+}
+
+/** Partners whose balance account exists (those that may have entries to close). */
+export async function partnersWithBalance(q: Queryable): Promise<string[]> {
+  const res = await q.query<{ partner_id: string }>(
+    `SELECT partner_id FROM ledger.accounts WHERE kind = 'balance' ORDER BY partner_id`,
+  );
+  return res.rows.map((r) => r.partner_id);
+}
+
+/** The earliest created_at of the partner's visible entries (before any day of it closed). */
+export async function firstEntryAt(q: Queryable, partnerId: string): Promise<Date | undefined> {
+  const open = openEntries(partnerId, undefined, 1);
+  const res = await q.query<{ at: Date | null }>(
+    `SELECT min(e.created_at) AS at FROM ledger.entries e WHERE ${open.where}`,
+    open.params,
+  );
+  return res.rows[0]?.at ?? undefined;
+}
+
+/** The feed watermark now: every transaction below it has ended. */
+export async function currentWatermark(q: Queryable): Promise<bigint> {
+  const res = await q.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
+  return BigInt(res.rows[0]?.xmin ?? "0");
+}
+
+/** Serialises closers of one partner until the caller's transaction ends (two ledger replicas). */
+export async function lockPartnerStatements(q: Queryable, partnerId: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('ledger.statement_days ' || $1, 0))`, [
+    partnerId,
+  ]);
+}
+
+/**
+ * Freezes the membership of a closing day: every entry of the partner below `watermark`, written before
+ * `end`, that no closed day holds yet (`after`: the last closed day's bound). Returns how many it took.
+ */
+export async function claimDayEntries(
+  q: Queryable,
+  day: { partnerId: string; statementId: string; end: Date; watermark: bigint },
+  after: ClosedBound | undefined,
+): Promise<number> {
+  const open = openEntries(day.partnerId, after, 4);
+  const res = await q.query(
+    `INSERT INTO ledger.statement_day_entries (entry_id, statement_id)
+     SELECT e.entry_id, $1 FROM ledger.entries e
+      WHERE ${open.where} AND e.xid < $2::xid8 AND e.created_at < $3
+     ON CONFLICT (entry_id) DO NOTHING`,
+    [day.statementId, day.watermark.toString(), day.end, ...open.params],
+  );
+  return res.rowCount;
+}
+
+/** Stores a closed day; false when the same day and revision was already stored (nothing written). */
+export async function insertClosedDay(
+  q: Queryable,
+  day: Omit<ClosedDay, "closedAt">,
+  at: Date,
+): Promise<boolean> {
+  const s = day.summary;
+  const res = await q.query(
+    `INSERT INTO ledger.statement_days (statement_id, partner_id, day, revision, time_zone, period_start,
+       period_end, opening_balance, closing_balance, line_count, total_debits, total_credits, sha256, watermark,
+       closed_at)
+     VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13,
+       $14::xid8, $15)
+     ON CONFLICT DO NOTHING`,
+    [
+      day.statementId,
+      day.partnerId,
+      day.date,
+      day.revision,
+      day.timeZone,
+      day.periodStart,
+      day.periodEnd,
+      toDecimalString(s.openingBalance),
+      toDecimalString(s.closingBalance),
+      s.lineCount,
+      toDecimalString(s.totalDebits),
+      toDecimalString(s.totalCredits),
+      s.sha256,
+      day.watermark.toString(),
+      at,
+    ],
+  );
+  return res.rowCount === 1;
+}
+
+interface DayEntryRow {
+  readonly xid: string;
+  readonly entry_id: string;
+  readonly movement_kind: string;
+  readonly amount: string;
+  readonly created_at: Date;
+  readonly before: string;
+  readonly tx_id: string | null;
+  readonly partner_transaction_id: string | null;
+  readonly currency: string | null;
+  readonly local_amount: string | null;
+  readonly exchange_rate: string | null;
+  readonly amount_usd: string | null;
+  readonly fee: string | null;
+}
+
+/**
+ * WHERE (on `e`, parameters from $`first`) of the partner's balance entries below the feed watermark that
+ * no closed day holds, bounded by the last closed day (see the file comment).
+ */
+function openEntries(
+  partnerId: string,
+  after: ClosedBound | undefined,
+  first: number,
+): { where: string; params: unknown[] } {
+  const base = `e.partner_id = $${first} AND e.kind = 'balance' AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
+    AND NOT EXISTS (SELECT 1 FROM ledger.statement_day_entries m WHERE m.entry_id = e.entry_id)`;
+  if (!after) return { where: base, params: [partnerId] };
+  return {
+    where: `${base} AND (e.xid >= $${first + 1}::xid8 OR e.created_at >= $${first + 2})`,
+    params: [partnerId, after.watermark.toString(), after.end],
+  };
+}
+
+/** FROM/WHERE of a scope's entries, its parameters starting at $1. */
+function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
+  if (scope.kind === "closed") {
+    return {
+      from: `ledger.statement_day_entries m JOIN ledger.entries e ON e.entry_id = m.entry_id
+              WHERE m.statement_id = $1`,
+      params: [scope.statementId],
+    };
+  }
+  const open = openEntries(scope.partnerId, scope.after, 3);
+  return {
+    from: `ledger.entries e
+            WHERE ${open.where} AND e.created_at < $1 AND e.created_at >= COALESCE($2::timestamptz, '-infinity')`,
+    params: [scope.end, scope.lower ?? null, ...open.params],
+  };
+}
+
+/**
+ * Up to `limit` entries of the day's scope from `from` on (inclusive of its entry, as the feed does), and
+ * the sum of the scope's entries before the first of them. One statement: one snapshot.
+ */
+export async function dayEntries(
+  q: Queryable,
+  scope: DayScope,
+  from: FeedPosition | undefined,
+  limit: number,
+): Promise<{ entries: BalanceEntry[]; before: Dec }> {
+  const { from: source, params } = scopeSql(scope);
+  const n = params.length;
+  const res = await q.query<DayEntryRow>(
+    `WITH scoped AS (SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}),
+     page AS (
+       SELECT * FROM scoped WHERE (xid, entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
+        ORDER BY xid, entry_id LIMIT $${n + 3}
+     ),
+     before AS (
+       SELECT COALESCE(sum(amount), 0) AS s FROM scoped WHERE (xid, entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
+     )
+     SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, mv.kind AS movement_kind,
+            p.amount::text AS amount, p.created_at, b.s::text AS before,
+            t.tx_id, NULLIF(t.partner_transaction_id, '') AS partner_transaction_id, t.currency,
+            t.amount::text AS local_amount, t.exchange_rate::text AS exchange_rate,
+            t.amount_usd::text AS amount_usd, (t.percentage_fee + t.fixed_fee)::text AS fee
+       FROM before b
+       LEFT JOIN page p ON true
+       LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id
+       LEFT JOIN ledger.transactions t ON t.tx_id = mv.tx_id
+      ORDER BY p.xid, p.entry_id`,
+    [...params, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit],
+  );
+  const before = new Dec(res.rows[0]?.before ?? "0");
+  const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
+  return {
+    before,
+    entries: res.rows
+      .filter((r) => r.entry_id !== null)
+      .map((r) => ({
+        xid: BigInt(r.xid),
+        entryId: BigInt(r.entry_id),
+        movementKind: r.movement_kind,
+        amount: new Dec(r.amount),
+        createdAt: r.created_at,
+        txId: r.tx_id ?? undefined,
+        partnerTransactionId: r.partner_transaction_id ?? undefined,
+        currency: r.currency ?? undefined,
+        localAmount: dec(r.local_amount),
+        exchangeRate: dec(r.exchange_rate),
+        amountUsd: dec(r.amount_usd),
+        fee: dec(r.fee),
+      })),
+  };
+}
+
+/** Σ of the partner's visible entries no closed day holds, written before `before`. */
+export async function openSumBefore(
+  q: Queryable,
+  partnerId: string,
+  after: ClosedBound | undefined,
+  before: Date,
+): Promise<Dec> {
+  const open = openEntries(partnerId, after, 2);
+  const res = await q.query<{ s: string }>(
+    `SELECT COALESCE(sum(e.amount), 0)::text AS s FROM ledger.entries e WHERE ${open.where} AND e.created_at < $1`,
+    [before, ...open.params],
+  );
+  return new Dec(res.rows[0]?.s ?? "0");
+}
