@@ -118,6 +118,18 @@ describe("the operator console", () => {
     await page.getByRole("cell", { name: "wire 2026-11-25" }).waitFor();
     const balance = await platform.admin("GET", `/admin/partners/${partner.id}/balance`);
     expect(Number(balance.json.balance_usd)).toBe(250);
+
+    // The statement time zone: a name the zone database lacks is refused, an IANA name is saved.
+    const zone = page.getByLabel("Time zone");
+    expect(await zone.inputValue()).toBe("UTC");
+    await zone.fill("Mars/Olympus_Mons");
+    await page.getByRole("button", { name: "Save time zone" }).click();
+    await page.getByText(/Not saved.*IANA/).waitFor();
+    await zone.fill("America/Sao_Paulo");
+    await page.getByRole("button", { name: "Save time zone" }).click();
+    await session.notice("Statements are now cut in America/Sao_Paulo. Days already closed keep their zone.");
+    const settings = await platform.admin("GET", `/admin/partners/${partner.id}/statement-settings`);
+    expect(settings.json.time_zone).toBe("America/Sao_Paulo");
     await checkView(page, "partner-page");
 
     await session.nav("Partners");

@@ -25,6 +25,8 @@ export type StatementLine = Schemas["StatementLine"];
 export type Balance = Schemas["Balance"];
 export type DailyStatement = Schemas["DailyStatement"];
 export type StatementRange = Schemas["StatementRange"];
+export type DayTransactionsPage = Schemas["DayTransactionsPage"];
+export type DayTransaction = Schemas["DayTransaction"];
 export type WebhookConfig = Schemas["WebhookConfig"];
 export type WebhookConfigCreateRequest = Schemas["WebhookConfigCreateRequest"];
 export type WebhookConfigUpdateRequest = Schemas["WebhookConfigUpdateRequest"];
@@ -45,6 +47,7 @@ export type ListBanksQuery = Query<"/listBanks", "get">;
 export type ListTransactionsQuery = Query<"/listTransactions", "get">;
 export type BalanceEntriesQuery = Query<"/balance/entries", "get">;
 export type StatementRangeQuery = Query<"/statements", "get">;
+export type DayTransactionsQuery = Query<"/statements/daily/{date}/transactions", "get">;
 export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
 
 export interface PayoutsClientOptions {
@@ -230,6 +233,22 @@ export class PayoutsClient {
   /** `GET /statements`: the daily statements of `from`..`to` (at most 31 days), up to today. */
   listStatements(query: StatementRangeQuery, options: CallOptions = {}): Promise<StatementRange> {
     return this.send((init) => this.api.GET("/statements", { ...init, params: { query } }), options);
+  }
+
+  /**
+   * `GET /statements/daily/{date}/transactions`: the transactions you created on the day, oldest first,
+   * each with its status now and the statement lines it produced; pass `next_cursor` as `after` for more.
+   */
+  listDailyTransactions(
+    date: string,
+    query: DayTransactionsQuery = {},
+    options: CallOptions = {},
+  ): Promise<DayTransactionsPage> {
+    return this.send(
+      (init) =>
+        this.api.GET("/statements/daily/{date}/transactions", { ...init, params: { path: { date }, query } }),
+      options,
+    );
   }
 
   /** `GET /listTransactions`: one page, newest first; pass `next_cursor` as `cursor` for the next. */

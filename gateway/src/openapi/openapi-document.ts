@@ -6,6 +6,7 @@
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
 import { CUSTOMER_OPERATIONS } from "../operations/partner/customer-api.js";
+import { DAY_TRANSACTION_OPERATIONS } from "../operations/partner/day-transactions-api.js";
 import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
 import { LOOKUP_OPERATIONS } from "../operations/partner/lookup-api.js";
 import { QUOTE_OPERATIONS } from "../operations/partner/quote-api.js";
@@ -105,6 +106,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       ...paths(TRANSACTION_OPERATIONS),
       ...paths(STATEMENT_OPERATIONS),
       ...paths(STATEMENT_DAY_OPERATIONS),
+      ...paths(DAY_TRANSACTION_OPERATIONS),
       ...paths(WEBHOOK_OPERATIONS),
       ...paths(WEBHOOK_DELIVERY_OPERATIONS),
       ...paths([railCallback]),

@@ -1,3 +1,4 @@
+import { registerDayTransactionRoutes } from "./day-transactions-routes.js";
 import { registerDocsRoutes } from "./docs-routes.js";
 import { registerLookupRoutes } from "./lookup-routes.js";
 import { registerPricingRoutes } from "./pricing-routes.js";
@@ -16,6 +17,7 @@ export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
   registerTransactionRoutes,
   registerStatementRoutes,
   registerStatementDayRoutes,
+  registerDayTransactionRoutes,
   registerRailCallbackRoutes,
   registerDocsRoutes,
 ];

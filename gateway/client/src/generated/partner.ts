@@ -282,6 +282,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/statements/daily/{date}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconcile a day: its transactions and the lines each produced
+         * @description Every transaction you created on the day (in your statement time zone), oldest first, with its status now and every statement line it produced, whichever day's statement holds each line. Match them to your books by `partner_transaction_id`.
+         */
+        get: operations["listDailyTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhookConfigs": {
         parameters: {
             query?: never;
@@ -1153,6 +1173,68 @@ export interface components {
         StatementRange: {
             /** @description One per day from `from`, up to today. */
             statements: components["schemas"]["DailyStatement"][];
+        };
+        DayTransactionsPage: {
+            /** @description The day (YYYY-MM-DD). */
+            date: string;
+            /** @description The IANA time zone the day is cut in. */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description The day's first instant. ISO 8601 in UTC with milliseconds.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description The next day's first instant. ISO 8601 in UTC with milliseconds.
+             */
+            period_end: string;
+            /** @description Oldest first. */
+            transactions: components["schemas"]["DayTransaction"][];
+            /** @description Pass as `after` for the next transactions; the `after` given when there are no more; null when the day has none. */
+            next_cursor: string | null;
+        };
+        DayTransaction: {
+            /** @description Your reference of the transaction; null when it has none. */
+            partner_transaction_id: string | null;
+            /** @description The transaction. */
+            tx_id: string;
+            status: components["schemas"]["TransactionStatus"];
+            /**
+             * Format: date-time
+             * @description When it was created: within the day. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description The payout's local amount; null when none. */
+            amount: string | null;
+            /** @description ISO 4217 of `amount`. */
+            currency: string;
+            /** @description The quoted USD amount; null until quoted. */
+            amount_usd: string | null;
+            /** @description The quoted fee in USD; null until quoted. */
+            fee_usd: string | null;
+            /** @description The sum of `lines`: what the transaction has moved on your balance so far (0 until executed, 0 again after a reversal). */
+            balance_effect_usd: string;
+            /** @description Every statement line it produced, oldest first. */
+            lines: components["schemas"]["DayTransactionLine"][];
+        };
+        DayTransactionLine: {
+            /** @description The statement line's `id` (as in the feed and the daily statements). */
+            id: string;
+            /**
+             * @description The statement line's type.
+             * @enum {string}
+             */
+            type: "payout" | "fee" | "credit" | "reversal" | "refund";
+            /** @description Signed USD at full precision: negative takes from the balance. */
+            amount_usd: string;
+            /**
+             * Format: date-time
+             * @description When the line was written. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description The day (YYYY-MM-DD) whose statement holds the line: a refund weeks later is on its own day. */
+            statement_date: string;
         };
         WebhookConfig: {
             /**
@@ -3566,6 +3648,160 @@ export interface operations {
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
              *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `STATEMENT_DAY_NOT_STARTED`: the day has not begun in your time zone
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "STATEMENT_DAY_NOT_STARTED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listDailyTransactions: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page, unchanged (opaque). */
+                after?: string;
+                /** @description Transactions per page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The day (YYYY-MM-DD) in your statement time zone.
+                 * @example 2026-11-20
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's transactions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayTransactionsPage"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `date` is not a date YYYY-MM-DD from 2000, `after` is not a cursor of this route, or `limit` is outside 1–1000
              */
             400: {
                 headers: {

@@ -78,6 +78,15 @@ export function createAdminApi(token: string) {
           params: { path: { partner_id: partnerId }, query: compact<T.BalanceEntryQuery>(query) },
         }),
       ),
+    getStatementSettings: (partnerId: string) =>
+      dataOf(admin.GET("/admin/partners/{partner_id}/statement-settings", partner(partnerId))),
+    putStatementSettings: (partnerId: string, time_zone: string) =>
+      dataOf(
+        admin.PUT("/admin/partners/{partner_id}/statement-settings", {
+          ...partner(partnerId),
+          body: { time_zone },
+        }),
+      ),
 
     // Transactions
     overview: () => dataOf(admin.GET("/admin/overview")),

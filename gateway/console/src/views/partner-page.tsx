@@ -9,6 +9,7 @@ import { ResultNotice } from "../components/result-notice";
 import { PartnerApps } from "./partner-apps";
 import { PartnerBalance } from "./partner-balance";
 import { draftOf, PartnerForm } from "./partner-form";
+import { PartnerStatements } from "./partner-statements";
 
 export function PartnerPage() {
   const { partnerId = "" } = useParams();
@@ -57,6 +58,7 @@ export function PartnerPage() {
               {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
             </section>
             <PartnerBalance partnerId={partner.partner_id} />
+            <PartnerStatements partnerId={partner.partner_id} />
             <PartnerApps partnerId={partner.partner_id} />
           </>
         )}

@@ -17,7 +17,8 @@ export function encodeCursor(position: ListPosition): string {
   return Buffer.from(json, "utf8").toString("base64url");
 }
 
-export function decodeCursor(cursor: string): ListPosition {
+/** The position a cursor names; INVALID_FIELD on `field` when it is not one `operation` returned. */
+export function decodeCursor(cursor: string, field = "cursor", operation = "listTransactions"): ListPosition {
   let parsed: unknown;
   try {
     parsed = cursor.length <= 200 ? JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) : undefined;
@@ -31,7 +32,7 @@ export function decodeCursor(cursor: string): ListPosition {
     typeof parsed[1] !== "string" ||
     !/^tx_[0-9a-z]{1,64}$/.test(parsed[1])
   ) {
-    throw invalidField("cursor", "is not a cursor returned by listTransactions");
+    throw invalidField(field, `is not a cursor returned by ${operation}`);
   }
   return { createdAt: new Date(parsed[0] as number), txId: parsed[1] };
 }

@@ -1,7 +1,7 @@
 /**
  * payouts.ledger.v1.LedgerService: proto ↔ operations, and LedgerFailure → ConnectError with its reason.
  */
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
@@ -14,11 +14,13 @@ import { creditBalance } from "../operations/credit-balance.js";
 import { executePayout } from "../operations/execute-payout.js";
 import { failProcessingPayout } from "../operations/fail-processing-payout.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { listDayTransactions } from "../operations/list-day-transactions.js";
 import { listStatementLines } from "../operations/list-statement-lines.js";
 import { quoteTransaction } from "../operations/quote-transaction.js";
 import { recordRailResult } from "../operations/record-rail-result.js";
 import { refundTransaction } from "../operations/refund-transaction.js";
 import type { BindingPricer } from "../pricing/binding-pricer.js";
+import { toDayTransactionMessage } from "../proto/day-transaction-message.js";
 import { toStatementLineMessage } from "../proto/statement-line-message.js";
 import { destinationToJson, fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import type { PayoutRail } from "../rail/payout-rail.js";
@@ -180,6 +182,19 @@ export function createLedgerHandlers(
       const page = await listStatementLines(deps.db, req);
       return {
         lines: page.lines.map(toStatementLineMessage),
+        nextCursor: page.nextCursor ?? "",
+      };
+    },
+
+    async listDayTransactions(req) {
+      if (!req.partnerId) throw missingField("partner_id");
+      const page = await listDayTransactions(deps.db, req, deps.now());
+      return {
+        date: page.period.date,
+        timeZone: page.period.timeZone,
+        periodStart: timestampFromDate(page.period.start),
+        periodEnd: timestampFromDate(page.period.end),
+        transactions: page.transactions.map(toDayTransactionMessage),
         nextCursor: page.nextCursor ?? "",
       };
     },

@@ -64,6 +64,7 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/CreditBalance": ADMIN,
   "payouts.ledger.v1.LedgerService/GetBalance": ["gateway", "gateway-admin"],
   "payouts.ledger.v1.LedgerService/ListStatementLines": PARTNER,
+  "payouts.ledger.v1.LedgerService/ListDayTransactions": PARTNER,
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
   // Daily statements: partners read their own days; operators set the time zone.

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/ledger/v1/ledger.proto.
  */
 export const file_payouts_ledger_v1_ledger: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wYXlvdXRzL2xlZGdlci92MS9sZWRnZXIucHJvdG8SEXBheW91dHMubGVkZ2VyLnYxIqwBCgxTdGF0dXNDaGFuZ2USMgoEZnJvbRgBIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEjAKAnRvGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSDgoGcmVhc29uGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBAoLVHJhbnNhY3Rpb24SDQoFdHhfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRI0CgZzdGF0dXMYAyABKA4yJC5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvblN0YXR1cxITCgtjdXN0b21lcl9pZBgEIAEoCRIzCgtkZXN0aW5hdGlvbhgFIAEoCzIeLnBheW91dHMuY29tbW9uLnYxLkRlc3RpbmF0aW9uEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYCSABKAkSFgoOcGFydG5lcl9hcHBfaWQYCiABKAkSGQoRd2FsbGV0X2lkZW50aWZpZXIYCyABKAkSFQoNcmVmdW5kX3JlYXNvbhgMIAEoCRIWCg5mYWlsdXJlX3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdoaXN0b3J5GBAgAygLMh8ucGF5b3V0cy5sZWRnZXIudjEuU3RhdHVzQ2hhbmdlEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgRIAEoCSLoAQoYQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSMwoLZGVzdGluYXRpb24YAyABKAsyHi5wYXlvdXRzLmNvbW1vbi52MS5EZXN0aW5hdGlvbhIOCgZhbW91bnQYBCABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgFIAEoCRIWCg5wYXJ0bmVyX2FwcF9pZBgGIAEoCRIZChF3YWxsZXRfaWRlbnRpZmllchgHIAEoCUoECAgQCVIFcXVvdGUiUAoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uIlMKFUdldFRyYW5zYWN0aW9uUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhcKD2luY2x1ZGVfaGlzdG9yeRgDIAEoCCJNChZHZXRUcmFuc2FjdGlvblJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24ihAIKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSNAoGc3RhdHVzGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgDIAEoCRIwCgxjcmVhdGVkX2Zyb20YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWxpbWl0GAYgASgFEg4KBmN1cnNvchgHIAEoCSJlChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNAoMdHJhbnNhY3Rpb25zGAEgAygLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SEwoLbmV4dF9jdXJzb3IYAiABKAkiXgoXUXVvdGVUcmFuc2FjdGlvblJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRINCgV0eF9pZBgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkiQwoYUXVvdGVUcmFuc2FjdGlvblJlc3BvbnNlEicKBXF1b3RlGAEgASgLMhgucGF5b3V0cy5jb21tb24udjEuUXVvdGUigwEKFEV4ZWN1dGVQYXlvdXRSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJEhsKE3JlcXVlc3RfZmluZ2VycHJpbnQYBCABKAkSEgoKcmVxdWVzdF9pZBgFIAEoCSJeChVFeGVjdXRlUGF5b3V0UmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJlChdSZWNvcmRSYWlsUmVzdWx0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIaChJwcm92aWRlcl9yZWZlcmVuY2UYBCABKAkiYAoYUmVjb3JkUmFpbFJlc3VsdFJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SDwoHY2hhbmdlZBgCIAEoCCI5ChhSZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QSDQoFdHhfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGVJlZnVuZFRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbiKbAQoUQ3JlZGl0QmFsYW5jZVJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRISCgphbW91bnRfdXNkGAIgASgJEhEKCXJlZmVyZW5jZRgDIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgFIAEoCRISCgpyZXF1ZXN0X2lkGAYgASgJIj4KFUNyZWRpdEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCRIQCghyZXBsYXllZBgCIAEoCCInChFHZXRCYWxhbmNlUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJIikKEkdldEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCSJNChlMaXN0U3RhdGVtZW50TGluZXNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFYWZ0ZXIYAiABKAkSDQoFbGltaXQYAyABKAUi8AEKDVN0YXRlbWVudExpbmUSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRINCgV0eF9pZBgDIAEoCRIeChZwYXJ0bmVyX3RyYW5zYWN0aW9uX2lkGAQgASgJEg4KBmFtb3VudBgFIAEoCRIQCghjdXJyZW5jeRgGIAEoCRIVCg1leGNoYW5nZV9yYXRlGAcgASgJEhIKCmFtb3VudF91c2QYCCABKAkSLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYmFsYW5jZV9hZnRlcl91c2QYCiABKAkiYgoaTGlzdFN0YXRlbWVudExpbmVzUmVzcG9uc2USLwoFbGluZXMYASADKAsyIC5wYXlvdXRzLmxlZGdlci52MS5TdGF0ZW1lbnRMaW5lEhMKC25leHRfY3Vyc29yGAIgASgJIkYKFkZhaWxUcmFuc2FjdGlvblJlcXVlc3QSDQoFdHhfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEg0KBWZvcmNlGAMgASgIIk4KF0ZhaWxUcmFuc2FjdGlvblJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24q+gEKEVRyYW5zYWN0aW9uU3RhdHVzEiIKHlRSQU5TQUNUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19QRU5ESU5HEAESIQodVFJBTlNBQ1RJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIeChpUUkFOU0FDVElPTl9TVEFUVVNfU1VDQ0VTUxADEh0KGVRSQU5TQUNUSU9OX1NUQVRVU19GQUlMRUQQBBIfChtUUkFOU0FDVElPTl9TVEFUVVNfUkVGVU5ERUQQBRIeChpUUkFOU0FDVElPTl9TVEFUVVNfRVhQSVJFRBAGMp0JCg1MZWRnZXJTZXJ2aWNlEm4KEUNyZWF0ZVRyYW5zYWN0aW9uEisucGF5b3V0cy5sZWRnZXIudjEuQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0GiwucGF5b3V0cy5sZWRnZXIudjEuQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRJlCg5HZXRUcmFuc2FjdGlvbhIoLnBheW91dHMubGVkZ2VyLnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBopLnBheW91dHMubGVkZ2VyLnYxLkdldFRyYW5zYWN0aW9uUmVzcG9uc2USawoQTGlzdFRyYW5zYWN0aW9ucxIqLnBheW91dHMubGVkZ2VyLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GisucGF5b3V0cy5sZWRnZXIudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEmsKEFF1b3RlVHJhbnNhY3Rpb24SKi5wYXlvdXRzLmxlZGdlci52MS5RdW90ZVRyYW5zYWN0aW9uUmVxdWVzdBorLnBheW91dHMubGVkZ2VyLnYxLlF1b3RlVHJhbnNhY3Rpb25SZXNwb25zZRJiCg1FeGVjdXRlUGF5b3V0EicucGF5b3V0cy5sZWRnZXIudjEuRXhlY3V0ZVBheW91dFJlcXVlc3QaKC5wYXlvdXRzLmxlZGdlci52MS5FeGVjdXRlUGF5b3V0UmVzcG9uc2USawoQUmVjb3JkUmFpbFJlc3VsdBIqLnBheW91dHMubGVkZ2VyLnYxLlJlY29yZFJhaWxSZXN1bHRSZXF1ZXN0GisucGF5b3V0cy5sZWRnZXIudjEuUmVjb3JkUmFpbFJlc3VsdFJlc3BvbnNlEm4KEVJlZnVuZFRyYW5zYWN0aW9uEisucGF5b3V0cy5sZWRnZXIudjEuUmVmdW5kVHJhbnNhY3Rpb25SZXF1ZXN0GiwucGF5b3V0cy5sZWRnZXIudjEuUmVmdW5kVHJhbnNhY3Rpb25SZXNwb25zZRJiCg1DcmVkaXRCYWxhbmNlEicucGF5b3V0cy5sZWRnZXIudjEuQ3JlZGl0QmFsYW5jZVJlcXVlc3QaKC5wYXlvdXRzLmxlZGdlci52MS5DcmVkaXRCYWxhbmNlUmVzcG9uc2USWQoKR2V0QmFsYW5jZRIkLnBheW91dHMubGVkZ2VyLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiUucGF5b3V0cy5sZWRnZXIudjEuR2V0QmFsYW5jZVJlc3BvbnNlEnEKEkxpc3RTdGF0ZW1lbnRMaW5lcxIsLnBheW91dHMubGVkZ2VyLnYxLkxpc3RTdGF0ZW1lbnRMaW5lc1JlcXVlc3QaLS5wYXlvdXRzLmxlZGdlci52MS5MaXN0U3RhdGVtZW50TGluZXNSZXNwb25zZRJoCg9GYWlsVHJhbnNhY3Rpb24SKS5wYXlvdXRzLmxlZGdlci52MS5GYWlsVHJhbnNhY3Rpb25SZXF1ZXN0GioucGF5b3V0cy5sZWRnZXIudjEuRmFpbFRyYW5zYWN0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payouts_common_v1_common]);
+  fileDesc("Ch5wYXlvdXRzL2xlZGdlci92MS9sZWRnZXIucHJvdG8SEXBheW91dHMubGVkZ2VyLnYxIqwBCgxTdGF0dXNDaGFuZ2USMgoEZnJvbRgBIAEoDjIkLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uU3RhdHVzEjAKAnRvGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSDgoGcmVhc29uGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBAoLVHJhbnNhY3Rpb24SDQoFdHhfaWQYASABKAkSEgoKcGFydG5lcl9pZBgCIAEoCRI0CgZzdGF0dXMYAyABKA4yJC5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvblN0YXR1cxITCgtjdXN0b21lcl9pZBgEIAEoCRIzCgtkZXN0aW5hdGlvbhgFIAEoCzIeLnBheW91dHMuY29tbW9uLnYxLkRlc3RpbmF0aW9uEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRInCgVxdW90ZRgIIAEoCzIYLnBheW91dHMuY29tbW9uLnYxLlF1b3RlEh4KFnBhcnRuZXJfdHJhbnNhY3Rpb25faWQYCSABKAkSFgoOcGFydG5lcl9hcHBfaWQYCiABKAkSGQoRd2FsbGV0X2lkZW50aWZpZXIYCyABKAkSFQoNcmVmdW5kX3JlYXNvbhgMIAEoCRIWCg5mYWlsdXJlX3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdoaXN0b3J5GBAgAygLMh8ucGF5b3V0cy5sZWRnZXIudjEuU3RhdHVzQ2hhbmdlEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgRIAEoCSLoAQoYQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSMwoLZGVzdGluYXRpb24YAyABKAsyHi5wYXlvdXRzLmNvbW1vbi52MS5EZXN0aW5hdGlvbhIOCgZhbW91bnQYBCABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgFIAEoCRIWCg5wYXJ0bmVyX2FwcF9pZBgGIAEoCRIZChF3YWxsZXRfaWRlbnRpZmllchgHIAEoCUoECAgQCVIFcXVvdGUiUAoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIzCgt0cmFuc2FjdGlvbhgBIAEoCzIeLnBheW91dHMubGVkZ2VyLnYxLlRyYW5zYWN0aW9uIlMKFUdldFRyYW5zYWN0aW9uUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEg0KBXR4X2lkGAIgASgJEhcKD2luY2x1ZGVfaGlzdG9yeRgDIAEoCCJNChZHZXRUcmFuc2FjdGlvblJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24ihAIKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSNAoGc3RhdHVzGAIgASgOMiQucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb25TdGF0dXMSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgDIAEoCRIwCgxjcmVhdGVkX2Zyb20YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWxpbWl0GAYgASgFEg4KBmN1cnNvchgHIAEoCSJlChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNAoMdHJhbnNhY3Rpb25zGAEgAygLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SEwoLbmV4dF9jdXJzb3IYAiABKAkiXgoXUXVvdGVUcmFuc2FjdGlvblJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRINCgV0eF9pZBgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkiQwoYUXVvdGVUcmFuc2FjdGlvblJlc3BvbnNlEicKBXF1b3RlGAEgASgLMhgucGF5b3V0cy5jb21tb24udjEuUXVvdGUigwEKFEV4ZWN1dGVQYXlvdXRSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFdHhfaWQYAiABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAMgASgJEhsKE3JlcXVlc3RfZmluZ2VycHJpbnQYBCABKAkSEgoKcmVxdWVzdF9pZBgFIAEoCSJeChVFeGVjdXRlUGF5b3V0UmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbhIQCghyZXBsYXllZBgCIAEoCCJlChdSZWNvcmRSYWlsUmVzdWx0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIaChJwcm92aWRlcl9yZWZlcmVuY2UYBCABKAkiYAoYUmVjb3JkUmFpbFJlc3VsdFJlc3BvbnNlEjMKC3RyYW5zYWN0aW9uGAEgASgLMh4ucGF5b3V0cy5sZWRnZXIudjEuVHJhbnNhY3Rpb24SDwoHY2hhbmdlZBgCIAEoCCI5ChhSZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QSDQoFdHhfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIlAKGVJlZnVuZFRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbiKbAQoUQ3JlZGl0QmFsYW5jZVJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRISCgphbW91bnRfdXNkGAIgASgJEhEKCXJlZmVyZW5jZRgDIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgFIAEoCRISCgpyZXF1ZXN0X2lkGAYgASgJIj4KFUNyZWRpdEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCRIQCghyZXBsYXllZBgCIAEoCCInChFHZXRCYWxhbmNlUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJIikKEkdldEJhbGFuY2VSZXNwb25zZRITCgtiYWxhbmNlX3VzZBgBIAEoCSJNChlMaXN0U3RhdGVtZW50TGluZXNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDQoFYWZ0ZXIYAiABKAkSDQoFbGltaXQYAyABKAUi8AEKDVN0YXRlbWVudExpbmUSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRINCgV0eF9pZBgDIAEoCRIeChZwYXJ0bmVyX3RyYW5zYWN0aW9uX2lkGAQgASgJEg4KBmFtb3VudBgFIAEoCRIQCghjdXJyZW5jeRgGIAEoCRIVCg1leGNoYW5nZV9yYXRlGAcgASgJEhIKCmFtb3VudF91c2QYCCABKAkSLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYmFsYW5jZV9hZnRlcl91c2QYCiABKAkiYgoaTGlzdFN0YXRlbWVudExpbmVzUmVzcG9uc2USLwoFbGluZXMYASADKAsyIC5wYXlvdXRzLmxlZGdlci52MS5TdGF0ZW1lbnRMaW5lEhMKC25leHRfY3Vyc29yGAIgASgJIlwKGkxpc3REYXlUcmFuc2FjdGlvbnNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRINCgVhZnRlchgDIAEoCRINCgVsaW1pdBgEIAEoBSKKAQoSRGF5VHJhbnNhY3Rpb25MaW5lEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSEgoKYW1vdW50X3VzZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5zdGF0ZW1lbnRfZGF0ZRgFIAEoCSK+AgoORGF5VHJhbnNhY3Rpb24SDQoFdHhfaWQYASABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgCIAEoCRI0CgZzdGF0dXMYAyABKA4yJC5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhbW91bnQYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSEgoKYW1vdW50X3VzZBgHIAEoCRIPCgdmZWVfdXNkGAggASgJEhoKEmJhbGFuY2VfZWZmZWN0X3VzZBgJIAEoCRI0CgVsaW5lcxgKIAMoCzIlLnBheW91dHMubGVkZ2VyLnYxLkRheVRyYW5zYWN0aW9uTGluZSLuAQobTGlzdERheVRyYW5zYWN0aW9uc1Jlc3BvbnNlEgwKBGRhdGUYASABKAkSEQoJdGltZV96b25lGAIgASgJEjAKDHBlcmlvZF9zdGFydBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcGVyaW9kX2VuZBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoMdHJhbnNhY3Rpb25zGAUgAygLMiEucGF5b3V0cy5sZWRnZXIudjEuRGF5VHJhbnNhY3Rpb24SEwoLbmV4dF9jdXJzb3IYBiABKAkiRgoWRmFpbFRyYW5zYWN0aW9uUmVxdWVzdBINCgV0eF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkSDQoFZm9yY2UYAyABKAgiTgoXRmFpbFRyYW5zYWN0aW9uUmVzcG9uc2USMwoLdHJhbnNhY3Rpb24YASABKAsyHi5wYXlvdXRzLmxlZGdlci52MS5UcmFuc2FjdGlvbir6AQoRVHJhbnNhY3Rpb25TdGF0dXMSIgoeVFJBTlNBQ1RJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVFJBTlNBQ1RJT05fU1RBVFVTX1BFTkRJTkcQARIhCh1UUkFOU0FDVElPTl9TVEFUVVNfUFJPQ0VTU0lORxACEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19TVUNDRVNTEAMSHQoZVFJBTlNBQ1RJT05fU1RBVFVTX0ZBSUxFRBAEEh8KG1RSQU5TQUNUSU9OX1NUQVRVU19SRUZVTkRFRBAFEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19FWFBJUkVEEAYykwoKDUxlZGdlclNlcnZpY2USbgoRQ3JlYXRlVHJhbnNhY3Rpb24SKy5wYXlvdXRzLmxlZGdlci52MS5DcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5DcmVhdGVUcmFuc2FjdGlvblJlc3BvbnNlEmUKDkdldFRyYW5zYWN0aW9uEigucGF5b3V0cy5sZWRnZXIudjEuR2V0VHJhbnNhY3Rpb25SZXF1ZXN0GikucGF5b3V0cy5sZWRnZXIudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJrChBMaXN0VHJhbnNhY3Rpb25zEioucGF5b3V0cy5sZWRnZXIudjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaKy5wYXlvdXRzLmxlZGdlci52MS5MaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USawoQUXVvdGVUcmFuc2FjdGlvbhIqLnBheW91dHMubGVkZ2VyLnYxLlF1b3RlVHJhbnNhY3Rpb25SZXF1ZXN0GisucGF5b3V0cy5sZWRnZXIudjEuUXVvdGVUcmFuc2FjdGlvblJlc3BvbnNlEmIKDUV4ZWN1dGVQYXlvdXQSJy5wYXlvdXRzLmxlZGdlci52MS5FeGVjdXRlUGF5b3V0UmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkV4ZWN1dGVQYXlvdXRSZXNwb25zZRJrChBSZWNvcmRSYWlsUmVzdWx0EioucGF5b3V0cy5sZWRnZXIudjEuUmVjb3JkUmFpbFJlc3VsdFJlcXVlc3QaKy5wYXlvdXRzLmxlZGdlci52MS5SZWNvcmRSYWlsUmVzdWx0UmVzcG9uc2USbgoRUmVmdW5kVHJhbnNhY3Rpb24SKy5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5SZWZ1bmRUcmFuc2FjdGlvblJlc3BvbnNlEmIKDUNyZWRpdEJhbGFuY2USJy5wYXlvdXRzLmxlZGdlci52MS5DcmVkaXRCYWxhbmNlUmVxdWVzdBooLnBheW91dHMubGVkZ2VyLnYxLkNyZWRpdEJhbGFuY2VSZXNwb25zZRJZCgpHZXRCYWxhbmNlEiQucGF5b3V0cy5sZWRnZXIudjEuR2V0QmFsYW5jZVJlcXVlc3QaJS5wYXlvdXRzLmxlZGdlci52MS5HZXRCYWxhbmNlUmVzcG9uc2UScQoSTGlzdFN0YXRlbWVudExpbmVzEiwucGF5b3V0cy5sZWRnZXIudjEuTGlzdFN0YXRlbWVudExpbmVzUmVxdWVzdBotLnBheW91dHMubGVkZ2VyLnYxLkxpc3RTdGF0ZW1lbnRMaW5lc1Jlc3BvbnNlEnQKE0xpc3REYXlUcmFuc2FjdGlvbnMSLS5wYXlvdXRzLmxlZGdlci52MS5MaXN0RGF5VHJhbnNhY3Rpb25zUmVxdWVzdBouLnBheW91dHMubGVkZ2VyLnYxLkxpc3REYXlUcmFuc2FjdGlvbnNSZXNwb25zZRJoCg9GYWlsVHJhbnNhY3Rpb24SKS5wYXlvdXRzLmxlZGdlci52MS5GYWlsVHJhbnNhY3Rpb25SZXF1ZXN0GioucGF5b3V0cy5sZWRnZXIudjEuRmFpbFRyYW5zYWN0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_payouts_common_v1_common]);
 
 /**
  * @generated from message payouts.ledger.v1.StatusChange
@@ -775,6 +775,193 @@ export const ListStatementLinesResponseSchema: GenMessage<ListStatementLinesResp
   messageDesc(file_payouts_ledger_v1_ledger, 22);
 
 /**
+ * @generated from message payouts.ledger.v1.ListDayTransactionsRequest
+ */
+export type ListDayTransactionsRequest = Message<"payouts.ledger.v1.ListDayTransactionsRequest"> & {
+  /**
+   * @generated from field: string partner_id = 1;
+   */
+  partnerId: string;
+
+  /**
+   * @generated from field: string date = 2;
+   */
+  date: string;
+
+  /**
+   * The next_cursor of the previous page; empty for the first transaction.
+   *
+   * @generated from field: string after = 3;
+   */
+  after: string;
+
+  /**
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message payouts.ledger.v1.ListDayTransactionsRequest.
+ * Use `create(ListDayTransactionsRequestSchema)` to create a new message.
+ */
+export const ListDayTransactionsRequestSchema: GenMessage<ListDayTransactionsRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_ledger, 23);
+
+/**
+ * @generated from message payouts.ledger.v1.DayTransactionLine
+ */
+export type DayTransactionLine = Message<"payouts.ledger.v1.DayTransactionLine"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The statement line's type (payout, fee, reversal, refund, ...).
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * Signed USD: negative takes from the balance.
+   *
+   * @generated from field: string amount_usd = 3;
+   */
+  amountUsd: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The day whose statement holds the line: the closed day that took it, else the open day it falls on.
+   *
+   * @generated from field: string statement_date = 5;
+   */
+  statementDate: string;
+};
+
+/**
+ * Describes the message payouts.ledger.v1.DayTransactionLine.
+ * Use `create(DayTransactionLineSchema)` to create a new message.
+ */
+export const DayTransactionLineSchema: GenMessage<DayTransactionLine> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_ledger, 24);
+
+/**
+ * @generated from message payouts.ledger.v1.DayTransaction
+ */
+export type DayTransaction = Message<"payouts.ledger.v1.DayTransaction"> & {
+  /**
+   * @generated from field: string tx_id = 1;
+   */
+  txId: string;
+
+  /**
+   * @generated from field: string partner_transaction_id = 2;
+   */
+  partnerTransactionId: string;
+
+  /**
+   * @generated from field: payouts.ledger.v1.TransactionStatus status = 3;
+   */
+  status: TransactionStatus;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The payout's local amount and currency, and its quote in USD (empty until quoted).
+   *
+   * @generated from field: string amount = 5;
+   */
+  amount: string;
+
+  /**
+   * @generated from field: string currency = 6;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string amount_usd = 7;
+   */
+  amountUsd: string;
+
+  /**
+   * @generated from field: string fee_usd = 8;
+   */
+  feeUsd: string;
+
+  /**
+   * The sum of the lines: what the transaction has moved on the balance so far.
+   *
+   * @generated from field: string balance_effect_usd = 9;
+   */
+  balanceEffectUsd: string;
+
+  /**
+   * @generated from field: repeated payouts.ledger.v1.DayTransactionLine lines = 10;
+   */
+  lines: DayTransactionLine[];
+};
+
+/**
+ * Describes the message payouts.ledger.v1.DayTransaction.
+ * Use `create(DayTransactionSchema)` to create a new message.
+ */
+export const DayTransactionSchema: GenMessage<DayTransaction> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_ledger, 25);
+
+/**
+ * @generated from message payouts.ledger.v1.ListDayTransactionsResponse
+ */
+export type ListDayTransactionsResponse = Message<"payouts.ledger.v1.ListDayTransactionsResponse"> & {
+  /**
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * @generated from field: string time_zone = 2;
+   */
+  timeZone: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp period_start = 3;
+   */
+  periodStart?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp period_end = 4;
+   */
+  periodEnd?: Timestamp | undefined;
+
+  /**
+   * @generated from field: repeated payouts.ledger.v1.DayTransaction transactions = 5;
+   */
+  transactions: DayTransaction[];
+
+  /**
+   * Position of the last transaction; the request's `after` when none is new; empty when there is none.
+   *
+   * @generated from field: string next_cursor = 6;
+   */
+  nextCursor: string;
+};
+
+/**
+ * Describes the message payouts.ledger.v1.ListDayTransactionsResponse.
+ * Use `create(ListDayTransactionsResponseSchema)` to create a new message.
+ */
+export const ListDayTransactionsResponseSchema: GenMessage<ListDayTransactionsResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_ledger, 26);
+
+/**
  * @generated from message payouts.ledger.v1.FailTransactionRequest
  */
 export type FailTransactionRequest = Message<"payouts.ledger.v1.FailTransactionRequest"> & {
@@ -803,7 +990,7 @@ export type FailTransactionRequest = Message<"payouts.ledger.v1.FailTransactionR
  * Use `create(FailTransactionRequestSchema)` to create a new message.
  */
 export const FailTransactionRequestSchema: GenMessage<FailTransactionRequest> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 23);
+  messageDesc(file_payouts_ledger_v1_ledger, 27);
 
 /**
  * @generated from message payouts.ledger.v1.FailTransactionResponse
@@ -820,7 +1007,7 @@ export type FailTransactionResponse = Message<"payouts.ledger.v1.FailTransaction
  * Use `create(FailTransactionResponseSchema)` to create a new message.
  */
 export const FailTransactionResponseSchema: GenMessage<FailTransactionResponse> = /*@__PURE__*/
-  messageDesc(file_payouts_ledger_v1_ledger, 24);
+  messageDesc(file_payouts_ledger_v1_ledger, 28);
 
 /**
  * @generated from enum payouts.ledger.v1.TransactionStatus
@@ -1000,6 +1187,19 @@ export const LedgerService: GenService<{
     methodKind: "unary";
     input: typeof ListStatementLinesRequestSchema;
     output: typeof ListStatementLinesResponseSchema;
+  },
+  /**
+   * A partner's reconciliation view of a day of its statement time zone: the transactions it created that
+   * day, oldest first, each with its status now and every statement line it produced, on whichever day
+   * each line posts. INVALID_FIELD on `date` (YYYY-MM-DD), `after` (not a cursor of this view) and
+   * `limit` (0 = 100, max 1000).
+   *
+   * @generated from rpc payouts.ledger.v1.LedgerService.ListDayTransactions
+   */
+  listDayTransactions: {
+    methodKind: "unary";
+    input: typeof ListDayTransactionsRequestSchema;
+    output: typeof ListDayTransactionsResponseSchema;
   },
   /**
    * Operations: PROCESSING -> FAILED with the reversal of the debit, for a payout stuck before the rail.
