@@ -53,8 +53,26 @@ async function* csvRecords(range: AsyncIterable<StatementDocument>): AsyncGenera
   }
 }
 
+/** Records are handed on in pieces of about this many characters rather than one write per record. */
+const FLUSH_CHARS = 64 * 1024;
+
+async function* batched(records: AsyncIterable<string>): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let size = 0;
+  for await (const part of records) {
+    parts.push(part);
+    size += part.length;
+    if (size >= FLUSH_CHARS) {
+      yield parts.join("");
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield parts.join("");
+}
+
 /** The CSV text of a range, streamed: pulls the next lines only as fast as the reader takes the text. */
-export function renderCsv(range: AsyncIterable<StatementDocument>): AsyncIterable<string | Uint8Array> {
+export function renderCsv(range: AsyncIterable<StatementDocument>): AsyncIterable<string> {
   const stringifier = stringify({
     header: true,
     columns: [...CSV_COLUMNS],
@@ -63,5 +81,6 @@ export function renderCsv(range: AsyncIterable<StatementDocument>): AsyncIterabl
   });
   // A failing source (the ledger stream breaking mid-day) destroys the stringifier with its error, so the
   // reader sees the error instead of a file that merely looks short.
-  return pipeline(Readable.from(csvRecords(range)), stringifier, () => {});
+  stringifier.setEncoding("utf8");
+  return batched(pipeline(Readable.from(csvRecords(range)), stringifier, () => {}));
 }
