@@ -117,7 +117,7 @@ it(
 
     const read = pages.flat();
     expect(payouts).toBeGreaterThan(WRITERS);
-    // Feed order is the order in which the writers' database transactions began; an entry id smaller than
+    // Feed order is the order of the writers' database transaction ids; an entry id smaller than
     // the one before it shows two of them overlapping (one began first, the other drew its entry id first),
     // the overlap the feed's watermark exists for. The run must have produced it for its verdict to count.
     const entryIds = exported.map((line) => Number(line.id.split("_")[1]));
