@@ -63,6 +63,7 @@ export const PARTS = [
   "listTransactions",
   "webhooks",
   "embedded",
+  "statements",
 ] as const;
 
 const FULL: BenchOptions = {

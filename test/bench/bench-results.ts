@@ -107,6 +107,17 @@ export interface TargetCheck {
   readonly met: boolean;
 }
 
+/** One statement streamed through an HTTP response (statement-render.ts). */
+export interface StatementRenderResult {
+  readonly format: string;
+  readonly lines: number;
+  readonly bytes: number;
+  readonly seconds: number;
+  readonly linesPerSecond: number;
+  /** Peak resident set of the server during the response minus its resident set before it, MB. */
+  readonly rssRiseMb: number | undefined;
+}
+
 export interface BenchResults {
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -120,6 +131,7 @@ export interface BenchResults {
   readonly http: readonly HttpScenarioResult[];
   readonly webhooks: readonly WebhookPhaseResult[];
   readonly noisyNeighbour?: NoisyNeighbourResult;
+  readonly statementRender?: readonly StatementRenderResult[];
   /** Highest peak RSS (MB) seen per process over the run. */
   readonly peakRssMb: Readonly<Record<string, number>>;
   /** False when VmHWM could not be reset, so per-scenario peaks are since process start. */

@@ -87,6 +87,26 @@ describe("renderMarkdown", () => {
     );
   });
 
+  it("writes a row per statement format, and no section when none ran", () => {
+    const rendered = renderMarkdown(
+      benchResults({
+        statementRender: [
+          {
+            format: "csv",
+            lines: 100_000,
+            bytes: 19_200_000,
+            seconds: 2.5,
+            linesPerSecond: 40_000,
+            rssRiseMb: 12.34,
+          },
+        ],
+      }),
+    );
+    expect(rendered).toContain("### Statement rendering");
+    expect(rendered).toContain("| csv | 100000 | 19.2 | 2.50 | 40000 | 12.3 |");
+    expect(markdown).not.toContain("Statement rendering");
+  });
+
   it("has no floor section when no floor ran", () => {
     expect(markdown).not.toContain("One-hop floor");
     expect(floorPercent(httpScenario("x", loadResult(1)))).toBe("—");

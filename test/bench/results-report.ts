@@ -69,6 +69,22 @@ export function renderMarkdown(results: BenchResults): string {
     for (const w of results.webhooks) if (w.windows && w.windows.length > 0) lines.push(...windowTable(w));
   }
   if (results.noisyNeighbour) lines.push(...noisyNeighbourLines(results.noisyNeighbour));
+  if (results.statementRender && results.statementRender.length > 0) {
+    lines.push(
+      "",
+      "### Statement rendering",
+      "",
+      "One day of generated lines streamed by the gateway's renderer through a node:http response (back-pressure: `Readable.from` + `pipeline`) to a client reading it all; lines/s over the request's wall time, RSS rise = the server's peak resident set during the response minus its resident set before it.",
+      "",
+      "| format | lines | MB | seconds | lines/s | server RSS rise MB |",
+      "|---|--:|--:|--:|--:|--:|",
+    );
+    for (const r of results.statementRender) {
+      lines.push(
+        `| ${r.format} | ${r.lines} | ${(r.bytes / 1e6).toFixed(1)} | ${r.seconds.toFixed(2)} | ${Math.round(r.linesPerSecond)} | ${r.rssRiseMb?.toFixed(1) ?? "n/a"} |`,
+      );
+    }
+  }
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
   for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
   if (results.targets.length > 0) {

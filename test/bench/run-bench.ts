@@ -22,6 +22,7 @@ import {
   type HttpScenarioResult,
   NOISY_PHASES,
   type NoisyNeighbourResult,
+  type StatementRenderResult,
   type WebhookPhaseResult,
 } from "./bench-results.js";
 import { type BenchTenant, seedDistributed, seedEmbedded } from "./bench-seed.js";
@@ -46,6 +47,11 @@ import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbenc
 import { partnerClient } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
+import {
+  measureStatementRender,
+  STATEMENT_RENDER_FORMATS,
+  STATEMENT_RENDER_LINES,
+} from "./statement-render.js";
 import { checkTargets, EMBEDDED_PROCESS } from "./target-checks.js";
 import { runBurst, runPaced, TimingReceiver } from "./webhook-fanout.js";
 import { runNoisyNeighbour } from "./webhook-scenarios.js";
@@ -116,6 +122,15 @@ async function main(): Promise<number> {
   if (runs(options, "floors")) {
     for (const variant of FLOOR_VARIANTS) http.push(await measureFloor(variant, settings, monitor));
   }
+  let statementRender: StatementRenderResult[] | undefined;
+  if (runs(options, "statements")) {
+    log("statement rendering");
+    statementRender = await measureStatementRender(
+      options.quick ? STATEMENT_RENDER_LINES.quick : STATEMENT_RENDER_LINES.full,
+      STATEMENT_RENDER_FORMATS,
+      join(logDir, "statement-render.log"),
+    );
+  }
   const pgbench = runs(options, "baselines") ? await measurePgbench(options, postgres.url) : [];
 
   const distributed = DISTRIBUTED_PARTS.some((part) => runs(options, part))
@@ -157,6 +172,7 @@ async function main(): Promise<number> {
     http: compared,
     webhooks: distributed.webhooks,
     ...(noisyNeighbour ? { noisyNeighbour } : {}),
+    ...(statementRender ? { statementRender } : {}),
     peakRssMb,
     peaksPerScenario: monitor.peaksPerWindow,
     targets: checkTargets(compared, distributed.webhooks, peakRssMb, noisyNeighbour),
