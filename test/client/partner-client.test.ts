@@ -296,5 +296,16 @@ describe("daily statements", () => {
     expect(range.statements.map((s) => s.sha256)).toEqual([day.sha256]);
     const error = await client.listStatements({ from: today, to: "nope" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, code: "INVALID_FIELD", field: "to" });
+
+    // Files stream: the CSV's summary row carries the day's hash; camt.053 holds its closing balance.
+    const text = async (body: ReadableStream<Uint8Array>) => new Response(body).text();
+    const csv = await text(await client.downloadStatements({ from: today, to: today, format: "csv" }));
+    const [header, summary] = csv.split("\r\n");
+    expect(header?.startsWith("record_type,")).toBe(true);
+    expect(summary).toContain(day.sha256);
+    const camt = await text(await client.downloadDailyStatement(today, "camt053"));
+    expect(camt).toMatch(/<Cd>ITBD<\/Cd>[\s\S]*<Amt Ccy="USD">25<\/Amt>/);
+    const refused = await client.downloadDailyStatement("2000-13-01", "csv").catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, code: "INVALID_FIELD" });
   });
 });

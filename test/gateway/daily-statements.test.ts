@@ -115,6 +115,21 @@ describe("daily statements over HTTP", () => {
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe("");
 
+    // The other formats of the closed day: each with its own strong ETag, the same bytes every time.
+    const csv = await get(`/statements/daily/${today}?format=csv`);
+    expect(csv.status, csv.text).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.headers.get("etag")).toBe(`"${closed.json.sha256}-csv"`);
+    expect(csv.text.split("\r\n")[1]).toContain(closed.json.sha256);
+    const camt = await get(`/statements/daily/${today}`, { accept: "application/xml" });
+    expect(camt.status, camt.text).toBe(200);
+    expect(camt.headers.get("etag")).toBe(`"${closed.json.sha256}-camt053"`);
+    expect(camt.text).toContain("<BkToCstmrStmt>");
+    expect((await get(`/statements/daily/${today}`, { accept: "text/csv" })).text).toBe(csv.text);
+    expect((await get(`/statements/daily/${today}?format=camt053`)).text).toBe(camt.text);
+    const refused = await get(`/statements/daily/${today}`, { accept: "application/pdf" });
+    expect([refused.status, refused.json.code]).toEqual([406, "NOT_ACCEPTABLE"]);
+
     // A refund after the close: in the feed, never in the closed day.
     const refund = await platform.admin("POST", `/admin/transactions/${txId}/refund`, { reason: "late" });
     expect(refund.status, refund.text).toBe(200);
@@ -124,6 +139,8 @@ describe("daily statements over HTTP", () => {
     const after = await get(`/statements/daily/${today}`);
     expect(after.text).toBe(closed.text);
     expect(after.headers.get("etag")).toBe(closed.headers.get("etag"));
+    expect((await get(`/statements/daily/${today}?format=csv`)).text).toBe(csv.text);
+    expect((await get(`/statements/daily/${today}?format=camt053`)).text).toBe(camt.text);
     expect(
       (await get(`/statements/daily/${today}`, { "if-none-match": closed.headers.get("etag") ?? "" })).status,
     ).toBe(304);

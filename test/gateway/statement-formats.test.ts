@@ -100,14 +100,14 @@ async function plain(docs: StatementDocument[]): Promise<(StatementSummary & { l
 }
 
 describe("JSON", () => {
-  it("is JSON.stringify of {...summary, lines} for a day, and an array of those for a range", async () => {
+  it("is JSON.stringify of {...summary, lines} for a day, and {statements: [...]} of those for a range", async () => {
     const expected = await plain(documents());
     const range = await renderedText(renderJsonRange(rangeOf(documents())));
-    expect(range).toBe(JSON.stringify(expected));
+    expect(range).toBe(JSON.stringify({ statements: expected }));
     const day = await renderedText(renderJsonDay(rangeOf(documents().slice(0, 1))));
     expect(day).toBe(JSON.stringify(expected[0]));
     const empty = await renderedText(renderJsonRange(rangeOf([])));
-    expect(empty).toBe("[]");
+    expect(empty).toBe('{"statements":[]}');
   });
 
   it("refuses a day-shaped render of two days", async () => {
@@ -152,7 +152,7 @@ function documentsFromCsv(text: string) {
 describe("CSV", () => {
   it("reads back with csv-parse equal to the JSON statement, every day in one file", async () => {
     const text = await renderedText(renderCsv(rangeOf(documents())));
-    const json = JSON.parse(await renderedText(renderJsonRange(rangeOf(documents()))));
+    const json = JSON.parse(await renderedText(renderJsonRange(rangeOf(documents())))).statements;
     expect(documentsFromCsv(text)).toEqual(json);
     expect(json.map((day: { lines: unknown[] }) => day.lines.length)).toEqual([6, 0, 3]);
   });

@@ -46,7 +46,8 @@ type Query<Path extends keyof paths, Method extends "get" | "post"> = paths[Path
 export type ListBanksQuery = Query<"/listBanks", "get">;
 export type ListTransactionsQuery = Query<"/listTransactions", "get">;
 export type BalanceEntriesQuery = Query<"/balance/entries", "get">;
-export type StatementRangeQuery = Query<"/statements", "get">;
+export type StatementRangeQuery = Omit<Query<"/statements", "get">, "format">;
+export type StatementFormat = NonNullable<Query<"/statements", "get">["format"]>;
 export type DayTransactionsQuery = Query<"/statements/daily/{date}/transactions", "get">;
 export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
 
@@ -225,14 +226,58 @@ export class PayoutsClient {
    */
   getDailyStatement(date: string, options: CallOptions = {}): Promise<DailyStatement> {
     return this.send(
-      (init) => this.api.GET("/statements/daily/{date}", { ...init, params: { path: { date } } }),
+      (init) =>
+        this.api.GET("/statements/daily/{date}", {
+          ...init,
+          params: { path: { date }, query: { format: "json" } },
+        }) as Promise<Answer<DailyStatement>>,
       options,
     );
   }
 
   /** `GET /statements`: the daily statements of `from`..`to` (at most 31 days), up to today. */
   listStatements(query: StatementRangeQuery, options: CallOptions = {}): Promise<StatementRange> {
-    return this.send((init) => this.api.GET("/statements", { ...init, params: { query } }), options);
+    return this.send(
+      (init) =>
+        this.api.GET("/statements", { ...init, params: { query: { ...query, format: "json" } } }) as Promise<
+          Answer<StatementRange>
+        >,
+      options,
+    );
+  }
+
+  /**
+   * One day's statement as a file in `format` (`csv`, `camt053` or `json`), streamed: the response body's
+   * bytes as they arrive. A refusal (bad date, day not begun) rejects before any byte is read.
+   */
+  downloadDailyStatement(
+    date: string,
+    format: StatementFormat,
+    options: CallOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.send(
+      (init) =>
+        this.api.GET("/statements/daily/{date}", {
+          ...init,
+          params: { path: { date }, query: { format } },
+          parseAs: "stream",
+        }) as Promise<Answer<ReadableStream<Uint8Array>>>,
+      options,
+    );
+  }
+
+  /** The statements of `from`..`to` (at most 31 days) as one file in `format`, streamed as it is read. */
+  downloadStatements(
+    query: StatementRangeQuery & { format: StatementFormat },
+    options: CallOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.send(
+      (init) =>
+        this.api.GET("/statements", { ...init, params: { query }, parseAs: "stream" }) as Promise<
+          Answer<ReadableStream<Uint8Array>>
+        >,
+      options,
+    );
   }
 
   /**

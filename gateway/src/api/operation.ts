@@ -25,6 +25,8 @@ export interface SuccessResponse {
   readonly schema?: TSchema;
   /** `application/json` unless said. */
   readonly mediaType?: string;
+  /** Other media types the same content is served in (by `Accept` or a query), documented as text. */
+  readonly alsoAs?: readonly { readonly mediaType: string; readonly description: string }[];
   readonly examples?: Readonly<Record<string, Example>>;
   readonly headers?: Readonly<Record<string, Header | Reference>>;
 }

@@ -84,6 +84,12 @@ function buildOperation(op: ApiOperation, registry: SchemaRegistry, rules: Liste
                 schema: registry.emit(response.schema),
                 ...(response.examples ? { examples: response.examples } : {}),
               },
+              ...Object.fromEntries(
+                (response.alsoAs ?? []).map((other) => [
+                  other.mediaType,
+                  { schema: { type: "string", description: other.description } },
+                ]),
+              ),
             },
           }
         : {}),

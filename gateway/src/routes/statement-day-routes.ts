@@ -1,13 +1,13 @@
 /**
  * `GET /statements/daily/{date}` and `GET /statements?from=&to=`: daily statements from the ledger's
- * StatementService, written out while the lines are paged from the ledger (never a whole range in memory).
- * The handlers only fetch and hand summary and lines to a `StatementWriter`; the format switch (JSON
- * today; CSV or camt.053 later) is `writerFor`.
+ * StatementService, rendered while the lines are paged from the ledger (never a whole range in memory), in
+ * the format `format` or `Accept` asks for (gateway/src/statements). A closed day's bytes never change:
+ * camt.053's message id and creation time come from the statement itself, not from the request.
  */
 import { Readable } from "node:stream";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { DailyStatement as SummaryMessage } from "@payouts/proto/payouts/ledger/v1/statements_pb";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
@@ -18,15 +18,31 @@ import {
   getDailyStatement,
   listStatements,
 } from "../operations/partner/statement-day-api.js";
-import { jsonStatementWriter, type StatementDay, type StatementWriter } from "./statement-json-writer.js";
+import type { StatementDocument } from "../statements/statement-document.js";
+import {
+  negotiateStatementFormat,
+  type StatementFormat,
+  type StatementRenderer,
+  type StatementShape,
+  statementRenderer,
+} from "../statements/statement-format.js";
 import { renderLine } from "./statement-routes.js";
 
 /** Lines asked of the ledger per page while a statement is written. */
 const LINE_PAGE = 1000;
 
-/** The writer of the response: the one place a `format` (or Accept) choice goes. */
-function writerFor(_request: FastifyRequest): StatementWriter {
-  return jsonStatementWriter;
+/** The renderer of `format`; a closed day's renders the same bytes every time. */
+function rendererFor(format: StatementFormat, day?: DailyStatementSummary): StatementRenderer {
+  const frozen = day?.status === "closed" ? day : undefined;
+  return statementRenderer(
+    format,
+    frozen ? { messageId: () => frozen.sha256.slice(0, 35), now: () => new Date(frozen.period_end) } : {},
+  );
+}
+
+/** The strong ETag of a closed day in a format: its hash, suffixed for formats other than JSON. */
+function etagOf(summary: DailyStatementSummary, renderer: StatementRenderer): string {
+  return renderer.format === "json" ? `"${summary.sha256}"` : `"${summary.sha256}-${renderer.format}"`;
 }
 
 export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDeps): void {
@@ -55,32 +71,55 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
 
   addRoute(app, getDailyStatement, async (request, reply) => {
     const { partnerId } = partnerOf(request);
+    const query = readQuery(getDailyStatement.query, request.query);
+    const format = negotiateStatementFormat({ format: query.format, accept: request.headers.accept });
     const res = await statements.getDailyStatement({ partnerId, date: request.params.date });
-    const summary = renderSummary(res.statement);
+    const summary = renderSummary(partnerId, res.statement);
+    const renderer = rendererFor(format, summary);
+    reply.header("Vary", "Accept");
     if (summary.status === "closed") {
-      const etag = `"${summary.sha256}"`;
+      const etag = etagOf(summary, renderer);
       reply.header("ETag", etag);
       if (matches(request.headers["if-none-match"], etag)) return reply.code(304).send();
     }
-    const writer = writerFor(request);
-    return stream(reply, writer, writer.day(summary, await prefetched(linesOf(partnerId, summary))));
+    const lines = await prefetched(linesOf(partnerId, summary));
+    const day = (async function* () {
+      yield { summary, lines };
+    })();
+    return stream(reply, renderer, "day", day, `statement-${summary.date}`);
   });
 
   addRoute(app, listStatements, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const { from, to } = readQuery(listStatements.query, request.query);
+    const query = readQuery(listStatements.query, request.query);
+    const { from, to } = query;
+    const renderer = rendererFor(
+      negotiateStatementFormat({ format: query.format, accept: request.headers.accept }),
+    );
     const res = await statements.listDailyStatements({ partnerId, from, to });
-    const days = res.statements.map(renderSummary);
-    async function* eachDay(): AsyncIterable<StatementDay> {
+    const days = res.statements.map((s) => renderSummary(partnerId, s));
+    async function* eachDay(): AsyncIterable<StatementDocument> {
       for (const summary of days) yield { summary, lines: linesOf(partnerId, summary) };
     }
-    const writer = writerFor(request);
-    return stream(reply, writer, writer.range(eachDay()));
+    reply.header("Vary", "Accept");
+    return stream(reply, renderer, "range", eachDay(), `statements-${from}-${to}`);
   });
 }
 
-function stream(reply: FastifyReply, writer: StatementWriter, chunks: AsyncIterable<string>): FastifyReply {
-  return reply.code(200).type(writer.contentType).send(Readable.from(chunks));
+function stream(
+  reply: FastifyReply,
+  renderer: StatementRenderer,
+  shape: StatementShape,
+  documents: AsyncIterable<StatementDocument>,
+  fileName?: string,
+): FastifyReply {
+  if (renderer.format !== "json" && fileName) {
+    reply.header("Content-Disposition", `attachment; filename="${fileName}.${renderer.fileExtension}"`);
+  }
+  return reply
+    .code(200)
+    .type(renderer.contentType)
+    .send(Readable.from(renderer.render(documents, shape)));
 }
 
 /**
@@ -108,11 +147,12 @@ function matches(header: string | undefined, etag: string): boolean {
   });
 }
 
-function renderSummary(s: SummaryMessage | undefined): DailyStatementSummary {
+function renderSummary(partnerId: string, s: SummaryMessage | undefined): DailyStatementSummary {
   if (!s) throw new Error("ledger answered no statement");
   if (s.status !== "open" && s.status !== "closed") throw new Error(`ledger answered status ${s.status}`);
   return {
     statement_id: s.statementId,
+    partner_id: partnerId,
     date: s.date,
     time_zone: s.timeZone,
     period_start: timestampIso(s.periodStart) ?? "",

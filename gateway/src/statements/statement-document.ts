@@ -4,32 +4,12 @@
  * in date order.
  */
 import type { StatementLine } from "../operations/partner/statement-api.js";
+import type { DailyStatementSummary } from "../operations/partner/statement-day-api.js";
 
 export type { StatementLine };
 
-export interface StatementSummary {
-  statement_id: string;
-  partner_id: string;
-  /** YYYY-MM-DD, the partner's local day. */
-  date: string;
-  /** IANA time zone of `date`. */
-  time_zone: string;
-  /** RFC 3339 instants bounding the day. */
-  period_start: string;
-  period_end: string;
-  status: "open" | "closed";
-  revision: number;
-  restates: string | null;
-  currency: "USD";
-  /** Decimal strings at full precision. */
-  opening_balance_usd: string;
-  closing_balance_usd: string;
-  line_count: number;
-  total_debits_usd: string;
-  total_credits_usd: string;
-  /** Hex SHA-256 the ledger computed over the lines' canonical form. */
-  sha256: string;
-}
+/** The summary the ledger froze (or computes, for an open day), as the partner API's DailyStatement has it. */
+export type StatementSummary = DailyStatementSummary;
 
 export interface StatementDocument {
   summary: StatementSummary;

@@ -1,5 +1,6 @@
 /**
- * Statements as JSON, streamed: a day is `{...summary, "lines": [...]}` and a range is an array of days.
+ * Statements as JSON, streamed: a day is `{...summary, "lines": [...]}` and a range is
+ * `{"statements": [day, ...]}` (the partner API's DailyStatement and StatementRange).
  * The text equals `JSON.stringify` of the same objects (no whitespace, the summary's own key order), so a
  * route may stream it or build it whole and send the same bytes.
  */
@@ -34,14 +35,14 @@ export async function* renderJsonDay(range: AsyncIterable<StatementDocument>): A
   if (seen === 0) throw new RangeError("a single-day JSON statement was given no day");
 }
 
-/** A range as a JSON array of days. */
+/** A range as `{"statements": [...]}`. */
 export async function* renderJsonRange(range: AsyncIterable<StatementDocument>): AsyncGenerator<string> {
   let first = true;
-  yield "[";
+  yield '{"statements":[';
   for await (const document of range) {
     if (!first) yield ",";
     first = false;
     yield* renderDocument(document);
   }
-  yield "]";
+  yield "]}";
 }

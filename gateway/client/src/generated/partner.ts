@@ -251,7 +251,7 @@ export interface paths {
         };
         /**
          * One day's statement
-         * @description The day's summary and lines. A closed day answers the same bytes every time with a strong `ETag` (its `sha256`); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.
+         * @description The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.
          */
         get: operations["getDailyStatement"];
         put?: never;
@@ -1128,6 +1128,8 @@ export interface components {
         DailyStatement: {
             /** @description Identifier of this statement (day and revision): stable. */
             statement_id: string;
+            /** @description The partner whose balance this is. */
+            partner_id: string;
             /**
              * @description The day, in `time_zone`.
              * @example 2026-11-20
@@ -3455,7 +3457,10 @@ export interface operations {
     };
     getDailyStatement: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `json` (default), `csv` (RFC 4180: a summary row per day, then its lines) or `camt053` (ISO 20022 camt.053.001.08 XML). Wins over `Accept` (application/json, text/csv, application/xml). */
+                format?: "json" | "csv" | "camt053";
+            };
             header?: {
                 /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
                 "X-Request-Id"?: components["parameters"]["requestId"];
@@ -3479,6 +3484,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DailyStatement"];
+                    "text/csv": string;
+                    "application/xml": string;
                 };
             };
             /** @description Unchanged: the `If-None-Match` given is the closed day's `ETag`. */
@@ -3493,7 +3500,7 @@ export interface operations {
              * @description Bad request. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
-             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days
+             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, the range exceeds 31 days, or `format` is not json, csv or camt053
              */
             400: {
                 headers: {
@@ -3524,6 +3531,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Error. Error body with one of these codes:
+             *
+             *     - `NOT_ACCEPTABLE`: `Accept` allows none of JSON, CSV and XML
+             */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "NOT_ACCEPTABLE";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3623,6 +3649,8 @@ export interface operations {
                  * @example 2026-11-20
                  */
                 to: string;
+                /** @description `json` (default), `csv` (RFC 4180: a summary row per day, then its lines) or `camt053` (ISO 20022 camt.053.001.08 XML). Wins over `Accept` (application/json, text/csv, application/xml). */
+                format?: "json" | "csv" | "camt053";
             };
             header?: {
                 /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
@@ -3641,13 +3669,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatementRange"];
+                    "text/csv": string;
+                    "application/xml": string;
                 };
             };
             /**
              * @description Bad request. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
-             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days
+             *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, the range exceeds 31 days, or `format` is not json, csv or camt053
              */
             400: {
                 headers: {
@@ -3678,6 +3708,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Error. Error body with one of these codes:
+             *
+             *     - `NOT_ACCEPTABLE`: `Accept` allows none of JSON, CSV and XML
+             */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "NOT_ACCEPTABLE";
                     } & {
                         [key: string]: unknown;
                     });

@@ -12,6 +12,7 @@ import {
   Timestamp,
   Type,
 } from "../../api/schema.js";
+import { STATEMENT_FORMATS } from "../../statements/statement-format.js";
 import { StatementLine } from "./statement-api.js";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
@@ -22,6 +23,7 @@ const DateText = (description: string) =>
 export const DailyStatementSummary = Type.Object(
   {
     statement_id: Type.String({ description: "Identifier of this statement (day and revision): stable." }),
+    partner_id: Type.String({ description: "The partner whose balance this is." }),
     date: DateText("The day, in `time_zone`."),
     time_zone: Type.String({
       description: "IANA time zone the day is cut in (set by operations; UTC by default).",
@@ -74,19 +76,45 @@ const StatementRange = component(
   ),
 );
 
+const FormatField = Type.Optional(
+  StringEnum(STATEMENT_FORMATS, {
+    description:
+      "`json` (default), `csv` (RFC 4180: a summary row per day, then its lines) or `camt053` (ISO 20022 camt.053.001.08 XML). Wins over `Accept` (application/json, text/csv, application/xml).",
+  }),
+);
+
+export const DayQuery = Type.Object({ format: FormatField }, { additionalProperties: false });
+
 export const DayParams = Type.Object({ date: DateText("The day (YYYY-MM-DD) in your statement time zone.") });
 
 export const RangeQuery = Type.Object(
   {
     from: DateText("First day (YYYY-MM-DD)."),
     to: DateText("Last day, included; at most 30 days after `from`."),
+    format: FormatField,
   },
   { additionalProperties: false },
 );
 
+/** The statement's other formats, as the routes answer them (statement-format.ts). */
+const OTHER_FORMATS = [
+  {
+    mediaType: "text/csv",
+    description:
+      "RFC 4180 CSV with a header row: per day a `summary` record, then its `line` records (`record_type` column).",
+  },
+  {
+    mediaType: "application/xml",
+    description:
+      "ISO 20022 camt.053.001.08 (BkToCstmrStmt): one Stmt per day, one Ntry per line, amounts at 5 decimals.",
+  },
+] as const;
+
+const NOT_ACCEPTABLE = ["NOT_ACCEPTABLE", "`Accept` allows none of JSON, CSV and XML"] as const;
+
 const BAD_DAY = [
   "INVALID_FIELD",
-  "`date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, or the range exceeds 31 days",
+  "`date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, the range exceeds 31 days, or `format` is not json, csv or camt053",
 ] as const;
 const NOT_STARTED = ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"] as const;
 
@@ -97,13 +125,14 @@ export const getDailyStatement = defineOperation({
   tags: ["Transactions"],
   summary: "One day's statement",
   description:
-    "The day's summary and lines. A closed day answers the same bytes every time with a strong `ETag` (its `sha256`); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.",
+    "The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.",
   pathParams: DayParams,
+  query: DayQuery,
   responses: {
-    200: { description: "The statement.", schema: DailyStatement },
+    200: { description: "The statement.", schema: DailyStatement, alsoAs: OTHER_FORMATS },
     304: { description: "Unchanged: the `If-None-Match` given is the closed day's `ETag`." },
   },
-  errors: [BAD_DAY, NOT_STARTED],
+  errors: [BAD_DAY, NOT_STARTED, NOT_ACCEPTABLE],
 });
 
 export const listStatements = defineOperation({
@@ -115,8 +144,8 @@ export const listStatements = defineOperation({
   description:
     "The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.",
   query: RangeQuery,
-  responses: { 200: { description: "The statements.", schema: StatementRange } },
-  errors: [BAD_DAY, NOT_STARTED],
+  responses: { 200: { description: "The statements.", schema: StatementRange, alsoAs: OTHER_FORMATS } },
+  errors: [BAD_DAY, NOT_STARTED, NOT_ACCEPTABLE],
 });
 
 export const STATEMENT_DAY_OPERATIONS = [getDailyStatement, listStatements] as const;
