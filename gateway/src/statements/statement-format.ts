@@ -9,13 +9,13 @@
 import { newId } from "@payouts/platform/ids";
 import Negotiator from "negotiator";
 import { ApiError, invalidField } from "../http/api-error.js";
+import { STATEMENT_FORMATS, type StatementFormat } from "./formats.js";
 import { renderCamt053 } from "./statement-camt053.js";
 import { renderCsv } from "./statement-csv.js";
 import type { StatementDocument } from "./statement-document.js";
 import { renderJsonDay, renderJsonRange } from "./statement-json.js";
 
-export const STATEMENT_FORMATS = ["json", "csv", "camt053"] as const;
-export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
+export { STATEMENT_FORMATS, type StatementFormat };
 
 /** Media types an `Accept` header may ask for, in order of preference when it allows several equally. */
 const ACCEPTED_MEDIA_TYPES: readonly (readonly [string, StatementFormat])[] = [

@@ -12,7 +12,7 @@ import {
   Timestamp,
   Type,
 } from "../../api/schema.js";
-import { STATEMENT_FORMATS } from "../../statements/statement-format.js";
+import { STATEMENT_FORMATS } from "../../statements/formats.js";
 import { StatementLine } from "./statement-api.js";
 
 const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
