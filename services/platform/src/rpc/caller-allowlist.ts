@@ -94,6 +94,9 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,
   "payouts.rail.v1.RailService/CancelPayout": ["ledger"],
+  // The ledger's reconciliation reads the rail's records; only operators plant sandbox discrepancies.
+  "payouts.rail.v1.RailService/ListSettlementRecords": ["ledger"],
+  "payouts.rail.v1.RailService/InjectSettlementDiscrepancy": ADMIN,
 };
 
 /** RPCs anyone may call, without a credential. */
