@@ -6,6 +6,7 @@ import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { type ServiceTokenSigner, transportsSignedBy } from "@payouts/platform/rpc/service-credentials";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
@@ -55,6 +56,7 @@ export function createServiceClients(t: GatewayTransports): ServiceClients {
     webhooks: createClient(WebhookService, t.webhooks),
     rail: createClient(RailService, t.rail),
     ledgerAdmin: createClient(LedgerAdminService, t.ledger),
+    reconciliation: createClient(ReconciliationService, t.ledger),
     webhooksAdmin: createClient(WebhookAdminService, t.webhooks),
   };
 }

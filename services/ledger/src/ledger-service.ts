@@ -6,9 +6,11 @@ import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { loadLedgerConfig } from "./config.js";
 import { createLedgerAdminHandlers } from "./handlers/ledger-admin-handlers.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
+import { createReconciliationHandlers } from "./handlers/reconciliation-handlers.js";
 import { expirePending } from "./operations/expire-pending.js";
 import type { LedgerDeps } from "./operations/ledger-deps.js";
 import { createOutboxRelay } from "./outbox/outbox-relay.js";
@@ -16,7 +18,10 @@ import { createPricingServicePricer } from "./pricing/pricing-service-pricer.js"
 import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
+import { createReconciliationScheduler } from "./rail/reconciliation-scheduler.js";
+import { createRailServiceSettlementSource } from "./rail/settlement-source.js";
 import { createLedgerRetention } from "./retention/ledger-retention.js";
+import { type OpenBreaksGauge, startOpenBreaksGauge } from "./telemetry/open-breaks-gauge.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
 export const LEDGER_MIGRATIONS: MigrationSet = {
@@ -25,9 +30,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, and five background
- * loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING expiry
- * sweeper and the retention job.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, reconciliation against the
+ * rail, and six background loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout,
+ * the PENDING expiry sweeper, the retention job and the reconciliation scheduler.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -53,6 +58,13 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   };
   const rail = ctx.transports.rail
     ? createRailServicePayoutRail(ctx.transports.rail, config.railSubmitTimeoutMs)
+    : undefined;
+  const settlements = ctx.transports.rail
+    ? createRailServiceSettlementSource(
+        config.railName,
+        ctx.transports.rail,
+        config.reconciliationReadTimeoutMs,
+      )
     : undefined;
   const pricer = ctx.transports.pricing ? createPricingServicePricer(ctx.transports.pricing) : undefined;
   const submitter = createRailSubmitter(deps, rail);
@@ -93,22 +105,38 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   });
   const adminHandlers = createLedgerAdminHandlers(deps);
   const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
-  const tasks = [relay, railRetry, processingTimeout, sweeper, retention];
+  const reconciliationHandlers = createReconciliationHandlers(deps, settlements);
+  const reconciliation =
+    settlements && config.reconciliationIntervalMs > 0
+      ? createReconciliationScheduler(deps, settlements, config.reconciliationIntervalMs)
+      : undefined;
+  const tasks = [
+    relay,
+    railRetry,
+    processingTimeout,
+    sweeper,
+    retention,
+    ...(reconciliation ? [reconciliation] : []),
+  ];
   let lagGauge: OutboxLagGauge | undefined;
+  let breaksGauge: OpenBreaksGauge | undefined;
   return {
     name: "ledger",
-    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName],
+    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName, ReconciliationService.typeName],
     migrations: LEDGER_MIGRATIONS,
     routes: (router) => {
       router.service(LedgerService, handlers);
       router.service(LedgerAdminService, adminHandlers);
+      router.service(ReconciliationService, reconciliationHandlers);
     },
     async start() {
       for (const task of tasks) task.start();
       lagGauge = startOutboxLagGauge(ctx.db, logger);
+      breaksGauge = startOpenBreaksGauge(ctx.db, logger);
     },
     async stop() {
       lagGauge?.stop();
+      breaksGauge?.stop();
       for (const task of tasks) await task.stop();
     },
   };
