@@ -7,6 +7,7 @@
  */
 import { utcDayOf } from "@payouts/platform/time/utc-day";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parsePrometheus } from "../observability/support/prometheus-text.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {
   executePayout,
@@ -128,6 +129,22 @@ describe("reconciliation against the sandbox rail", () => {
     });
     expect(breaks.every((x) => x.resolution === null && x.rail === "sandbox" && x.date === day)).toBe(true);
     expect(await breaksOf(`type=missing_at_rail&date=${day}`)).toHaveLength(3);
+
+    // The open-breaks gauge behind the alert rule counts them by type.
+    const metrics = await fetch(`${platform.adminUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    const openBreaks = Object.fromEntries(
+      parsePrometheus(await metrics.text())
+        .filter((s) => s.name === "payouts_reconciliation_open_breaks" && s.labels.rail === "sandbox")
+        .map((s) => [s.labels.type, s.value]),
+    );
+    expect(openBreaks).toEqual({
+      missing_at_rail: 3,
+      missing_in_ledger: 1,
+      amount_mismatch: 2,
+      status_mismatch: 1,
+      duplicate_at_rail: 1,
+    });
   });
 
   it("a later run of the day opens nothing new", async () => {
@@ -192,5 +209,38 @@ describe("reconciliation against the sandbox rail", () => {
     expect((await post({ date: future })).json).toMatchObject({ code: "INVALID_FIELD", field: "date" });
     const rail = await post({ date: day, rail: "other-rail" });
     expect([rail.status, rail.json.code]).toEqual([404, "UNKNOWN_RAIL"]);
+  });
+});
+
+describe("scheduled reconciliation", () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ env: { RECONCILIATION_INTERVAL_MS: "100" } });
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it("reconciles the previous UTC day once, then leaves it alone", async () => {
+    const yesterday = utcDayOf(new Date(Date.now() - 86_400_000)).day;
+    const runsOfYesterday = async (): Promise<Json[]> => {
+      const res = await platform.admin("GET", `/admin/reconciliation/runs?date=${yesterday}`);
+      expect(res.status, res.text).toBe(200);
+      return res.json.runs;
+    };
+    const deadline = Date.now() + 20_000;
+    while ((await runsOfYesterday()).length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Many intervals later, still the one run: a day with a completed run is not run again.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const runs = await runsOfYesterday();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      started_by: "scheduler",
+      status: "COMPLETED",
+      rail: "sandbox",
+      breaks_found: 0,
+    });
   });
 });

@@ -132,7 +132,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     async start() {
       for (const task of tasks) task.start();
       lagGauge = startOutboxLagGauge(ctx.db, logger);
-      breaksGauge = startOpenBreaksGauge(ctx.db, logger);
+      breaksGauge = startOpenBreaksGauge(ctx.db, logger, config.railName);
     },
     async stop() {
       lagGauge?.stop();
