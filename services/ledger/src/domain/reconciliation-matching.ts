@@ -9,7 +9,6 @@
  * whatever day the ledger noted.
  */
 import { type Dec, parseDecimal } from "@payouts/platform/money/decimal";
-import type { UtcDay } from "@payouts/platform/time/utc-day";
 import type { TxStatus } from "./transaction-status.js";
 
 export const BREAK_TYPES = [
@@ -64,8 +63,14 @@ export interface ReconciliationBreak {
   readonly detail: string;
 }
 
+/** The reconciled day: [start, end), midnight to midnight UTC (`@payouts/platform/time/utc-day`). */
+export interface DaySpan {
+  readonly start: Date;
+  readonly end: Date;
+}
+
 export interface ReconciliationInput {
-  readonly day: UtcDay;
+  readonly day: DaySpan;
   /** The rail's records of the day, duplicates included. */
   readonly railRecords: readonly RailRecord[];
   /** The ledger's payouts noted as accepted on the day, and those the day's records name. */
