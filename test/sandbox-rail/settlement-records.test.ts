@@ -1,7 +1,7 @@
 /**
  * The sandbox rail's ListSettlementRecords on real PostgreSQL: a day's records are the payouts it accepted
  * that UTC day (not the day before or after, never a cancelled one), paged; planted discrepancies change
- * what it reports; and InjectSettlementDiscrepancy is refused in production mode.
+ * what it reports (refused in production mode: test/security/doctor-settlement-records.test.ts).
  */
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
@@ -125,17 +125,5 @@ describe("settlement records", () => {
       );
       expect(errorDetailOf(error)).toMatchObject({ reason: "INVALID_FIELD", field });
     }
-  });
-
-  it("refuses planting discrepancies in production mode", async () => {
-    const rail = railOf({ NODE_ENV: "production" });
-    const error = await rail
-      .injectSettlementDiscrepancy({ date: "2026-03-02", kind: "DROP_RECORD", txId: "tx_c" })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(errorDetailOf(error)?.reason).toBe("SANDBOX_CONTROL_DISABLED");
-    expect((await allRecords(rail, "2026-03-02")).map((r) => r.txId)).toContain("tx_c");
   });
 });
