@@ -34,9 +34,15 @@ export async function runReconciliation(
   const runId = newId("rcn");
   await insertRun(db, { runId, rail: source.rail, day: day.day, startedBy, startedAt: deps.now() });
 
-  const dayPayouts = await payoutsSubmittedBetween(db, day.start, day.end);
+  let dayPayouts: Awaited<ReturnType<typeof payoutsSubmittedBetween>>;
   let railRecords: Awaited<ReturnType<SettlementSource["recordsOf"]>>;
   let previousDay: typeof railRecords;
+  try {
+    dayPayouts = await payoutsSubmittedBetween(db, day.start, day.end);
+  } catch (error) {
+    await failRun(db, runId, "the ledger's payouts were not read", deps.now()).catch(() => undefined);
+    throw error;
+  }
   try {
     railRecords = await source.recordsOf(day.day);
     previousDay = await source.recordsOf(addDays(day, -1).day);
