@@ -3,6 +3,7 @@ import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import type { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import type { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import type { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import type { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
@@ -23,6 +24,8 @@ export interface ServiceClients {
   /** Operators' reads across partners: only the admin identity may call them (caller-allowlist.ts). */
   readonly ledgerAdmin: Client<typeof LedgerAdminService>;
   readonly webhooksAdmin: Client<typeof WebhookAdminService>;
+  /** Reconciliation against the rail, operators only. */
+  readonly reconciliation: Client<typeof ReconciliationService>;
 }
 
 /** Everything route modules may use. The gateway holds no business rules: it reads JSON, calls services, renders. */

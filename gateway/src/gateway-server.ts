@@ -6,6 +6,7 @@ import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { type ServiceTokenSigner, transportsSignedBy } from "@payouts/platform/rpc/service-credentials";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
@@ -57,6 +58,7 @@ export function createServiceClients(t: GatewayTransports): ServiceClients {
     webhooks: createClient(WebhookService, t.webhooks),
     rail: createClient(RailService, t.rail),
     ledgerAdmin: createClient(LedgerAdminService, t.ledger),
+    reconciliation: createClient(ReconciliationService, t.ledger),
     webhooksAdmin: createClient(WebhookAdminService, t.webhooks),
   };
 }

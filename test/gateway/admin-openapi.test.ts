@@ -544,6 +544,72 @@ describe("real answers match the documented schemas (console routes)", () => {
   });
 });
 
+describe("real answers match the documented schemas (reconciliation)", () => {
+  it("sandbox discrepancies, runs, breaks and their resolution", async () => {
+    const anon = (method: string, path: string, template: string, body?: unknown) =>
+      call(method, path, template, body, {}, null);
+    const day = new Date().toISOString().slice(0, 10);
+    const plantTemplate = "/admin/sandbox/settlements/{date}/discrepancies";
+    const plant = `/admin/sandbox/settlements/${day}/discrepancies`;
+    const planted = await call("POST", plant, plantTemplate, { kind: "ADD_UNKNOWN_RECORD", amount: "12.5" });
+    expect(planted.status, planted.text).toBe(201);
+    expect((await call("POST", plant, plantTemplate, { kind: "BURN" })).json.field).toBe("kind");
+    expect((await call("POST", plant, plantTemplate, { kind: "DROP_RECORD" })).json.code).toBe(
+      "MISSING_REQUIRED_FIELD",
+    );
+    expect((await anon("POST", plant, plantTemplate, { kind: "DROP_RECORD" })).status).toBe(401);
+    expect((await call("POST", plant, plantTemplate, "x", { "content-type": "text/plain" })).status).toBe(
+      415,
+    );
+    expect((await call("POST", plant, plantTemplate, { kind: "x".repeat(300_000) })).status).toBe(413);
+
+    const runs = "/admin/reconciliation/runs";
+    const run = await call("POST", runs, runs, { date: day, started_by: "contract" });
+    expect(run.status, run.text).toBe(200);
+    // The planted record, and whatever the payouts of the tests above left for the day.
+    expect(run.json).toMatchObject({ status: "COMPLETED", started_by: "contract" });
+    expect(run.json.breaks_opened).toBeGreaterThanOrEqual(1);
+    expect((await call("POST", runs, runs, { date: "2026-02-30" })).json.field).toBe("date");
+    expect((await call("POST", runs, runs, { date: day, rail: "elsewhere" })).json.code).toBe("UNKNOWN_RAIL");
+    expect((await anon("POST", runs, runs, { date: day })).status).toBe(401);
+    expect((await call("POST", runs, runs, "x", { "content-type": "text/plain" })).status).toBe(415);
+    expect((await call("POST", runs, runs, { date: "x".repeat(300_000) })).status).toBe(413);
+    const listed = await call("GET", `${runs}?date=${day}&limit=1`, runs);
+    expect(listed.json.runs.map((r: { run_id: string }) => r.run_id)).toEqual([run.json.run_id]);
+    expect((await call("GET", `${runs}?cursor=nope`, runs)).json.field).toBe("cursor");
+    expect((await anon("GET", runs, runs)).status).toBe(401);
+
+    const breaks = "/admin/reconciliation/breaks";
+    const found = await call(
+      "GET",
+      `${breaks}?run_id=${run.json.run_id}&state=open&type=missing_in_ledger`,
+      breaks,
+    );
+    expect(found.json.breaks.map((b: { type: string }) => b.type)).toEqual(["missing_in_ledger"]);
+    expect((await call("GET", `${breaks}?type=lost`, breaks)).json.field).toBe("type");
+    expect((await call("GET", `${breaks}?run_id=rcn_01m7xx9726hzfmmn1fcz6t8605`, breaks)).status).toBe(404);
+    expect((await anon("GET", breaks, breaks)).status).toBe(401);
+
+    const resolveTemplate = "/admin/reconciliation/breaks/{break_id}/resolve";
+    const resolve = `${breaks}/${found.json.breaks[0].break_id}/resolve`;
+    const resolved = await call("POST", resolve, resolveTemplate, {
+      note: "planted",
+      resolved_by: "contract",
+    });
+    expect(resolved.json.resolution).toMatchObject({ note: "planted", resolved_by: "contract" });
+    const again = await call("POST", resolve, resolveTemplate, { note: "again", resolved_by: "contract" });
+    expect([again.status, again.json.code]).toEqual([409, "BREAK_ALREADY_RESOLVED"]);
+    expect((await call("POST", resolve, resolveTemplate, { note: "", resolved_by: "x" })).status).toBe(400);
+    const unknown = `${breaks}/brk_01m7xx9726hzfmmn1fcz6t8605/resolve`;
+    expect((await call("POST", unknown, resolveTemplate, { note: "n", resolved_by: "x" })).status).toBe(404);
+    expect((await anon("POST", resolve, resolveTemplate, { note: "n", resolved_by: "x" })).status).toBe(401);
+    expect((await call("POST", resolve, resolveTemplate, "x", { "content-type": "text/plain" })).status).toBe(
+      415,
+    );
+    expect((await call("POST", resolve, resolveTemplate, { note: "x".repeat(300_000) })).status).toBe(413);
+  });
+});
+
 describe("coverage", () => {
   it("answers 400 naming the parameter for a NUL in the query, on every route", async () => {
     for (const route of contract.routes()) {

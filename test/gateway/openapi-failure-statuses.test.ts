@@ -56,6 +56,9 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/sandbox/transactions/{tx_id}/settle": { outcome: "SUCCESS" },
   "PATCH /admin/partners/{partner_id}/apps/{client_id}": { preview_rate_limit_per_minute: 60 },
   "PATCH /admin/webhook-configs/{config_id}": { enabled: false, reason: "r" },
+  "POST /admin/reconciliation/runs": { date: "2026-01-02" },
+  "POST /admin/reconciliation/breaks/{break_id}/resolve": { note: "n", resolved_by: "ops" },
+  "POST /admin/sandbox/settlements/{date}/discrepancies": { kind: "ADD_UNKNOWN_RECORD" },
 };
 const QUERIES: Record<string, string> = {
   "GET /listBanks": "?country_code=BR",
@@ -128,7 +131,10 @@ async function callEveryRoute(
   for (const route of contract.routes().filter(only)) {
     const [method = "", template = ""] = route.split(" ");
     const path =
-      template.replace("{partner_id}", partnerId).replace(/\{\w+\}/g, "x") + (QUERIES[route] ?? "");
+      template
+        .replace("{partner_id}", partnerId)
+        .replace("{date}", "2026-01-02")
+        .replace(/\{\w+\}/g, "x") + (QUERIES[route] ?? "");
     const body = BODIES[route];
     const text = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> =

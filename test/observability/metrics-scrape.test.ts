@@ -134,7 +134,19 @@ describe("Prometheus metrics after traffic", () => {
     expect(value("payouts_webhooks_receivers_paused")).toBe(0);
   });
 
-  it("alerts on a growing backlog, late deliveries and circuits open for 10 minutes", () => {
+  it("reports open reconciliation breaks for every break type of the ledger's rail, 0 while none is open", () => {
+    for (const type of [
+      "missing_at_rail",
+      "missing_in_ledger",
+      "amount_mismatch",
+      "status_mismatch",
+      "duplicate_at_rail",
+    ]) {
+      expect(value("payouts_reconciliation_open_breaks", { rail: "sandbox", type })).toBe(0);
+    }
+  });
+
+  it("alerts on a growing backlog, late deliveries, circuits open for 10 minutes and open reconciliation breaks", () => {
     const text = readFileSync(
       new URL("../../deploy/observability/prometheus-rules.yaml", import.meta.url),
       "utf8",
@@ -155,6 +167,10 @@ describe("Prometheus metrics after traffic", () => {
     expect(rule("PayoutsWebhookCircuitsOpen")).toMatchObject({
       expr: "sum(max by (state) (payouts_webhooks_circuits)) > 0",
       for: "10m",
+    });
+    expect(rule("PayoutsReconciliationBreaksOpen")).toMatchObject({
+      expr: "max by (rail, type) (payouts_reconciliation_open_breaks) > 0",
+      labels: { severity: "warning" },
     });
     for (const r of rules) {
       expect(r.annotations?.summary, r.alert).toBeTruthy();

@@ -10,6 +10,7 @@ import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
 import { PartnersPage } from "./views/partners-page";
+import { ReconciliationPage } from "./views/reconciliation-page";
 import { ReferenceDataPage } from "./views/reference-data-page";
 import { TransactionPage } from "./views/transaction-page";
 import { TransactionsPage } from "./views/transactions-page";
@@ -47,6 +48,7 @@ const router = createBrowserRouter(
         { path: "partners", element: <PartnersPage /> },
         { path: "partners/:partnerId", element: <PartnerPage /> },
         { path: "webhooks", element: <WebhooksPage /> },
+        { path: "reconciliation", element: <ReconciliationPage /> },
         { path: "reference-data", element: <ReferenceDataPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

@@ -6,6 +6,7 @@ import { registerConsoleWebhookRoutes } from "./console-webhook-routes.js";
 import { registerLedgerAdminRoutes } from "./ledger-admin-routes.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
 import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
+import { registerReconciliationAdminRoutes } from "./reconciliation-admin-routes.js";
 import { registerStatementAdminRoutes } from "./statement-admin-routes.js";
 
 /** Every admin route group, in registration order. */
@@ -18,4 +19,5 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerConsoleTransactionRoutes,
   registerConsolePartnerRoutes,
   registerConsoleWebhookRoutes,
+  registerReconciliationAdminRoutes,
 ];

@@ -30,6 +30,11 @@ const TAGS: readonly Tag[] = [
   { name: "Balance", description: "Prepaid balances." },
   { name: "Transactions", description: "Refunds and failures of payouts." },
   { name: "Sandbox", description: "The sandbox rail's controls." },
+  {
+    name: "Reconciliation",
+    description:
+      "The ledger against the rail's settlement records, per rail and UTC day: runs, breaks, resolutions.",
+  },
   { name: "Reference data", description: "FX rates and corridors." },
   {
     name: "Console",

@@ -69,6 +69,24 @@ const spec = {
     parse: parse.positiveInt,
     default: 60_000,
   },
+  railName: {
+    env: "RAIL_NAME",
+    doc: "the name of the rail the ledger submits to, as reconciliation runs and breaks record it",
+    parse: railName,
+    default: "sandbox",
+  },
+  reconciliationIntervalMs: {
+    env: "RECONCILIATION_INTERVAL_MS",
+    doc: "how often the ledger checks that the previous UTC day was reconciled against the rail, and runs it if not; 0 = never (operators start runs)",
+    parse: parse.nonNegativeInt,
+    default: 60 * 60_000,
+  },
+  reconciliationReadTimeoutMs: {
+    env: "RECONCILIATION_READ_TIMEOUT_MS",
+    doc: "deadline of one ListSettlementRecords page read from the rail",
+    parse: parse.positiveInt,
+    default: 30_000,
+  },
 } as const;
 
 export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;
@@ -81,4 +99,9 @@ function atLeastOneDay(raw: string): number {
   const n = parse.nonNegativeInt(raw);
   if (n < DAY_MS) throw new Error(`must be at least ${DAY_MS} (24 hours)`);
   return n;
+}
+
+function railName(raw: string): string {
+  if (!/^[a-z][a-z0-9_-]{0,62}$/.test(raw)) throw new Error("expected a lower-case name: a-z, 0-9, _ and -");
+  return raw;
 }

@@ -6,10 +6,12 @@ import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { loadLedgerConfig } from "./config.js";
 import { createLedgerAdminHandlers } from "./handlers/ledger-admin-handlers.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
+import { createReconciliationHandlers } from "./handlers/reconciliation-handlers.js";
 import { createStatementHandlers } from "./handlers/statement-handlers.js";
 import { closeDueDays } from "./operations/daily-statements.js";
 import { expirePending } from "./operations/expire-pending.js";
@@ -19,7 +21,10 @@ import { createPricingServicePricer } from "./pricing/pricing-service-pricer.js"
 import { failOverdueSubmissions } from "./rail/processing-timeout.js";
 import { createRailServicePayoutRail } from "./rail/rail-service-payout-rail.js";
 import { createRailSubmitter } from "./rail/rail-submitter.js";
+import { createReconciliationScheduler } from "./rail/reconciliation-scheduler.js";
+import { createRailServiceSettlementSource } from "./rail/settlement-source.js";
 import { createLedgerRetention } from "./retention/ledger-retention.js";
+import { type OpenBreaksGauge, startOpenBreaksGauge } from "./telemetry/open-breaks-gauge.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
 export const LEDGER_MIGRATIONS: MigrationSet = {
@@ -28,9 +33,10 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 };
 
 /**
- * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements, and six
- * background loops — the outbox relay, the rail resubmission loop, the PROCESSING timeout, the PENDING
- * expiry sweeper, the retention job and the statement closer.
+ * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements,
+ * reconciliation against the rail, and seven background loops — the outbox relay, the rail resubmission
+ * loop, the PROCESSING timeout, the PENDING expiry sweeper, the retention job, the statement closer and the
+ * reconciliation scheduler.
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -56,6 +62,13 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   };
   const rail = ctx.transports.rail
     ? createRailServicePayoutRail(ctx.transports.rail, config.railSubmitTimeoutMs)
+    : undefined;
+  const settlements = ctx.transports.rail
+    ? createRailServiceSettlementSource(
+        config.railName,
+        ctx.transports.rail,
+        config.reconciliationReadTimeoutMs,
+      )
     : undefined;
   const pricer = ctx.transports.pricing ? createPricingServicePricer(ctx.transports.pricing) : undefined;
   const submitter = createRailSubmitter(deps, rail);
@@ -105,23 +118,45 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     },
   });
   const retention = createLedgerRetention({ db: ctx.db, env: ctx.env, logger, now: deps.now });
-  const tasks = [relay, railRetry, processingTimeout, sweeper, retention, statementCloser];
+  const reconciliationHandlers = createReconciliationHandlers(deps, settlements);
+  const reconciliation =
+    settlements && config.reconciliationIntervalMs > 0
+      ? createReconciliationScheduler(deps, settlements, config.reconciliationIntervalMs)
+      : undefined;
+  const tasks = [
+    relay,
+    railRetry,
+    processingTimeout,
+    sweeper,
+    retention,
+    statementCloser,
+    ...(reconciliation ? [reconciliation] : []),
+  ];
   let lagGauge: OutboxLagGauge | undefined;
+  let breaksGauge: OpenBreaksGauge | undefined;
   return {
     name: "ledger",
-    serviceNames: [LedgerService.typeName, LedgerAdminService.typeName, StatementService.typeName],
+    serviceNames: [
+      LedgerService.typeName,
+      LedgerAdminService.typeName,
+      StatementService.typeName,
+      ReconciliationService.typeName,
+    ],
     migrations: LEDGER_MIGRATIONS,
     routes: (router) => {
       router.service(LedgerService, handlers);
       router.service(LedgerAdminService, adminHandlers);
       router.service(StatementService, statementHandlers);
+      router.service(ReconciliationService, reconciliationHandlers);
     },
     async start() {
       for (const task of tasks) task.start();
       lagGauge = startOutboxLagGauge(ctx.db, logger);
+      breaksGauge = startOpenBreaksGauge(ctx.db, logger, config.railName);
     },
     async stop() {
       lagGauge?.stop();
+      breaksGauge?.stop();
       for (const task of tasks) await task.stop();
     },
   };

@@ -1,11 +1,13 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isProductionMode } from "@payouts/platform/config/env-config";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import { createCallbackDispatcher } from "./callback/callback-dispatcher.js";
 import { loadSandboxRailConfig } from "./config.js";
 import { createRailHandlers } from "./handlers/rail-handlers.js";
+import { createSettlementHandlers } from "./handlers/settlement-handlers.js";
 
 export const SANDBOX_RAIL_MIGRATIONS: MigrationSet = {
   schema: "rail",
@@ -26,7 +28,10 @@ export function createSandboxRailService(ctx: ServiceContext): ServiceModule {
     pollMs: config.callbackPollMs,
     now,
   });
-  const handlers = createRailHandlers({ db: ctx.db, config, dispatcher, now });
+  const handlers = {
+    ...createRailHandlers({ db: ctx.db, config, dispatcher, now }),
+    ...createSettlementHandlers({ db: ctx.db, now, sandboxControls: !isProductionMode(ctx.env) }),
+  };
   return {
     name: "sandbox-rail",
     serviceNames: [RailService.typeName],

@@ -622,6 +622,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation runs
+         * @description Newest first.
+         */
+        get: operations["listReconciliationRuns"];
+        put?: never;
+        /**
+         * Reconcile a rail's day now
+         * @description Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).
+         */
+        post: operations["startReconciliationRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation breaks
+         * @description Newest first, filtered; each with its resolution once resolved.
+         */
+        get: operations["listReconciliationBreaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks/{break_id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a reconciliation break
+         * @description Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.
+         */
+        post: operations["resolveReconciliationBreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/settlements/{date}/discrepancies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox rail: plant a discrepancy in a day's settlement records
+         * @description Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).
+         */
+        post: operations["injectSandboxSettlementDiscrepancy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1257,6 +1341,97 @@ export interface components {
             /** @description The balance right after this entry. */
             balance_after_usd: string;
             created_at: string | null;
+        };
+        ReconciliationRun: {
+            run_id: string;
+            rail: string;
+            /** @description The reconciled UTC day. */
+            date: string;
+            /** @enum {string} */
+            status: "RUNNING" | "COMPLETED" | "FAILED";
+            started_by: string;
+            /** @description Records the rail listed for the day. */
+            rail_records: number;
+            /** @description Payouts the ledger noted as accepted that day. */
+            ledger_payouts: number;
+            /** @description Breaks this run found. */
+            breaks_found: number;
+            /** @description Of those, the new ones: a break already open or resolved for the day is not opened again. */
+            breaks_opened: number;
+            error: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        StartReconciliationRunRequest: {
+            /**
+             * @description The day to reconcile; not in the future. YYYY-MM-DD, UTC.
+             * @example 2026-11-27
+             */
+            date: string;
+            /**
+             * @description The rail's name; the ledger's rail (`sandbox` by default) when left out.
+             * @example sandbox
+             */
+            rail?: string;
+            /** @description Who starts it, kept on the run; `admin-api` when left out. */
+            started_by?: string;
+        };
+        ReconciliationRunPage: {
+            runs: components["schemas"]["ReconciliationRun"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        ReconciliationBreakPage: {
+            breaks: components["schemas"]["ReconciliationBreak"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        ReconciliationBreak: {
+            break_id: string;
+            rail: string;
+            date: string;
+            /** @enum {string} */
+            type: "missing_at_rail" | "missing_in_ledger" | "amount_mismatch" | "status_mismatch" | "duplicate_at_rail";
+            /** @description The tx_id, or the rail's reference for a record the ledger does not know. */
+            key: string;
+            tx_id: string;
+            rail_reference: string;
+            /** @description Local amount in the ledger; null when it has none. */
+            ledger_amount: string | null;
+            /** @description Local amount the rail listed; null when it listed none. */
+            rail_amount: string | null;
+            currency: string;
+            ledger_status: string;
+            rail_status: string;
+            detail: string;
+            /** @description The run that opened it. */
+            run_id: string;
+            opened_at: string | null;
+            /** @description The operator's resolution; null while open. */
+            resolution: {
+                note: string;
+                resolved_by: string;
+                resolved_at: string | null;
+            } | null;
+        };
+        ResolveBreakRequest: {
+            /** @description What was found and done; kept on the break. */
+            note: string;
+            /** @description Who resolves it. */
+            resolved_by: string;
+        };
+        SandboxDiscrepancy: {
+            discrepancy_id: string;
+        };
+        SandboxDiscrepancyRequest: {
+            /** @enum {string} */
+            kind: "DROP_RECORD" | "CHANGE_AMOUNT" | "ADD_UNKNOWN_RECORD" | "DUPLICATE_RECORD" | "FLIP_STATUS";
+            /** @description The payout; left out for ADD_UNKNOWN_RECORD. */
+            tx_id?: string;
+            /** @description CHANGE_AMOUNT: the amount to show; ADD_UNKNOWN_RECORD: its amount (1 when left out). */
+            amount?: string;
+            /** @description ADD_UNKNOWN_RECORD: its currency. */
+            currency?: string;
         };
     };
     responses: never;
@@ -6390,6 +6565,789 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "PARTNER_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listReconciliationRuns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The rail's name; the ledger's rail (`sandbox` by default) when left out.
+                 * @example sandbox
+                 */
+                rail?: string;
+                /**
+                 * @description One day's runs. YYYY-MM-DD, UTC.
+                 * @example 2026-11-27
+                 */
+                date?: string;
+                /** @description Page size, 1–100; 20 when left out. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRunPage"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: a query parameter is unknown to this route, repeated, or not well formed (`field` names it)
+             *     - `INVALID_FIELD`: `cursor` is not one this list returned, or `limit` is not 1–100
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    startReconciliationRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartReconciliationRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The finished run. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             *     - `INVALID_FIELD`: `date` is not a real day or is in the future
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `UNKNOWN_RAIL`: the ledger submits to no rail of this name
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "UNKNOWN_RAIL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the rail did not answer with its records; the run is kept as FAILED
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listReconciliationBreaks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The rail's name; the ledger's rail (`sandbox` by default) when left out.
+                 * @example sandbox
+                 */
+                rail?: string;
+                /**
+                 * @description One day's breaks. YYYY-MM-DD, UTC.
+                 * @example 2026-11-27
+                 */
+                date?: string;
+                /** @description type */
+                type?: "missing_at_rail" | "missing_in_ledger" | "amount_mismatch" | "status_mismatch" | "duplicate_at_rail";
+                /**
+                 * @description The breaks one run opened.
+                 * @example rcn_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                run_id?: string;
+                /** @description Both when left out. */
+                state?: "open" | "resolved";
+                /** @description Page size, 1–100; 50 when left out. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreakPage"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: a query parameter is unknown to this route, repeated, or not well formed (`field` names it)
+             *     - `INVALID_FIELD`: `cursor` is not one this list returned, or `limit` is not 1–100
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `RECONCILIATION_RUN_NOT_FOUND`: `run_id` names no run
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RECONCILIATION_RUN_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    resolveReconciliationBreak: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The break (`brk_…`).
+                 * @example brk_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                break_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveBreakRequest"];
+            };
+        };
+        responses: {
+            /** @description The resolved break. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `RECONCILIATION_BREAK_NOT_FOUND`: no such break
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RECONCILIATION_BREAK_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BREAK_ALREADY_RESOLVED`: the break was already resolved; the first resolution stands
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BREAK_ALREADY_RESOLVED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    injectSandboxSettlementDiscrepancy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The day of the rail's records. YYYY-MM-DD, UTC.
+                 * @example 2026-11-27
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxDiscrepancyRequest"];
+            };
+        };
+        responses: {
+            /** @description Planted. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDiscrepancy"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             *     - `INVALID_FIELD`: `date` is not a real day, or `amount` is not above 0
+             *     - `MISSING_REQUIRED_FIELD`: `tx_id` (every kind but ADD_UNKNOWN_RECORD) or `amount` (CHANGE_AMOUNT)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
                     } & {
                         [key: string]: unknown;
                     });

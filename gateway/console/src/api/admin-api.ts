@@ -130,6 +130,29 @@ export function createAdminApi(token: string) {
           ? admin.POST("/admin/webhook-receivers/{config_id}/pause", { params: { path: { config_id } } })
           : admin.POST("/admin/webhook-receivers/{config_id}/resume", { params: { path: { config_id } } }),
       ),
+
+    // Reconciliation against the rail
+    startReconciliationRun: (date: string) =>
+      dataOf(admin.POST("/admin/reconciliation/runs", { body: { date, started_by: "console" } })),
+    listReconciliationRuns: (query: Form<T.ReconciliationRunQuery>) =>
+      dataOf(
+        admin.GET("/admin/reconciliation/runs", {
+          params: { query: compact<T.ReconciliationRunQuery>(query) },
+        }),
+      ),
+    listReconciliationBreaks: (query: Form<T.ReconciliationBreakQuery>) =>
+      dataOf(
+        admin.GET("/admin/reconciliation/breaks", {
+          params: { query: compact<T.ReconciliationBreakQuery>(query) },
+        }),
+      ),
+    resolveReconciliationBreak: (break_id: string, note: string, resolved_by: string) =>
+      dataOf(
+        admin.POST("/admin/reconciliation/breaks/{break_id}/resolve", {
+          params: { path: { break_id } },
+          body: { note, resolved_by },
+        }),
+      ),
   };
 }
 

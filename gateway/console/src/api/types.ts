@@ -38,9 +38,16 @@ export type WebhookConfigList = S["AdminWebhookConfigPage"];
 export type ReceiverHealth = S["WebhookReceiverHealth"];
 export type ReceiverHealthList = S["WebhookReceiverHealthPage"];
 
+export type ReconciliationRun = S["ReconciliationRun"];
+export type ReconciliationRunList = S["ReconciliationRunPage"];
+export type ReconciliationBreak = S["ReconciliationBreak"];
+export type ReconciliationBreakList = S["ReconciliationBreakPage"];
+
 export type PartnerQuery = QueryOf<"listPartners">;
 export type TransactionQuery = QueryOf<"searchTransactions">;
 export type DeliveryQuery = QueryOf<"searchWebhookDeliveries">;
 export type WebhookConfigQuery = QueryOf<"searchWebhookConfigs">;
 export type ReceiverHealthQuery = QueryOf<"listWebhookReceiverHealth">;
 export type BalanceEntryQuery = QueryOf<"listBalanceEntries">;
+export type ReconciliationRunQuery = QueryOf<"listReconciliationRuns">;
+export type ReconciliationBreakQuery = QueryOf<"listReconciliationBreaks">;

@@ -7,6 +7,7 @@ const NAV = [
   { to: "/transactions", label: "Transactions", end: false },
   { to: "/partners", label: "Partners", end: false },
   { to: "/webhooks", label: "Webhooks", end: false },
+  { to: "/reconciliation", label: "Reconciliation", end: false },
   { to: "/reference-data", label: "Reference data", end: false },
 ];
 

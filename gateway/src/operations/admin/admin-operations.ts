@@ -7,6 +7,7 @@ import { CONSOLE_WEBHOOK_OPERATIONS } from "./console-webhook-api.js";
 import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
 import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
 import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
+import { RECONCILIATION_ADMIN_OPERATIONS } from "./reconciliation-admin-api.js";
 import { STATEMENT_ADMIN_OPERATIONS } from "./statement-admin-api.js";
 
 /**
@@ -23,4 +24,5 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...CONSOLE_TRANSACTION_OPERATIONS,
   ...CONSOLE_WEBHOOK_OPERATIONS,
   ...CONSOLE_PARTNER_OPERATIONS,
+  ...RECONCILIATION_ADMIN_OPERATIONS,
 ];

@@ -42,6 +42,25 @@ export const LEDGER = defineReasons({
     }),
   },
   SERVICE_UNAVAILABLE: { status: "Unavailable", retryAfterSeconds: 5 },
+  UNKNOWN_RAIL: {
+    status: "NotFound",
+    template: (rail: string) => ({ message: `this ledger submits to no rail named ${rail}`, field: "rail" }),
+  },
+  RECONCILIATION_RUN_NOT_FOUND: {
+    status: "NotFound",
+    template: (runId: string) => ({ message: `reconciliation run ${runId} not found`, field: "run_id" }),
+  },
+  RECONCILIATION_BREAK_NOT_FOUND: {
+    status: "NotFound",
+    template: (breakId: string) => ({
+      message: `reconciliation break ${breakId} not found`,
+      field: "break_id",
+    }),
+  },
+  BREAK_ALREADY_RESOLVED: {
+    status: "FailedPrecondition",
+    template: (breakId: string) => ({ message: `reconciliation break ${breakId} is already resolved` }),
+  },
 });
 
 export const LEDGER_REASONS = LEDGER.codes;

@@ -179,7 +179,7 @@ export function createLedgerAdminHandlers(deps: {
 const decimal = (text: string) => toDecimalString(new Dec(text));
 
 /** The ledger's own refusals (cursor and page size checks) as their documented ConnectErrors. */
-function asRejections<T extends object>(impl: T): T {
+export function asRejections<T extends object>(impl: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(impl)) {
     wrapped[name] = async (...args: unknown[]) => {

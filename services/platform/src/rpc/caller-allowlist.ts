@@ -18,7 +18,7 @@ export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
   "gateway-admin": "the gateway's admin API and the embedded sandbox seeding (operator RPCs)",
   "gateway-rail": "the gateway's POST /callbacks/rail route, after the rail's signature was checked",
   ledger:
-    "the ledger submitting accepted payouts to the rail and asking pricing for getQuotation's binding quote",
+    "the ledger submitting accepted payouts to the rail, reading its settlement records, and asking pricing for getQuotation's binding quote",
 };
 
 /** The identities each process acts as: its SERVICE_PRIVATE_KEYS hold one key per identity listed. */
@@ -81,6 +81,12 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerAdminService/ListBalances": ADMIN,
   "payouts.ledger.v1.LedgerAdminService/GetLedgerOverview": ADMIN,
 
+  // Reconciliation against the rail (the admin API's reconciliation routes).
+  "payouts.ledger.v1.ReconciliationService/StartReconciliationRun": ADMIN,
+  "payouts.ledger.v1.ReconciliationService/ListReconciliationRuns": ADMIN,
+  "payouts.ledger.v1.ReconciliationService/ListReconciliationBreaks": ADMIN,
+  "payouts.ledger.v1.ReconciliationService/ResolveReconciliationBreak": ADMIN,
+
   "payouts.webhooks.v1.WebhookService/CreateConfig": PARTNER,
   "payouts.webhooks.v1.WebhookService/ListConfigs": PARTNER,
   "payouts.webhooks.v1.WebhookService/UpdateConfig": PARTNER,
@@ -102,6 +108,9 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.rail.v1.RailService/SubmitPayout": ["ledger"],
   "payouts.rail.v1.RailService/SettlePayout": ADMIN,
   "payouts.rail.v1.RailService/CancelPayout": ["ledger"],
+  // The ledger's reconciliation reads the rail's records; only operators plant sandbox discrepancies.
+  "payouts.rail.v1.RailService/ListSettlementRecords": ["ledger"],
+  "payouts.rail.v1.RailService/InjectSettlementDiscrepancy": ADMIN,
 };
 
 /** RPCs anyone may call, without a credential. */

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
+import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
@@ -258,6 +259,7 @@ describe("the caller allowlist", () => {
     LedgerService,
     LedgerAdminService,
     StatementService,
+    ReconciliationService,
     WebhookService,
     WebhookAdminService,
     RailService,
@@ -303,7 +305,7 @@ describe("the caller allowlist", () => {
   });
 
   it("gives the operators' cross-partner services to the admin caller only", () => {
-    for (const service of [LedgerAdminService, WebhookAdminService]) {
+    for (const service of [LedgerAdminService, ReconciliationService, WebhookAdminService]) {
       for (const method of service.methods) {
         expect(CALLER_ALLOWLIST[`${service.typeName}/${method.name}`], method.name).toEqual([
           "gateway-admin",

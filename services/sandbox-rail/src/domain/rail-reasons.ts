@@ -20,6 +20,10 @@ export const RAIL = defineReasons({
     status: "FailedPrecondition",
     template: (txId: string) => ({ message: `payout ${txId} was cancelled before the rail accepted it` }),
   },
+  SANDBOX_CONTROL_DISABLED: {
+    status: "FailedPrecondition",
+    template: () => ({ message: "sandbox controls are disabled in production mode" }),
+  },
 });
 
 export const RAIL_REASONS = RAIL.codes;

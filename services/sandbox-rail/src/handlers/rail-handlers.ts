@@ -25,7 +25,7 @@ export function createRailHandlers(deps: {
   readonly config: SandboxRailConfig;
   readonly dispatcher: CallbackDispatcher;
   readonly now: () => Date;
-}): ServiceImpl<typeof RailService> {
+}): Pick<ServiceImpl<typeof RailService>, "submitPayout" | "cancelPayout" | "settlePayout"> {
   const { db, config, dispatcher, now } = deps;
   return {
     async submitPayout(req) {

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file payouts/rail/v1/rail.proto.
  */
 export const file_payouts_rail_v1_rail: GenFile = /*@__PURE__*/
-  fileDesc("ChpwYXlvdXRzL3JhaWwvdjEvcmFpbC5wcm90bxIPcGF5b3V0cy5yYWlsLnYxIrUBChNTdWJtaXRQYXlvdXRSZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEhQKDGNvdW50cnlfY29kZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkSGAoQZGVzdGluYXRpb25fdHlwZRgFIAEoCRIbChNwYXltZW50X2Rlc3RpbmF0aW9uGAYgASgJEiAKGHBheW1lbnRfZGVzdGluYXRpb25fY29kZRgHIAEoCSJEChRTdWJtaXRQYXlvdXRSZXNwb25zZRIaChJwcm92aWRlcl9yZWZlcmVuY2UYASABKAkSEAoIYWNjZXB0ZWQYAiABKAgiRQoTU2V0dGxlUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIpChRTZXR0bGVQYXlvdXRSZXNwb25zZRIRCglkZWxpdmVyZWQYASABKAgiNAoTQ2FuY2VsUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiRQoUQ2FuY2VsUGF5b3V0UmVzcG9uc2USEQoJY2FuY2VsbGVkGAEgASgIEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgCIAEoCTKkAgoLUmFpbFNlcnZpY2USWwoMU3VibWl0UGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLlN1Ym1pdFBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuU3VibWl0UGF5b3V0UmVzcG9uc2USWwoMU2V0dGxlUGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLlNldHRsZVBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuU2V0dGxlUGF5b3V0UmVzcG9uc2USWwoMQ2FuY2VsUGF5b3V0EiQucGF5b3V0cy5yYWlsLnYxLkNhbmNlbFBheW91dFJlcXVlc3QaJS5wYXlvdXRzLnJhaWwudjEuQ2FuY2VsUGF5b3V0UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("ChpwYXlvdXRzL3JhaWwvdjEvcmFpbC5wcm90bxIPcGF5b3V0cy5yYWlsLnYxIrUBChNTdWJtaXRQYXlvdXRSZXF1ZXN0Eg0KBXR4X2lkGAEgASgJEhQKDGNvdW50cnlfY29kZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIOCgZhbW91bnQYBCABKAkSGAoQZGVzdGluYXRpb25fdHlwZRgFIAEoCRIbChNwYXltZW50X2Rlc3RpbmF0aW9uGAYgASgJEiAKGHBheW1lbnRfZGVzdGluYXRpb25fY29kZRgHIAEoCSJEChRTdWJtaXRQYXlvdXRSZXNwb25zZRIaChJwcm92aWRlcl9yZWZlcmVuY2UYASABKAkSEAoIYWNjZXB0ZWQYAiABKAgiRQoTU2V0dGxlUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIPCgdvdXRjb21lGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIpChRTZXR0bGVQYXlvdXRSZXNwb25zZRIRCglkZWxpdmVyZWQYASABKAgiNAoTQ2FuY2VsUGF5b3V0UmVxdWVzdBINCgV0eF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiRQoUQ2FuY2VsUGF5b3V0UmVzcG9uc2USEQoJY2FuY2VsbGVkGAEgASgIEhoKEnByb3ZpZGVyX3JlZmVyZW5jZRgCIAEoCSJLChxMaXN0U2V0dGxlbWVudFJlY29yZHNSZXF1ZXN0EgwKBGRhdGUYASABKAkSDQoFbGltaXQYAiABKAUSDgoGY3Vyc29yGAMgASgJIswBChBTZXR0bGVtZW50UmVjb3JkEhYKDnJhaWxfcmVmZXJlbmNlGAEgASgJEg0KBXR4X2lkGAIgASgJEg4KBmFtb3VudBgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSLgoKc2V0dGxlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLYWNjZXB0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImgKHUxpc3RTZXR0bGVtZW50UmVjb3Jkc1Jlc3BvbnNlEjIKB3JlY29yZHMYASADKAsyIS5wYXlvdXRzLnJhaWwudjEuU2V0dGxlbWVudFJlY29yZBITCgtuZXh0X2N1cnNvchgCIAEoCSJxCiJJbmplY3RTZXR0bGVtZW50RGlzY3JlcGFuY3lSZXF1ZXN0EgwKBGRhdGUYASABKAkSDAoEa2luZBgCIAEoCRINCgV0eF9pZBgDIAEoCRIOCgZhbW91bnQYBCABKAkSEAoIY3VycmVuY3kYBSABKAkiPQojSW5qZWN0U2V0dGxlbWVudERpc2NyZXBhbmN5UmVzcG9uc2USFgoOZGlzY3JlcGFuY3lfaWQYASABKAkypwQKC1JhaWxTZXJ2aWNlElsKDFN1Ym1pdFBheW91dBIkLnBheW91dHMucmFpbC52MS5TdWJtaXRQYXlvdXRSZXF1ZXN0GiUucGF5b3V0cy5yYWlsLnYxLlN1Ym1pdFBheW91dFJlc3BvbnNlElsKDFNldHRsZVBheW91dBIkLnBheW91dHMucmFpbC52MS5TZXR0bGVQYXlvdXRSZXF1ZXN0GiUucGF5b3V0cy5yYWlsLnYxLlNldHRsZVBheW91dFJlc3BvbnNlElsKDENhbmNlbFBheW91dBIkLnBheW91dHMucmFpbC52MS5DYW5jZWxQYXlvdXRSZXF1ZXN0GiUucGF5b3V0cy5yYWlsLnYxLkNhbmNlbFBheW91dFJlc3BvbnNlEnYKFUxpc3RTZXR0bGVtZW50UmVjb3JkcxItLnBheW91dHMucmFpbC52MS5MaXN0U2V0dGxlbWVudFJlY29yZHNSZXF1ZXN0Gi4ucGF5b3V0cy5yYWlsLnYxLkxpc3RTZXR0bGVtZW50UmVjb3Jkc1Jlc3BvbnNlEogBChtJbmplY3RTZXR0bGVtZW50RGlzY3JlcGFuY3kSMy5wYXlvdXRzLnJhaWwudjEuSW5qZWN0U2V0dGxlbWVudERpc2NyZXBhbmN5UmVxdWVzdBo0LnBheW91dHMucmFpbC52MS5JbmplY3RTZXR0bGVtZW50RGlzY3JlcGFuY3lSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message payouts.rail.v1.SubmitPayoutRequest
@@ -174,6 +176,186 @@ export const CancelPayoutResponseSchema: GenMessage<CancelPayoutResponse> = /*@_
   messageDesc(file_payouts_rail_v1_rail, 5);
 
 /**
+ * @generated from message payouts.rail.v1.ListSettlementRecordsRequest
+ */
+export type ListSettlementRecordsRequest = Message<"payouts.rail.v1.ListSettlementRecordsRequest"> & {
+  /**
+   * The UTC day, YYYY-MM-DD.
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * 1 to 1000; 0 = 500.
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * "" for the first page, else the previous page's next_cursor.
+   *
+   * @generated from field: string cursor = 3;
+   */
+  cursor: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.ListSettlementRecordsRequest.
+ * Use `create(ListSettlementRecordsRequestSchema)` to create a new message.
+ */
+export const ListSettlementRecordsRequestSchema: GenMessage<ListSettlementRecordsRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 6);
+
+/**
+ * @generated from message payouts.rail.v1.SettlementRecord
+ */
+export type SettlementRecord = Message<"payouts.rail.v1.SettlementRecord"> & {
+  /**
+   * The rail's own reference of the payout (provider_reference).
+   *
+   * @generated from field: string rail_reference = 1;
+   */
+  railReference: string;
+
+  /**
+   * The ledger's transaction the payout was submitted for; "" when the rail cannot name one.
+   *
+   * @generated from field: string tx_id = 2;
+   */
+  txId: string;
+
+  /**
+   * Local amount, decimal string.
+   *
+   * @generated from field: string amount = 3;
+   */
+  amount: string;
+
+  /**
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * PAID, RETURNED (the rail reported it failed) or PENDING (no verdict reported yet).
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * When the verdict was reported; unset while PENDING.
+   *
+   * @generated from field: google.protobuf.Timestamp settled_at = 6;
+   */
+  settledAt?: Timestamp | undefined;
+
+  /**
+   * When the rail accepted the payout: the record's day.
+   *
+   * @generated from field: google.protobuf.Timestamp accepted_at = 7;
+   */
+  acceptedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message payouts.rail.v1.SettlementRecord.
+ * Use `create(SettlementRecordSchema)` to create a new message.
+ */
+export const SettlementRecordSchema: GenMessage<SettlementRecord> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 7);
+
+/**
+ * @generated from message payouts.rail.v1.ListSettlementRecordsResponse
+ */
+export type ListSettlementRecordsResponse = Message<"payouts.rail.v1.ListSettlementRecordsResponse"> & {
+  /**
+   * @generated from field: repeated payouts.rail.v1.SettlementRecord records = 1;
+   */
+  records: SettlementRecord[];
+
+  /**
+   * "" on the last page.
+   *
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.ListSettlementRecordsResponse.
+ * Use `create(ListSettlementRecordsResponseSchema)` to create a new message.
+ */
+export const ListSettlementRecordsResponseSchema: GenMessage<ListSettlementRecordsResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 8);
+
+/**
+ * @generated from message payouts.rail.v1.InjectSettlementDiscrepancyRequest
+ */
+export type InjectSettlementDiscrepancyRequest = Message<"payouts.rail.v1.InjectSettlementDiscrepancyRequest"> & {
+  /**
+   * The UTC day of the records, YYYY-MM-DD.
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * DROP_RECORD, CHANGE_AMOUNT, ADD_UNKNOWN_RECORD, DUPLICATE_RECORD or FLIP_STATUS.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * The payout concerned; "" for ADD_UNKNOWN_RECORD (the rail makes one up).
+   *
+   * @generated from field: string tx_id = 3;
+   */
+  txId: string;
+
+  /**
+   * CHANGE_AMOUNT: the amount the record shows; ADD_UNKNOWN_RECORD: its amount (default 1).
+   *
+   * @generated from field: string amount = 4;
+   */
+  amount: string;
+
+  /**
+   * ADD_UNKNOWN_RECORD: its currency (default USD).
+   *
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.InjectSettlementDiscrepancyRequest.
+ * Use `create(InjectSettlementDiscrepancyRequestSchema)` to create a new message.
+ */
+export const InjectSettlementDiscrepancyRequestSchema: GenMessage<InjectSettlementDiscrepancyRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 9);
+
+/**
+ * @generated from message payouts.rail.v1.InjectSettlementDiscrepancyResponse
+ */
+export type InjectSettlementDiscrepancyResponse = Message<"payouts.rail.v1.InjectSettlementDiscrepancyResponse"> & {
+  /**
+   * @generated from field: string discrepancy_id = 1;
+   */
+  discrepancyId: string;
+};
+
+/**
+ * Describes the message payouts.rail.v1.InjectSettlementDiscrepancyResponse.
+ * Use `create(InjectSettlementDiscrepancyResponseSchema)` to create a new message.
+ */
+export const InjectSettlementDiscrepancyResponseSchema: GenMessage<InjectSettlementDiscrepancyResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_rail_v1_rail, 10);
+
+/**
  * The payout rail: the provider that moves the money. The sandbox rail implements it and reports
  * results back by a signed HTTP callback to the gateway.
  *
@@ -210,6 +392,29 @@ export const RailService: GenService<{
     methodKind: "unary";
     input: typeof CancelPayoutRequestSchema;
     output: typeof CancelPayoutResponseSchema;
+  },
+  /**
+   * The rail's settlement records of one UTC day: one record per payout the rail accepted that day (by
+   * its own clock), with the amount it moves and where it stands. The ledger reconciles against them.
+   * Paged by an opaque cursor; a record may appear twice when the rail duplicated it.
+   *
+   * @generated from rpc payouts.rail.v1.RailService.ListSettlementRecords
+   */
+  listSettlementRecords: {
+    methodKind: "unary";
+    input: typeof ListSettlementRecordsRequestSchema;
+    output: typeof ListSettlementRecordsResponseSchema;
+  },
+  /**
+   * Sandbox only (refused in production mode): plants a discrepancy into one day's settlement records,
+   * so that reconciliation can be exercised.
+   *
+   * @generated from rpc payouts.rail.v1.RailService.InjectSettlementDiscrepancy
+   */
+  injectSettlementDiscrepancy: {
+    methodKind: "unary";
+    input: typeof InjectSettlementDiscrepancyRequestSchema;
+    output: typeof InjectSettlementDiscrepancyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payouts_rail_v1_rail, 0);
