@@ -399,6 +399,27 @@ describe("real answers match the documented schemas", () => {
     expect(
       (await call("GET", `/statements?from=${today}&to=${today}`, "/statements", undefined, {}, null)).status,
     ).toBe(401);
+    const pdf = { accept: "application/pdf" };
+    const refused = await call("GET", `/statements/daily/${today}`, dayTemplate, undefined, pdf);
+    expect([refused.status, refused.json.code]).toEqual([406, "NOT_ACCEPTABLE"]);
+    const rangeRefused = await call(
+      "GET",
+      `/statements?from=${today}&to=${today}`,
+      "/statements",
+      undefined,
+      pdf,
+    );
+    expect(rangeRefused.status).toBe(406);
+
+    const txTemplate = "/statements/daily/{date}/transactions";
+    const dayTxs = await call("GET", `/statements/daily/${today}/transactions?limit=1000`, txTemplate);
+    expect(dayTxs.json.transactions.map((t: Json) => t.tx_id)).toContain(txId);
+    const badDay = await call("GET", "/statements/daily/2026-02-30/transactions", txTemplate);
+    expect([badDay.status, badDay.json.field]).toEqual([400, "date"]);
+    expect((await call("GET", "/statements/daily/2999-01-01/transactions", txTemplate)).status).toBe(409);
+    expect(
+      (await call("GET", `/statements/daily/${today}/transactions`, txTemplate, undefined, {}, null)).status,
+    ).toBe(401);
   });
 
   it("webhook configs and the delivery log", async () => {
