@@ -94,6 +94,18 @@ describe("a closed daily statement", () => {
       await ledger.query("COMMIT");
     }
 
+    // The closer takes only entries below the snapshot watermark; another test's open transaction on the
+    // shared server can hold it back for a moment.
+    const visible = async () =>
+      (
+        await ledger.query(
+          `SELECT count(*)::int AS n FROM ledger.entries
+            WHERE partner_id = $1 AND xid < pg_snapshot_xmin(pg_current_snapshot())`,
+          [p],
+        )
+      ).rows[0]?.n;
+    await expect.poll(visible, { timeout: 15_000 }).toBe(4);
+
     // The closer works with the ledger's role (INSERT only on these tables).
     const db = createPgDatabase({ connectionString: ledgerUrl, maxConnections: 2 });
     try {
