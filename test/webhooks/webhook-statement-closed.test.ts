@@ -5,6 +5,7 @@
  * summary as the statement API serves it.
  */
 import { randomBytes } from "node:crypto";
+import { verifyWebhook } from "@payouts/client";
 import { closeNextDay } from "@payouts/ledger/internal/operations/daily-statements";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,5 +119,11 @@ describe("statement.closed notifications", () => {
     }
     // One event, delivered to each configuration that wants it.
     expect(eventIds.size).toBe(1);
+    // The SDK verifies it and types it as a statement.closed notification.
+    const verified = await verifyWebhook(received[0]!.rawBody, received[0]!.headers, SECRET);
+    expect(verified.event.event_type).toBe("statement.closed");
+    if (verified.event.event_type === "statement.closed") {
+      expect(verified.event.sha256).toBe(statement.sha256);
+    }
   });
 });
