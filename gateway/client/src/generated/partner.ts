@@ -1453,7 +1453,7 @@ export interface components {
              * @enum {string}
              */
             event_type: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed";
-            /** @description The transaction. */
+            /** @description The transaction; for `statement.closed`, the statement id. */
             tx_id: string;
             /**
              * @description Delivery state.
@@ -5102,7 +5102,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries of this transaction. */
+                /** @description Only deliveries of this transaction (or statement id). */
                 tx_id?: string;
                 /** @description Only deliveries to this config. */
                 config_id?: string;
