@@ -187,12 +187,14 @@ describe("the OpenAPI document", () => {
   describe("webhooks", () => {
     const hooks = doc.webhooks as Json;
 
-    it("documents the three notifications with their paths", () => {
+    it("documents the four notifications with their paths", () => {
       expect(Object.keys(hooks)).toEqual([
         "transaction.success",
         "transaction.refunded",
         "transaction.failed",
+        "statement.closed",
       ]);
+      expect(hooks["statement.closed"].post.description).toContain("POST {url}/webhooks/statements/closed");
       for (const kind of ["success", "refunded", "failed"]) {
         expect(hooks[`transaction.${kind}`].post.description).toContain(
           `POST {url}/webhooks/transactions/${kind}`,
@@ -200,7 +202,7 @@ describe("the OpenAPI document", () => {
       }
     });
 
-    it.each(["transaction.success", "transaction.refunded", "transaction.failed"])(
+    it.each(["transaction.success", "transaction.refunded", "transaction.failed", "statement.closed"])(
       "%s documents both signatures and the event headers",
       (name) => {
         const headers = (hooks[name].post.parameters as Json[]).map((p) => p.name);

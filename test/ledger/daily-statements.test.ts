@@ -5,11 +5,13 @@
  * after their day closed, and two closers racing.
  */
 import { randomUUID } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { closeDueDays, closeNextDay } from "@payouts/ledger/internal/operations/daily-statements";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { Dec } from "@payouts/platform/money/decimal";
+import { StatementEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
 import type { StatementLine } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { type DailyStatement, StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import fc from "fast-check";
@@ -321,6 +323,47 @@ describe("closing", () => {
       [p],
     );
     expect(rows.rows[0]).toEqual({ n: "1", entries: "2" });
+
+    // One statement.closed event, written with the day, keyed by its statement id, carrying its summary.
+    const july1 = await day(p, "2026-07-01");
+    const events = await h.db.query<{
+      event_key: string;
+      tx_id: string | null;
+      sequence: number;
+      payload: Uint8Array;
+      headers: Record<string, string>;
+    }>(
+      `SELECT o.event_key, o.tx_id, o.sequence, o.payload, o.headers
+         FROM ledger.outbox o JOIN ledger.statement_days d ON d.statement_id = o.event_key
+        WHERE o.event_type = 'statement.closed' AND d.partner_id = $1`,
+      [p],
+    );
+    expect(events.rows).toHaveLength(1);
+    const row = events.rows[0]!;
+    expect(row).toMatchObject({ event_key: july1.statementId, tx_id: null, sequence: 1 });
+    const event = fromBinary(StatementEventSchema, new Uint8Array(row.payload));
+    expect(row.headers).toEqual({ "event-id": event.eventId, "event-type": "statement.closed" });
+    expect(event).toMatchObject({
+      eventType: "statement.closed",
+      statementId: july1.statementId,
+      partnerId: p,
+      date: "2026-07-01",
+      timeZone: july1.timeZone,
+      revision: 1,
+      openingBalanceUsd: "0",
+      closingBalanceUsd: "7",
+      lineCount: 2,
+      totalDebitsUsd: "0",
+      totalCreditsUsd: "7",
+      sha256: july1.sha256,
+    });
+    expect(timestampDate(event.occurredAt ?? fail()).toISOString()).toBe("2026-07-02T01:00:00.000Z");
+    // The relay publishes it keyed by the statement id.
+    await waitFor(
+      "statement.closed published",
+      async () => (h.published.some((m) => m.key === july1.statementId) ? true : undefined),
+      10_000,
+    );
   });
 });
 

@@ -7,7 +7,8 @@ type Schemas = components["schemas"];
 export type WebhookEvent =
   | Schemas["TransactionSuccessNotification"]
   | Schemas["TransactionRefundedNotification"]
-  | Schemas["TransactionFailedNotification"];
+  | Schemas["TransactionFailedNotification"]
+  | Schemas["StatementClosedNotification"];
 
 export type WebhookEventType = WebhookEvent["event_type"];
 
@@ -203,7 +204,7 @@ function concat(a: Bytes, b: Bytes): Bytes {
   return joined;
 }
 
-const EVENT_STATUS: Readonly<Record<WebhookEventType, string>> = {
+const EVENT_STATUS: Readonly<Record<Exclude<WebhookEventType, "statement.closed">, string>> = {
   "transaction.success": "SUCCESS",
   "transaction.refunded": "REFUNDED",
   "transaction.failed": "FAILED",
@@ -212,7 +213,10 @@ const EVENT_STATUS: Readonly<Record<WebhookEventType, string>> = {
 function isEvent(value: unknown): value is WebhookEvent {
   if (typeof value !== "object" || value === null) return false;
   const event = value as Record<string, unknown>;
-  const status = EVENT_STATUS[event.event_type as WebhookEventType];
+  if (event.event_type === "statement.closed") {
+    return typeof event.statement_id === "string" && typeof event.event_id === "string";
+  }
+  const status = EVENT_STATUS[event.event_type as keyof typeof EVENT_STATUS];
   return (
     status !== undefined &&
     event.status === status &&

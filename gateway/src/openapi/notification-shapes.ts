@@ -72,6 +72,50 @@ export type TransactionNotification =
   | Static<typeof TransactionSuccessNotification>
   | Static<typeof TransactionRefundedNotification>
   | Static<typeof TransactionFailedNotification>;
+export type StatementClosedNotificationBody = Static<typeof StatementClosedNotification>;
+
+const UsdAmount = (description: string) =>
+  Type.String({ pattern: "^-?\\d+(\\.\\d+)?$", description: `USD decimal string, exact. ${description}` });
+
+export const StatementClosedNotification = component(
+  "StatementClosedNotification",
+  Type.Object(
+    {
+      statement_id: Type.String({
+        description: "The closed day's statement (`GET /statements/daily/{date}`).",
+      }),
+      partner_id: Type.String({ description: "The partner." }),
+      date: Type.String({
+        pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+        description: "The day, YYYY-MM-DD in `time_zone`.",
+      }),
+      time_zone: Type.String({ description: "The partner's statement time zone (IANA)." }),
+      period_start: Type.String({ format: "date-time", description: "The day's local midnight, in UTC." }),
+      period_end: Type.String({ format: "date-time", description: "The next day's local midnight, in UTC." }),
+      revision: Type.Integer({ minimum: 1, description: "1 for a day's first statement." }),
+      currency: Type.Literal("USD", { description: "Always `USD`." }),
+      opening_balance_usd: UsdAmount("Balance before the day's first line."),
+      closing_balance_usd: UsdAmount("Balance after the day's last line."),
+      line_count: Type.Integer({ minimum: 0, description: "Lines of the day." }),
+      total_debits_usd: UsdAmount("Sum of the negative lines, as a positive amount."),
+      total_credits_usd: UsdAmount("Sum of the positive lines."),
+      sha256: Type.String({
+        pattern: "^[0-9a-f]{64}$",
+        description: "The closed statement's hash (its ETag): compare with the statement you download.",
+      }),
+      event_id: Type.String({
+        description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
+      }),
+      event_type: Type.Literal("statement.closed", { description: "Event kind." }),
+      occurred_at: Type.String({ format: "date-time", description: "When the day was closed." }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Body of `statement.closed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, as in the daily statement.",
+    },
+  ),
+);
 
 export const SuccessReceiverAnswer = component(
   "SuccessReceiverAnswer",
@@ -99,6 +143,7 @@ export const NOTIFICATION_SHAPES: readonly TSchema[] = [
   TransactionSuccessNotification,
   TransactionRefundedNotification,
   TransactionFailedNotification,
+  StatementClosedNotification,
   SuccessReceiverAnswer,
   RefundedReceiverAnswer,
 ];

@@ -201,6 +201,10 @@ export const NOTIFICATION_EXAMPLES = {
     "Sent to {url}/webhooks/transactions/failed",
     '{"tx_id":"tx_01m7xxbeehcmwpcyh5xbv0t62s","status":"FAILED","amount":100.00,"fee":0.74,"percentage_fee":0.44,"fixed_fee":0.30,"sender":{"email":"ana.souza@example.com","phone":"+5511987654321","country":"BR","ic_type":"CPF","ic_number":"52998224725","name_last":"Souza","name_first":"Ana"},"recipient":{"name":"Sofía Romero","country":"PE","name_last":"Romero","account_no":"+51987659999","name_first":"Sofía"},"failure_reason":"sandbox: destination account is closed","event_id":"evt_01m7xxbg6nnzhdahxxbagerc7q","event_type":"transaction.failed","occurred_at":"2026-11-21T02:00:52.166Z"}',
   ),
+  statementClosed: example(
+    "Sent to {url}/webhooks/statements/closed",
+    '{"statement_id":"stmt_20261120_3f1c0b9a2e7d4c5b6a18","partner_id":"ptr_01m7xx8z3k4vq2t8m0n6w9y5bc","date":"2026-11-20","time_zone":"UTC","period_start":"2026-11-20T00:00:00.000Z","period_end":"2026-11-21T00:00:00.000Z","revision":1,"currency":"USD","opening_balance_usd":"1000","closing_balance_usd":"964.939726027397260274","line_count":3,"total_debits_usd":"35.060273972602739726","total_credits_usd":"0","sha256":"9f2b6c1e4a7d3b8c5e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f","event_id":"evt_01m7xxc1q2w3e4r5t6y7u8i9o0","event_type":"statement.closed","occurred_at":"2026-11-21T00:10:00.412Z"}',
+  ),
   test: example(
     "POST /webhookConfigs/{id}/test: a synthetic success marked test",
     '{"tx_id":"tx_test","status":"SUCCESS","amount":100.00,"fee":1.80,"percentage_fee":1.50,"fixed_fee":0.30,"sender":{"name_first":"Test","name_last":"Sender","country":"US"},"recipient":{"name_first":"Test","name_last":"Recipient","country":"BR"},"event_id":"evt_test_01m7xx9s2sver6t336v3w1tf4e","event_type":"transaction.success","occurred_at":"2026-11-21T01:59:55.737Z","test":true}',

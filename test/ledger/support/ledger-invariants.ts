@@ -72,10 +72,22 @@ export async function assertLedgerInvariants(db: Queryable): Promise<void> {
   }
   const orphans = await db.query(
     `SELECT o.event_id FROM ledger.outbox o
-       LEFT JOIN ledger.status_history h ON h.tx_id = o.tx_id AND h.sequence = o.sequence WHERE h.tx_id IS NULL`,
+       LEFT JOIN ledger.status_history h ON h.tx_id = o.tx_id AND h.sequence = o.sequence
+      WHERE o.tx_id IS NOT NULL AND h.tx_id IS NULL`,
   );
   if (orphans.rowCount > 0)
     throw new Error(`outbox events without a status change: ${JSON.stringify(orphans.rows)}`);
+  // Every closed day has exactly one statement.closed event, keyed by its statement id, and no such event
+  // names a day that was not closed.
+  const statementEvents = await db.query(
+    `SELECT coalesce(d.statement_id, o.event_key) AS statement_id, count(o.event_id)::int AS events
+       FROM ledger.statement_days d
+       FULL JOIN (SELECT * FROM ledger.outbox WHERE event_type = 'statement.closed') o
+         ON o.event_key = d.statement_id
+      GROUP BY 1 HAVING count(o.event_id) <> 1 OR bool_or(d.statement_id IS NULL)`,
+  );
+  if (statementEvents.rowCount > 0)
+    throw new Error(`closed days without exactly one event: ${JSON.stringify(statementEvents.rows)}`);
 
   // A credit's idempotency key (operator scope) names the credit movement it posted.
   const strayCreditKeys = await db.query(

@@ -496,7 +496,7 @@ export interface webhooks {
          * A payout succeeded
          * @description `POST {url}/webhooks/transactions/success`, where `url` is the config's base URL. Sent after the rail reports success and the transaction becomes SUCCESS. Test notifications (`POST /webhookConfigs/{id}/test`) come here too, marked `"test": true`.
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches. Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionSuccess"];
         delete?: never;
@@ -518,7 +518,7 @@ export interface webhooks {
          * A successful payout was refunded
          * @description `POST {url}/webhooks/transactions/refunded`, where `url` is the config's base URL. Sent after operations refund a SUCCESS transaction (REFUNDED; the partner's balance is credited the whole debited total).
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches. Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionRefunded"];
         delete?: never;
@@ -540,9 +540,31 @@ export interface webhooks {
          * A payout failed
          * @description `POST {url}/webhooks/transactions/failed`, where `url` is the config's base URL. Sent after the rail fails a PROCESSING payout (FAILED; the debit is reversed).
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches. Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "statement.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A daily statement closed
+         * @description `POST {url}/webhooks/statements/closed`, where `url` is the config's base URL. Sent once when the partner's day closes (after local midnight in the statement time zone plus a grace period): the frozen summary of `GET /statements/daily/{date}`. Delivery log entries show the `statement_id` as their `tx_id`.
+         *
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         */
+        post: operations["statementClosed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -698,6 +720,58 @@ export interface components {
              * @constant
              */
             test?: true;
+        };
+        /** @description Body of `statement.closed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, as in the daily statement. */
+        StatementClosedNotification: {
+            /** @description The closed day's statement (`GET /statements/daily/{date}`). */
+            statement_id: string;
+            /** @description The partner. */
+            partner_id: string;
+            /** @description The day, YYYY-MM-DD in `time_zone`. */
+            date: string;
+            /** @description The partner's statement time zone (IANA). */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description The day's local midnight, in UTC.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description The next day's local midnight, in UTC.
+             */
+            period_end: string;
+            /** @description 1 for a day's first statement. */
+            revision: number;
+            /**
+             * @description Always `USD`.
+             * @constant
+             */
+            currency: "USD";
+            /** @description USD decimal string, exact. Balance before the day's first line. */
+            opening_balance_usd: string;
+            /** @description USD decimal string, exact. Balance after the day's last line. */
+            closing_balance_usd: string;
+            /** @description Lines of the day. */
+            line_count: number;
+            /** @description USD decimal string, exact. Sum of the negative lines, as a positive amount. */
+            total_debits_usd: string;
+            /** @description USD decimal string, exact. Sum of the positive lines. */
+            total_credits_usd: string;
+            /** @description The closed statement's hash (its ETag): compare with the statement you download. */
+            sha256: string;
+            /** @description Unique per event and stable across retries and redeliveries: deduplicate by it. */
+            event_id: string;
+            /**
+             * @description Event kind.
+             * @constant
+             */
+            event_type: "statement.closed";
+            /**
+             * Format: date-time
+             * @description When the day was closed.
+             */
+            occurred_at: string;
         };
         /** @description The expected answer to a success notification: an empty JSON object. */
         SuccessReceiverAnswer: Record<string, never>;
@@ -1246,7 +1320,7 @@ export interface components {
             config_id: string;
             /** @description The receiver's base URL. */
             url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
             /** @description Whether notifications are sent. */
             active: boolean;
             /** @description Whether notifications are signed. */
@@ -1274,7 +1348,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
             /**
              * @description Inactive configs receive nothing.
              * @default true
@@ -1302,7 +1376,7 @@ export interface components {
              */
             url?: string;
             /** @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive. */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
             /** @description Activate or deactivate. */
             active?: boolean;
             secret?: string | null;
@@ -1321,7 +1395,7 @@ export interface components {
             config_id: string;
             /** @description The receiver's base URL. */
             url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "*")[];
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
             /** @description Whether notifications are sent. */
             active: boolean;
             /** @description Whether notifications are signed. */
@@ -1378,8 +1452,8 @@ export interface components {
              * @description Event kind.
              * @enum {string}
              */
-            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed";
-            /** @description The transaction. */
+            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed";
+            /** @description The transaction; for `statement.closed`, the statement id. */
             tx_id: string;
             /**
              * @description Delivery state.
@@ -5028,7 +5102,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries of this transaction. */
+                /** @description Only deliveries of this transaction (or statement id). */
                 tx_id?: string;
                 /** @description Only deliveries to this config. */
                 config_id?: string;
@@ -5835,6 +5909,85 @@ export interface operations {
         };
         responses: {
             /** @description Taken in; any 2xx counts as delivered (an empty JSON object, like success, is fine). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessReceiverAnswer"];
+                };
+            };
+            /** @description Gone: the delivery stops and the config is deactivated. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status: the notification is retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    statementClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `SERVICE-Webhook/<APP_VERSION>`: the brand and the platform's version.
+                 * @example SERVICE-Webhook/0.1.0
+                 */
+                "User-Agent": string;
+                /**
+                 * @description The event id, as `event_id` in the body; stable across retries.
+                 * @example evt_01m7xx9krh0y9g66pndrqk5bj5
+                 */
+                "X-SERVICE-Event-Id": string;
+                /**
+                 * @description The event kind.
+                 * @example transaction.success
+                 */
+                "X-SERVICE-Event-Type": string;
+                /**
+                 * @description 1 for the first attempt; counts retries and redeliveries.
+                 * @example 1
+                 */
+                "X-SERVICE-Attempt": string;
+                /**
+                 * @description Only when the config has a secret: base64(HMAC-SHA256(key = UTF-8 bytes of the secret, message = the exact raw body bytes)). Base64, not hex. Verify over the raw bytes as received, never over re-serialised JSON, and compare in constant time. Test vector: secret `partner-webhook-secret`, body `{"tx_id":"tx_01HQ","status":"SUCCESS","fee":0.50}` → `4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=`. After a secret rotation it is signed with the new secret.
+                 * @example VPPDJtocLRI2E0RkcOWMjR0wkIucJQPdN5w9ODSI2o0=
+                 */
+                "X-SERVICE-Signature"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: the event id.
+                 * @example evt_01m7xx9krh0y9g66pndrqk5bj5
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: Unix seconds of this attempt. Reject values more than 5 minutes from your clock.
+                 * @example 1795226390
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: `v1,` + base64(HMAC-SHA256(same key, "{webhook-id}.{webhook-timestamp}." + raw body)). Standard Webhooks libraries take the key as `whsec_` + base64(secret). Test vector: id `evt_1`, timestamp `1700000000`, the body above → `v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=`. During a secret rotation's grace period it carries two space-separated entries, `v1,<new> v1,<old>`: accept the message if any entry verifies.
+                 * @example v1,A2J9fUxGhbQuUg8LE26vsYCEvbCzI2tZgxLllSyCob4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatementClosedNotification"];
+            };
+        };
+        responses: {
+            /** @description Taken in; any 2xx counts as delivered (an empty JSON object is fine). */
             200: {
                 headers: {
                     [name: string]: unknown;

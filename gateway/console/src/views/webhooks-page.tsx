@@ -12,7 +12,7 @@ import { DeliveryTable } from "./delivery-table";
 import { ReceiverHealthSection } from "./receiver-health-table";
 
 const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
-const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed"];
+const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed", "statement.closed"];
 
 export function WebhooksPage() {
   return (

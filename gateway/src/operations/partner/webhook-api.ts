@@ -23,7 +23,12 @@ import {
   WEBHOOK_TEST_EXAMPLE,
 } from "../../openapi/openapi-examples.js";
 
-export const EVENT_TYPES = ["transaction.success", "transaction.refunded", "transaction.failed"] as const;
+export const EVENT_TYPES = [
+  "transaction.success",
+  "transaction.refunded",
+  "transaction.failed",
+  "statement.closed",
+] as const;
 
 const EventFilter = StringEnum([...EVENT_TYPES, "*"]);
 

@@ -3,6 +3,7 @@
  * closing due days. The rules are in docs/decisions/0031-daily-statements.md.
  */
 import type { Database, Queryable } from "@payouts/platform/database/database";
+import { newId } from "@payouts/platform/ids";
 import { Dec } from "@payouts/platform/money/decimal";
 import { invalidField, LEDGER, ledgerFailure } from "../domain/ledger-failure.js";
 import {
@@ -28,6 +29,8 @@ import {
   type StatementLine,
   statementLines,
 } from "../domain/statement-lines.js";
+import { statementClosedEvent } from "../events/statement-event.js";
+import { insertKeyedOutboxEvent } from "../store/outbox-store.js";
 import {
   type ClosedBound,
   type ClosedDay,
@@ -222,8 +225,9 @@ export async function dayStatements(
 
 /**
  * Closes the partner's next day if it is due: the day after its last closed one (or the day of its first
- * visible entry). Holds the partner's statement lock, so two closers close a day once. Returns the day
- * closed, or undefined when none was due.
+ * visible entry). Holds the partner's statement lock, so two closers close a day once. The day's
+ * statement.closed event is written to the outbox in the same transaction: a closed day is announced
+ * exactly once. Returns the day closed, or undefined when none was due.
  */
 export async function closeNextDay(
   db: Database,
@@ -266,6 +270,15 @@ export async function closeNextDay(
       watermark,
     };
     if (!(await insertClosedDay(tx, day, now))) return undefined;
+    const event = statementClosedEvent(day, newId("evt"), now);
+    await insertKeyedOutboxEvent(tx, {
+      eventId: event.eventId,
+      eventKey: id,
+      sequence: event.sequence,
+      eventType: event.eventType,
+      payload: event.payload,
+      headers: { "event-id": event.eventId, "event-type": event.eventType },
+    });
     return { ...day, closedAt: now };
   });
 }

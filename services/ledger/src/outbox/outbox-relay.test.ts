@@ -24,4 +24,24 @@ describe("inTransactionOrder", () => {
     expect(ordered.map((r) => `${r.txId}${r.sequence}`)).toEqual(["a1", "b1", "a2", "a3"]);
     expect(ordered).toHaveLength(rows.length);
   });
+
+  it("orders an event keyed by its own event_key (a statement) apart from transactions", () => {
+    const statement = (id: string, key: string, sequence: number): OutboxRow => ({
+      ...row(id, "", sequence),
+      eventKey: key,
+      eventType: "statement.closed",
+    });
+    const rows = [
+      statement("1", "stmt_b", 2),
+      row("2", "a", 1),
+      statement("3", "stmt_a", 1),
+      statement("4", "stmt_b", 1),
+    ];
+    expect(inTransactionOrder(rows).map((r) => `${r.eventKey ?? r.txId}${r.sequence}`)).toEqual([
+      "stmt_b1",
+      "a1",
+      "stmt_a1",
+      "stmt_b2",
+    ]);
+  });
 });

@@ -3,7 +3,8 @@
  * replicas: the holder of the `outbox` lease row (renewed while it works, taken over when it expires),
  * which works on PostgreSQL and on PGlite alike. Rows are selected as "not yet published" in
  * (created_at, id) order, so a row committed late is still picked up; the events of one transaction are
- * published in their sequence order with key = tx_id, which keeps them in order on their partition.
+ * published in their sequence order with key = tx_id, which keeps them in order on their partition. An event
+ * that is not a transaction's (statement.closed) is keyed by its own event_key (busKey) the same way.
  * Each message is signed as it is published (event-signature.ts), so the dispatcher can refuse anything
  * on the topic that the ledger did not publish.
  */
@@ -19,6 +20,7 @@ import type { EventSigner } from "@payouts/platform/events/event-signature";
 import type { Logger } from "@payouts/platform/logging/logger";
 import {
   acquireLease,
+  busKey,
   markPublished,
   type OutboxRow,
   releaseLease,
@@ -105,17 +107,17 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
  * order even if clocks disagreed about created_at.
  */
 export function inTransactionOrder(rows: readonly OutboxRow[]): OutboxRow[] {
-  const byTx = new Map<string, OutboxRow[]>();
-  for (const row of rows) byTx.set(row.txId, [...(byTx.get(row.txId) ?? []), row]);
-  for (const list of byTx.values()) list.sort((a, b) => a.sequence - b.sequence);
+  const byKey = new Map<string, OutboxRow[]>();
+  for (const row of rows) byKey.set(busKey(row), [...(byKey.get(busKey(row)) ?? []), row]);
+  for (const list of byKey.values()) list.sort((a, b) => a.sequence - b.sequence);
   const next = new Map<string, number>();
   return rows.map((row) => {
-    const index = next.get(row.txId) ?? 0;
-    next.set(row.txId, index + 1);
-    return byTx.get(row.txId)![index]!;
+    const index = next.get(busKey(row)) ?? 0;
+    next.set(busKey(row), index + 1);
+    return byKey.get(busKey(row))![index]!;
   });
 }
 
 function toMessage(row: OutboxRow): EventMessage {
-  return { topic: TRANSACTION_EVENTS_TOPIC, key: row.txId, value: row.payload, headers: row.headers };
+  return { topic: TRANSACTION_EVENTS_TOPIC, key: busKey(row), value: row.payload, headers: row.headers };
 }

@@ -6,10 +6,15 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import type { Statement } from "./statement.js";
 
+/**
+ * One outbox event. A transaction's events carry its txId; any other event (a closed statement day)
+ * carries an eventKey instead. Either one is the bus key and, with sequence, unique.
+ */
 export interface OutboxRow {
   readonly id: string;
   readonly eventId: string;
   readonly txId: string;
+  readonly eventKey?: string;
   readonly sequence: number;
   readonly eventType: string;
   readonly payload: Uint8Array;
@@ -27,17 +32,42 @@ export function addOutboxEvent(st: Statement, row: Omit<OutboxRow, "id">, name =
   );
 }
 
+/** Writes an event that is not a transaction's, ordered and keyed by `eventKey` (inside the caller's transaction). */
+export async function insertKeyedOutboxEvent(
+  q: Queryable,
+  row: Omit<OutboxRow, "id" | "txId" | "eventKey"> & { readonly eventKey: string },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO ledger.outbox (event_id, event_key, sequence, event_type, payload, headers)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      row.eventId,
+      row.eventKey,
+      row.sequence,
+      row.eventType,
+      Buffer.from(row.payload),
+      JSON.stringify(row.headers),
+    ],
+  );
+}
+
+/** The bus key of an outbox event: its transaction, or its own key. */
+export function busKey(row: Pick<OutboxRow, "txId" | "eventKey">): string {
+  return row.eventKey ?? row.txId;
+}
+
 export async function unpublishedEvents(q: Queryable, limit: number): Promise<OutboxRow[]> {
   const res = await q.query<{
     id: string;
     event_id: string;
-    tx_id: string;
+    tx_id: string | null;
+    event_key: string | null;
     sequence: number;
     event_type: string;
     payload: Uint8Array;
     headers: Record<string, string>;
   }>(
-    `SELECT id, event_id, tx_id, sequence, event_type, payload, headers
+    `SELECT id, event_id, tx_id, event_key, sequence, event_type, payload, headers
        FROM ledger.outbox WHERE published_at IS NULL
       ORDER BY created_at, id LIMIT $1`,
     [limit],
@@ -45,7 +75,8 @@ export async function unpublishedEvents(q: Queryable, limit: number): Promise<Ou
   return res.rows.map((r) => ({
     id: String(r.id),
     eventId: r.event_id,
-    txId: r.tx_id,
+    txId: r.tx_id ?? "",
+    ...(r.event_key === null ? {} : { eventKey: r.event_key }),
     sequence: r.sequence,
     eventType: r.event_type,
     payload: new Uint8Array(r.payload),

@@ -39,6 +39,12 @@ describe("isNotifiedEventType", () => {
   });
 });
 
+describe("statement.closed", () => {
+  it("goes to /webhooks/statements/closed", () => {
+    expect(receiverPath("statement.closed")).toBe("/webhooks/statements/closed");
+  });
+});
+
 describe("matchesFilter", () => {
   it.each([
     [["*"], "transaction.success", true],
@@ -50,6 +56,10 @@ describe("matchesFilter", () => {
     [["transaction.failed"], "transaction.success", false],
     [[], "transaction.success", false],
     [["transaction.processing"], "transaction.processing", false],
+    [["*"], "statement.closed", true],
+    [["statement.closed"], "statement.closed", true],
+    [["transaction.success"], "statement.closed", false],
+    [["statement.closed"], "transaction.success", false],
   ])("filter %j, event %s → %s", (filter, eventType, expected) => {
     expect(matchesFilter(filter, eventType)).toBe(expected);
   });
@@ -89,7 +99,7 @@ describe("validateEventFilter", () => {
   it("lists the allowed names in the error", () => {
     const result = validateEventFilter(["nope"]);
     expect(result.ok ? "" : result.error.message).toContain(
-      '"transaction.success", "transaction.refunded", "transaction.failed", "*"',
+      '"transaction.success", "transaction.refunded", "transaction.failed", "statement.closed", "*"',
     );
   });
 });

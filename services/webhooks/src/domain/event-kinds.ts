@@ -1,19 +1,30 @@
 /**
- * Which transaction events become partner notifications, where each one is sent, and which webhook
- * configurations want it. Other event types on the topic (transaction.processing, transaction.expired, ...)
- * never produce a notification, whatever the filter says.
+ * Which events become partner notifications, where each one is sent, and which webhook configurations
+ * want it: three transaction outcomes and statement.closed (a partner's statement day closed). Other event
+ * types on the topic (transaction.processing, transaction.expired, ...) never produce a notification,
+ * whatever the filter says.
  */
 import { fail, ok, type Result } from "./result.js";
 
-export const NOTIFIED_EVENT_TYPES = [
+export const TRANSACTION_EVENT_TYPES = [
   "transaction.success",
   "transaction.refunded",
   "transaction.failed",
 ] as const;
 
+export type TransactionEventType = (typeof TRANSACTION_EVENT_TYPES)[number];
+
+/** A partner's statement day closed; its payload is a payouts.events.v1.StatementEvent. */
+export const STATEMENT_CLOSED = "statement.closed";
+
+export const NOTIFIED_EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, STATEMENT_CLOSED] as const;
+
 export type NotifiedEventType = (typeof NOTIFIED_EVENT_TYPES)[number];
 
-/** Filter entry that selects every notified event type, including ones added later. */
+/**
+ * Filter entry that selects every notified event type, including ones added later (statement.closed
+ * reaches `*` configurations too).
+ */
 export const ALL_EVENTS = "*";
 
 export type EventFilterEntry = NotifiedEventType | typeof ALL_EVENTS;
@@ -21,25 +32,32 @@ export type EventFilterEntry = NotifiedEventType | typeof ALL_EVENTS;
 /** The `status` value a notification carries. */
 export type NotificationStatus = "SUCCESS" | "REFUNDED" | "FAILED";
 
-interface EventKind {
-  readonly path: string;
-  readonly status: NotificationStatus;
-}
+// The success and refunded paths are the partner API's; /failed extends them for the documented FAILED
+// state, and /webhooks/statements/closed follows the same <resource>/<what happened> pattern.
+const PATHS: Readonly<Record<NotifiedEventType, string>> = {
+  "transaction.success": "/webhooks/transactions/success",
+  "transaction.refunded": "/webhooks/transactions/refunded",
+  "transaction.failed": "/webhooks/transactions/failed",
+  "statement.closed": "/webhooks/statements/closed",
+};
 
-// The success and refunded paths are the partner API's; /failed extends them for the documented FAILED state.
-const KINDS: Readonly<Record<NotifiedEventType, EventKind>> = {
-  "transaction.success": { path: "/webhooks/transactions/success", status: "SUCCESS" },
-  "transaction.refunded": { path: "/webhooks/transactions/refunded", status: "REFUNDED" },
-  "transaction.failed": { path: "/webhooks/transactions/failed", status: "FAILED" },
+const STATUSES: Readonly<Record<TransactionEventType, NotificationStatus>> = {
+  "transaction.success": "SUCCESS",
+  "transaction.refunded": "REFUNDED",
+  "transaction.failed": "FAILED",
 };
 
 export function isNotifiedEventType(eventType: string): eventType is NotifiedEventType {
-  return Object.hasOwn(KINDS, eventType);
+  return Object.hasOwn(PATHS, eventType);
+}
+
+export function isTransactionEventType(eventType: string): eventType is TransactionEventType {
+  return Object.hasOwn(STATUSES, eventType);
 }
 
 /** Path appended to a configuration's base URL, e.g. `/webhooks/transactions/success`. */
 export function receiverPath(eventType: NotifiedEventType): string {
-  return KINDS[eventType].path;
+  return PATHS[eventType];
 }
 
 /** Full delivery URL for a base URL already normalised by `validateReceiverUrl` (no trailing slash). */
@@ -47,8 +65,8 @@ export function deliveryUrl(baseUrl: string, eventType: NotifiedEventType): stri
   return `${baseUrl}${receiverPath(eventType)}`;
 }
 
-export function notificationStatus(eventType: NotifiedEventType): NotificationStatus {
-  return KINDS[eventType].status;
+export function notificationStatus(eventType: TransactionEventType): NotificationStatus {
+  return STATUSES[eventType];
 }
 
 /** True when a configuration with this filter should receive `eventType`. */

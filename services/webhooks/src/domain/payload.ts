@@ -9,7 +9,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { TransactionEvent } from "@payouts/proto/payouts/events/v1/events_pb";
 import { Decimal } from "decimal.js";
-import { isNotifiedEventType, type NotifiedEventType, notificationStatus } from "./event-kinds.js";
+import { isTransactionEventType, notificationStatus, type TransactionEventType } from "./event-kinds.js";
 
 export interface NotificationBodyOptions {
   /** Decimals for fee, percentage_fee and fixed_fee (notifications use 2). */
@@ -72,8 +72,8 @@ export function formatJsonDecimal(value: string, dp?: number): string {
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
-function notifiedType(eventType: string): NotifiedEventType {
-  if (!isNotifiedEventType(eventType)) {
+function notifiedType(eventType: string): TransactionEventType {
+  if (!isTransactionEventType(eventType)) {
     throw new Error(`event type ${JSON.stringify(eventType)} does not produce a notification`);
   }
   return eventType;
@@ -93,7 +93,7 @@ function objectMember(name: string, value: JsonObject | undefined): string[] {
   return [member(name, JSON.stringify(value))];
 }
 
-function reasonMember(eventType: NotifiedEventType, event: TransactionFacts): string[] {
+function reasonMember(eventType: TransactionEventType, event: TransactionFacts): string[] {
   if (eventType === "transaction.refunded" && event.refundReason !== "") {
     return [member("refund_reason", JSON.stringify(event.refundReason))];
   }

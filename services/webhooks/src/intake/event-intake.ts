@@ -1,5 +1,5 @@
 /**
- * Turns transaction events from the bus into delivery rows, a batch of events at a time: for each event,
+ * Turns events from the bus into delivery rows, a batch of events at a time: for each event,
  * one row per active configuration of its partner whose filter matches, all stored with the event ids in
  * one transaction (three statements, whatever the batch's size). The handler resolves only after that
  * commit, and the bus acknowledges (commits the offsets) only after the handler resolved, so an event is
@@ -8,22 +8,27 @@
  * Before anything else, each message's signature is checked (event-signature.ts): only what the ledger
  * signed becomes a delivery. A refused message is logged, counted and acknowledged, never stored.
  *
+ * The Kafka header event-type says which message a payload is before it is decoded: statement.closed is a
+ * StatementEvent (its deliveries ordered by statement id, as a transaction's are by tx id), anything else
+ * a TransactionEvent.
+ *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
 import type { EventBatchHandler, EventMessage } from "@payouts/platform/events/event-bus";
 import type { EventVerifier, RefusalReason } from "@payouts/platform/events/event-signature";
 import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
-import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import { StatementEventSchema, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
 import type { Preclaim } from "../delivery/delivery-worker.js";
-import { isNotifiedEventType, matchesFilter } from "../domain/event-kinds.js";
+import { isTransactionEventType, matchesFilter, STATEMENT_CLOSED } from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
+import { buildStatementClosedBody } from "../domain/statement-payload.js";
 import { activeConfigsOfPartners } from "../store/config-store.js";
 import type { ClaimedDelivery } from "../store/delivery-queue-store.js";
 import {
@@ -95,32 +100,91 @@ export function createEventIntake(options: EventIntakeOptions): EventBatchHandle
 }
 
 interface Notifiable {
-  readonly event: TransactionEvent;
+  readonly event: IntakeEvent;
   readonly body: Buffer;
   readonly traceparent: string | undefined;
 }
 
-type Decoded = { event: TransactionEvent; body: Buffer | undefined } | { problem: string };
+/** What intake needs of any event: who gets it and how its deliveries are ordered. */
+interface IntakeEvent {
+  eventId: string;
+  readonly eventType: string;
+  readonly partnerId: string;
+  /** Deliveries of one (configuration, orderKey) go out in sequence order: a tx id or a statement id. */
+  readonly orderKey: string;
+  readonly sequence: bigint;
+  readonly occurredAt: Timestamp | undefined;
+}
+
+type Decoded = { event: IntakeEvent; body: Buffer | undefined } | { problem: string };
+
+const EVENT_ID = /^[\x21-\x2d\x2f-\x7e]{1,200}$/;
 
 function decodeEvent(message: EventMessage): Decoded {
-  let event: TransactionEvent;
+  if (message.headers["event-type"] === STATEMENT_CLOSED) return decodeStatementEvent(message);
+  return decodeTransactionEvent(message);
+}
+
+function badEventId(eventId: string): Decoded | undefined {
+  if (EVENT_ID.test(eventId)) return undefined;
+  return { problem: `event id ${JSON.stringify(eventId)} is missing or not a visible-ASCII id without "."` };
+}
+
+function decodeStatementEvent(message: EventMessage): Decoded {
+  let decoded: ReturnType<typeof fromBinary<typeof StatementEventSchema>>;
   try {
-    event = fromBinary(TransactionEventSchema, message.value);
+    decoded = fromBinary(StatementEventSchema, message.value);
+  } catch (error) {
+    return { problem: `not a StatementEvent (${(error as Error).message})` };
+  }
+  const eventId = decoded.eventId || (message.headers["event-id"] ?? "");
+  const bad = badEventId(eventId);
+  if (bad) return bad;
+  if (decoded.eventType !== STATEMENT_CLOSED) {
+    return { problem: `event ${eventId} is labelled ${STATEMENT_CLOSED} but carries ${decoded.eventType}` };
+  }
+  if (decoded.partnerId === "") return { problem: `event ${eventId} has no partner_id` };
+  if (decoded.statementId === "") return { problem: `event ${eventId} has no statement_id` };
+  const event: IntakeEvent = {
+    eventId,
+    eventType: STATEMENT_CLOSED,
+    partnerId: decoded.partnerId,
+    orderKey: decoded.statementId,
+    sequence: 1n,
+    occurredAt: decoded.occurredAt,
+  };
+  try {
+    return { event, body: buildStatementClosedBody({ ...decoded, eventId }) };
+  } catch (error) {
+    return { problem: `event ${eventId} cannot be notified: ${(error as Error).message}` };
+  }
+}
+
+function decodeTransactionEvent(message: EventMessage): Decoded {
+  let decoded: ReturnType<typeof fromBinary<typeof TransactionEventSchema>>;
+  try {
+    decoded = fromBinary(TransactionEventSchema, message.value);
   } catch (error) {
     return { problem: `not a TransactionEvent (${(error as Error).message})` };
   }
-  if (event.eventId === "") event.eventId = message.headers["event-id"] ?? "";
-  if (!/^[\x21-\x2d\x2f-\x7e]{1,200}$/.test(event.eventId)) {
-    return {
-      problem: `event id ${JSON.stringify(event.eventId)} is missing or not a visible-ASCII id without "."`,
-    };
-  }
-  if (!isNotifiedEventType(event.eventType)) return { event, body: undefined };
+  if (decoded.eventId === "") decoded.eventId = message.headers["event-id"] ?? "";
+  const bad = badEventId(decoded.eventId);
+  if (bad) return bad;
+  const event: IntakeEvent = {
+    eventId: decoded.eventId,
+    eventType: decoded.eventType,
+    partnerId: decoded.partnerId,
+    orderKey: decoded.txId,
+    sequence: decoded.sequence,
+    occurredAt: decoded.occurredAt,
+  };
+  // A TransactionEvent labelled with another notified type (statement.closed) is not one to notify.
+  if (!isTransactionEventType(event.eventType)) return { event, body: undefined };
   if (event.partnerId === "") return { problem: `event ${event.eventId} has no partner_id` };
   try {
-    const amountDp = minorUnits(event.currency);
+    const amountDp = minorUnits(decoded.currency);
     const body = buildNotificationBody(
-      event,
+      decoded,
       amountDp === undefined ? { dp: FEE_DP } : { dp: FEE_DP, amountDp },
     );
     return { event, body };
@@ -171,7 +235,11 @@ function storeInTransaction(
     async (tx) => {
       const fresh = await markEventsProcessed(
         tx,
-        events.map(({ event }) => event),
+        events.map(({ event }) => ({
+          eventId: event.eventId,
+          eventType: event.eventType,
+          txId: event.orderKey,
+        })),
         now,
       );
       if (fresh.size === 0) return { count: 0, claimed: [] };
@@ -191,7 +259,7 @@ function storeInTransaction(
             eventId: event.eventId,
             configId: config.config_id,
             partnerId: event.partnerId,
-            txId: event.txId,
+            txId: event.orderKey,
             sequence: event.sequence,
             eventType: event.eventType,
             body,

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file payouts/events/v1/events.proto.
  */
 export const file_payouts_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wYXlvdXRzL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEXBheW91dHMuZXZlbnRzLnYxIsADChBUcmFuc2FjdGlvbkV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEhIKCmV2ZW50X3R5cGUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXR4X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhAKCHNlcXVlbmNlGAcgASgDEg4KBmFtb3VudBgIIAEoCRIQCghjdXJyZW5jeRgJIAEoCRISCgphbW91bnRfdXNkGAogASgJEgsKA2ZlZRgLIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgMIAEoCRIRCglmaXhlZF9mZWUYDSABKAkSJwoGc2VuZGVyGA4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCglyZWNpcGllbnQYDyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlZnVuZF9yZWFzb24YECABKAkSFgoOZmFpbHVyZV9yZWFzb24YESABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgSIAEoCWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5wYXlvdXRzL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEXBheW91dHMuZXZlbnRzLnYxIsADChBUcmFuc2FjdGlvbkV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEhIKCmV2ZW50X3R5cGUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXR4X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhAKCHNlcXVlbmNlGAcgASgDEg4KBmFtb3VudBgIIAEoCRIQCghjdXJyZW5jeRgJIAEoCRISCgphbW91bnRfdXNkGAogASgJEgsKA2ZlZRgLIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgMIAEoCRIRCglmaXhlZF9mZWUYDSABKAkSJwoGc2VuZGVyGA4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCglyZWNpcGllbnQYDyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlZnVuZF9yZWFzb24YECABKAkSFgoOZmFpbHVyZV9yZWFzb24YESABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgSIAEoCSK5AwoOU3RhdGVtZW50RXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc3RhdGVtZW50X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDAoEZGF0ZRgGIAEoCRIRCgl0aW1lX3pvbmUYByABKAkSMAoMcGVyaW9kX3N0YXJ0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpwZXJpb2RfZW5kGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghyZXZpc2lvbhgKIAEoBRIbChNvcGVuaW5nX2JhbGFuY2VfdXNkGAsgASgJEhsKE2Nsb3NpbmdfYmFsYW5jZV91c2QYDCABKAkSEgoKbGluZV9jb3VudBgNIAEoBRIYChB0b3RhbF9kZWJpdHNfdXNkGA4gASgJEhkKEXRvdGFsX2NyZWRpdHNfdXNkGA8gASgJEg4KBnNoYTI1NhgQIAEoCWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Payload of topic payouts.transaction-events.v1, key = tx_id, binary-encoded.
@@ -124,4 +124,108 @@ export type TransactionEvent = Message<"payouts.events.v1.TransactionEvent"> & {
  */
 export const TransactionEventSchema: GenMessage<TransactionEvent> = /*@__PURE__*/
   messageDesc(file_payouts_events_v1_events, 0);
+
+/**
+ * Payload of a `statement.closed` event on topic payouts.transaction-events.v1, key = statement_id,
+ * binary-encoded; the Kafka header event-type says which message the payload is. Written by the ledger in
+ * the database transaction that closes the day, so a day closes and is announced together, once.
+ *
+ * @generated from message payouts.events.v1.StatementEvent
+ */
+export type StatementEvent = Message<"payouts.events.v1.StatementEvent"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * statement.closed.
+   *
+   * @generated from field: string event_type = 2;
+   */
+  eventType: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 3;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string statement_id = 4;
+   */
+  statementId: string;
+
+  /**
+   * @generated from field: string partner_id = 5;
+   */
+  partnerId: string;
+
+  /**
+   * YYYY-MM-DD in time_zone.
+   *
+   * @generated from field: string date = 6;
+   */
+  date: string;
+
+  /**
+   * @generated from field: string time_zone = 7;
+   */
+  timeZone: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp period_start = 8;
+   */
+  periodStart?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp period_end = 9;
+   */
+  periodEnd?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 revision = 10;
+   */
+  revision: number;
+
+  /**
+   * @generated from field: string opening_balance_usd = 11;
+   */
+  openingBalanceUsd: string;
+
+  /**
+   * @generated from field: string closing_balance_usd = 12;
+   */
+  closingBalanceUsd: string;
+
+  /**
+   * @generated from field: int32 line_count = 13;
+   */
+  lineCount: number;
+
+  /**
+   * Σ of the negative lines, as a positive amount.
+   *
+   * @generated from field: string total_debits_usd = 14;
+   */
+  totalDebitsUsd: string;
+
+  /**
+   * @generated from field: string total_credits_usd = 15;
+   */
+  totalCreditsUsd: string;
+
+  /**
+   * Hex SHA-256 of the day's lines, as in the daily statement.
+   *
+   * @generated from field: string sha256 = 16;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message payouts.events.v1.StatementEvent.
+ * Use `create(StatementEventSchema)` to create a new message.
+ */
+export const StatementEventSchema: GenMessage<StatementEvent> = /*@__PURE__*/
+  messageDesc(file_payouts_events_v1_events, 1);
 
