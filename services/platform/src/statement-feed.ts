@@ -4,7 +4,7 @@
  * OpenAPI shape. Extend the types by appending; consumers treat a type they do not know as a signed amount
  * with no further meaning.
  */
-export const STATEMENT_LINE_TYPES = ["payout", "fee", "credit", "reversal", "refund"] as const;
+export const STATEMENT_LINE_TYPES = ["payout", "fee", "credit", "reversal", "refund", "adjustment"] as const;
 export type StatementLineType = (typeof STATEMENT_LINE_TYPES)[number];
 
 export const DEFAULT_FEED_PAGE_SIZE = 100;

@@ -28,7 +28,13 @@ export const DATABASE_USERS: Readonly<Record<DatabaseProcess, DatabaseUser>> = {
     defaultRole: "payouts_ledger",
     // The book and the closed statement days are append-only (triggers refuse changes too); the role
     // cannot even try.
-    appendOnlyTables: ["entries", "movements", "statement_days", "statement_day_entries"],
+    appendOnlyTables: [
+      "entries",
+      "movements",
+      "statement_days",
+      "statement_day_entries",
+      "statement_revision_entries",
+    ],
   },
   webhooks: {
     schema: "webhooks",

@@ -4,7 +4,8 @@
  *   2. every account's balance equals the sum of its entries;
  *   3. no partner-side account is negative and no funding account positive;
  *   4. every status change has exactly one outbox event, with the matching type and sequence;
- *   5. what each transaction moved matches its status (debited once, settled/reversed/refunded once).
+ *   5. what each transaction moved matches its status (debited once, settled/reversed/refunded once);
+ *   credits and adjustments (operator movements) belong to no transaction and must balance like any other.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec } from "@payouts/platform/money/decimal";
@@ -89,11 +90,11 @@ export async function assertLedgerInvariants(db: Queryable): Promise<void> {
   if (statementEvents.rowCount > 0)
     throw new Error(`closed days without exactly one event: ${JSON.stringify(statementEvents.rows)}`);
 
-  // A credit's idempotency key (operator scope) names the credit movement it posted.
+  // An operator key (credit or statement correction) names the credit or adjustment movement it posted.
   const strayCreditKeys = await db.query(
     `SELECT k.idempotency_key, k.movement_id, m.kind FROM ledger.idempotency_keys k
        LEFT JOIN ledger.movements m ON m.movement_id = k.movement_id
-      WHERE k.movement_id IS NOT NULL AND (m.kind IS DISTINCT FROM 'credit' OR k.partner_id <> '')`,
+      WHERE k.movement_id IS NOT NULL AND (m.kind IS NULL OR m.kind NOT IN ('credit', 'adjustment') OR k.partner_id <> '')`,
   );
   if (strayCreditKeys.rowCount > 0)
     throw new Error(`credit keys not naming a credit: ${JSON.stringify(strayCreditKeys.rows)}`);

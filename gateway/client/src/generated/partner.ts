@@ -1177,7 +1177,7 @@ export interface components {
              * @description `credit` (funds added by operations), `payout` (the payout's amount_usd, debited on executePayout), `fee` (the payout's fee, on its own line after each payout, reversal and refund line), `reversal` (the rail failed the payout: amount returned), `refund` (operations refunded it). New types may be added: read an unknown one as a signed amount.
              * @enum {string}
              */
-            type: "payout" | "fee" | "credit" | "reversal" | "refund";
+            type: "payout" | "fee" | "credit" | "reversal" | "refund" | "adjustment";
             /** @description The transaction; null on credits. */
             tx_id: string | null;
             /** @description Your reference of the transaction; null when it has none. */
@@ -1301,7 +1301,7 @@ export interface components {
              * @description The statement line's type.
              * @enum {string}
              */
-            type: "payout" | "fee" | "credit" | "reversal" | "refund";
+            type: "payout" | "fee" | "credit" | "reversal" | "refund" | "adjustment";
             /** @description Signed USD at full precision: negative takes from the balance. */
             amount_usd: string;
             /**

@@ -41,6 +41,20 @@ export const LEDGER = defineReasons({
       field: "date",
     }),
   },
+  STATEMENT_DAY_NOT_CLOSED: {
+    status: "FailedPrecondition",
+    template: (date: string) => ({
+      message: `${date} has no closed statement yet: only a closed day can be corrected`,
+      field: "date",
+    }),
+  },
+  STATEMENT_REVISION_NOT_FOUND: {
+    status: "NotFound",
+    template: (date: string, revision: number) => ({
+      message: `the statement of ${date} has no revision ${revision}`,
+      field: "revision",
+    }),
+  },
   SERVICE_UNAVAILABLE: { status: "Unavailable", retryAfterSeconds: 5 },
   UNKNOWN_RAIL: {
     status: "NotFound",

@@ -14,7 +14,7 @@ import { Dec } from "@payouts/platform/money/decimal";
 export const ACCOUNT_KINDS = ["balance", "in_flight", "settled", "fees", "funding"] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
-export type MovementKind = "credit" | "payout" | "settlement" | "reversal" | "refund";
+export type MovementKind = "credit" | "payout" | "settlement" | "reversal" | "refund" | "adjustment";
 
 export interface Posting {
   readonly account: AccountKind;
@@ -46,6 +46,19 @@ export function payoutFee(a: PayoutAmounts): Dec {
 export function creditMovement(amountUsd: Dec): Movement {
   requirePositive(amountUsd, "credit");
   return movement("credit", [
+    { account: "funding", amount: amountUsd.neg() },
+    { account: "balance", amount: amountUsd },
+  ]);
+}
+
+/**
+ * An operator correction of a closed day: like a credit, but signed (a negative one takes from the
+ * balance and returns to funding). The caller refuses one that would take the balance below zero.
+ */
+export function adjustmentMovement(amountUsd: Dec): Movement {
+  if (!amountUsd.isFinite() || amountUsd.isZero())
+    throw new Error(`adjustment amount must not be 0: ${amountUsd}`);
+  return movement("adjustment", [
     { account: "funding", amount: amountUsd.neg() },
     { account: "balance", amount: amountUsd },
   ]);

@@ -2,7 +2,7 @@
  * Statement lines: the entries of a partner's `balance` account, as a finance team reads them. An entry of
  * a payout, reversal or refund moves the quoted total (`amount_usd + percentage_fee + fixed_fee`, frozen
  * when the payout executed); its line is split here into the amount part and a `fee` line, which sum to
- * the entry exactly. Credits are one line each. Pure: no I/O.
+ * the entry exactly. Credits and adjustments are one line each. Pure: no I/O.
  *
  * The feed's position is (xid, entry_id, part): the inserting database transaction's id, the entry, and
  * which of its lines (0 the main line, 1 the fee line). Cursors are opaque (base64url JSON) and validated
@@ -60,6 +60,12 @@ const TX_LINE_TYPES: Readonly<Record<string, StatementLineType>> = {
   refund: "refund",
 };
 
+/** Movements without a transaction: an operator credit, or the adjustment of a restated day. */
+const OPERATOR_LINE_TYPES: Readonly<Record<string, StatementLineType>> = {
+  credit: "credit",
+  adjustment: "adjustment",
+};
+
 /** The line id: stable, opaque to partners. */
 export function lineId(entryId: bigint, part: 0 | 1): string {
   return `sl_${entryId}_${part}`;
@@ -82,7 +88,7 @@ export function statementLines(entries: readonly BalanceEntry[], opening: Dec): 
     lines.push({
       ...common,
       id: lineId(e.entryId, 0),
-      type: txType ?? "credit",
+      type: txType ?? OPERATOR_LINE_TYPES[e.movementKind] ?? "credit",
       position: { xid: e.xid, entryId: e.entryId, part: 0 },
       localAmount: txType ? e.localAmount : undefined,
       currency: txType ? e.currency : undefined,

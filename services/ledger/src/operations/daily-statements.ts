@@ -39,6 +39,7 @@ import {
   currentWatermark,
   type DayScope,
   dayEntries,
+  dayRevision,
   edgeClosedDay,
   firstEntryAt,
   insertClosedDay,
@@ -102,8 +103,8 @@ function closedView(day: ClosedDay): DayView {
     periodEnd: day.periodEnd,
     status: "closed",
     revision: day.revision,
-    restates: undefined,
-    scope: { kind: "closed", statementId: day.statementId },
+    restates: day.restates,
+    scope: { kind: day.revision === 1 ? "closed" : "revision", statementId: day.statementId },
     opening: day.summary.openingBalance,
     stored: day.summary,
   };
@@ -173,7 +174,11 @@ export async function dayLinesPage(
 }
 
 /** Every line of the day's scope, page by page, folded into its summary. */
-async function summarise(db: Queryable, scope: DayScope | undefined, opening: Dec): Promise<DaySummary> {
+export async function summarise(
+  db: Queryable,
+  scope: DayScope | undefined,
+  opening: Dec,
+): Promise<DaySummary> {
   if (!scope) return summariseDay(opening, []);
   const summariser = new DaySummariser(opening);
   let from: StatementLine["position"] | undefined;
@@ -189,14 +194,40 @@ async function summarise(db: Queryable, scope: DayScope | undefined, opening: De
   }
 }
 
+/**
+ * Revision `revision` of the day: the day as `viewDay` sees it for revision 1, else the stored restatement
+ * (STATEMENT_REVISION_NOT_FOUND when the day has no such revision).
+ */
+export async function viewRevision(
+  db: Queryable,
+  partnerId: string,
+  date: string,
+  revision: number,
+  now: Date,
+): Promise<DayView> {
+  if (!Number.isInteger(revision) || revision < 1)
+    throw invalidField("revision", "must be a positive integer");
+  if (revision === 1) return viewDay(db, partnerId, date, now);
+  validDate(date);
+  const stored = await dayRevision(db, partnerId, date, revision);
+  if (!stored) throw ledgerFailure(LEDGER.of("STATEMENT_REVISION_NOT_FOUND", date, revision));
+  return closedView(stored);
+}
+
+/** The day's latest revision number (1 when it was never restated). */
+export async function latestRevision(db: Queryable, partnerId: string, date: string): Promise<number> {
+  return (await dayRevision(db, partnerId, date, "latest"))?.revision ?? 1;
+}
+
 /** The day's statement: the stored summary when closed, computed from its current lines when open. */
 export async function dayStatement(
   db: Queryable,
   partnerId: string,
   date: string,
   now: Date,
+  revision = 1,
 ): Promise<DayStatement> {
-  const view = await viewDay(db, partnerId, date, now);
+  const view = await viewRevision(db, partnerId, date, revision, now);
   return { ...view, summary: view.stored ?? (await summarise(db, view.scope, view.opening)) };
 }
 
@@ -263,6 +294,7 @@ export async function closeNextDay(
       partnerId,
       date,
       revision: 1,
+      restates: undefined,
       timeZone,
       periodStart: period.start,
       periodEnd: period.end,

@@ -4,6 +4,8 @@
  *
  * A day's entries ("scope"):
  *   closed — the entries its close recorded in `statement_day_entries`;
+ *   revision — a later revision of a closed day: its entries in `statement_revision_entries` (the entries
+ *            of the revision it follows, then its adjustment's entry, whose transaction is newer);
  *   open   — entries no closed day holds, below the watermark, with `lower <= created_at < end`, where
  *            `lower` is -infinity for the first open day after the last closed one (entries that became
  *            visible after their own day closed post there) and the day's start otherwise.
@@ -25,6 +27,7 @@ export interface ClosedBound {
 
 export type DayScope =
   | { readonly kind: "closed"; readonly statementId: string }
+  | { readonly kind: "revision"; readonly statementId: string }
   | {
       readonly kind: "open";
       readonly partnerId: string;
@@ -38,6 +41,8 @@ export interface ClosedDay {
   readonly partnerId: string;
   readonly date: string;
   readonly revision: number;
+  /** The statement id of the original day a later revision restates; undefined on revision 1. */
+  readonly restates: string | undefined;
   readonly timeZone: string;
   readonly periodStart: Date;
   readonly periodEnd: Date;
@@ -52,6 +57,7 @@ interface ClosedDayRow {
   readonly partner_id: string;
   readonly day: string;
   readonly revision: number;
+  readonly restates: string | null;
   readonly time_zone: string;
   readonly period_start: Date;
   readonly period_end: Date;
@@ -65,7 +71,7 @@ interface ClosedDayRow {
   readonly closed_at: Date;
 }
 
-const DAY_COLUMNS = `statement_id, partner_id, to_char(day, 'YYYY-MM-DD') AS day, revision, time_zone,
+const DAY_COLUMNS = `statement_id, partner_id, to_char(day, 'YYYY-MM-DD') AS day, revision, restates, time_zone,
   period_start, period_end, opening_balance::text AS opening_balance, closing_balance::text AS closing_balance,
   line_count, total_debits::text AS total_debits, total_credits::text AS total_credits, sha256,
   watermark::text AS watermark, closed_at`;
@@ -76,6 +82,7 @@ function toClosedDay(r: ClosedDayRow): ClosedDay {
     partnerId: r.partner_id,
     date: r.day,
     revision: r.revision,
+    restates: r.restates ?? undefined,
     timeZone: r.time_zone,
     periodStart: r.period_start,
     periodEnd: r.period_end,
@@ -113,7 +120,10 @@ export async function putTimeZone(
   );
 }
 
-/** The latest revision of each closed day of the partner from `from` to `to` (inclusive), by date. */
+/**
+ * The original (revision 1) of each closed day of the partner from `from` to `to` (inclusive), by date:
+ * the series whose closing balances chain day to day. Later revisions are read by `dayRevision`.
+ */
 export async function closedDays(
   q: Queryable,
   partnerId: string,
@@ -121,27 +131,76 @@ export async function closedDays(
   to: string,
 ): Promise<ClosedDay[]> {
   const res = await q.query<ClosedDayRow>(
-    `SELECT DISTINCT ON (day) ${DAY_COLUMNS} FROM ledger.statement_days
-      WHERE partner_id = $1 AND day BETWEEN $2::date AND $3::date
-      ORDER BY day, revision DESC`,
+    `SELECT ${DAY_COLUMNS} FROM ledger.statement_days
+      WHERE partner_id = $1 AND day BETWEEN $2::date AND $3::date AND revision = 1
+      ORDER BY day`,
     [partnerId, from, to],
   );
   return res.rows.map(toClosedDay);
 }
 
-/** The partner's first or last closed day (latest revision), if any. */
+/** The partner's first or last closed day (its original), if any. */
 export async function edgeClosedDay(
   q: Queryable,
   partnerId: string,
   edge: "first" | "last",
 ): Promise<ClosedDay | undefined> {
-  const order = edge === "first" ? "day ASC, revision DESC" : "day DESC, revision DESC";
+  const order = edge === "first" ? "day ASC" : "day DESC";
   const res = await q.query<ClosedDayRow>(
-    `SELECT ${DAY_COLUMNS} FROM ledger.statement_days WHERE partner_id = $1 ORDER BY ${order} LIMIT 1`,
+    `SELECT ${DAY_COLUMNS} FROM ledger.statement_days WHERE partner_id = $1 AND revision = 1
+      ORDER BY ${order} LIMIT 1`,
     [partnerId],
   );
   const row = res.rows[0];
   return row ? toClosedDay(row) : undefined;
+}
+
+/** Revision `revision` of the partner's closed day `date`, or its latest revision when `revision` is "latest". */
+export async function dayRevision(
+  q: Queryable,
+  partnerId: string,
+  date: string,
+  revision: number | "latest",
+): Promise<ClosedDay | undefined> {
+  const res = await q.query<ClosedDayRow>(
+    `SELECT ${DAY_COLUMNS} FROM ledger.statement_days
+      WHERE partner_id = $1 AND day = $2::date AND ($3::int IS NULL OR revision = $3::int)
+      ORDER BY revision DESC LIMIT 1`,
+    [partnerId, date, revision === "latest" ? null : revision],
+  );
+  const row = res.rows[0];
+  return row ? toClosedDay(row) : undefined;
+}
+
+/**
+ * The membership of a new revision: the entries of the revision it follows (`previous`) and `entryId`
+ * (its adjustment's balance entry). Written before the revision's row, in the same transaction.
+ */
+export async function claimRevisionEntries(
+  q: Queryable,
+  statementId: string,
+  previous: ClosedDay,
+  entryId: bigint,
+): Promise<void> {
+  const source =
+    previous.revision === 1 ? "ledger.statement_day_entries" : "ledger.statement_revision_entries";
+  await q.query(
+    `INSERT INTO ledger.statement_revision_entries (statement_id, entry_id)
+     SELECT $1, entry_id FROM ${source} WHERE statement_id = $2
+     UNION ALL SELECT $1, $3::bigint`,
+    [statementId, previous.statementId, entryId.toString()],
+  );
+}
+
+/** The balance entry a movement wrote. */
+export async function balanceEntryOf(q: Queryable, movementId: string): Promise<bigint> {
+  const res = await q.query<{ entry_id: string }>(
+    `SELECT entry_id::text AS entry_id FROM ledger.entries WHERE movement_id = $1 AND kind = 'balance'`,
+    [movementId],
+  );
+  const row = res.rows[0];
+  if (!row) throw new Error(`movement ${movementId} has no balance entry`);
+  return BigInt(row.entry_id);
 }
 
 /** Partners whose balance account exists (those that may have entries to close). */
@@ -205,9 +264,9 @@ export async function insertClosedDay(
   const res = await q.query(
     `INSERT INTO ledger.statement_days (statement_id, partner_id, day, revision, time_zone, period_start,
        period_end, opening_balance, closing_balance, line_count, total_debits, total_credits, sha256, watermark,
-       closed_at)
+       closed_at, restates)
      VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13,
-       $14::xid8, $15)
+       $14::xid8, $15, $16)
      ON CONFLICT DO NOTHING`,
     [
       day.statementId,
@@ -225,6 +284,7 @@ export async function insertClosedDay(
       s.sha256,
       day.watermark.toString(),
       at,
+      day.restates ?? null,
     ],
   );
   return res.rowCount === 1;
@@ -266,6 +326,13 @@ function openEntries(
 
 /** FROM/WHERE of a scope's entries, its parameters starting at $1. */
 function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
+  if (scope.kind === "revision") {
+    return {
+      from: `ledger.statement_revision_entries m JOIN ledger.entries e ON e.entry_id = m.entry_id
+              WHERE m.statement_id = $1`,
+      params: [scope.statementId],
+    };
+  }
   if (scope.kind === "closed") {
     return {
       from: `ledger.statement_day_entries m JOIN ledger.entries e ON e.entry_id = m.entry_id
