@@ -1,5 +1,7 @@
 import { CONSOLE_ROUTES } from "@payouts/gateway/internal/admin/console-static";
 import { adminOpenApiDocument } from "@payouts/gateway/openapi";
+import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statements";
+import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   executePayout,
@@ -308,6 +310,55 @@ describe("real answers match the documented schemas (money and reference data)",
       (await call("PUT", settings, settingsTemplate, "1", { "content-type": "text/plain" })).status,
     ).toBe(415);
     expect((await call("PUT", settings, settingsTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
+
+    // Corrections of a closed day: today is not closed yet, so a correction of it is refused; a day is
+    // closed here by the ledger's closer run as it would run tomorrow.
+    const correctionTemplate = "/admin/partners/{partner_id}/statements/{date}/corrections";
+    const today = new Date().toISOString().slice(0, 10);
+    const corrections = `/admin/partners/${partnerId}/statements/${today}/corrections`;
+    const fix = { amount_usd: "1", note: "fee returned" };
+    const fixKey = (k: string) => ({ "x-idempotency-key": k });
+    const notClosed = await call("POST", corrections, correctionTemplate, fix, fixKey("fix-open"));
+    expect([notClosed.status, notClosed.json.code]).toEqual([409, "STATEMENT_DAY_NOT_CLOSED"]);
+    await closeDayForTest(platform, Date.now() + 25 * 3_600_000);
+    const corrected = await call("POST", corrections, correctionTemplate, fix, fixKey("fix-1"));
+    expect([corrected.status, corrected.json.revision], corrected.text).toEqual([201, 2]);
+    const fixReused = await call(
+      "POST",
+      corrections,
+      correctionTemplate,
+      { ...fix, note: "other" },
+      fixKey("fix-1"),
+    );
+    expect(fixReused.json.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    const zero = await call(
+      "POST",
+      corrections,
+      correctionTemplate,
+      { ...fix, amount_usd: "0" },
+      fixKey("fix-0"),
+    );
+    expect([zero.status, zero.json.code]).toEqual([400, "INVALID_AMOUNT"]);
+    expect((await call("POST", corrections, correctionTemplate, fix)).json.code).toBe(
+      "MISSING_IDEMPOTENCY_KEY",
+    );
+    const nobodyFix = `/admin/partners/ptr_nope/statements/${today}/corrections`;
+    expect((await call("POST", nobodyFix, correctionTemplate, fix, fixKey("fix-n"))).status).toBe(404);
+    expect((await call("POST", corrections, correctionTemplate, fix, fixKey("fix-a"), null)).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await call("POST", corrections, correctionTemplate, "1", {
+          ...fixKey("fix-t"),
+          "content-type": "text/plain",
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await call("POST", corrections, correctionTemplate, { x: "y".repeat(300_000) }, fixKey("fix-b")))
+        .status,
+    ).toBe(413);
 
     const partner = await fundedPartner(platform, "100");
     const txId = await pendingTransaction(platform, partner.partnerId);
@@ -628,3 +679,13 @@ describe("coverage", () => {
     expect(contract.unseen(staged)).toEqual([]);
   });
 });
+
+/** Runs the ledger's statement closer as it would run at `at` (ms since the epoch). */
+async function closeDayForTest(p: TestPlatform, at: number): Promise<void> {
+  const db = createPgDatabase({ connectionString: p.databaseUrl, maxConnections: 2 });
+  try {
+    await closeDueDays(db, new Date(at), 600_000);
+  } finally {
+    await db.close();
+  }
+}

@@ -50,6 +50,7 @@ const BODIES: Record<string, unknown> = {
   "PATCH /admin/partners/{partner_id}": { name: "x" },
   "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1", reference: "r" },
   "PUT /admin/partners/{partner_id}/statement-settings": { time_zone: "UTC" },
+  "POST /admin/partners/{partner_id}/statements/{date}/corrections": { amount_usd: "1", note: "n" },
   "PUT /admin/fx-rates/{currency}": { rate_per_usd: "5" },
   "PUT /admin/corridors/{country_code}": { currency: "BRL", min_amount: "1", max_amount: "2" },
   "POST /admin/transactions/{tx_id}/fail": { reason: "r" },

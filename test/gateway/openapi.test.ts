@@ -386,6 +386,8 @@ describe("real answers match the documented schemas", () => {
     expect(daily.json).toMatchObject({ date: today, status: "open", time_zone: "UTC" });
     expect(daily.json.lines).toHaveLength(daily.json.line_count);
     expect((await call("GET", "/statements/daily/2026-02-30", dayTemplate)).json.field).toBe("date");
+    const noRevision = await call("GET", `/statements/daily/${today}?revision=2`, dayTemplate);
+    expect([noRevision.status, noRevision.json.code]).toEqual([404, "STATEMENT_REVISION_NOT_FOUND"]);
     const notStarted = await call("GET", "/statements/daily/2999-01-01", dayTemplate);
     expect([notStarted.status, notStarted.json.code]).toEqual([409, "STATEMENT_DAY_NOT_STARTED"]);
     expect((await call("GET", `/statements/daily/${today}`, dayTemplate, undefined, {}, null)).status).toBe(

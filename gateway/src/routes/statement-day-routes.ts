@@ -2,7 +2,8 @@
  * `GET /statements/daily/{date}` and `GET /statements?from=&to=`: daily statements from the ledger's
  * StatementService, rendered while the lines are paged from the ledger (never a whole range in memory), in
  * the format `format` or `Accept` asks for (gateway/src/statements). A closed day's bytes never change:
- * camt.053's message id and creation time come from the statement itself, not from the request.
+ * camt.053's message id and creation time come from the statement itself, not from the request. A
+ * restated day is answered as it closed, with a `Link` to its next revision (`?revision=`).
  */
 import { Readable } from "node:stream";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
@@ -59,6 +60,7 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
       const page = await statements.listDailyStatementLines({
         partnerId,
         date: summary.date,
+        revision: summary.revision,
         after,
         limit: Math.min(left, LINE_PAGE),
       });
@@ -73,10 +75,15 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
     const { partnerId } = partnerOf(request);
     const query = readQuery(getDailyStatement.query, request.query);
     const format = negotiateStatementFormat({ format: query.format, accept: request.headers.accept });
-    const res = await statements.getDailyStatement({ partnerId, date: request.params.date });
+    const { date } = request.params;
+    const res = await statements.getDailyStatement({ partnerId, date, revision: query.revision ?? 1 });
     const summary = renderSummary(partnerId, res.statement);
     const renderer = rendererFor(format, summary);
     reply.header("Vary", "Accept");
+    if (res.latestRevision > summary.revision) {
+      const next = `/statements/daily/${summary.date}?revision=${summary.revision + 1}`;
+      reply.header("Link", `<${next}>; rel="successor-version"`);
+    }
     if (summary.status === "closed") {
       const etag = etagOf(summary, renderer);
       reply.header("ETag", etag);

@@ -402,6 +402,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/partners/{partner_id}/statements/{date}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a closed statement day (idempotent)
+         * @description Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.
+         */
+        post: operations["correctStatementDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/overview": {
         parameters: {
             query?: never;
@@ -971,6 +991,26 @@ export interface components {
         StatementSettingsRequest: {
             /** @description IANA time zone name, e.g. `Africa/Lagos`. Applies to the days not closed yet; closed days keep theirs. */
             time_zone: string;
+        };
+        Restatement: {
+            partner_id: string;
+            /** @description The corrected day. */
+            date: string;
+            /** @description The restatement's statement id. */
+            statement_id: string;
+            /** @description Read it at `GET /statements/daily/{date}?revision=`. */
+            revision: number;
+            /** @description The original statement's id (revision 1), which stays unchanged. */
+            restates: string;
+        };
+        StatementCorrectionRequest: {
+            /**
+             * @description Signed USD the day should have moved, not 0: negative takes from the balance. A JSON number or a decimal string (`"1500.50"`).
+             * @example -12.50
+             */
+            amount_usd: number | string;
+            /** @description Why the day is corrected (the adjustment's reference). */
+            note: string;
         };
         Overview: {
             as_of: string | null;
@@ -5126,6 +5166,231 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    correctStatementDay: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+                /**
+                 * @description A fresh unique value (a UUID) per credit, 1–255 printable ASCII characters (`Idempotency-Key` is accepted instead). The same key and body replay the first answer with `Idempotent-Replayed: true`; the same key with another body is `IDEMPOTENCY_KEY_REUSED`.
+                 * @example 6f1c2a9e-8b7d-4e3f-a1b2-c3d4e5f60718
+                 */
+                "X-Idempotency-Key": components["parameters"]["idempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The partner (`ptr_…`).
+                 * @example ptr_01m7xx94hd26qz72tpjzafqaav
+                 */
+                partner_id: string;
+                /** @description The closed day (YYYY-MM-DD) in the partner's statement time zone. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatementCorrectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The restatement (or the replay of it). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Restatement"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             *     - `MISSING_IDEMPOTENCY_KEY`: no `X-Idempotency-Key`
+             *     - `INVALID_FIELD`: `X-Idempotency-Key` is not 1–255 printable ASCII characters, or `date` is not a date
+             *     - `INVALID_AMOUNT`: `amount_usd` is not a decimal or is 0
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD" | "MISSING_IDEMPOTENCY_KEY" | "INVALID_AMOUNT";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `PARTNER_NOT_FOUND`: no such partner
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "PARTNER_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `STATEMENT_DAY_NOT_CLOSED`: the day is not closed yet
+             *     - `INSUFFICIENT_FUNDS`: a negative `amount_usd` larger than the balance
+             *     - `IDEMPOTENCY_KEY_IN_USE`: a request with this key is still running; retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "STATEMENT_DAY_NOT_CLOSED" | "INSUFFICIENT_FUNDS" | "IDEMPOTENCY_KEY_IN_USE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unprocessable: idempotency key reused. Error body with one of these codes:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     } & {
                         [key: string]: unknown;
                     });

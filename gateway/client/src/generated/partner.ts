@@ -251,7 +251,7 @@ export interface paths {
         };
         /**
          * One day's statement
-         * @description The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.
+         * @description The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day. When operations corrected a closed day, the original is still answered as it was, with `Link: </statements/daily/{date}?revision=N>; rel="successor-version"` naming the next revision: `revision=N` answers that restatement (`restates` = the original's `statement_id`, its lines followed by an `adjustment` line, its own `ETag`).
          */
         get: operations["getDailyStatement"];
         put?: never;
@@ -1226,7 +1226,7 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "closed";
-            /** @description 1; a correction of a closed day is a later revision. */
+            /** @description 1 as the day closed; a correction by operations stores a later revision (`?revision=`). */
             revision: number;
             /** @description The statement_id this revision corrects; null on revision 1. */
             restates: string | null;
@@ -3534,6 +3534,8 @@ export interface operations {
             query?: {
                 /** @description `json` (default), `csv` (RFC 4180: a summary row per day, then its lines) or `camt053` (ISO 20022 camt.053.001.08 XML). Wins over `Accept` (application/json, text/csv, application/xml). */
                 format?: "json" | "csv" | "camt053";
+                /** @description 1 (default): the day as it closed. A later revision is a restatement by operations (the original's `Link` header names it). */
+                revision?: number;
             };
             header?: {
                 /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
@@ -3554,6 +3556,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["requestId"];
+                    /** @description Present when a later revision exists: `</statements/daily/{date}?revision=N>; rel="successor-version"`. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3605,6 +3609,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `STATEMENT_REVISION_NOT_FOUND`: the day has no such `revision`
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "STATEMENT_REVISION_NOT_FOUND";
                     } & {
                         [key: string]: unknown;
                     });

@@ -1,6 +1,7 @@
 /** Shapes and operations of a partner's statement settings (`statement-admin-routes.ts`). */
 import { defineOperation } from "../../api/operation.js";
-import { component, type Static, Type } from "../../api/schema.js";
+import { component, DecimalInput, type Static, Type, withInvalidCode } from "../../api/schema.js";
+import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
 export const StatementSettings = component(
@@ -55,4 +56,84 @@ export const putStatementSettings = defineOperation({
   errors: [["INVALID_FIELD", "`time_zone` is not an IANA time zone name"], PARTNER_NOT_FOUND],
 });
 
-export const STATEMENT_ADMIN_OPERATIONS = [getStatementSettings, putStatementSettings] as const;
+export const CorrectionParams = Type.Object({
+  partner_id: PartnerIdParams.properties.partner_id,
+  date: Type.String({
+    pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+    maxLength: 10,
+    description: "The closed day (YYYY-MM-DD) in the partner's statement time zone.",
+  }),
+});
+
+export const StatementCorrectionRequest = component(
+  "StatementCorrectionRequest",
+  Type.Object({
+    amount_usd: withInvalidCode(
+      "INVALID_AMOUNT",
+      DecimalInput("Signed USD the day should have moved, not 0: negative takes from the balance.", {
+        examples: ["-12.50"],
+      }),
+    ),
+    note: Type.String({
+      maxLength: 500,
+      description: "Why the day is corrected (the adjustment's reference).",
+    }),
+  }),
+);
+
+export const Restatement = component(
+  "Restatement",
+  Type.Object(
+    {
+      partner_id: Type.String(),
+      date: Type.String({ description: "The corrected day." }),
+      statement_id: Type.String({ description: "The restatement's statement id." }),
+      revision: Type.Integer({
+        minimum: 2,
+        description: "Read it at `GET /statements/daily/{date}?revision=`.",
+      }),
+      restates: Type.String({
+        description: "The original statement's id (revision 1), which stays unchanged.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type Restatement = Static<typeof Restatement>;
+
+export const correctStatementDay = defineOperation({
+  method: "POST",
+  path: "/admin/partners/{partner_id}/statements/{date}/corrections",
+  operationId: "correctStatementDay",
+  summary: "Correct a closed statement day (idempotent)",
+  description:
+    "Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.",
+  tags: ["Balance"],
+  pathParams: CorrectionParams,
+  parameters: [parameterRef("idempotencyKey")],
+  body: StatementCorrectionRequest,
+  responses: {
+    201: {
+      description: "The restatement (or the replay of it).",
+      schema: Restatement,
+      headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
+    },
+  },
+  errors: [
+    ["MISSING_IDEMPOTENCY_KEY", "no `X-Idempotency-Key`"],
+    ["INVALID_FIELD", "`X-Idempotency-Key` is not 1–255 printable ASCII characters, or `date` is not a date"],
+    ["INVALID_AMOUNT", "`amount_usd` is not a decimal or is 0"],
+    PARTNER_NOT_FOUND,
+    ["STATEMENT_DAY_NOT_CLOSED", "the day is not closed yet"],
+    ["INSUFFICIENT_FUNDS", "a negative `amount_usd` larger than the balance"],
+    ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
+    ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
+  ],
+  errorOptions: { headers: { 409: { "Retry-After": headerRef("retryAfter") } } },
+});
+
+export const STATEMENT_ADMIN_OPERATIONS = [
+  getStatementSettings,
+  putStatementSettings,
+  correctStatementDay,
+] as const;

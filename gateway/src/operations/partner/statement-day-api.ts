@@ -36,7 +36,7 @@ export const DailyStatementSummary = Type.Object(
     }),
     revision: Type.Integer({
       minimum: 1,
-      description: "1; a correction of a closed day is a later revision.",
+      description: "1 as the day closed; a correction by operations stores a later revision (`?revision=`).",
     }),
     restates: Nullable(Type.String(), "The statement_id this revision corrects; null on revision 1."),
     currency: StringEnum(["USD"]),
@@ -83,7 +83,20 @@ const FormatField = Type.Optional(
   }),
 );
 
-export const DayQuery = Type.Object({ format: FormatField }, { additionalProperties: false });
+export const DayQuery = Type.Object(
+  {
+    format: FormatField,
+    revision: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description:
+          "1 (default): the day as it closed. A later revision is a restatement by operations (the original's `Link` header names it).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const DayParams = Type.Object({ date: DateText("The day (YYYY-MM-DD) in your statement time zone.") });
 
@@ -117,6 +130,7 @@ const BAD_DAY = [
   "`date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, the range exceeds 31 days, or `format` is not json, csv or camt053",
 ] as const;
 const NOT_STARTED = ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"] as const;
+const NO_REVISION = ["STATEMENT_REVISION_NOT_FOUND", "the day has no such `revision`"] as const;
 
 export const getDailyStatement = defineOperation({
   method: "GET",
@@ -125,14 +139,25 @@ export const getDailyStatement = defineOperation({
   tags: ["Transactions"],
   summary: "One day's statement",
   description:
-    "The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day.",
+    "The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day. When operations corrected a closed day, the original is still answered as it was, with `Link: </statements/daily/{date}?revision=N>; rel=\"successor-version\"` naming the next revision: `revision=N` answers that restatement (`restates` = the original's `statement_id`, its lines followed by an `adjustment` line, its own `ETag`).",
   pathParams: DayParams,
   query: DayQuery,
   responses: {
-    200: { description: "The statement.", schema: DailyStatement, alsoAs: OTHER_FORMATS },
+    200: {
+      description: "The statement.",
+      schema: DailyStatement,
+      alsoAs: OTHER_FORMATS,
+      headers: {
+        Link: {
+          description:
+            'Present when a later revision exists: `</statements/daily/{date}?revision=N>; rel="successor-version"`.',
+          schema: { type: "string" },
+        },
+      },
+    },
     304: { description: "Unchanged: the `If-None-Match` given is the closed day's `ETag`." },
   },
-  errors: [BAD_DAY, NOT_STARTED, NOT_ACCEPTABLE],
+  errors: [BAD_DAY, NOT_STARTED, NO_REVISION, NOT_ACCEPTABLE],
 });
 
 export const listStatements = defineOperation({

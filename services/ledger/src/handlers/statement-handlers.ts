@@ -6,14 +6,16 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { toDecimalString } from "@payouts/platform/money/decimal";
 import type { DailyStatement, StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { missingField } from "../domain/ledger-failure.js";
+import { correctStatementDay } from "../operations/correct-statement-day.js";
 import {
   type DayStatement,
   dayLinesPage,
   dayStatement,
   dayStatements,
   getTimeZone,
+  latestRevision,
   setTimeZone,
-  viewDay,
+  viewRevision,
 } from "../operations/daily-statements.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
 import { toStatementLineMessage } from "../proto/statement-line-message.js";
@@ -37,12 +39,20 @@ export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof St
     },
 
     async getDailyStatement(req) {
-      const day = await dayStatement(deps.db, partner(req.partnerId), req.date, deps.now());
-      return { statement: toDailyStatementMessage(day) };
+      const partnerId = partner(req.partnerId);
+      const day = await dayStatement(deps.db, partnerId, req.date, deps.now(), req.revision || 1);
+      const latest = await latestRevision(deps.db, partnerId, req.date);
+      return { statement: toDailyStatementMessage(day), latestRevision: latest };
     },
 
     async listDailyStatementLines(req) {
-      const view = await viewDay(deps.db, partner(req.partnerId), req.date, deps.now());
+      const view = await viewRevision(
+        deps.db,
+        partner(req.partnerId),
+        req.date,
+        req.revision || 1,
+        deps.now(),
+      );
       const page = await dayLinesPage(deps.db, view, req.after, req.limit);
       return { lines: page.lines.map(toStatementLineMessage), nextCursor: page.nextCursor ?? "" };
     },
@@ -50,6 +60,20 @@ export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof St
     async listDailyStatements(req) {
       const days = await dayStatements(deps.db, partner(req.partnerId), req, deps.now());
       return { statements: days.map(toDailyStatementMessage) };
+    },
+
+    async correctStatementDay(req) {
+      const result = await correctStatementDay(deps, {
+        partnerId: req.partnerId,
+        date: req.date,
+        amountUsd: req.amountUsd,
+        note: req.note,
+        idempotencyKey: req.idempotencyKey,
+        fingerprint: req.requestFingerprint,
+        requestId: req.requestId,
+      });
+      if (!result.replayed) deps.committed();
+      return result;
     },
   });
 }

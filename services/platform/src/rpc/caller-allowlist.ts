@@ -67,9 +67,10 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerService/ListDayTransactions": PARTNER,
   "payouts.ledger.v1.LedgerService/FailTransaction": ADMIN,
 
-  // Daily statements: partners read their own days; operators set the time zone.
+  // Daily statements: partners read their own days; operators set the time zone and correct closed days.
   "payouts.ledger.v1.StatementService/GetStatementSettings": ADMIN,
   "payouts.ledger.v1.StatementService/SetStatementSettings": ADMIN,
+  "payouts.ledger.v1.StatementService/CorrectStatementDay": ADMIN,
   "payouts.ledger.v1.StatementService/GetDailyStatement": PARTNER,
   "payouts.ledger.v1.StatementService/ListDailyStatementLines": PARTNER,
   "payouts.ledger.v1.StatementService/ListDailyStatements": PARTNER,

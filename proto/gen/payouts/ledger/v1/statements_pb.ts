@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file payouts/ledger/v1/statements.proto.
  */
 export const file_payouts_ledger_v1_statements: GenFile = /*@__PURE__*/
-  fileDesc("CiJwYXlvdXRzL2xlZGdlci92MS9zdGF0ZW1lbnRzLnByb3RvEhFwYXlvdXRzLmxlZGdlci52MSI6ChFTdGF0ZW1lbnRTZXR0aW5ncxISCgpwYXJ0bmVyX2lkGAEgASgJEhEKCXRpbWVfem9uZRgCIAEoCSIxChtHZXRTdGF0ZW1lbnRTZXR0aW5nc1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCSJWChxHZXRTdGF0ZW1lbnRTZXR0aW5nc1Jlc3BvbnNlEjYKCHNldHRpbmdzGAEgASgLMiQucGF5b3V0cy5sZWRnZXIudjEuU3RhdGVtZW50U2V0dGluZ3MiRAobU2V0U3RhdGVtZW50U2V0dGluZ3NSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEQoJdGltZV96b25lGAIgASgJIlYKHFNldFN0YXRlbWVudFNldHRpbmdzUmVzcG9uc2USNgoIc2V0dGluZ3MYASABKAsyJC5wYXlvdXRzLmxlZGdlci52MS5TdGF0ZW1lbnRTZXR0aW5ncyLwAgoORGFpbHlTdGF0ZW1lbnQSFAoMc3RhdGVtZW50X2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEQoJdGltZV96b25lGAMgASgJEjAKDHBlcmlvZF9zdGFydBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcGVyaW9kX2VuZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc3RhdHVzGAYgASgJEhAKCHJldmlzaW9uGAcgASgFEhAKCHJlc3RhdGVzGAggASgJEhsKE29wZW5pbmdfYmFsYW5jZV91c2QYCSABKAkSGwoTY2xvc2luZ19iYWxhbmNlX3VzZBgKIAEoCRISCgpsaW5lX2NvdW50GAsgASgFEhgKEHRvdGFsX2RlYml0c191c2QYDCABKAkSGQoRdG90YWxfY3JlZGl0c191c2QYDSABKAkSDgoGc2hhMjU2GA4gASgJIjwKGEdldERhaWx5U3RhdGVtZW50UmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEgwKBGRhdGUYAiABKAkiUQoZR2V0RGFpbHlTdGF0ZW1lbnRSZXNwb25zZRI0CglzdGF0ZW1lbnQYASABKAsyIS5wYXlvdXRzLmxlZGdlci52MS5EYWlseVN0YXRlbWVudCJgCh5MaXN0RGFpbHlTdGF0ZW1lbnRMaW5lc1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIMCgRkYXRlGAIgASgJEg0KBWFmdGVyGAMgASgJEg0KBWxpbWl0GAQgASgFImcKH0xpc3REYWlseVN0YXRlbWVudExpbmVzUmVzcG9uc2USLwoFbGluZXMYASADKAsyIC5wYXlvdXRzLmxlZGdlci52MS5TdGF0ZW1lbnRMaW5lEhMKC25leHRfY3Vyc29yGAIgASgJIkoKGkxpc3REYWlseVN0YXRlbWVudHNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDAoEZnJvbRgCIAEoCRIKCgJ0bxgDIAEoCSJUChtMaXN0RGFpbHlTdGF0ZW1lbnRzUmVzcG9uc2USNQoKc3RhdGVtZW50cxgBIAMoCzIhLnBheW91dHMubGVkZ2VyLnYxLkRhaWx5U3RhdGVtZW50Mu0EChBTdGF0ZW1lbnRTZXJ2aWNlEncKFEdldFN0YXRlbWVudFNldHRpbmdzEi4ucGF5b3V0cy5sZWRnZXIudjEuR2V0U3RhdGVtZW50U2V0dGluZ3NSZXF1ZXN0Gi8ucGF5b3V0cy5sZWRnZXIudjEuR2V0U3RhdGVtZW50U2V0dGluZ3NSZXNwb25zZRJ3ChRTZXRTdGF0ZW1lbnRTZXR0aW5ncxIuLnBheW91dHMubGVkZ2VyLnYxLlNldFN0YXRlbWVudFNldHRpbmdzUmVxdWVzdBovLnBheW91dHMubGVkZ2VyLnYxLlNldFN0YXRlbWVudFNldHRpbmdzUmVzcG9uc2USbgoRR2V0RGFpbHlTdGF0ZW1lbnQSKy5wYXlvdXRzLmxlZGdlci52MS5HZXREYWlseVN0YXRlbWVudFJlcXVlc3QaLC5wYXlvdXRzLmxlZGdlci52MS5HZXREYWlseVN0YXRlbWVudFJlc3BvbnNlEoABChdMaXN0RGFpbHlTdGF0ZW1lbnRMaW5lcxIxLnBheW91dHMubGVkZ2VyLnYxLkxpc3REYWlseVN0YXRlbWVudExpbmVzUmVxdWVzdBoyLnBheW91dHMubGVkZ2VyLnYxLkxpc3REYWlseVN0YXRlbWVudExpbmVzUmVzcG9uc2USdAoTTGlzdERhaWx5U3RhdGVtZW50cxItLnBheW91dHMubGVkZ2VyLnYxLkxpc3REYWlseVN0YXRlbWVudHNSZXF1ZXN0Gi4ucGF5b3V0cy5sZWRnZXIudjEuTGlzdERhaWx5U3RhdGVtZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_payouts_ledger_v1_ledger]);
+  fileDesc("CiJwYXlvdXRzL2xlZGdlci92MS9zdGF0ZW1lbnRzLnByb3RvEhFwYXlvdXRzLmxlZGdlci52MSI6ChFTdGF0ZW1lbnRTZXR0aW5ncxISCgpwYXJ0bmVyX2lkGAEgASgJEhEKCXRpbWVfem9uZRgCIAEoCSIxChtHZXRTdGF0ZW1lbnRTZXR0aW5nc1JlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCSJWChxHZXRTdGF0ZW1lbnRTZXR0aW5nc1Jlc3BvbnNlEjYKCHNldHRpbmdzGAEgASgLMiQucGF5b3V0cy5sZWRnZXIudjEuU3RhdGVtZW50U2V0dGluZ3MiRAobU2V0U3RhdGVtZW50U2V0dGluZ3NSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSEQoJdGltZV96b25lGAIgASgJIlYKHFNldFN0YXRlbWVudFNldHRpbmdzUmVzcG9uc2USNgoIc2V0dGluZ3MYASABKAsyJC5wYXlvdXRzLmxlZGdlci52MS5TdGF0ZW1lbnRTZXR0aW5ncyLwAgoORGFpbHlTdGF0ZW1lbnQSFAoMc3RhdGVtZW50X2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEQoJdGltZV96b25lGAMgASgJEjAKDHBlcmlvZF9zdGFydBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcGVyaW9kX2VuZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc3RhdHVzGAYgASgJEhAKCHJldmlzaW9uGAcgASgFEhAKCHJlc3RhdGVzGAggASgJEhsKE29wZW5pbmdfYmFsYW5jZV91c2QYCSABKAkSGwoTY2xvc2luZ19iYWxhbmNlX3VzZBgKIAEoCRISCgpsaW5lX2NvdW50GAsgASgFEhgKEHRvdGFsX2RlYml0c191c2QYDCABKAkSGQoRdG90YWxfY3JlZGl0c191c2QYDSABKAkSDgoGc2hhMjU2GA4gASgJIk4KGEdldERhaWx5U3RhdGVtZW50UmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIcmV2aXNpb24YAyABKAUiagoZR2V0RGFpbHlTdGF0ZW1lbnRSZXNwb25zZRI0CglzdGF0ZW1lbnQYASABKAsyIS5wYXlvdXRzLmxlZGdlci52MS5EYWlseVN0YXRlbWVudBIXCg9sYXRlc3RfcmV2aXNpb24YAiABKAUicgoeTGlzdERhaWx5U3RhdGVtZW50TGluZXNSZXF1ZXN0EhIKCnBhcnRuZXJfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRINCgVhZnRlchgDIAEoCRINCgVsaW1pdBgEIAEoBRIQCghyZXZpc2lvbhgFIAEoBSJnCh9MaXN0RGFpbHlTdGF0ZW1lbnRMaW5lc1Jlc3BvbnNlEi8KBWxpbmVzGAEgAygLMiAucGF5b3V0cy5sZWRnZXIudjEuU3RhdGVtZW50TGluZRITCgtuZXh0X2N1cnNvchgCIAEoCSJKChpMaXN0RGFpbHlTdGF0ZW1lbnRzUmVxdWVzdBISCgpwYXJ0bmVyX2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkiVAobTGlzdERhaWx5U3RhdGVtZW50c1Jlc3BvbnNlEjUKCnN0YXRlbWVudHMYASADKAsyIS5wYXlvdXRzLmxlZGdlci52MS5EYWlseVN0YXRlbWVudCKqAQoaQ29ycmVjdFN0YXRlbWVudERheVJlcXVlc3QSEgoKcGFydG5lcl9pZBgBIAEoCRIMCgRkYXRlGAIgASgJEhIKCmFtb3VudF91c2QYAyABKAkSDAoEbm90ZRgEIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSGwoTcmVxdWVzdF9maW5nZXJwcmludBgGIAEoCRISCgpyZXF1ZXN0X2lkGAcgASgJImkKG0NvcnJlY3RTdGF0ZW1lbnREYXlSZXNwb25zZRIUCgxzdGF0ZW1lbnRfaWQYASABKAkSEAoIcmV2aXNpb24YAiABKAUSEAoIcmVzdGF0ZXMYAyABKAkSEAoIcmVwbGF5ZWQYBCABKAgy4wUKEFN0YXRlbWVudFNlcnZpY2USdwoUR2V0U3RhdGVtZW50U2V0dGluZ3MSLi5wYXlvdXRzLmxlZGdlci52MS5HZXRTdGF0ZW1lbnRTZXR0aW5nc1JlcXVlc3QaLy5wYXlvdXRzLmxlZGdlci52MS5HZXRTdGF0ZW1lbnRTZXR0aW5nc1Jlc3BvbnNlEncKFFNldFN0YXRlbWVudFNldHRpbmdzEi4ucGF5b3V0cy5sZWRnZXIudjEuU2V0U3RhdGVtZW50U2V0dGluZ3NSZXF1ZXN0Gi8ucGF5b3V0cy5sZWRnZXIudjEuU2V0U3RhdGVtZW50U2V0dGluZ3NSZXNwb25zZRJuChFHZXREYWlseVN0YXRlbWVudBIrLnBheW91dHMubGVkZ2VyLnYxLkdldERhaWx5U3RhdGVtZW50UmVxdWVzdBosLnBheW91dHMubGVkZ2VyLnYxLkdldERhaWx5U3RhdGVtZW50UmVzcG9uc2USgAEKF0xpc3REYWlseVN0YXRlbWVudExpbmVzEjEucGF5b3V0cy5sZWRnZXIudjEuTGlzdERhaWx5U3RhdGVtZW50TGluZXNSZXF1ZXN0GjIucGF5b3V0cy5sZWRnZXIudjEuTGlzdERhaWx5U3RhdGVtZW50TGluZXNSZXNwb25zZRJ0ChNMaXN0RGFpbHlTdGF0ZW1lbnRzEi0ucGF5b3V0cy5sZWRnZXIudjEuTGlzdERhaWx5U3RhdGVtZW50c1JlcXVlc3QaLi5wYXlvdXRzLmxlZGdlci52MS5MaXN0RGFpbHlTdGF0ZW1lbnRzUmVzcG9uc2USdAoTQ29ycmVjdFN0YXRlbWVudERheRItLnBheW91dHMubGVkZ2VyLnYxLkNvcnJlY3RTdGF0ZW1lbnREYXlSZXF1ZXN0Gi4ucGF5b3V0cy5sZWRnZXIudjEuQ29ycmVjdFN0YXRlbWVudERheVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_payouts_ledger_v1_ledger]);
 
 /**
  * @generated from message payouts.ledger.v1.StatementSettings
@@ -218,6 +218,13 @@ export type GetDailyStatementRequest = Message<"payouts.ledger.v1.GetDailyStatem
    * @generated from field: string date = 2;
    */
   date: string;
+
+  /**
+   * 0 or 1 = the original; a later one is a restatement (STATEMENT_REVISION_NOT_FOUND when absent).
+   *
+   * @generated from field: int32 revision = 3;
+   */
+  revision: number;
 };
 
 /**
@@ -235,6 +242,13 @@ export type GetDailyStatementResponse = Message<"payouts.ledger.v1.GetDailyState
    * @generated from field: payouts.ledger.v1.DailyStatement statement = 1;
    */
   statement?: DailyStatement | undefined;
+
+  /**
+   * The day's latest revision (1 when it was never restated).
+   *
+   * @generated from field: int32 latest_revision = 2;
+   */
+  latestRevision: number;
 };
 
 /**
@@ -271,6 +285,13 @@ export type ListDailyStatementLinesRequest = Message<"payouts.ledger.v1.ListDail
    * @generated from field: int32 limit = 4;
    */
   limit: number;
+
+  /**
+   * As in GetDailyStatementRequest.
+   *
+   * @generated from field: int32 revision = 5;
+   */
+  revision: number;
 };
 
 /**
@@ -349,6 +370,91 @@ export const ListDailyStatementsResponseSchema: GenMessage<ListDailyStatementsRe
   messageDesc(file_payouts_ledger_v1_statements, 11);
 
 /**
+ * @generated from message payouts.ledger.v1.CorrectStatementDayRequest
+ */
+export type CorrectStatementDayRequest = Message<"payouts.ledger.v1.CorrectStatementDayRequest"> & {
+  /**
+   * @generated from field: string partner_id = 1;
+   */
+  partnerId: string;
+
+  /**
+   * @generated from field: string date = 2;
+   */
+  date: string;
+
+  /**
+   * Signed decimal, not 0.
+   *
+   * @generated from field: string amount_usd = 3;
+   */
+  amountUsd: string;
+
+  /**
+   * @generated from field: string note = 4;
+   */
+  note: string;
+
+  /**
+   * @generated from field: string idempotency_key = 5;
+   */
+  idempotencyKey: string;
+
+  /**
+   * SHA-256 hex of the request as the gateway received it (a key reused with another body is refused).
+   *
+   * @generated from field: string request_fingerprint = 6;
+   */
+  requestFingerprint: string;
+
+  /**
+   * @generated from field: string request_id = 7;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message payouts.ledger.v1.CorrectStatementDayRequest.
+ * Use `create(CorrectStatementDayRequestSchema)` to create a new message.
+ */
+export const CorrectStatementDayRequestSchema: GenMessage<CorrectStatementDayRequest> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_statements, 12);
+
+/**
+ * @generated from message payouts.ledger.v1.CorrectStatementDayResponse
+ */
+export type CorrectStatementDayResponse = Message<"payouts.ledger.v1.CorrectStatementDayResponse"> & {
+  /**
+   * The restatement stored (a replay answers the first one).
+   *
+   * @generated from field: string statement_id = 1;
+   */
+  statementId: string;
+
+  /**
+   * @generated from field: int32 revision = 2;
+   */
+  revision: number;
+
+  /**
+   * @generated from field: string restates = 3;
+   */
+  restates: string;
+
+  /**
+   * @generated from field: bool replayed = 4;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message payouts.ledger.v1.CorrectStatementDayResponse.
+ * Use `create(CorrectStatementDayResponseSchema)` to create a new message.
+ */
+export const CorrectStatementDayResponseSchema: GenMessage<CorrectStatementDayResponse> = /*@__PURE__*/
+  messageDesc(file_payouts_ledger_v1_statements, 13);
+
+/**
  * Daily statements of a partner's balance in the partner's time zone (UTC unless the operator set one).
  * A day is [local midnight, next local midnight). A day closes a grace period after its end: its lines,
  * summary and sha256 are then frozen. An open day (today, or one not closed yet) is computed from the lines
@@ -411,6 +517,19 @@ export const StatementService: GenService<{
     methodKind: "unary";
     input: typeof ListDailyStatementsRequestSchema;
     output: typeof ListDailyStatementsResponseSchema;
+  },
+  /**
+   * Operations: corrects a closed day. Posts an adjustment on the balance (a line of today's open day) and
+   * stores a new revision of the day restating the original, in one transaction; idempotent by key like
+   * CreditBalance. STATEMENT_DAY_NOT_CLOSED for a day not closed, INSUFFICIENT_FUNDS for a negative amount
+   * the balance cannot cover.
+   *
+   * @generated from rpc payouts.ledger.v1.StatementService.CorrectStatementDay
+   */
+  correctStatementDay: {
+    methodKind: "unary";
+    input: typeof CorrectStatementDayRequestSchema;
+    output: typeof CorrectStatementDayResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_payouts_ledger_v1_statements, 0);
