@@ -690,7 +690,7 @@ export type StatementLine = Message<"payouts.ledger.v1.StatementLine"> & {
   id: string;
 
   /**
-   * payout, fee, credit, reversal, refund; consumers must accept types added later.
+   * payout, fee, credit, reversal, refund, adjustment; consumers must accept types added later.
    *
    * @generated from field: string type = 2;
    */
