@@ -5327,7 +5327,8 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["requestId"];
-                    "Retry-After": components["headers"]["retryAfter"];
+                    /** @description Seconds to wait before retrying: with `IDEMPOTENCY_KEY_IN_USE` only. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

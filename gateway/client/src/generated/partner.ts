@@ -3775,6 +3775,7 @@ export interface operations {
              *
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
              *     - `INVALID_FIELD`: `date`, `from` or `to` is not a date YYYY-MM-DD from 2000, `to` is before `from`, the range exceeds 31 days, or `format` is not json, csv or camt053
+             *     - `MISSING_REQUIRED_FIELD`: `from` or `to` is absent
              */
             400: {
                 headers: {
@@ -3784,7 +3785,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "INVALID_FIELD";
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
                     } & {
                         [key: string]: unknown;
                     });

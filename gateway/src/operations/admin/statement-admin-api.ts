@@ -129,7 +129,17 @@ export const correctStatementDay = defineOperation({
     ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
     ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
   ],
-  errorOptions: { headers: { 409: { "Retry-After": headerRef("retryAfter") } } },
+  errorOptions: {
+    headers: {
+      409: {
+        "Retry-After": {
+          description: "Seconds to wait before retrying: with `IDEMPOTENCY_KEY_IN_USE` only.",
+          required: false,
+          schema: { type: "integer", minimum: 0 },
+        },
+      },
+    },
+  },
 });
 
 export const STATEMENT_ADMIN_OPERATIONS = [

@@ -170,7 +170,7 @@ export const listStatements = defineOperation({
     "The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.",
   query: RangeQuery,
   responses: { 200: { description: "The statements.", schema: StatementRange, alsoAs: OTHER_FORMATS } },
-  errors: [BAD_DAY, NOT_STARTED, NOT_ACCEPTABLE],
+  errors: [BAD_DAY, ["MISSING_REQUIRED_FIELD", "`from` or `to` is absent"], NOT_STARTED, NOT_ACCEPTABLE],
 });
 
 export const STATEMENT_DAY_OPERATIONS = [getDailyStatement, listStatements] as const;
