@@ -46,6 +46,7 @@ describe("roleGrantsFromEnv", () => {
       "movements",
       "statement_days",
       "statement_day_entries",
+      "statement_revision_entries",
     ]);
     expect(grants.map((g) => g.schema).sort()).toEqual([
       "gateway",
