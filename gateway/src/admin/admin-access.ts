@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/api-error.js";
+import type { AdminActor } from "./admin-actor.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -47,8 +48,17 @@ export function installAdminAccess(app: FastifyInstance, adminToken: string): vo
   app.addHook("onRequest", async (request) => {
     if (request.is404 || request.routeOptions.config.public === true) return;
     if (!hasToken(request, expected)) throw adminTokenRequired();
+    request.adminActor = ADMIN_TOKEN_ACTOR;
   });
 }
+
+/** The static admin token acts as one machine credential with every role. */
+const ADMIN_TOKEN_ACTOR: AdminActor = {
+  id: "mc_admin_token",
+  name: "admin-token",
+  kind: "machine",
+  role: "admin",
+};
 
 function hasToken(request: FastifyRequest, expected: Buffer): boolean {
   const match = /^Bearer\s+(\S+)$/.exec(request.headers.authorization ?? "");
