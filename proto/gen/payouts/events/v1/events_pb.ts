@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file payouts/events/v1/events.proto.
  */
 export const file_payouts_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5wYXlvdXRzL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEXBheW91dHMuZXZlbnRzLnYxIsADChBUcmFuc2FjdGlvbkV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEhIKCmV2ZW50X3R5cGUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXR4X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhAKCHNlcXVlbmNlGAcgASgDEg4KBmFtb3VudBgIIAEoCRIQCghjdXJyZW5jeRgJIAEoCRISCgphbW91bnRfdXNkGAogASgJEgsKA2ZlZRgLIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgMIAEoCRIRCglmaXhlZF9mZWUYDSABKAkSJwoGc2VuZGVyGA4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCglyZWNpcGllbnQYDyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlZnVuZF9yZWFzb24YECABKAkSFgoOZmFpbHVyZV9yZWFzb24YESABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgSIAEoCSK5AwoOU3RhdGVtZW50RXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc3RhdGVtZW50X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDAoEZGF0ZRgGIAEoCRIRCgl0aW1lX3pvbmUYByABKAkSMAoMcGVyaW9kX3N0YXJ0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpwZXJpb2RfZW5kGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghyZXZpc2lvbhgKIAEoBRIbChNvcGVuaW5nX2JhbGFuY2VfdXNkGAsgASgJEhsKE2Nsb3NpbmdfYmFsYW5jZV91c2QYDCABKAkSEgoKbGluZV9jb3VudBgNIAEoBRIYChB0b3RhbF9kZWJpdHNfdXNkGA4gASgJEhkKEXRvdGFsX2NyZWRpdHNfdXNkGA8gASgJEg4KBnNoYTI1NhgQIAEoCWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5wYXlvdXRzL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEXBheW91dHMuZXZlbnRzLnYxIuQDChBUcmFuc2FjdGlvbkV2ZW50EhAKCGV2ZW50X2lkGAEgASgJEhIKCmV2ZW50X3R5cGUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXR4X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDgoGc3RhdHVzGAYgASgJEhAKCHNlcXVlbmNlGAcgASgDEg4KBmFtb3VudBgIIAEoCRIQCghjdXJyZW5jeRgJIAEoCRISCgphbW91bnRfdXNkGAogASgJEgsKA2ZlZRgLIAEoCRIWCg5wZXJjZW50YWdlX2ZlZRgMIAEoCRIRCglmaXhlZF9mZWUYDSABKAkSJwoGc2VuZGVyGA4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCglyZWNpcGllbnQYDyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlZnVuZF9yZWFzb24YECABKAkSFgoOZmFpbHVyZV9yZWFzb24YESABKAkSHgoWcGFydG5lcl90cmFuc2FjdGlvbl9pZBgSIAEoCRIQCghiYXRjaF9pZBgTIAEoCRIQCghpdGVtX3JlZhgUIAEoCSK5AwoOU3RhdGVtZW50RXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMc3RhdGVtZW50X2lkGAQgASgJEhIKCnBhcnRuZXJfaWQYBSABKAkSDAoEZGF0ZRgGIAEoCRIRCgl0aW1lX3pvbmUYByABKAkSMAoMcGVyaW9kX3N0YXJ0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpwZXJpb2RfZW5kGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghyZXZpc2lvbhgKIAEoBRIbChNvcGVuaW5nX2JhbGFuY2VfdXNkGAsgASgJEhsKE2Nsb3NpbmdfYmFsYW5jZV91c2QYDCABKAkSEgoKbGluZV9jb3VudBgNIAEoBRIYChB0b3RhbF9kZWJpdHNfdXNkGA4gASgJEhkKEXRvdGFsX2NyZWRpdHNfdXNkGA8gASgJEg4KBnNoYTI1NhgQIAEoCSKvAgoKQmF0Y2hFdmVudBIQCghldmVudF9pZBgBIAEoCRISCgpldmVudF90eXBlGAIgASgJEi8KC29jY3VycmVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghiYXRjaF9pZBgEIAEoCRISCgpwYXJ0bmVyX2lkGAUgASgJEg4KBnN0YXR1cxgGIAEoCRIXCg9wYXJlbnRfYmF0Y2hfaWQYByABKAkSDQoFdG90YWwYCCABKAUSEQoJc3VjY2VlZGVkGAkgASgFEg4KBmZhaWxlZBgKIAEoBRIPCgdpbnZhbGlkGAsgASgFEhAKCGV4Y2x1ZGVkGAwgASgFEhAKCHBhaWRfdXNkGA0gASgJEhQKDHJlbGVhc2VkX3VzZBgOIAEoCWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Payload of topic payouts.transaction-events.v1, key = tx_id, binary-encoded.
@@ -116,6 +116,18 @@ export type TransactionEvent = Message<"payouts.events.v1.TransactionEvent"> & {
    * @generated from field: string partner_transaction_id = 18;
    */
   partnerTransactionId: string;
+
+  /**
+   * Set when the transaction is an item of a bulk payout batch.
+   *
+   * @generated from field: string batch_id = 19;
+   */
+  batchId: string;
+
+  /**
+   * @generated from field: string item_ref = 20;
+   */
+  itemRef: string;
 };
 
 /**
@@ -228,4 +240,98 @@ export type StatementEvent = Message<"payouts.events.v1.StatementEvent"> & {
  */
 export const StatementEventSchema: GenMessage<StatementEvent> = /*@__PURE__*/
   messageDesc(file_payouts_events_v1_events, 1);
+
+/**
+ * Payload of a `batch.completed` event on topic payouts.transaction-events.v1, key = batch_id,
+ * binary-encoded. Written by the ledger in the database transaction that completes the batch (every funded
+ * item final, the reservation's remainder released), so it is sent once, after every item's own event.
+ *
+ * @generated from message payouts.events.v1.BatchEvent
+ */
+export type BatchEvent = Message<"payouts.events.v1.BatchEvent"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * batch.completed.
+   *
+   * @generated from field: string event_type = 2;
+   */
+  eventType: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 3;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string batch_id = 4;
+   */
+  batchId: string;
+
+  /**
+   * @generated from field: string partner_id = 5;
+   */
+  partnerId: string;
+
+  /**
+   * COMPLETED.
+   *
+   * @generated from field: string status = 6;
+   */
+  status: string;
+
+  /**
+   * @generated from field: string parent_batch_id = 7;
+   */
+  parentBatchId: string;
+
+  /**
+   * @generated from field: int32 total = 8;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 succeeded = 9;
+   */
+  succeeded: number;
+
+  /**
+   * @generated from field: int32 failed = 10;
+   */
+  failed: number;
+
+  /**
+   * @generated from field: int32 invalid = 11;
+   */
+  invalid: number;
+
+  /**
+   * @generated from field: int32 excluded = 12;
+   */
+  excluded: number;
+
+  /**
+   * Σ of the succeeded items' debits.
+   *
+   * @generated from field: string paid_usd = 13;
+   */
+  paidUsd: string;
+
+  /**
+   * What completion returned from the reservation to the balance.
+   *
+   * @generated from field: string released_usd = 14;
+   */
+  releasedUsd: string;
+};
+
+/**
+ * Describes the message payouts.events.v1.BatchEvent.
+ * Use `create(BatchEventSchema)` to create a new message.
+ */
+export const BatchEventSchema: GenMessage<BatchEvent> = /*@__PURE__*/
+  messageDesc(file_payouts_events_v1_events, 2);
 
