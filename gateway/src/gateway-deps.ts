@@ -1,6 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
+import type { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import type { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
@@ -24,6 +25,8 @@ export interface ServiceClients {
   /** Operators' reads across partners: only the admin identity may call them (caller-allowlist.ts). */
   readonly ledgerAdmin: Client<typeof LedgerAdminService>;
   readonly webhooksAdmin: Client<typeof WebhookAdminService>;
+  /** Bulk payouts (the ledger's BatchService); the admin listener may read, list and cancel any partner's. */
+  readonly batches: Client<typeof BatchService>;
   /** Reconciliation against the rail, operators only. */
   readonly reconciliation: Client<typeof ReconciliationService>;
 }

@@ -4,6 +4,7 @@ import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import type { ServiceCaller } from "@payouts/platform/rpc/caller-allowlist";
 import { type ServiceTokenSigner, transportsSignedBy } from "@payouts/platform/rpc/service-credentials";
+import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
@@ -59,6 +60,7 @@ export function createServiceClients(t: GatewayTransports): ServiceClients {
     rail: createClient(RailService, t.rail),
     ledgerAdmin: createClient(LedgerAdminService, t.ledger),
     reconciliation: createClient(ReconciliationService, t.ledger),
+    batches: createClient(BatchService, t.ledger),
     webhooksAdmin: createClient(WebhookAdminService, t.webhooks),
   };
 }

@@ -50,6 +50,8 @@ export interface ApiOperation {
   /** The JSON body; its property order is its check order (`http/read-body.ts`). */
   readonly body?: TObject;
   readonly bodyExamples?: Readonly<Record<string, Example>>;
+  /** A body that is not JSON (an uploaded file): its media types, read as a stream by the route. */
+  readonly rawBody?: { readonly mediaTypes: readonly string[]; readonly description: string };
   readonly responses: Readonly<Record<number, SuccessResponse>>;
   /** What the operation itself can answer besides its listener's common errors. */
   readonly errors: readonly ErrorCase[];
@@ -73,17 +75,19 @@ export type OperationHandler<O extends ApiOperation> = (
 /** `/a/{b}` → `/a/:b`. */
 export const fastifyPath = (template: string): string => template.replace(/\{(\w+)\}/g, ":$1");
 
-/** Registers `handler` at `op`'s method and path. */
+/** Registers `handler` at `op`'s method and path; `bodyLimit` raises the listener's cap for this route. */
 export function addRoute<O extends ApiOperation>(
   app: FastifyInstance,
   op: O,
   handler: OperationHandler<O>,
   config?: FastifyContextConfig,
+  options: { bodyLimit?: number } = {},
 ): void {
   app.route({
     method: op.method as HTTPMethods,
     url: fastifyPath(op.path),
     ...(config ? { config } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: handler as unknown as RouteHandlerMethod,
   });
 }

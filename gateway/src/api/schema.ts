@@ -155,6 +155,16 @@ export const ErrorBody = component(
             "Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`.",
         }),
       ),
+      shortfall_usd: Type.Optional(
+        Type.String({
+          pattern: "^\\d+(\\.\\d+)?$",
+          description:
+            "Only with `INSUFFICIENT_FUNDS` on a batch approval: the USD the balance lacks, at full precision.",
+        }),
+      ),
+      batch_id: Type.Optional(
+        Type.String({ description: "Only with `BATCH_DUPLICATE`: the batch first made from the same file." }),
+      ),
       request_id: Type.String({
         description: "Same as the `X-Request-Id` response header; quote it to support.",
       }),

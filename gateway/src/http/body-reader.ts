@@ -112,6 +112,14 @@ export class BodyReader {
     return v as string[];
   }
 
+  /** An array of JSON objects, each read with its index in the field's name (`items[3].amount`). */
+  objectArray(field: string): BodyReader[] | undefined {
+    const v = this.body[field];
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v)) throw invalidField(this.name(field), "must be an array of objects");
+    return v.map((element, i) => new BodyReader(element, `${this.name(field)}[${i}].`));
+  }
+
   object(field: string): BodyReader | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return undefined;

@@ -36,9 +36,28 @@ export const GATEWAY_REASONS = [
 
 export type GatewayReason = (typeof GATEWAY_REASONS)[number];
 
+/**
+ * The reasons of the ledger's BatchService, as its contract (`proto/payouts/ledger/v1/batches.proto`) names
+ * them. The gateway answers BATCH_TOO_LARGE itself too, for an upload past 10,000 rows.
+ */
+export const BATCH_REASONS = [
+  "BATCH_NOT_FOUND",
+  "BATCH_NOT_EDITABLE",
+  "BATCH_NOT_VALIDATED",
+  "BATCH_EXPIRED",
+  "BATCH_NOT_RETRYABLE",
+  "BATCH_ALREADY_APPROVED_BY",
+  "BATCH_TOO_LARGE",
+  "BATCH_DUPLICATE",
+  "DUPLICATE_ITEM_REF",
+] as const;
+
+export type BatchReason = (typeof BATCH_REASONS)[number];
+
 /** Every partner- and operator-facing code: each service's typed union of reasons and the gateway's own. */
 export type Reason =
   | GatewayReason
+  | BatchReason
   | PlatformReason
   | LookupReason
   | PricingReason
@@ -115,6 +134,15 @@ const STATUS_BY_REASON: { readonly [R in Reason]: number | typeof BY_GRPC_CODE }
   BALANCE_LIMIT_EXCEEDED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
+  BATCH_NOT_FOUND: 404,
+  BATCH_NOT_EDITABLE: 409,
+  BATCH_NOT_VALIDATED: 409,
+  BATCH_EXPIRED: 409,
+  BATCH_NOT_RETRYABLE: 409,
+  BATCH_ALREADY_APPROVED_BY: 409,
+  BATCH_DUPLICATE: 409,
+  BATCH_TOO_LARGE: 413,
+  DUPLICATE_ITEM_REF: 400,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,

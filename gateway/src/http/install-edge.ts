@@ -141,7 +141,9 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: u
   });
   if (error instanceof ApiError) {
     for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-    return reply.code(error.status).send(body(error.code, error.message, error.field));
+    return reply
+      .code(error.status)
+      .send({ ...body(error.code, error.message, error.field), ...error.facts, request_id: request.id });
   }
   if (error instanceof ConnectError) {
     const detail = errorDetailOf(error);

@@ -26,6 +26,11 @@ export function readBody<T extends TObject>(schema: T, body: unknown): Static<T>
   return readObject(schema, new BodyReader(body)) as Static<T>;
 }
 
+/** `readBody` of a part of a larger input, its fields named from `prefix` (`rows[12].` names `rows[12].amount`). */
+export function readBodyAt<T extends TObject>(schema: T, body: unknown, prefix: string): Static<T> {
+  return readObject(schema, new BodyReader(body, prefix)) as Static<T>;
+}
+
 function readObject(schema: TObject, reader: BodyReader): Json {
   const out: Json = {};
   const required = new Set<string>(schema.required ?? []);
@@ -82,6 +87,8 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
       return value;
     }
     case "array": {
+      const items = s.items as Json | undefined;
+      if (items?.type === "object") return readObjectArray(reader, name, s, required);
       const value = reader.stringArray(name);
       if (value === undefined && required) throw missingField(reader.name(name));
       const allowed = ((s.items as Json | undefined)?.enum as string[] | undefined) ?? undefined;
@@ -102,6 +109,28 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     default:
       throw new Error(`read-body: field ${reader.name(name)} has a shape it cannot read`);
   }
+}
+
+/** An array of objects: its length within `minItems`/`maxItems`, then each element in order (`items[3].amount`). */
+function readObjectArray(reader: BodyReader, name: string, s: Json, required: boolean): Json[] | undefined {
+  const elements = reader.objectArray(name);
+  if (elements === undefined) {
+    if (required) throw missingField(reader.name(name));
+    return undefined;
+  }
+  const field = reader.name(name);
+  if (typeof s.minItems === "number" && elements.length < s.minItems) {
+    throw invalidField(field, `must hold at least ${s.minItems} item${s.minItems === 1 ? "" : "s"}`);
+  }
+  if (typeof s.maxItems === "number" && elements.length > s.maxItems) {
+    throw new ApiError(
+      413,
+      invalidCodeOf(s) ?? "INVALID_FIELD",
+      `${field} must hold at most ${s.maxItems} items`,
+      field,
+    );
+  }
+  return elements.map((element) => readObject(s.items as TObject, element));
 }
 
 /**

@@ -125,6 +125,17 @@ function buildOperation(op: ApiOperation, registry: SchemaRegistry, rules: Liste
           },
         }
       : {}),
+    ...(op.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: op.rawBody.description,
+            content: Object.fromEntries(
+              op.rawBody.mediaTypes.map((type) => [type, { schema: { type: "string" } }]),
+            ),
+          },
+        }
+      : {}),
     responses: { ...responses, ...errors },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { readAppVersion } from "@payouts/platform/app-version";
 import type { ApiOperation } from "../api/operation.js";
+import { BATCH_OPERATIONS } from "../operations/partner/batch-api.js";
 import { CUSTOMER_OPERATIONS } from "../operations/partner/customer-api.js";
 import { DAY_TRANSACTION_OPERATIONS } from "../operations/partner/day-transactions-api.js";
 import { DOCS_OPERATIONS } from "../operations/partner/docs-api.js";
@@ -49,6 +50,10 @@ const TAGS: readonly Tag[] = [
   { name: "Payouts", description: "Destinations, QR codes, quotes and execution." },
   { name: "Pricing", description: "Indicative prices, without a transaction." },
   { name: "Transactions", description: "The transaction record and the balance." },
+  {
+    name: "Batches",
+    description: "Bulk payouts: up to 10,000 payouts validated, approved and funded at once.",
+  },
   { name: "Customers", description: "Registered senders." },
   { name: "Webhooks", description: "Your notification receivers and their delivery log." },
   {
@@ -104,6 +109,7 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
       ...paths(CUSTOMER_OPERATIONS),
       ...paths(QUOTE_OPERATIONS),
       ...paths(TRANSACTION_OPERATIONS),
+      ...paths(BATCH_OPERATIONS),
       ...paths(STATEMENT_OPERATIONS),
       ...paths(STATEMENT_DAY_OPERATIONS),
       ...paths(DAY_TRANSACTION_OPERATIONS),

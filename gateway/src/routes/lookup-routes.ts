@@ -3,7 +3,7 @@ import { type Dec, parseDecimal, toDecimalString } from "@payouts/platform/money
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
-import type { Customer, Recipient } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
+import type { Customer } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
@@ -11,6 +11,7 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError, invalidField } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { httpStatusFor, isReason } from "../http/error-map.js";
+import { lookupInputOf, type ReadDestination } from "../http/lookup-input.js";
 import { readBody } from "../http/read-body.js";
 import { readQuery } from "../http/read-query.js";
 import { renderLookupResult } from "../http/render-lookup-result.js";
@@ -105,55 +106,19 @@ interface PartnerRefs {
   readonly walletIdentifier: string;
 }
 
-interface LookupBody {
-  readonly lookup: {
-    customerId: string;
-    countryCode: string;
-    paymentMethod: string;
-    paymentDestination: string;
-    paymentDestinationCode: string;
-    accountType: string;
-    merchantId: string;
-    accountReference: string;
-    currency: string;
-    hasRecipient: boolean;
-    recipient?: Partial<Pick<Recipient, "nameFirst" | "nameLast" | "icNumber">>;
-  };
-  /** The body field that carried the typed destination: the legacy alias when only it was sent. */
-  readonly destinationField: "payment_destination" | "qr_string";
+interface LookupBody extends ReadDestination {
   readonly amount: Dec | undefined;
   readonly refs: PartnerRefs;
 }
 
 function readLookupBody(raw: unknown): LookupBody {
   const body = readBody(lookupPaymentCode.body, raw);
-  const typed = body.payment_destination ?? "";
-  const legacy = body.qr_string ?? "";
-  // qr_string is the legacy alias of payment_destination; when both are sent, payment_destination wins.
-  const destinationField = typed.trim() === "" && legacy.trim() !== "" ? "qr_string" : "payment_destination";
-  const recipient = body.recipient;
-  const lookup = {
-    customerId: body.customer_id ?? "",
-    countryCode: body.country_code ?? "",
-    paymentMethod: body.payment_method ?? "",
-    paymentDestination: destinationField === "qr_string" ? legacy : typed,
-    paymentDestinationCode: body.payment_destination_code ?? "",
-    accountType: body.account_type ?? "",
-    merchantId: body.merchant_id ?? "",
-    accountReference: body.account_reference ?? "",
-    currency: body.currency ?? "",
-    hasRecipient: recipient !== undefined,
-    ...(recipient === undefined
-      ? {}
-      : {
-          recipient: {
-            nameFirst: recipient.name_first ?? "",
-            nameLast: recipient.name_last ?? "",
-            icNumber: recipient.ic_number ?? "",
-          },
-        }),
+  const destination = lookupInputOf(body);
+  return {
+    ...destination,
+    refs: refsOf(body, destination.lookup.customerId),
+    amount: amountOf(body.amount),
   };
-  return { lookup, destinationField, refs: refsOf(body, lookup.customerId), amount: amountOf(body.amount) };
 }
 
 function readDecodeQrBody(raw: unknown): { qrString: string; amount: Dec | undefined; refs: PartnerRefs } {

@@ -1,3 +1,4 @@
+import { registerBatchRoutes } from "./batch-routes.js";
 import { registerDayTransactionRoutes } from "./day-transactions-routes.js";
 import { registerDocsRoutes } from "./docs-routes.js";
 import { registerLookupRoutes } from "./lookup-routes.js";
@@ -15,6 +16,7 @@ export const PARTNER_ROUTE_MODULES: readonly RouteModule[] = [
   registerPricingRoutes,
   registerWebhookRoutes,
   registerTransactionRoutes,
+  registerBatchRoutes,
   registerStatementRoutes,
   registerStatementDayRoutes,
   registerDayTransactionRoutes,

@@ -4,22 +4,20 @@
  * file reads the JSON, calls them, and renders their answers.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { ConnectError } from "@connectrpc/connect";
 import { Dec } from "@payouts/platform/money/decimal";
 import { rate, usd } from "@payouts/platform/money/json-decimal";
-import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readDp } from "../http/dp-param.js";
-import { httpStatusFor } from "../http/error-map.js";
 import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
 import { readQuery } from "../http/read-query.js";
 import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
+import { replayedRefusal } from "../http/replayed-refusal.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
 import { type BindingQuote, executePayout, getQuotation } from "../operations/partner/quote-api.js";
@@ -121,22 +119,6 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
     const { balanceUsd } = await ledger.getBalance({ partnerId });
     const balance: Balance = { balance_usd: usd(new Dec(balanceUsd), dp), currency: "USD" };
     return replyJson(reply, 200, balance);
-  });
-}
-
-/**
- * A refusal stored under the idempotency key is answered exactly as the first time — same status and the
- * same body bytes, including the first request's request_id — plus `Idempotent-Replayed: true`.
- */
-function replayedRefusal(error: unknown, request: FastifyRequest, reply: FastifyReply): never | FastifyReply {
-  const detail = errorDetailOf(error);
-  if (!(error instanceof ConnectError) || !detail || detail.metadata.replayed !== "true") throw error;
-  reply.header("Idempotent-Replayed", "true");
-  return reply.code(httpStatusFor(detail.reason, error.code)).send({
-    code: detail.reason,
-    message: error.rawMessage,
-    ...(detail.field ? { field: detail.field } : {}),
-    request_id: detail.metadata.request_id || request.id,
   });
 }
 

@@ -741,6 +741,10 @@ export interface components {
             message: string;
             /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
             field?: string;
+            /** @description Only with `INSUFFICIENT_FUNDS` on a batch approval: the USD the balance lacks, at full precision. */
+            shortfall_usd?: string;
+            /** @description Only with `BATCH_DUPLICATE`: the batch first made from the same file. */
+            batch_id?: string;
             /** @description Same as the `X-Request-Id` response header; quote it to support. */
             request_id: string;
         };

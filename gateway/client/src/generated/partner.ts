@@ -222,6 +222,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your batches, newest first */
+        get: operations["listBatches"];
+        put?: never;
+        /**
+         * Create a batch of payouts (idempotent)
+         * @description Creates a batch from up to 1000 items (add more with `PUT /batches/{batch_id}/items`, up to 10000, or upload a file with `POST /batches/upload`). Answers 202 at once; every item is then checked with the rules of `lookupPaymentCode` and `getQuotation` (destination, name enquiry, corridor limits, a binding quote). Poll `GET /batches/{batch_id}` until it is no longer VALIDATING, read the per-item report, then approve.
+         *
+         *     Idempotent with `X-Idempotency-Key` as `executePayout`: the same key and body answer the first answer's bytes with `Idempotent-Replayed: true`; another body is 422 `IDEMPOTENCY_KEY_REUSED`.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a batch from a CSV or NDJSON file (idempotent)
+         * @description Creates a batch from a file of up to 10000 rows (16 MiB), read as it arrives. `Content-Type: text/csv`: UTF-8 (a BOM is ignored), RFC 4180 (quoted fields, CRLF or LF), a header row naming the columns — `item_ref`, `amount`, `partner_transaction_id`, `expected_name`, `customer_id`, `country_code`, `payment_method`, `payment_destination`, `payment_destination_code`, `account_type`, `merchant_id`, `account_reference`, `currency`, `recipient_name_first`, `recipient_name_last`, `recipient_ic_number`, `partner_app_id`, `wallet_identifier` — in any order; an empty cell is absent; `recipient_*` fill `recipient`. `Content-Type: application/x-ndjson`: one `BatchItemRequest` JSON object a line. A row that breaks the item's shape refuses the file, naming it (`field` = `rows[12].amount`, 1-based data rows). The same file (by SHA-256) again is 409 `BATCH_DUPLICATE` naming the first batch (`batch_id`, `Link`). Idempotent with `X-Idempotency-Key` like `createBatch`.
+         */
+        post: operations["uploadBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch: its status, counts and amounts */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The per-item report of a batch
+         * @description One entry per item, in row order: its status, the refusal (code, field, message) of an INVALID item, the verified holder name and the name match, the transaction and the quoted amounts.
+         */
+        get: operations["listBatchItems"];
+        /**
+         * Add items, or replace those with the same item_ref
+         * @description Before funding only. The changed items are validated again (the batch goes back to VALIDATING). Up to 1000 items a request.
+         */
+        put: operations["putBatchItems"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/items/{item_ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an item
+         * @description Before funding only; its PENDING transaction expires.
+         */
+        delete: operations["removeBatchItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a validated batch (funds it at the last approval)
+         * @description The approver is the calling credential (`client_id`). With `required_approvals` 1 this funds the batch: the sum of its valid items' `total_usd` moves from your balance to the batch's reservation in one step, or nothing moves (409 `INSUFFICIENT_FUNDS` with `shortfall_usd`). With 2, the first approval moves it to AWAITING_APPROVAL and a different credential's approval funds it.
+         */
+        post: operations["approveBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a batch before funding */
+        post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/retry-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new batch of the FAILED and EXCLUDED items (idempotent)
+         * @description For a COMPLETED batch: creates a child batch (`parent_batch_id`) holding exactly its FAILED and EXCLUDED items, validated afresh; a paid item never is. Idempotent with `X-Idempotency-Key` like `createBatch`.
+         */
+        post: operations["retryFailedBatchItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{batch_id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch report as CSV
+         * @description RFC 4180 (CRLF, a header row), one row per item in row order, streamed. Columns: `row_number`, `item_ref`, `status`, `partner_transaction_id`, `tx_id`, `amount`, `currency`, `amount_usd`, `fee`, `total_usd`, `verified_name`, `name_match`, `error_code`, `error_field`, `error_message`, `failure_reason`. An empty cell is null.
+         */
+        get: operations["getBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balance/entries": {
         parameters: {
             query?: never;
@@ -585,6 +766,10 @@ export interface components {
             message: string;
             /** @description Only when one field (or header or query parameter) is at fault: its name, e.g. `amount`, `recipient.name_first`, `X-Idempotency-Key`, `dp`. */
             field?: string;
+            /** @description Only with `INSUFFICIENT_FUNDS` on a batch approval: the USD the balance lacks, at full precision. */
+            shortfall_usd?: string;
+            /** @description Only with `BATCH_DUPLICATE`: the batch first made from the same file. */
+            batch_id?: string;
             /** @description Same as the `X-Request-Id` response header; quote it to support. */
             request_id: string;
         };
@@ -1162,6 +1347,211 @@ export interface components {
              * @constant
              */
             currency: "USD";
+        };
+        /** @description The batch was created and is being validated: poll `GET /batches/{batch_id}` until it is no longer VALIDATING. */
+        BatchCreated: {
+            batch_id: string;
+            /** @description Items (rows) this request carried. */
+            items_received: number;
+            /** @enum {string} */
+            source: "json" | "csv" | "ndjson";
+            /** @description Hex SHA-256 of the uploaded file; null for JSON. */
+            content_sha256: string | null;
+            required_approvals: number;
+            /** @enum {string} */
+            name_mismatch_policy: "exclude" | "include";
+            /**
+             * Format: date-time
+             * @description Created. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+        };
+        CreateBatchRequest: {
+            /** @description 1 to 1000 items; more → 413 `BATCH_TOO_LARGE` (upload a file, or add the rest with `PUT /batches/{batch_id}/items`). */
+            items: components["schemas"]["BatchItemRequest"][];
+            /**
+             * @description Approvals that fund the batch: 1, or 2 (the second by a different credential, i.e. another app of yours).
+             * @default 1
+             */
+            required_approvals?: number;
+            /**
+             * @description What an item whose verified holder name differs from `expected_name` becomes: `exclude` (left out, status EXCLUDED) or `include` (paid; the report still shows the mismatch).
+             * @default exclude
+             * @enum {string}
+             */
+            name_mismatch_policy?: "exclude" | "include";
+        };
+        /** @description One payout of a batch: `item_ref`, `amount` and `partner_transaction_id`, the destination as in `lookupPaymentCode`, and optionally `expected_name`. */
+        BatchItemRequest: {
+            /** @description Your reference of the item, unique in the batch: 1 to 64 characters of `[A-Za-z0-9_.:-]`. */
+            item_ref: string;
+            /** @description Local-currency amount to pay, greater than 0. A JSON number or a decimal string (`"1500.50"`). */
+            amount: number | string;
+            /** @description Your reference of the payout, unique among your transactions. */
+            partner_transaction_id: string;
+            /** @description The holder name you expect. Compared with the name the destination's institution reports; the batch's `name_mismatch_policy` decides what a mismatch does. */
+            expected_name?: string;
+            /** @description Never accepted: the sender is always the registered customer (`customer_id`). → `SENDER_NOT_ACCEPTED`. */
+            sender?: unknown;
+            /** @description The typed destination: CBU, CVU or alias (AR); Pix key (BR); phone (PE); account number (BO, ZM); Bre-B key (CO); account or wallet number (NG, GH); till or paybill number (KE, TZ, UG). Wins over `qr_string` when both are sent. */
+            payment_destination?: string;
+            /** @description Legacy alias of `payment_destination`, used only when `payment_destination` is absent or blank; errors then name `qr_string`. Scanned EMV QR payloads go to `POST /decodeQr` (`USE_DECODE_QR`). */
+            qr_string?: string;
+            /** @description BO bank transfers: the account holder, as the bank knows them. */
+            recipient?: {
+                /** @description Holder's first name(s). */
+                name_first?: string;
+                /** @description Holder's last name(s). */
+                name_last?: string;
+                /** @description Holder's CI (cédula de identidad), e.g. `4567890 LP`. */
+                ic_number?: string;
+            };
+            /** @description A customer registered with `POST /customers`; the sender of the payout. */
+            customer_id: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country of the destination, any case.
+             * @example BR
+             */
+            country_code: string;
+            /**
+             * @description Must match the corridor: AR, BR, CO, KE, TZ, UG `payment_key`; PE `ewallet`; BO, NG, GH, ZM `bank_transfer` (VN `bank_transfer`, optional). Any case.
+             * @enum {string}
+             */
+            payment_method?: "payment_key" | "ewallet" | "bank_transfer";
+            /** @description Rail or institution code, any case: BR `PIX`; PE `YAPE` or `PLIN`; CO `BREB`; BO, NG, GH, ZM a code from `GET /listBanks`; KE, TZ, UG optional `TILL` or `PAYBILL`. */
+            payment_destination_code?: string;
+            /**
+             * @description BO bank transfers: the account type.
+             * @enum {string}
+             */
+            account_type?: "SAVINGS" | "CHECKING";
+            /** @description Merchant contract: KE/TZ till or paybill number, or VN bank account number (6–19 digits). */
+            merchant_id?: string;
+            /** @description KE/TZ/UG paybill bill reference (1–12 letters or digits), or VN bank BIN (6 digits, from `GET /listBanks?country_code=VN`). */
+            account_reference?: string;
+            /** @description ISO 4217 code; when sent it must be the corridor's currency (any case). */
+            currency?: string;
+            /** @description Your own application tag, stored with the transaction: 1 to 64 characters of `[a-zA-Z0-9_-]`. */
+            partner_app_id?: string;
+            /** @description Your wallet or account identifier, stored with the transaction. */
+            wallet_identifier?: string;
+        };
+        BatchList: {
+            /** @description Newest first. */
+            batches: components["schemas"]["Batch"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        Batch: {
+            /** @example bat_01m7xx9726hzfmmn1fcz6t8605 */
+            batch_id: string;
+            /**
+             * @description DRAFT → VALIDATING → VALIDATED → (AWAITING_APPROVAL) → PROCESSING → COMPLETED; or CANCELLED, EXPIRED.
+             * @enum {string}
+             */
+            status: "DRAFT" | "VALIDATING" | "VALIDATED" | "AWAITING_APPROVAL" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "EXPIRED";
+            required_approvals: number;
+            approvals: {
+                /** @description The approving credential's `client_id`. */
+                approver_id: string;
+                /**
+                 * Format: date-time
+                 * @description When. ISO 8601 in UTC with milliseconds.
+                 */
+                at: string;
+            }[];
+            /** @enum {string} */
+            name_mismatch_policy: "exclude" | "include";
+            counts: components["schemas"]["BatchCounts"];
+            /** @description Σ `total_usd` of the items that will be paid, at full precision. */
+            total_usd: string;
+            /** @description What the batch's reservation holds now; 0 before funding and after completion. */
+            reserved_usd: string;
+            /** @description What completion returned to the balance. */
+            released_usd: string;
+            /** @description Hex SHA-256 of the uploaded file; null for a JSON batch. */
+            content_sha256: string | null;
+            /** @enum {string} */
+            source: "json" | "csv" | "ndjson";
+            /** @description The batch this one retries; null otherwise. */
+            parent_batch_id: string | null;
+            /** @description Why it was cancelled; null otherwise. */
+            cancel_reason: string | null;
+            /**
+             * Format: date-time
+             * @description Created. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+            /** @description Every item had a result. */
+            validated_at: string | null;
+            /** @description Approved and funded. */
+            funded_at: string | null;
+            /** @description Every funded item final. */
+            completed_at: string | null;
+            /** @description A VALIDATED batch not approved by then expires (its earliest quote's expiry). */
+            expires_at: string | null;
+        };
+        /** @description Items by status. */
+        BatchCounts: {
+            /** @description Items in the batch. */
+            total: number;
+            validating: number;
+            invalid: number;
+            excluded: number;
+            pending: number;
+            processing: number;
+            succeeded: number;
+            failed: number;
+            refunded: number;
+            cancelled: number;
+        };
+        BatchItemList: {
+            /** @description In row order. */
+            items: components["schemas"]["BatchItem"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        /** @description One row of the batch report. */
+        BatchItem: {
+            item_ref: string;
+            /** @description 1-based position in the batch as sent (a replaced item keeps its row). */
+            row_number: number;
+            /** @enum {string} */
+            status: "VALIDATING" | "INVALID" | "EXCLUDED" | "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "CANCELLED";
+            /** @description When INVALID: the code lookupPaymentCode or getQuotation would have answered. */
+            error_code: string | null;
+            /** @description When INVALID: the field at fault, if one is. */
+            error_field: string | null;
+            /** @description When INVALID: what is wrong. */
+            error_message: string | null;
+            /** @description The holder name the institution reported; null when it reports none. */
+            verified_name: string | null;
+            /**
+             * @description NOT_CHECKED without `expected_name` or without a verified name.
+             * @enum {string}
+             */
+            name_match: "NOT_CHECKED" | "MATCH" | "MISMATCH";
+            /** @description The item's transaction, once validated. */
+            tx_id: string | null;
+            partner_transaction_id: string;
+            /** @description The local amount sent. */
+            amount: string;
+            /** @description ISO 4217 of `amount`, once quoted. */
+            currency: string | null;
+            /** @description Once quoted. */
+            amount_usd: string | null;
+            /** @description Once quoted. */
+            fee: string | null;
+            /** @description `amount_usd + fee`: what funding reserves for the item. */
+            total_usd: string | null;
+            /** @description Why the payout failed; null otherwise. */
+            failure_reason: string | null;
+            /** @description Last change. */
+            updated_at: string | null;
+        };
+        PutBatchItemsRequest: {
+            /** @description 1 to 1000 items; more → 413 `BATCH_TOO_LARGE` (upload a file, or add the rest with `PUT /batches/{batch_id}/items`). */
+            items: components["schemas"]["BatchItemRequest"][];
         };
         StatementPage: {
             /** @description In feed order. */
@@ -3333,6 +3723,2086 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description Only batches in this status. */
+                status?: "DRAFT" | "VALIDATING" | "VALIDATED" | "AWAITING_APPROVAL" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "EXPIRED";
+                /** @description The `next_cursor` of the previous page, unchanged. */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of batches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `status` is not a status, `limit` is outside 1–100 or `cursor` is not one this route gave
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+                /**
+                 * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
+                 * @example 6f1c2a9e-8b7d-4e3f-a1b2-c3d4e5f60718
+                 */
+                "X-Idempotency-Key": components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; being validated. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchCreated"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `MISSING_IDEMPOTENCY_KEY`: neither `X-Idempotency-Key` nor `Idempotency-Key` is sent
+             *     - `INVALID_FIELD`: the key is not 1–255 printable ASCII characters or is sent twice
+             *     - `INVALID_FIELD`: `required_approvals` is not 1 or 2; `name_mismatch_policy` is not `exclude` or `include`
+             *     - `MISSING_REQUIRED_FIELD`: `items`, or an item's `item_ref`, `amount` or `partner_transaction_id`, is absent (`field` = `items[3].amount`)
+             *     - `INVALID_FIELD`: an item field has the wrong type or length; `item_ref` breaks its pattern; `items` is empty
+             *     - `INVALID_AMOUNT`: an item's `amount` is 0 or negative
+             *     - `SENDER_NOT_ACCEPTED`: an item has a `sender`
+             *     - `DUPLICATE_ITEM_REF`: two items share an `item_ref`
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_IDEMPOTENCY_KEY" | "MISSING_REQUIRED_FIELD" | "INVALID_AMOUNT" | "SENDER_NOT_ACCEPTED" | "DUPLICATE_ITEM_REF";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `IDEMPOTENCY_KEY_IN_USE`: a request with this key is still running; retry after `Retry-After` (1 s)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: `1`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `BATCH_TOO_LARGE`: more than 1000 items in the request, or more than 10000 in the batch
+             *     - `INVALID_FIELD`: the body is larger than 2 MiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "BATCH_TOO_LARGE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unprocessable: idempotency key reused. Error body with one of these codes:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    uploadBatch: {
+        parameters: {
+            query?: {
+                /** @description Approvals that fund the batch: 1, or 2 (the second by a different credential, i.e. another app of yours). */
+                required_approvals?: number;
+                /** @description What an item whose verified holder name differs from `expected_name` becomes: `exclude` (left out, status EXCLUDED) or `include` (paid; the report still shows the mismatch). */
+                name_mismatch_policy?: "exclude" | "include";
+            };
+            header: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+                /**
+                 * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
+                 * @example 6f1c2a9e-8b7d-4e3f-a1b2-c3d4e5f60718
+                 */
+                "X-Idempotency-Key": components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file: CSV with a header row, or NDJSON. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Created; being validated. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchCreated"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `MISSING_IDEMPOTENCY_KEY`: neither `X-Idempotency-Key` nor `Idempotency-Key` is sent
+             *     - `INVALID_FIELD`: the key is not 1–255 printable ASCII characters or is sent twice
+             *     - `INVALID_FIELD`: `required_approvals` or `name_mismatch_policy` is not one of its values
+             *     - `INVALID_FIELD`: the CSV is malformed or lacks `item_ref`/`amount`/`partner_transaction_id` columns; a line is not a JSON object; a cell holds a NUL
+             *     - `MISSING_REQUIRED_FIELD`: a row lacks a required value (`field` = `rows[12].item_ref`)
+             *     - `INVALID_FIELD`: a row's value has the wrong type or length (`field` names row and column); the file has no rows
+             *     - `INVALID_AMOUNT`: a row's `amount` is 0 or negative
+             *     - `SENDER_NOT_ACCEPTED`: an NDJSON row has a `sender`
+             *     - `DUPLICATE_ITEM_REF`: two rows share an `item_ref`
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_IDEMPOTENCY_KEY" | "MISSING_REQUIRED_FIELD" | "INVALID_AMOUNT" | "SENDER_NOT_ACCEPTED" | "DUPLICATE_ITEM_REF";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_DUPLICATE`: a batch of yours was made from the same file: `batch_id` and `Link` name it
+             *     - `IDEMPOTENCY_KEY_IN_USE`: a request with this key is still running; retry after `Retry-After` (1 s)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: `1`. */
+                    "Retry-After"?: number;
+                    /** @description With `BATCH_DUPLICATE`: `</batches/{batch_id}>; rel="duplicate"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_DUPLICATE" | "IDEMPOTENCY_KEY_IN_USE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `BATCH_TOO_LARGE`: the file has more than 10000 rows or 16 MiB; refused at the first row or byte too many
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_TOO_LARGE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is neither `text/csv` nor `application/x-ndjson`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unprocessable: idempotency key reused. Error body with one of these codes:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listBatchItems: {
+        parameters: {
+            query?: {
+                /** @description Only items in this status. */
+                status?: "VALIDATING" | "INVALID" | "EXCLUDED" | "PENDING" | "PROCESSING" | "SUCCESS" | "FAILED" | "REFUNDED" | "CANCELLED";
+                /** @description The `next_cursor` of the previous page, unchanged. */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchItemList"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: `status` is not a status, `limit` is outside 1–100 or `cursor` is not one this route gave
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    putBatchItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBatchItemsRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `MISSING_REQUIRED_FIELD`: `items`, or an item's `item_ref`, `amount` or `partner_transaction_id`, is absent (`field` = `items[3].amount`)
+             *     - `INVALID_FIELD`: an item field has the wrong type or length; `item_ref` breaks its pattern; `items` is empty
+             *     - `INVALID_AMOUNT`: an item's `amount` is 0 or negative
+             *     - `SENDER_NOT_ACCEPTED`: an item has a `sender`
+             *     - `DUPLICATE_ITEM_REF`: two items share an `item_ref`
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD" | "INVALID_AMOUNT" | "SENDER_NOT_ACCEPTED" | "DUPLICATE_ITEM_REF";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_EDITABLE`: the batch is funded, cancelled or expired
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_EDITABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `BATCH_TOO_LARGE`: more than 1000 items in the request, or more than 10000 in the batch
+             *     - `INVALID_FIELD`: the body is larger than 2 MiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "BATCH_TOO_LARGE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    removeBatchItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+                /** @description The item's `item_ref`. */
+                item_ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_EDITABLE`: the batch is funded, cancelled or expired
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_EDITABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    approveBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch after the approval. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_VALIDATED`: the batch is not VALIDATED (or AWAITING_APPROVAL): still validating, or already funded
+             *     - `BATCH_EXPIRED`: a quote of the batch expired before approval
+             *     - `BATCH_ALREADY_APPROVED_BY`: this credential already approved; the second approval needs another
+             *     - `INSUFFICIENT_FUNDS`: the balance lacks `shortfall_usd` of the batch's `total_usd`; nothing moved
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_VALIDATED" | "BATCH_EXPIRED" | "BATCH_ALREADY_APPROVED_BY" | "INSUFFICIENT_FUNDS";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled batch. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_EDITABLE`: the batch is funded, already cancelled or expired
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_EDITABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    retryFailedBatchItems: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+                /**
+                 * @description A fresh unique value (a UUID) per payout, 1–255 printable ASCII characters (a quoted structured-field string is unquoted). The IETF draft's `Idempotency-Key` header is accepted instead. Retrying with the same key and the same body (and `dp`) returns the first outcome with `Idempotent-Replayed: true`, whether it was a success or a business refusal (409); the same key with another body is `IDEMPOTENCY_KEY_REUSED`. Keys are kept for 30 days by default (at least 24 hours).
+                 * @example 6f1c2a9e-8b7d-4e3f-a1b2-c3d4e5f60718
+                 */
+                "X-Idempotency-Key": components["parameters"]["idempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The child batch, being validated. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchCreated"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `MISSING_IDEMPOTENCY_KEY`: neither `X-Idempotency-Key` nor `Idempotency-Key` is sent
+             *     - `INVALID_FIELD`: the key is not 1–255 printable ASCII characters or is sent twice
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_IDEMPOTENCY_KEY";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_RETRYABLE`: the batch is not COMPLETED, or has no FAILED or EXCLUDED item
+             *     - `IDEMPOTENCY_KEY_IN_USE`: a request with this key is still running; retry after `Retry-After` (1 s)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    /** @description With `IDEMPOTENCY_KEY_IN_USE`: `1`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_RETRYABLE" | "IDEMPOTENCY_KEY_IN_USE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unprocessable: idempotency key reused. Error body with one of these codes:
+             *
+             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed authentications from this address; retry after `Retry-After` seconds (a secret this gateway accepted recently is not held back)
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             *     - `SERVICE_UNAVAILABLE`: the gateway is already checking as many credentials as it allows; nothing was checked, retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getBatchResults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The batch.
+                 * @example bat_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: the Authorization header is missing or malformed, or the credentials are wrong or revoked
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `BATCH_NOT_FOUND`: no batch of yours has this id
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "BATCH_NOT_FOUND";
                     } & {
                         [key: string]: unknown;
                     });
