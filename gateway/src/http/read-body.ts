@@ -64,7 +64,7 @@ function readField(reader: BodyReader, name: string, schema: TSchema, required: 
     );
   }
   const strict = strictMessageOf(s);
-  if (strict !== undefined) return readStrictText(reader, name, s, strict);
+  if (strict !== undefined) return readStrictText(reader, name, s, strict, required);
   refuseUndocumentedBlank(reader, name, s, required);
   const gatewayRule = serviceRuleOf(s);
   if (gatewayRule) return readTypeOnly(reader, name, s, gatewayRule.maxLength);
@@ -153,9 +153,21 @@ function refuseUndocumentedBlank(reader: BodyReader, name: string, s: Json, requ
   }
 }
 
-/** A strict text field: "" is a value; any wrong type or format → INVALID_FIELD with `message`. */
-function readStrictText(reader: BodyReader, name: string, s: Json, message: string): string | undefined {
+/**
+ * A strict text field: "" is a value; any wrong type or format → INVALID_FIELD with `message`. Absent
+ * (or, when required, "") → MISSING_REQUIRED_FIELD if required.
+ */
+function readStrictText(
+  reader: BodyReader,
+  name: string,
+  s: Json,
+  message: string,
+  required: boolean,
+): string | undefined {
   const value = reader.raw(name);
+  if (required && (value === undefined || value === null || value === "")) {
+    throw missingField(reader.name(name));
+  }
   if (value === undefined || value === null) return undefined;
   const pattern = typeof s.pattern === "string" ? new RegExp(s.pattern) : undefined;
   if (typeof value !== "string" || (pattern && !pattern.test(value))) {
