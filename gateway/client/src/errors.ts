@@ -39,6 +39,10 @@ export interface PayoutsErrorFields<Code extends string> {
   readonly retryAfterMs?: number | undefined;
   /** executePayout: the idempotency key used; retry later with it, never with a new one. */
   readonly idempotencyKey?: string | undefined;
+  /** `INSUFFICIENT_FUNDS` on approveBatch: the USD the balance lacks (a decimal string). */
+  readonly shortfall_usd?: string | undefined;
+  /** `BATCH_DUPLICATE`: the batch first made from the same file. */
+  readonly batch_id?: string | undefined;
   readonly cause?: unknown;
 }
 
@@ -55,6 +59,8 @@ export class PayoutsError<Code extends string = PartnerErrorCode> extends Error 
   readonly request_id: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly idempotencyKey: string | undefined;
+  readonly shortfall_usd: string | undefined;
+  readonly batch_id: string | undefined;
 
   constructor(fields: PayoutsErrorFields<Code>) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -64,6 +70,8 @@ export class PayoutsError<Code extends string = PartnerErrorCode> extends Error 
     this.request_id = fields.request_id;
     this.retryAfterMs = fields.retryAfterMs;
     this.idempotencyKey = fields.idempotencyKey;
+    this.shortfall_usd = fields.shortfall_usd;
+    this.batch_id = fields.batch_id;
   }
 
   /** A copy naming the idempotency key the failed call used. */
@@ -80,6 +88,8 @@ export class PayoutsError<Code extends string = PartnerErrorCode> extends Error 
       request_id: this.request_id,
       retryAfterMs: this.retryAfterMs,
       idempotencyKey: this.idempotencyKey,
+      shortfall_usd: this.shortfall_usd,
+      batch_id: this.batch_id,
       cause: this.cause,
     };
   }
@@ -108,6 +118,8 @@ export function errorFromAnswer<Code extends string = PartnerErrorCode>(
       field: typeof body.field === "string" ? body.field : undefined,
       request_id: typeof body.request_id === "string" ? body.request_id : headerRequestId,
       retryAfterMs,
+      shortfall_usd: typeof body.shortfall_usd === "string" ? body.shortfall_usd : undefined,
+      batch_id: typeof body.batch_id === "string" ? body.batch_id : undefined,
     });
   }
   const excerpt = typeof body === "string" ? body.slice(0, 200) : "";
@@ -131,9 +143,14 @@ export function networkError<Code extends string = PartnerErrorCode>(cause: unkn
   });
 }
 
-function isErrorBody(
-  body: unknown,
-): body is { code: string; message: string; field?: unknown; request_id?: unknown } {
+function isErrorBody(body: unknown): body is {
+  code: string;
+  message: string;
+  field?: unknown;
+  request_id?: unknown;
+  shortfall_usd?: unknown;
+  batch_id?: unknown;
+} {
   if (typeof body !== "object" || body === null) return false;
   const candidate = body as Record<string, unknown>;
   return typeof candidate.code === "string" && typeof candidate.message === "string";

@@ -36,6 +36,13 @@ export type WebhookSecretRotation = Schemas["WebhookSecretRotation"];
 export type WebhookTestResult = Schemas["WebhookTestResult"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type WebhookDeliveryList = Schemas["WebhookDeliveryList"];
+export type Batch = Schemas["Batch"];
+export type BatchCreated = Schemas["BatchCreated"];
+export type BatchItem = Schemas["BatchItem"];
+export type BatchItemList = Schemas["BatchItemList"];
+export type BatchItemRequest = Schemas["BatchItemRequest"];
+export type BatchList = Schemas["BatchList"];
+export type CreateBatchRequest = Schemas["CreateBatchRequest"];
 
 type Query<Path extends keyof paths, Method extends "get" | "post"> = paths[Path][Method] extends {
   parameters: { query?: infer Q };
@@ -50,6 +57,51 @@ export type StatementRangeQuery = Omit<Query<"/statements", "get">, "format">;
 export type StatementFormat = NonNullable<Query<"/statements", "get">["format"]>;
 export type DayTransactionsQuery = Query<"/statements/daily/{date}/transactions", "get">;
 export type ListWebhookDeliveriesQuery = Query<"/webhookDeliveries", "get">;
+export type ListBatchesQuery = Query<"/batches", "get">;
+export type BatchItemsQuery = Query<"/batches/{batch_id}/items", "get">;
+export type UploadBatchQuery = Query<"/batches/upload", "post">;
+
+/** What a batch file is: CSV with a header row, or NDJSON (one item a line). */
+export type BatchFileFormat = "csv" | "ndjson";
+
+const BATCH_FILE_TYPES: Readonly<Record<BatchFileFormat, string>> = {
+  csv: "text/csv",
+  ndjson: "application/x-ndjson",
+};
+
+/** Options of the calls that create a batch. */
+export interface BatchCreateOptions extends CallOptions {
+  /** Your key for this request (1–255 printable ASCII); default a fresh `crypto.randomUUID()`. */
+  readonly idempotencyKey?: string;
+}
+
+/** What creating a batch answers, with the key it was made with. */
+export interface CreatedBatch {
+  readonly batch: BatchCreated;
+  readonly idempotencyKey: string;
+  /** True when the platform replayed the first answer of this key. */
+  readonly replayed: boolean;
+}
+
+/** `waitForValidation` gave up: the batch was still being validated when its time ran out. */
+export class ValidationTimeoutError extends Error {
+  override readonly name = "ValidationTimeoutError";
+
+  constructor(
+    /** The batch as last read. */
+    readonly batch: Batch,
+    readonly timeoutMs: number,
+  ) {
+    super(`batch ${batch.batch_id} was still ${batch.status} after ${timeoutMs} ms`);
+  }
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Give up after this long (default 120 s): rejects with a `ValidationTimeoutError`. */
+  readonly timeoutMs?: number;
+  /** Between polls (default 1 s). */
+  readonly intervalMs?: number;
+}
 
 export interface PayoutsClientOptions {
   /** The partner API, e.g. `https://api.example.com` or `http://127.0.0.1:8080` for `npm start`. */
@@ -415,6 +467,198 @@ export class PayoutsClient {
     );
   }
 
+  /**
+   * `POST /batches`: a batch of up to 1,000 items (add more with `putBatchItems`), validated after the
+   * answer. The idempotency key (yours, or a fresh UUID) makes a retry safe: the same key and body answer
+   * the first answer again (`replayed`).
+   */
+  async createBatch(body: CreateBatchRequest, options: BatchCreateOptions = {}): Promise<CreatedBatch> {
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    const { data, response } = await this.answer(
+      (init) =>
+        this.api.POST("/batches", {
+          ...init,
+          body,
+          params: { header: { "X-Idempotency-Key": idempotencyKey } },
+        }),
+      options,
+    );
+    return { batch: data as BatchCreated, idempotencyKey, replayed: isReplayed(response) };
+  }
+
+  /**
+   * `POST /batches/upload`: a batch from a CSV or NDJSON file of up to 10,000 rows, sent as a stream (a
+   * `ReadableStream`, e.g. from `fs.openAsBlob(path).stream()`) or whole (bytes, Blob or string). The same
+   * file again is `BATCH_DUPLICATE`, with `error.batch_id` naming the first batch.
+   */
+  async uploadBatchFile(
+    file: ReadableStream<Uint8Array> | Uint8Array | Blob | string,
+    format: BatchFileFormat,
+    query: UploadBatchQuery = {},
+    options: BatchCreateOptions = {},
+  ): Promise<CreatedBatch> {
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    const streamed = typeof ReadableStream !== "undefined" && file instanceof ReadableStream;
+    const { data, response } = await this.answer(
+      (init) =>
+        this.api.POST("/batches/upload", {
+          ...init,
+          params: { header: { "X-Idempotency-Key": idempotencyKey }, query },
+          // openapi-fetch sends a non-JSON body as given once bodySerializer returns it unchanged.
+          body: file as never,
+          bodySerializer: (body: unknown) => body,
+          headers: { ...init.headers, "content-type": BATCH_FILE_TYPES[format] },
+          ...(streamed ? { duplex: "half" } : {}),
+        } as never) as Promise<Answer<BatchCreated>>,
+      options,
+    );
+    return { batch: data as BatchCreated, idempotencyKey, replayed: isReplayed(response) };
+  }
+
+  /** `GET /batches`: one page of your batches, newest first. */
+  listBatches(query: ListBatchesQuery = {}, options: CallOptions = {}): Promise<BatchList> {
+    return this.send((init) => this.api.GET("/batches", { ...init, params: { query } }), options);
+  }
+
+  /** `GET /batches/{batch_id}`: status, counts and amounts. */
+  getBatch(batchId: string, options: CallOptions = {}): Promise<Batch> {
+    return this.send(
+      (init) => this.api.GET("/batches/{batch_id}", { ...init, params: { path: { batch_id: batchId } } }),
+      options,
+    );
+  }
+
+  /**
+   * Polls `getBatch` until the batch is no longer DRAFT or VALIDATING (every item has a result) and
+   * answers it; rejects with a `ValidationTimeoutError` (holding the last batch read) after `timeoutMs`
+   * (default 120 s).
+   */
+  async waitForValidation(batchId: string, options: WaitOptions = {}): Promise<Batch> {
+    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+    for (;;) {
+      const batch = await this.getBatch(batchId, options);
+      if (batch.status !== "VALIDATING" && batch.status !== "DRAFT") return batch;
+      if (Date.now() >= deadline) {
+        throw new ValidationTimeoutError(batch, options.timeoutMs ?? 120_000);
+      }
+      await sleep(options.intervalMs ?? 1000, options.signal);
+    }
+  }
+
+  /** `GET /batches/{batch_id}/items`: one page of the per-item report, in row order. */
+  listBatchItems(
+    batchId: string,
+    query: BatchItemsQuery = {},
+    options: CallOptions = {},
+  ): Promise<BatchItemList> {
+    return this.send(
+      (init) =>
+        this.api.GET("/batches/{batch_id}/items", {
+          ...init,
+          params: { path: { batch_id: batchId }, query },
+        }),
+      options,
+    );
+  }
+
+  /** Every item of the report matching `query`, in row order, pages fetched as you iterate. */
+  async *batchItems(
+    batchId: string,
+    query: BatchItemsQuery = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<BatchItem, void, undefined> {
+    let cursor = query.cursor;
+    do {
+      const page = await this.listBatchItems(
+        batchId,
+        { ...query, ...(cursor === undefined ? {} : { cursor }) },
+        options,
+      );
+      yield* page.items;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** `PUT /batches/{batch_id}/items`: adds up to 1,000 items, or replaces those with the same `item_ref`. */
+  putBatchItems(batchId: string, items: BatchItemRequest[], options: CallOptions = {}): Promise<Batch> {
+    return this.send(
+      (init) =>
+        this.api.PUT("/batches/{batch_id}/items", {
+          ...init,
+          body: { items },
+          params: { path: { batch_id: batchId } },
+        }),
+      options,
+    );
+  }
+
+  /** `DELETE /batches/{batch_id}/items/{item_ref}`. */
+  removeBatchItem(batchId: string, itemRef: string, options: CallOptions = {}): Promise<Batch> {
+    return this.send(
+      (init) =>
+        this.api.DELETE("/batches/{batch_id}/items/{item_ref}", {
+          ...init,
+          params: { path: { batch_id: batchId, item_ref: itemRef } },
+        }),
+      options,
+    );
+  }
+
+  /**
+   * `POST /batches/{batch_id}/approve` as this client's credential. The last required approval funds the
+   * batch; `INSUFFICIENT_FUNDS` carries `error.shortfall_usd`.
+   */
+  approveBatch(batchId: string, options: CallOptions = {}): Promise<Batch> {
+    return this.send(
+      (init) =>
+        this.api.POST("/batches/{batch_id}/approve", { ...init, params: { path: { batch_id: batchId } } }),
+      options,
+    );
+  }
+
+  /** `POST /batches/{batch_id}/cancel`, before funding. */
+  cancelBatch(batchId: string, options: CallOptions = {}): Promise<Batch> {
+    return this.send(
+      (init) =>
+        this.api.POST("/batches/{batch_id}/cancel", { ...init, params: { path: { batch_id: batchId } } }),
+      options,
+    );
+  }
+
+  /** `POST /batches/{batch_id}/retry-failed`: a child batch of a COMPLETED batch's FAILED and EXCLUDED items. */
+  async retryFailed(batchId: string, options: BatchCreateOptions = {}): Promise<CreatedBatch> {
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    const { data, response } = await this.answer(
+      (init) =>
+        this.api.POST("/batches/{batch_id}/retry-failed", {
+          ...init,
+          params: { path: { batch_id: batchId }, header: { "X-Idempotency-Key": idempotencyKey } },
+        }),
+      options,
+    );
+    return { batch: data as BatchCreated, idempotencyKey, replayed: isReplayed(response) };
+  }
+
+  /** `GET /batches/{batch_id}/results.csv`: the report as CSV, streamed as it arrives. */
+  downloadResults(batchId: string, options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    return this.send(
+      (init) =>
+        this.api.GET("/batches/{batch_id}/results.csv", {
+          ...init,
+          params: { path: { batch_id: batchId } },
+          parseAs: "stream",
+        }) as Promise<Answer<ReadableStream<Uint8Array>>>,
+      options,
+    );
+  }
+
+  /** One request: its 2xx answer (body and response), or a thrown PayoutsError. */
+  private async answer<Data>(run: (init: Init) => Promise<Answer<Data>>, options: CallOptions) {
+    const answer = await this.attempt(run, options);
+    if (answer instanceof PayoutsError) throw answer;
+    return answer;
+  }
+
   /** One request: its body, or a PayoutsError. */
   private async send<Data>(run: (init: Init) => Promise<Answer<Data>>, options: CallOptions): Promise<Data> {
     const answer = await this.attempt(run, options);
@@ -446,6 +690,8 @@ export class PayoutsClient {
 export function createPayoutsClient(options: PayoutsClientOptions): PayoutsClient {
   return new PayoutsClient(options);
 }
+
+const isReplayed = (response: Response) => response.headers.get("idempotent-replayed") === "true";
 
 function dpOf(options: MoneyCallOptions): { dp?: number } {
   return options.dp === undefined ? {} : { dp: options.dp };

@@ -1,4 +1,5 @@
 import type { RouteModule } from "../routes/route-module.js";
+import { registerConsoleBatchRoutes } from "./console-batch-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
@@ -19,5 +20,6 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerConsoleTransactionRoutes,
   registerConsolePartnerRoutes,
   registerConsoleWebhookRoutes,
+  registerConsoleBatchRoutes,
   registerReconciliationAdminRoutes,
 ];

@@ -57,6 +57,7 @@ export function renderBatch(batch: BatchMessage | undefined): Batch {
   const c = batch.counts;
   return {
     batch_id: batch.batchId,
+    partner_id: batch.partnerId,
     status: batchStatusName(batch.status),
     required_approvals: batch.requiredApprovals || 1,
     approvals: batch.approvals.map((a) => ({ approver_id: a.approverId, at: timestampIso(a.at) ?? "" })),

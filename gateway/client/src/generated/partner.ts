@@ -1445,6 +1445,8 @@ export interface components {
         Batch: {
             /** @example bat_01m7xx9726hzfmmn1fcz6t8605 */
             batch_id: string;
+            /** @description The partner the batch belongs to. */
+            partner_id: string;
             /**
              * @description DRAFT → VALIDATING → VALIDATED → (AWAITING_APPROVAL) → PROCESSING → COMPLETED; or CANCELLED, EXPIRED.
              * @enum {string}

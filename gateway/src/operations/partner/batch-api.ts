@@ -194,6 +194,7 @@ export const Batch = component(
   Type.Object(
     {
       batch_id: Type.String({ examples: ["bat_01m7xx9726hzfmmn1fcz6t8605"] }),
+      partner_id: Type.String({ description: "The partner the batch belongs to." }),
       status: StringEnum(BATCH_STATUSES, {
         description:
           "DRAFT → VALIDATING → VALIDATED → (AWAITING_APPROVAL) → PROCESSING → COMPLETED; or CANCELLED, EXPIRED.",
@@ -287,7 +288,7 @@ export const BatchItem = component(
 );
 export type BatchItem = Static<typeof BatchItem>;
 
-const BatchList = component(
+export const BatchList = component(
   "BatchList",
   Type.Object(
     {
@@ -299,7 +300,7 @@ const BatchList = component(
 );
 export type BatchList = Static<typeof BatchList>;
 
-const BatchItemList = component(
+export const BatchItemList = component(
   "BatchItemList",
   Type.Object(
     {
@@ -335,7 +336,7 @@ export const UploadQuery = Type.Object({
   name_mismatch_policy: Type.Optional(POLICY),
 });
 
-const BATCH_ID = Type.Object({
+export const BATCH_ID = Type.Object({
   batch_id: Type.String({
     maxLength: 64,
     description: "The batch.",

@@ -1,0 +1,85 @@
+/**
+ * Operators' view of bulk payouts (`admin/console-batch-routes.ts`): every partner's batches, one batch with
+ * its per-item report, and cancelling a batch before it is funded. Shapes are the partner API's.
+ */
+import { defineOperation } from "../../api/operation.js";
+import { StringEnum, Type } from "../../api/schema.js";
+import type { ErrorCase } from "../../openapi/openapi-errors.js";
+import {
+  BATCH_ID,
+  BATCH_ITEM_STATUSES,
+  BATCH_STATUSES,
+  Batch,
+  BatchItemList,
+  BatchList,
+} from "../partner/batch-api.js";
+import { CONSOLE_TAG, CURSOR_CASE, Cursor, Id, Limit, QUERY_CASE, Query } from "./console-query-shapes.js";
+
+const BATCH_PAGE = 50;
+const NOT_FOUND: ErrorCase = ["BATCH_NOT_FOUND", "no batch has this id"];
+
+export const AdminBatchListQuery = Query({
+  status: Type.Optional(StringEnum(BATCH_STATUSES, { description: "Only batches in this status." })),
+  partner_id: Type.Optional(Id("Only this partner's batches.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
+  limit: Type.Optional(Limit(BATCH_PAGE)),
+  cursor: Type.Optional(Cursor),
+});
+
+export const AdminBatchItemsQuery = Query({
+  status: Type.Optional(StringEnum(BATCH_ITEM_STATUSES, { description: "Only items in this status." })),
+  limit: Type.Optional(Limit(BATCH_PAGE)),
+  cursor: Type.Optional(Cursor),
+});
+
+export const adminListBatches = defineOperation({
+  method: "GET",
+  path: "/admin/batches",
+  operationId: "adminListBatches",
+  summary: "Every partner's batches, newest first",
+  tags: CONSOLE_TAG,
+  query: AdminBatchListQuery,
+  responses: { 200: { description: "A page.", schema: BatchList } },
+  errors: [QUERY_CASE, CURSOR_CASE],
+});
+
+export const adminGetBatch = defineOperation({
+  method: "GET",
+  path: "/admin/batches/{batch_id}",
+  operationId: "adminGetBatch",
+  summary: "A batch: status, counts, amounts and approvals",
+  tags: CONSOLE_TAG,
+  pathParams: BATCH_ID,
+  responses: { 200: { description: "The batch.", schema: Batch } },
+  errors: [QUERY_CASE, NOT_FOUND],
+});
+
+export const adminListBatchItems = defineOperation({
+  method: "GET",
+  path: "/admin/batches/{batch_id}/items",
+  operationId: "adminListBatchItems",
+  summary: "A batch's per-item report, in row order",
+  tags: CONSOLE_TAG,
+  pathParams: BATCH_ID,
+  query: AdminBatchItemsQuery,
+  responses: { 200: { description: "A page.", schema: BatchItemList } },
+  errors: [QUERY_CASE, CURSOR_CASE, NOT_FOUND],
+});
+
+export const adminCancelBatch = defineOperation({
+  method: "POST",
+  path: "/admin/batches/{batch_id}/cancel",
+  operationId: "adminCancelBatch",
+  summary: "Cancel a batch before it is funded",
+  description: "Its items' PENDING transactions expire. The cancel reason names the operator.",
+  tags: CONSOLE_TAG,
+  pathParams: BATCH_ID,
+  responses: { 200: { description: "The cancelled batch.", schema: Batch } },
+  errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"]],
+});
+
+export const CONSOLE_BATCH_OPERATIONS = [
+  adminListBatches,
+  adminGetBatch,
+  adminListBatchItems,
+  adminCancelBatch,
+] as const;
