@@ -87,6 +87,24 @@ const spec = {
     parse: parse.positiveInt,
     default: 30_000,
   },
+  batchWorkIntervalMs: {
+    env: "BATCH_WORK_INTERVAL_MS",
+    doc: "interval of the batch workers (validation, fan-out) and the batch expiry; they are also woken right after a commit that queued work",
+    parse: parse.positiveInt,
+    default: 1_000,
+  },
+  batchWorkLeaseMs: {
+    env: "BATCH_WORK_LEASE_MS",
+    doc: "how long a batch worker holds a claimed item; a worker that dies holding it is replaced after this long",
+    parse: parse.positiveInt,
+    default: 60_000,
+  },
+  batchCallTimeoutMs: {
+    env: "BATCH_CALL_TIMEOUT_MS",
+    doc: "deadline of one lookup or pricing call while validating a batch item",
+    parse: parse.positiveInt,
+    default: 10_000,
+  },
 } as const;
 
 export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;

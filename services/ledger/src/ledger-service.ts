@@ -1,14 +1,20 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createClient } from "@connectrpc/connect";
 import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
+import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
+import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
+import type { BatchDeps } from "./batches/operations/batch-deps.js";
+import { createBatchWorkers } from "./batches/workers/batch-workers.js";
 import { loadLedgerConfig } from "./config.js";
+import { createBatchHandlers } from "./handlers/batch-handlers.js";
 import { createLedgerAdminHandlers } from "./handlers/ledger-admin-handlers.js";
 import { createLedgerHandlers } from "./handlers/ledger-handlers.js";
 import { createReconciliationHandlers } from "./handlers/reconciliation-handlers.js";
@@ -34,9 +40,9 @@ export const LEDGER_MIGRATIONS: MigrationSet = {
 
 /**
  * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements,
- * reconciliation against the rail, and seven background loops — the outbox relay, the rail resubmission
- * loop, the PROCESSING timeout, the PENDING expiry sweeper, the retention job, the statement closer and the
- * reconciliation scheduler.
+ * reconciliation against the rail, bulk payouts (src/batches), and ten background loops — the outbox relay,
+ * the rail resubmission loop, the PROCESSING timeout, the PENDING expiry sweeper, the retention job, the
+ * statement closer, the reconciliation scheduler and the batch workers (validation, fan-out, expiry).
  */
 export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const config = loadLedgerConfig(ctx.env);
@@ -107,6 +113,31 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
         );
       }),
   });
+  const lookup = ctx.transports.lookup ? createClient(LookupService, ctx.transports.lookup) : undefined;
+  let batchWorkers: ReturnType<typeof createBatchWorkers> = [];
+  const batchDeps: BatchDeps = {
+    ...deps,
+    lookup,
+    pricer,
+    submit: (executed) =>
+      submitter.submitExecuted(executed).catch((error: unknown) => {
+        logger.error(
+          { tx_id: executed.txId, err: error },
+          "batch item submission bookkeeping failed; the retry loop takes over",
+        );
+      }),
+    workQueued: () => {
+      for (const worker of batchWorkers) worker.wake();
+    },
+  };
+  batchWorkers = createBatchWorkers(batchDeps, {
+    intervalMs: config.batchWorkIntervalMs,
+    leaseMs: config.batchWorkLeaseMs,
+    batchSize: 50,
+    concurrency: 8,
+    callTimeoutMs: config.batchCallTimeoutMs,
+  });
+  const batchHandlers = createBatchHandlers(batchDeps);
   const adminHandlers = createLedgerAdminHandlers(deps);
   const statementHandlers = createStatementHandlers(deps);
   const statementCloser = createPeriodicTask({
@@ -130,6 +161,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     sweeper,
     retention,
     statementCloser,
+    ...batchWorkers,
     ...(reconciliation ? [reconciliation] : []),
   ];
   let lagGauge: OutboxLagGauge | undefined;
@@ -141,6 +173,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       LedgerAdminService.typeName,
       StatementService.typeName,
       ReconciliationService.typeName,
+      BatchService.typeName,
     ],
     migrations: LEDGER_MIGRATIONS,
     routes: (router) => {
@@ -148,6 +181,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
       router.service(LedgerAdminService, adminHandlers);
       router.service(StatementService, statementHandlers);
       router.service(ReconciliationService, reconciliationHandlers);
+      router.service(BatchService, batchHandlers);
     },
     async start() {
       for (const task of tasks) task.start();

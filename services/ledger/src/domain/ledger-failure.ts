@@ -5,6 +5,7 @@
  */
 import type { DomainError } from "@payouts/platform/domain-result";
 import { defineReasons } from "@payouts/platform/reasons/define-reasons";
+import type { BatchReason } from "../batches/domain/batch-reasons.js";
 
 export const LEDGER = defineReasons({
   TRANSACTION_NOT_FOUND: {
@@ -81,6 +82,9 @@ export const LEDGER_REASONS = LEDGER.codes;
 
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
+/** A reason of the ledger's own table or of its batches' (batches/domain/batch-reasons.ts). */
+export type AnyLedgerReason = LedgerReason | BatchReason;
+
 /**
  * The ledger's failures are thrown rather than returned (shaped like a DomainError: `code` is the reason): raised
  * inside database transactions, which a throw rolls back.
@@ -90,7 +94,7 @@ export class LedgerFailure extends Error {
   metadata: Record<string, string> = {};
 
   constructor(
-    readonly reason: LedgerReason,
+    readonly reason: AnyLedgerReason,
     message: string,
     readonly field?: string,
   ) {
@@ -98,7 +102,7 @@ export class LedgerFailure extends Error {
     this.name = "LedgerFailure";
   }
 
-  get code(): LedgerReason {
+  get code(): AnyLedgerReason {
     return this.reason;
   }
 }

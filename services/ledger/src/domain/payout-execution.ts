@@ -75,6 +75,8 @@ export interface ExecutableTx {
   /** When a PENDING transaction stops being executable (the expiry sweeper catches up later). */
   readonly pendingExpiresAt: Date;
   readonly quote: (PayoutAmounts & { readonly expiresAt: Date }) | undefined;
+  /** Set when the transaction pays a batch item: only its batch's approval pays it. */
+  readonly batchItem?: { readonly batchId: string } | undefined;
 }
 
 /**
@@ -82,9 +84,15 @@ export interface ExecutableTx {
  * quoting (getQuotation) and executing (executePayout).
  */
 export function pendingRefusal(
-  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt">,
+  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt" | "batchItem">,
   now: Date,
 ): LedgerFailure | undefined {
+  if (tx.batchItem) {
+    return new LedgerFailure(
+      "TRANSACTION_NOT_PENDING",
+      `transaction pays an item of batch ${tx.batchItem.batchId}: it is priced and paid with its batch`,
+    );
+  }
   if (tx.status === "PENDING" && tx.pendingExpiresAt.getTime() > now.getTime()) return undefined;
   return new LedgerFailure(
     "TRANSACTION_NOT_PENDING",
@@ -98,7 +106,7 @@ export function pendingRefusal(
  * the transaction's.
  */
 export function quotingRefusal(
-  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt"> & { readonly currency: string },
+  tx: Pick<ExecutableTx, "status" | "pendingExpiresAt" | "batchItem"> & { readonly currency: string },
   now: Date,
   currency = "",
 ): LedgerFailure | undefined {

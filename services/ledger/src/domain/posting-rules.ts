@@ -1,5 +1,5 @@
 /**
- * Double-entry posting rules. Every partner has five USD accounts; a movement is a set of signed entries
+ * Double-entry posting rules. Every partner has six USD accounts; a movement is a set of signed entries
  * over them that sums to exactly zero, so the sum of all of a partner's accounts is always zero and each
  * account's balance is the sum of its entries.
  *
@@ -8,13 +8,23 @@
  *   settled    paid out to recipients (amount_usd)      never below zero
  *   fees       earned fees (percentage + fixed)         never below zero
  *   funding    contra account of partner credits       never above zero
+ *   reservation funded bulk payouts not yet paid out    never below zero (nor any batch's share of it)
  */
 import { Dec } from "@payouts/platform/money/decimal";
 
-export const ACCOUNT_KINDS = ["balance", "in_flight", "settled", "fees", "funding"] as const;
+export const ACCOUNT_KINDS = ["balance", "in_flight", "settled", "fees", "funding", "reservation"] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
-export type MovementKind = "credit" | "payout" | "settlement" | "reversal" | "refund" | "adjustment";
+export type MovementKind =
+  | "credit"
+  | "payout"
+  | "settlement"
+  | "reversal"
+  | "refund"
+  | "adjustment"
+  | "reserve"
+  | "batch_payout"
+  | "release";
 
 export interface Posting {
   readonly account: AccountKind;
@@ -71,6 +81,34 @@ export function payoutMovement(a: PayoutAmounts): Movement {
   return movement("payout", [
     { account: "balance", amount: total.neg() },
     { account: "in_flight", amount: total },
+  ]);
+}
+
+/** Approval of a batch: the sum of its payable items' totals leaves the balance for the reservation. */
+export function reserveMovement(totalUsd: Dec): Movement {
+  requirePositive(totalUsd, "reserve");
+  return movement("reserve", [
+    { account: "balance", amount: totalUsd.neg() },
+    { account: "reservation", amount: totalUsd },
+  ]);
+}
+
+/** One batch item's payout: its total leaves the batch's reservation (not the balance) and waits in flight. */
+export function batchPayoutMovement(a: PayoutAmounts): Movement {
+  const total = payoutTotal(a);
+  requirePositive(total, "batch_payout");
+  return movement("batch_payout", [
+    { account: "reservation", amount: total.neg() },
+    { account: "in_flight", amount: total },
+  ]);
+}
+
+/** Completion of a batch: what its reservation still holds returns to the balance. */
+export function releaseMovement(remainderUsd: Dec): Movement {
+  requirePositive(remainderUsd, "release");
+  return movement("release", [
+    { account: "reservation", amount: remainderUsd.neg() },
+    { account: "balance", amount: remainderUsd },
   ]);
 }
 

@@ -40,6 +40,8 @@ export function transactionEvent(tx: StoredTransaction, eventId: string, occurre
     refundReason: tx.refundReason,
     failureReason: tx.failureReason,
     partnerTransactionId: tx.partnerTransactionId,
+    batchId: tx.batchItem?.batchId ?? "",
+    itemRef: tx.batchItem?.itemRef ?? "",
   });
   return { eventId, eventType, sequence: tx.eventSequence, payload: toBinary(TransactionEventSchema, event) };
 }

@@ -10,7 +10,12 @@ import { type QuoteTerms, readQuoteTerms, storedDecimal } from "../domain/quote-
 import type { BindingPricer, PriceCall } from "../pricing/binding-pricer.js";
 import { quoteInputOf } from "../proto/transaction-message.js";
 import { Statement } from "../store/statement.js";
-import { addNewTransaction, newTransactionState } from "../store/transaction-store.js";
+import {
+  addNewTransaction,
+  type BatchItemKey,
+  type NewTransaction,
+  newTransactionState,
+} from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { addArrival, type ChangedTransaction } from "./transition.js";
 
@@ -27,6 +32,14 @@ export interface CreateTransactionInput {
   readonly partnerAppId: string;
   readonly walletIdentifier: string;
   readonly traceparent?: string | undefined;
+  /** Set when the transaction pays one item of a bulk payout batch. */
+  readonly batchItem?: BatchItemKey | undefined;
+}
+
+/** A transaction every check passed and pricing priced, ready to be written. */
+export interface PreparedTransaction {
+  readonly fresh: NewTransaction;
+  readonly quote: QuoteTerms | undefined;
 }
 
 /**
@@ -40,6 +53,26 @@ export async function createTransaction(
   input: CreateTransactionInput,
   call: PriceCall = {},
 ): Promise<ChangedTransaction> {
+  const prepared = await prepareTransaction(deps, pricer, input, call);
+  // The row, its first history row and its outbox event: one statement, atomic on its own.
+  const st = new Statement();
+  const created = addPreparedTransaction(st, prepared, input.traceparent);
+  const res = await st.run<{ tx_id: string }>(deps.db, "SELECT tx_id FROM tx_new");
+  if (res.rows.length !== 1 || res.rows[0]?.tx_id !== prepared.fresh.txId) {
+    throw new Error(`createTransaction ${prepared.fresh.txId}: the INSERT answered ${res.rows.length} rows`);
+  }
+  deps.committed();
+  // The answer is the row as written (newTransactionState mirrors the INSERT), not a read of it back.
+  return created;
+}
+
+/** The checks and the price of createTransaction, writing nothing (a batch item is validated this way too). */
+export async function prepareTransaction(
+  deps: LedgerDeps,
+  pricer: BindingPricer | undefined,
+  input: CreateTransactionInput,
+  call: PriceCall = {},
+): Promise<PreparedTransaction> {
   if (!input.partnerId) throw missingField("partner_id");
   if (!/^[A-Z]{2}$/.test(input.countryCode))
     throw invalidField("destination.country_code", "must be ISO alpha-2");
@@ -47,7 +80,7 @@ export async function createTransaction(
   const amount = readAmount(input);
   const quote = amount && input.amount !== "" ? await priceOf(pricer, input, amount, call) : undefined;
   const now = deps.now();
-  const fresh = {
+  const fresh: NewTransaction = {
     txId: newId("tx"),
     partnerId: input.partnerId,
     customerId: input.customerId,
@@ -60,18 +93,23 @@ export async function createTransaction(
     walletIdentifier: input.walletIdentifier,
     pendingExpiresAt: new Date(now.getTime() + deps.config.pendingTtlMs),
     createdAt: now,
+    batchItem: input.batchItem,
   };
-  // The row, its first history row and its outbox event: one statement, atomic on its own.
-  const st = new Statement();
-  addNewTransaction(st, fresh, quote, "tx_new");
-  const state = newTransactionState(fresh, quote);
-  const created = addArrival(st, state, undefined, "created", now, input.traceparent);
-  const res = await st.run<{ tx_id: string }>(deps.db, "SELECT tx_id FROM tx_new");
-  if (res.rows.length !== 1 || res.rows[0]?.tx_id !== fresh.txId) {
-    throw new Error(`createTransaction ${fresh.txId}: the INSERT answered ${res.rows.length} rows`);
-  }
-  deps.committed();
-  // The answer is the row as written (newTransactionState mirrors the INSERT), not a read of it back.
+  return { fresh, quote };
+}
+
+/**
+ * The INSERT of a prepared transaction with its first history row and outbox event, as parts of `st` (the
+ * row's part is `tx_new`). Returns the transaction as the statement writes it.
+ */
+export function addPreparedTransaction(
+  st: Statement,
+  prepared: PreparedTransaction,
+  traceparent?: string,
+): ChangedTransaction {
+  addNewTransaction(st, prepared.fresh, prepared.quote, "tx_new");
+  const state = newTransactionState(prepared.fresh, prepared.quote);
+  const created = addArrival(st, state, undefined, "created", prepared.fresh.createdAt, traceparent);
   return { tx: state, history: [created] };
 }
 

@@ -4,6 +4,9 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
+import { itemStatusForTransaction } from "../batches/domain/batch-status.js";
+import { completeIfDone } from "../batches/operations/complete-batch.js";
+import { addItemFollowsTransaction } from "../batches/store/item-follows-transaction.js";
 import type { Movement } from "../domain/posting-rules.js";
 import { canTransition, type TxStatus } from "../domain/transaction-status.js";
 import { transactionEvent } from "../events/transaction-event.js";
@@ -52,7 +55,12 @@ export async function transition(
   const st = new Statement();
   const changed = addTransition(st, locked, spec);
   const res = await st.run<TxRow>(q, TRANSITION_RESULT);
-  return { tx: transitionApplied(res.rows, describe(locked, spec)), history: changed.history };
+  const tx = transitionApplied(res.rows, describe(locked, spec));
+  // A batch item that became final may be its batch's last: completion is checked in this transaction.
+  if (tx.batchItem && (tx.status === "SUCCESS" || tx.status === "FAILED")) {
+    await completeIfDone(q, tx.batchItem.batchId, spec.now);
+  }
+  return { tx, history: changed.history };
 }
 
 const UPDATE_PART = "tx_update";
@@ -80,6 +88,8 @@ export function addTransition(
       movementId: newId("mov"),
       partnerId: tx.partnerId,
       txId: tx.txId,
+      // A batch item's debit comes from its batch's reservation, and names the batch.
+      batchId: spec.movement.kind === "batch_payout" ? tx.batchItem?.batchId : undefined,
       reference: `${tx.status} -> ${spec.to}`,
       movement: spec.movement,
       at: spec.now,
@@ -87,6 +97,11 @@ export function addTransition(
     countMovement(spec.movement);
   }
   addStatusUpdate(st, tx, spec.to, spec.now, spec.changes, UPDATE_PART);
+  // A batch item's status follows its transaction's, in the same statement.
+  const itemStatus = itemStatusForTransaction(spec.to);
+  if (tx.batchItem && itemStatus) {
+    addItemFollowsTransaction(st, tx.txId, itemStatus, spec.now, spec.changes?.failureReason ?? "");
+  }
   const updated = statusChanged(tx, spec.to, spec.now, spec.changes);
   const arrival = addArrival(st, updated, tx.status, spec.reason, spec.now, spec.traceparent);
   return { tx: updated, history: [...locked.history, arrival] };

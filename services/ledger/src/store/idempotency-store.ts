@@ -21,8 +21,11 @@ export type StoredOutcome =
       readonly field: string;
     };
 
-/** What the key did: executed one transaction, or posted one credit movement. */
-export type KeySubject = { readonly txId: string } | { readonly movementId: string };
+/** What the key did: executed one transaction, posted one credit movement, or created one batch. */
+export type KeySubject =
+  | { readonly txId: string }
+  | { readonly movementId: string }
+  | { readonly batchId: string };
 
 export interface StoredKey {
   readonly fingerprint: string;
@@ -59,6 +62,7 @@ export interface KeyRow {
   key_fingerprint: string | null;
   key_tx_id: string | null;
   key_movement_id: string | null;
+  key_batch_id: string | null;
   key_request_id: string;
   key_state: string;
   key_response: Uint8Array | null;
@@ -78,12 +82,12 @@ export function addLiveKey(st: Statement, scope: KeyScope, now: Date): string {
   st.with("k_expired", `DELETE FROM ledger.idempotency_keys WHERE ${where} AND expires_at <= ${at}`);
   st.with(
     "k",
-    `SELECT fingerprint, tx_id, movement_id, request_id, state, response, error_reason, error_message,
+    `SELECT fingerprint, tx_id, movement_id, batch_id, request_id, state, response, error_reason, error_message,
             error_field
        FROM ledger.idempotency_keys WHERE ${where} AND (expires_at IS NULL OR expires_at > ${at})`,
     true,
   );
-  return `k.fingerprint AS key_fingerprint, k.tx_id AS key_tx_id, k.movement_id AS key_movement_id,
+  return `k.fingerprint AS key_fingerprint, k.tx_id AS key_tx_id, k.movement_id AS key_movement_id, k.batch_id AS key_batch_id,
     k.request_id AS key_request_id, k.state AS key_state, k.response AS key_response,
     k.error_reason AS key_error_reason, k.error_message AS key_error_message, k.error_field AS key_error_field`;
 }
@@ -102,7 +106,9 @@ export function keyFromRow(r: Partial<KeyRow> | undefined): StoredKey | undefine
   const subject: KeySubject =
     r.key_tx_id !== null && r.key_tx_id !== undefined
       ? { txId: r.key_tx_id }
-      : { movementId: r.key_movement_id ?? "" };
+      : r.key_batch_id !== null && r.key_batch_id !== undefined
+        ? { batchId: r.key_batch_id }
+        : { movementId: r.key_movement_id ?? "" };
   return { fingerprint: r.key_fingerprint, subject, requestId: r.key_request_id ?? "", outcome };
 }
 
@@ -127,13 +133,15 @@ export function addKey(
   return st.with(
     "key_new",
     `INSERT INTO ledger.idempotency_keys (partner_id, route, idempotency_key, fingerprint, state, tx_id,
-       response, error_reason, error_message, error_field, request_id, created_at, expires_at, movement_id)
+       response, error_reason, error_message, error_field, request_id, created_at, expires_at, movement_id,
+       batch_id)
      VALUES (${v(scope.partnerId)}, ${v(scope.route)}, ${v(scope.key)}, ${v(record.fingerprint)}, ${v(o.state)},
        ${v("txId" in record.subject ? record.subject.txId : null)},
        ${v(o.state === "succeeded" ? Buffer.from(o.response) : null)},
        ${v(o.state === "failed" ? o.reason : null)}, ${v(o.state === "failed" ? o.message : null)},
        ${v(o.state === "failed" ? o.field : null)}, ${v(record.requestId)}, ${v(createdAt)}, ${v(expiresAt)},
-       ${v("movementId" in record.subject ? record.subject.movementId : null)})`,
+       ${v("movementId" in record.subject ? record.subject.movementId : null)},
+       ${v("batchId" in record.subject ? record.subject.batchId : null)})`,
   );
 }
 

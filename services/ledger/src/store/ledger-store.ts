@@ -7,7 +7,7 @@ import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { ACCOUNT_KINDS, type AccountKind, type Movement } from "../domain/posting-rules.js";
 import { Statement } from "./statement.js";
 
-/** Opens a partner's five accounts on first use. */
+/** Opens a partner's accounts on first use. */
 export async function ensureAccounts(q: Queryable, partnerId: string): Promise<void> {
   await q.query(
     `INSERT INTO ledger.accounts (partner_id, kind)
@@ -45,6 +45,8 @@ export interface MovementRecord {
   readonly movementId: string;
   readonly partnerId: string;
   readonly txId: string | undefined;
+  /** The batch a reserve, batch_payout or release movement belongs to. */
+  readonly batchId?: string | undefined;
   readonly reference: string;
   readonly movement: Movement;
   readonly at: Date;
@@ -58,8 +60,9 @@ export function addMovement(st: Statement, m: MovementRecord): void {
   const at = v(m.at);
   st.with(
     "movement_new",
-    `INSERT INTO ledger.movements (movement_id, partner_id, kind, tx_id, reference, created_at)
-     VALUES (${movementId}, ${partnerId}, ${v(m.movement.kind)}, ${v(m.txId ?? null)}, ${v(m.reference)}, ${at})`,
+    `INSERT INTO ledger.movements (movement_id, partner_id, kind, tx_id, batch_id, reference, created_at)
+     VALUES (${movementId}, ${partnerId}, ${v(m.movement.kind)}, ${v(m.txId ?? null)}, ${v(m.batchId ?? null)},
+       ${v(m.reference)}, ${at})`,
   );
   st.with(
     "entries_new",

@@ -33,6 +33,14 @@ export interface StoredTransaction {
   readonly pendingExpiresAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** The batch and item this transaction pays, for a bulk payout's item; undefined otherwise. */
+  readonly batchItem: BatchItemKey | undefined;
+}
+
+/** A batch item's identity: its batch and its partner reference in it. */
+export interface BatchItemKey {
+  readonly batchId: string;
+  readonly itemRef: string;
 }
 
 export interface NewTransaction {
@@ -48,6 +56,7 @@ export interface NewTransaction {
   readonly walletIdentifier: string;
   readonly pendingExpiresAt: Date;
   readonly createdAt: Date;
+  readonly batchItem?: BatchItemKey | undefined;
 }
 
 export interface HistoryRow {
@@ -88,6 +97,8 @@ export interface TxRow {
   pending_expires_at: Date;
   created_at: Date;
   updated_at: Date;
+  batch_id: string | null;
+  item_ref: string | null;
 }
 
 /** Every column of a transaction row, in the order TxRow maps them. */
@@ -95,7 +106,7 @@ export const TRANSACTION_COLUMNS = `tx_id, partner_id, customer_id, status, coun
   partner_transaction_id, partner_app_id, wallet_identifier, quote_id, exchange_rate, amount_usd,
   percentage_fee, fixed_fee, quote_expires_at, debited_usd, execution_key, provider_reference,
   rail_submitted_at, rail_attempts, refund_reason, failure_reason, event_sequence, pending_expires_at,
-  created_at, updated_at`;
+  created_at, updated_at, batch_id, item_ref`;
 const COLUMNS = TRANSACTION_COLUMNS;
 
 const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
@@ -140,6 +151,8 @@ export function fromRow(r: TxRow): StoredTransaction {
     pendingExpiresAt: r.pending_expires_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    batchItem:
+      r.batch_id === null || r.item_ref === null ? undefined : { batchId: r.batch_id, itemRef: r.item_ref },
   };
 }
 
@@ -159,13 +172,14 @@ export function addNewTransaction(
     `INSERT INTO ledger.transactions (tx_id, partner_id, customer_id, status, country_code, currency,
        destination, amount, partner_transaction_id, partner_app_id, wallet_identifier, quote_id,
        exchange_rate, amount_usd, percentage_fee, fixed_fee, quote_expires_at, event_sequence,
-       pending_expires_at, created_at, updated_at)
+       pending_expires_at, created_at, updated_at, batch_id, item_ref)
      VALUES (${v(t.txId)}, ${v(t.partnerId)}, ${v(t.customerId)}, 'PENDING', ${v(t.countryCode)},
        ${v(t.currency)}, ${v(JSON.stringify(t.destination))}, ${v(text(quote?.amount ?? t.amount))},
        ${v(t.partnerTransactionId)}, ${v(t.partnerAppId)}, ${v(t.walletIdentifier)}, ${v(quote?.quoteId ?? null)},
        ${v(text(quote?.exchangeRate))}, ${v(text(quote?.amountUsd))}, ${v(text(quote?.percentageFee))},
        ${v(text(quote?.fixedFee))}, ${v(quote?.expiresAt ?? null)}, 1, ${v(t.pendingExpiresAt)},
-       ${v(t.createdAt)}, ${v(t.createdAt)})
+       ${v(t.createdAt)}, ${v(t.createdAt)}, ${v(t.batchItem?.batchId ?? null)},
+       ${v(t.batchItem?.itemRef ?? null)})
      RETURNING tx_id`,
   );
 }
@@ -199,6 +213,7 @@ export function newTransactionState(t: NewTransaction, quote: QuoteTerms | undef
     pendingExpiresAt: t.pendingExpiresAt,
     createdAt: t.createdAt,
     updatedAt: t.createdAt,
+    batchItem: t.batchItem,
   };
 }
 

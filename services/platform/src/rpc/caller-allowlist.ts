@@ -18,7 +18,7 @@ export const CALLER_ROLES: Readonly<Record<ServiceCaller, string>> = {
   "gateway-admin": "the gateway's admin API and the embedded sandbox seeding (operator RPCs)",
   "gateway-rail": "the gateway's POST /callbacks/rail route, after the rail's signature was checked",
   ledger:
-    "the ledger submitting accepted payouts to the rail, reading its settlement records, and asking pricing for getQuotation's binding quote",
+    "the ledger submitting accepted payouts to the rail, reading its settlement records, asking pricing for getQuotation's binding quote, and resolving bulk payout items' destinations with lookup",
 };
 
 /** The identities each process acts as: its SERVICE_PRIVATE_KEYS hold one key per identity listed. */
@@ -36,7 +36,8 @@ const ADMIN: readonly ServiceCaller[] = ["gateway-admin"];
 
 /** "<fully-qualified service>/<Method>" → the callers allowed. */
 export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>> = {
-  "payouts.lookup.v1.LookupService/ResolveDestination": PARTNER,
+  // The ledger validates each item of a bulk payout batch by lookupPaymentCode's rules.
+  "payouts.lookup.v1.LookupService/ResolveDestination": ["gateway", "ledger"],
   "payouts.lookup.v1.LookupService/DecodeQr": PARTNER,
   "payouts.lookup.v1.LookupService/ListBanks": PARTNER,
   "payouts.lookup.v1.LookupService/CreateCustomer": PARTNER,
@@ -81,6 +82,17 @@ export const CALLER_ALLOWLIST: Readonly<Record<string, readonly ServiceCaller[]>
   "payouts.ledger.v1.LedgerAdminService/ListBalanceEntries": ADMIN,
   "payouts.ledger.v1.LedgerAdminService/ListBalances": ADMIN,
   "payouts.ledger.v1.LedgerAdminService/GetLedgerOverview": ADMIN,
+
+  // Bulk payouts: partners run their batches; operators read any partner's and cancel before funding.
+  "payouts.ledger.v1.BatchService/CreateBatch": PARTNER,
+  "payouts.ledger.v1.BatchService/GetBatch": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.BatchService/ListBatches": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.BatchService/ListBatchItems": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.BatchService/PutBatchItems": PARTNER,
+  "payouts.ledger.v1.BatchService/RemoveBatchItems": PARTNER,
+  "payouts.ledger.v1.BatchService/ApproveBatch": PARTNER,
+  "payouts.ledger.v1.BatchService/CancelBatch": ["gateway", "gateway-admin"],
+  "payouts.ledger.v1.BatchService/RetryFailedItems": PARTNER,
 
   // Reconciliation against the rail (the admin API's reconciliation routes).
   "payouts.ledger.v1.ReconciliationService/StartReconciliationRun": ADMIN,

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Health } from "@payouts/proto/grpc/health/v1/health_pb";
+import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { LedgerAdminService } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { LedgerService } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { ReconciliationService } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
@@ -47,7 +48,7 @@ describe("service tokens", () => {
   });
 
   it("are checked by a server holding only the keys of the callers its RPCs accept", async () => {
-    expect(verifierOf(credentials, "lookup").callers).toEqual(["gateway"]);
+    expect(verifierOf(credentials, "lookup").callers).toEqual(["gateway", "ledger"]);
     expect(verifierOf(credentials, "rail").callers).toEqual(["gateway-admin", "ledger"]);
     expect(verifierOf(credentials, "ledger").callers).toEqual(["gateway", "gateway-admin", "gateway-rail"]);
     const railRoute = await signerOf(credentials, "gateway-rail").tokenFor("lookup");
@@ -260,6 +261,7 @@ describe("the caller allowlist", () => {
     LedgerAdminService,
     StatementService,
     ReconciliationService,
+    BatchService,
     WebhookService,
     WebhookAdminService,
     RailService,
@@ -284,6 +286,8 @@ describe("the caller allowlist", () => {
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/RecordRailResult"]).toEqual(["gateway-rail"]);
     expect(CALLER_ALLOWLIST["payouts.ledger.v1.LedgerService/QuoteTransaction"]).toEqual(["gateway"]);
     expect(CALLER_ALLOWLIST["payouts.rail.v1.RailService/SubmitPayout"]).toEqual(["ledger"]);
+    // Funding a batch moves money: only the partner API approves, never an operator.
+    expect(CALLER_ALLOWLIST["payouts.ledger.v1.BatchService/ApproveBatch"]).toEqual(["gateway"]);
   });
 
   it("gives the receiver health RPCs (list, pause, resume) to the admin caller only", () => {
@@ -302,6 +306,13 @@ describe("the caller allowlist", () => {
       "payouts.pricing.v1.PricingService/CreateQuote",
     ]);
     expect(CALLER_ALLOWLIST["payouts.pricing.v1.PricingService/CreateQuote"]).toEqual(["ledger"]);
+  });
+
+  it("lets the ledger resolve destinations (bulk payout validation), and nothing else of lookup", () => {
+    const lookup = Object.entries(CALLER_ALLOWLIST).filter(([method]) => method.startsWith("payouts.lookup."));
+    expect(lookup.filter(([, callers]) => callers.includes("ledger")).map(([method]) => method)).toEqual([
+      "payouts.lookup.v1.LookupService/ResolveDestination",
+    ]);
   });
 
   it("gives the operators' cross-partner services to the admin caller only", () => {

@@ -1,0 +1,91 @@
+/**
+ * GetBatch, ListBatches (newest first; an operator, with no partner, reads every partner's) and
+ * ListBatchItems (in row order). Reads only.
+ */
+import type {
+  Batch,
+  BatchItem,
+  BatchItemStatus,
+  BatchStatus,
+} from "@payouts/proto/payouts/ledger/v1/batches_pb";
+import { invalidField, missingField } from "../../domain/ledger-failure.js";
+import { pageSize } from "../../domain/list-cursor.js";
+import type { LedgerDeps } from "../../operations/ledger-deps.js";
+import { findTransaction } from "../../store/transaction-store.js";
+import { batchStatusName, itemStatusName, toBatchMessage, toItemMessage } from "../batch-message.js";
+import { BATCH, batchFailure } from "../domain/batch-reasons.js";
+import { findBatch, listBatches, listItems, viewBatch } from "../store/batch-store.js";
+
+export async function getBatch(deps: LedgerDeps, partnerId: string, batchId: string): Promise<Batch> {
+  if (!batchId) throw missingField("batch_id");
+  const batch = await findBatch(deps.db, batchId, partnerId);
+  if (!batch) throw batchFailure(BATCH.of("BATCH_NOT_FOUND", batchId));
+  return toBatchMessage(await viewBatch(deps.db, batch));
+}
+
+export async function listBatchesPage(
+  deps: LedgerDeps,
+  input: { partnerId: string; status: BatchStatus; limit: number; cursor: string },
+): Promise<{ batches: Batch[]; nextCursor: string }> {
+  const limit = pageSize(input.limit);
+  const rows = await listBatches(deps.db, {
+    partnerId: input.partnerId,
+    status: batchStatusName(input.status),
+    after: input.cursor === "" ? undefined : decodeBatchCursor(input.cursor),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const batches: Batch[] = [];
+  for (const b of page) batches.push(toBatchMessage(await viewBatch(deps.db, b)));
+  const last = page.at(-1);
+  return {
+    batches,
+    nextCursor: rows.length > limit && last ? encodeBatchCursor(last) : "",
+  };
+}
+
+export async function listBatchItemsPage(
+  deps: LedgerDeps,
+  input: { partnerId: string; batchId: string; status: BatchItemStatus; limit: number; cursor: string },
+): Promise<{ items: BatchItem[]; nextCursor: string }> {
+  if (!input.batchId) throw missingField("batch_id");
+  const batch = await findBatch(deps.db, input.batchId, input.partnerId);
+  if (!batch) throw batchFailure(BATCH.of("BATCH_NOT_FOUND", input.batchId));
+  const limit = Math.min(Math.max(input.limit || 100, 1), 1000);
+  const afterRow = input.cursor === "" ? 0 : Number(input.cursor);
+  if (!Number.isSafeInteger(afterRow) || afterRow < 0)
+    throw invalidField("cursor", "is not a cursor of this list");
+  const rows = await listItems(deps.db, batch.batchId, itemStatusName(input.status), afterRow, limit + 1);
+  const page = rows.slice(0, limit);
+  const items: BatchItem[] = [];
+  for (const item of page) {
+    const tx = item.txId ? await findTransaction(deps.db, item.txId) : undefined;
+    items.push(toItemMessage(item, tx));
+  }
+  const last = page.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? String(last.rowNumber) : "" };
+}
+
+/** ListBatches' opaque cursor: the (created_at, batch_id) of a page's last batch. */
+function encodeBatchCursor(b: { createdAt: Date; batchId: string }): string {
+  return Buffer.from(JSON.stringify([b.createdAt.getTime(), b.batchId]), "utf8").toString("base64url");
+}
+
+function decodeBatchCursor(cursor: string): { createdAt: Date; id: string } {
+  let parsed: unknown;
+  try {
+    parsed = cursor.length <= 200 ? JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    !Number.isSafeInteger(parsed[0]) ||
+    typeof parsed[1] !== "string" ||
+    !/^bat_[0-9a-z]{1,64}$/.test(parsed[1])
+  ) {
+    throw invalidField("cursor", "is not a cursor returned by listBatches");
+  }
+  return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+}
