@@ -129,7 +129,7 @@ describe("bulk payouts through the client", () => {
   });
 
   it("answers INSUFFICIENT_FUNDS with the shortfall and moves nothing", async () => {
-    const poor = await fundedPartner(platform, "0");
+    const poor = await fundedPartner(platform, "0.01");
     const poorClient = clientOf(platform, poor);
     const poorCustomer = (await poorClient.createCustomer(BR_SENDER)).customer_id;
     const created = await poorClient.createBatch({

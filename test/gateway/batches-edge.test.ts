@@ -240,12 +240,20 @@ describe("bulk payouts at the partner edge", () => {
         [2, "big-2"],
       ]);
       expect(page.json.next_cursor).toEqual(expect.any(String));
+      // Cancelling drops the validation still queued; the report keeps every row.
+      const cancelled = await call("POST", `/batches/${res.json.batch_id}/cancel`);
+      expect([cancelled.status, cancelled.json.status]).toEqual([200, "CANCELLED"]);
+      expect(cancelled.json.cancel_reason).toBe("cancelled by the partner");
     });
 
     it("takes the NDJSON equivalent", async () => {
       const res = await upload(ndjsonFile(10_000), "application/x-ndjson", { "X-Idempotency-Key": "u-nd" });
       expect(res.status, res.text).toBe(202);
       expect(res.json).toMatchObject({ items_received: 10_000, source: "ndjson" });
+      const batch = await call("GET", `/batches/${res.json.batch_id}`);
+      expect(batch.json.counts.total).toBe(10_000);
+      const cancelled = await call("POST", `/batches/${res.json.batch_id}/cancel`);
+      expect(cancelled.json.status).toBe("CANCELLED");
     });
 
     it("replays the same bytes, refuses a changed body with 422, and names the first batch of a duplicate file", async () => {
