@@ -460,6 +460,137 @@ describe("real answers match the documented schemas", () => {
   });
 });
 
+describe("bulk payouts: every route and its refusals", () => {
+  const BATCH_CSV_HEADER =
+    "item_ref,amount,partner_transaction_id,customer_id,country_code,payment_method,payment_destination,payment_destination_code";
+  const csv = (tag: string, rows: number) =>
+    [
+      BATCH_CSV_HEADER,
+      ...Array.from(
+        { length: rows },
+        (_, n) => `${tag}-${n},${20 + n},${tag}-ptx-${n},${customerId},BR,payment_key,52998224725,PIX`,
+      ),
+    ].join("\r\n");
+  const item = (ref: string) => ({
+    item_ref: ref,
+    amount: 25,
+    partner_transaction_id: `oa-${ref}`,
+    customer_id: customerId,
+    country_code: "BR",
+    payment_method: "payment_key",
+    payment_destination: "52998224725",
+    payment_destination_code: "PIX",
+  });
+  const create = (key: string, body: unknown) =>
+    call("POST", "/batches", "/batches", body, key ? { "x-idempotency-key": key } : {});
+  const upload = (key: string, file: string) =>
+    call("POST", "/batches/upload", "/batches/upload", file, {
+      "content-type": "text/csv",
+      "x-idempotency-key": key,
+    });
+  const batchOf = (id: string) => call("GET", `/batches/${id}`, "/batches/{batch_id}");
+  const statusOf = async (id: string) => (await batchOf(id)).json.status;
+
+  it("creates, uploads, lists, edits, approves, cancels, fails, retries and reports", async () => {
+    expect((await create("", { items: [item("a")] })).status).toBe(400);
+    const first = await create("oa-batch-1", { items: [item("a")] });
+    expect(first.status, first.text).toBe(202);
+    expect((await create("oa-batch-1", { items: [item("a")] })).text).toBe(first.text);
+    expect((await create("oa-batch-1", { items: [item("b")] })).status).toBe(422);
+    const tooMany = Array.from({ length: 1001 }, (_, n) => item(`m${n}`));
+    expect((await create("oa-batch-big", { items: tooMany })).status).toBe(413);
+    // The same key sent again while its first request is still running: 409 IN_USE with Retry-After.
+    const thousand = { items: tooMany.slice(0, 1000) };
+    const racing = await Promise.all([1, 2, 3, 4].map(() => create("oa-batch-race", thousand)));
+    const inUse = racing.filter((r) => r.status === 409);
+    expect(inUse.length, racing.map((r) => r.status).join()).toBeGreaterThan(0);
+    expect(inUse[0]?.json.code).toBe("IDEMPOTENCY_KEY_IN_USE");
+    expect(inUse[0]?.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(racing.filter((r) => r.status === 202).length).toBeGreaterThan(0);
+
+    const file = csv("oa-up", 2);
+    const uploaded = await upload("oa-up-1", file);
+    expect(uploaded.status, uploaded.text).toBe(202);
+    const duplicate = await upload("oa-up-2", file);
+    expect([duplicate.status, duplicate.json.batch_id]).toEqual([409, uploaded.json.batch_id]);
+    expect((await upload("oa-up-1", csv("oa-up", 3))).status).toBe(422);
+    expect((await upload("oa-up-3", `${BATCH_CSV_HEADER}\r\nx,abc,p,c,BR,m,d,PIX`)).status).toBe(400);
+    expect((await upload("oa-up-4", csv("oa-big", 10_001))).status).toBe(413);
+
+    expect((await call("GET", "/batches?limit=2", "/batches")).json.batches).toHaveLength(2);
+    expect((await call("GET", "/batches?limit=0", "/batches")).status).toBe(400);
+    expect((await call("GET", "/batches/bat_nope", "/batches/{batch_id}")).status).toBe(404);
+    const items = "/batches/{batch_id}/items";
+    expect((await call("GET", "/batches/bat_nope/items", items)).status).toBe(404);
+    expect((await call("GET", `/batches/${uploaded.json.batch_id}/items?status=NOPE`, items)).status).toBe(
+      400,
+    );
+
+    // Edit the uploaded batch, then cancel it (twice: the second is refused).
+    const put = (id: string, body: unknown) => call("PUT", `/batches/${id}/items`, items, body);
+    expect((await put(uploaded.json.batch_id, { items: [item("extra")] })).status).toBe(200);
+    expect((await put(uploaded.json.batch_id, { items: [{ ...item("x"), amount: "z" }] })).status).toBe(400);
+    expect((await put("bat_nope", { items: [item("x")] })).status).toBe(404);
+    expect((await put(uploaded.json.batch_id, { items: tooMany })).status).toBe(413);
+    const remove = (id: string, ref: string) =>
+      call("DELETE", `/batches/${id}/items/${ref}`, "/batches/{batch_id}/items/{item_ref}");
+    expect((await remove(uploaded.json.batch_id, "extra")).status).toBe(200);
+    expect((await remove("bat_nope", "extra")).status).toBe(404);
+    const cancel = (id: string) => call("POST", `/batches/${id}/cancel`, "/batches/{batch_id}/cancel");
+    expect((await cancel(uploaded.json.batch_id)).status).toBe(200);
+    expect((await cancel(uploaded.json.batch_id)).status).toBe(409);
+    expect((await cancel("bat_nope")).status).toBe(404);
+    expect((await put(uploaded.json.batch_id, { items: [item("late")] })).status).toBe(409);
+    expect((await remove(uploaded.json.batch_id, "oa-up-0")).status).toBe(409);
+
+    const approve = (id: string) => call("POST", `/batches/${id}/approve`, "/batches/{batch_id}/approve");
+    expect((await approve("bat_nope")).status).toBe(404);
+    expect((await approve(uploaded.json.batch_id)).status).toBe(409);
+    const batchId: string = first.json.batch_id;
+    await expect.poll(() => statusOf(batchId), { timeout: 20_000 }).toBe("VALIDATED");
+    expect((await approve(batchId)).status).toBe(200);
+
+    const retry = (id: string, key: string) =>
+      call(
+        "POST",
+        `/batches/${id}/retry-failed`,
+        "/batches/{batch_id}/retry-failed",
+        undefined,
+        key ? { "x-idempotency-key": key } : {},
+      );
+    expect((await retry(batchId, "")).status).toBe(400);
+    expect((await retry("bat_nope", "oa-retry-0")).status).toBe(404);
+    expect((await retry(batchId, "oa-retry-1")).status).toBe(409);
+
+    // The rail fails the item's payout: the batch completes with one FAILED item, which is retried.
+    let txId = "";
+    await expect
+      .poll(
+        async () => {
+          const page = await call("GET", `/batches/${batchId}/items`, items);
+          txId = page.json.items[0].tx_id ?? "";
+          return page.json.items[0].status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe("PROCESSING");
+    const settled = await platform.admin("POST", `/admin/sandbox/transactions/${txId}/settle`, {
+      outcome: "FAILED",
+    });
+    expect(settled.status, settled.text).toBe(200);
+    await expect.poll(() => statusOf(batchId), { timeout: 20_000 }).toBe("COMPLETED");
+    const child = await retry(batchId, "oa-retry-2");
+    expect(child.status, child.text).toBe(202);
+    expect(child.json.items_received).toBe(1);
+    expect((await retry(uploaded.json.batch_id, "oa-retry-2")).status).toBe(422);
+
+    const results = "/batches/{batch_id}/results.csv";
+    const report = await call("GET", `/batches/${batchId}/results.csv`, results);
+    expect([report.status, report.text.split("\r\n")[1]?.split(",")[2]]).toEqual([200, "FAILED"]);
+    expect((await call("GET", "/batches/bat_nope/results.csv", results)).status).toBe(404);
+  });
+});
+
 describe("every documented status", () => {
   const routes = () =>
     documentedRoutes().map((route) => {
@@ -487,7 +618,14 @@ describe("every documented status", () => {
   it("answers 413 and 415 on every route that takes a body", async () => {
     for (const { method, template, path } of routes()) {
       if (method === "GET" || method === "DELETE") continue;
-      const huge = await call(method, path, template, { x: "y".repeat(300_000) });
+      if (template === "/batches/upload") {
+        // A file, not JSON: any other type, JSON included, is 415 unread (413 is a file too large).
+        const json = await call(method, path, template, { x: 1 }, { "x-idempotency-key": "k" });
+        expect(json.status, `${method} ${template}`).toBe(415);
+        continue;
+      }
+      // Over every route's limit: 256 KiB, 2 MiB where a route takes batch items.
+      const huge = await call(method, path, template, { x: "y".repeat(2_200_000) });
       expect(huge.status, `${method} ${template}`).toBe(413);
       if (template === "/callbacks/rail") continue; // any content type: the signature decides
       const text = await call(method, path, template, "x=1", { "content-type": "text/plain" });

@@ -41,7 +41,7 @@ export const JSON_BODY_CASES: readonly ErrorCase[] = [
     "a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels",
   ],
   ["INVALID_FIELD", "`Content-Type` is not `application/json`", 415],
-  ["INVALID_FIELD", "the body is larger than 256 KiB", 413],
+  ["INVALID_FIELD", "the body is larger than 256 KiB (2 MiB where a route takes batch items)", 413],
 ];
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

@@ -55,7 +55,6 @@ import {
   putBatchItems,
   removeBatchItem,
   retryFailedBatchItems,
-  UPLOAD_MEDIA_TYPES,
   uploadBatch,
 } from "../operations/partner/batch-api.js";
 
@@ -103,7 +102,9 @@ export async function registerBatchRoutes(app: FastifyInstance, deps: GatewayDep
   // An encapsulated scope, so the file parsers apply to the upload route only: they hand it the request
   // stream unread.
   await app.register(async (scope) => {
-    scope.addContentTypeParser([...UPLOAD_MEDIA_TYPES], (_request, payload, done) => done(null, payload));
+    // Every other type too (JSON included): the route answers it 415 naming the types it takes, unread.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
     addRoute(scope, uploadBatch, async (request, reply) => {
       const { partnerId } = partnerOf(request);
       const idempotencyKey = readIdempotencyKey(request, "upload");

@@ -2096,7 +2096,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -2396,7 +2396,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -2696,7 +2696,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -3023,7 +3023,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -3613,7 +3613,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -3997,7 +3997,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -4302,7 +4302,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -4639,7 +4639,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -4832,7 +4832,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -5025,7 +5025,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -5326,7 +5326,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -5533,7 +5533,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -6485,7 +6485,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7804,7 +7804,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -8144,7 +8144,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -8300,7 +8300,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {

@@ -2015,7 +2015,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -2197,7 +2197,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -2498,7 +2498,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -2818,7 +2818,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -3033,7 +3033,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -3257,7 +3257,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -4029,9 +4029,8 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              *     - `BATCH_TOO_LARGE`: more than 1000 items in the request, or more than 10000 in the batch
-             *     - `INVALID_FIELD`: the body is larger than 2 MiB
              */
             413: {
                 headers: {
@@ -4281,7 +4280,7 @@ export interface operations {
             /**
              * @description Unsupported media type. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: `Content-Type` is neither `text/csv` nor `application/x-ndjson`
+             *     - `INVALID_FIELD`: `Content-Type` is neither `text/csv` nor `application/x-ndjson` (JSON included)
              */
             415: {
                 headers: {
@@ -4801,9 +4800,8 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              *     - `BATCH_TOO_LARGE`: more than 1000 items in the request, or more than 10000 in the batch
-             *     - `INVALID_FIELD`: the body is larger than 2 MiB
              */
             413: {
                 headers: {
@@ -5182,7 +5180,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -5389,7 +5387,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -5608,7 +5606,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -6751,7 +6749,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7103,7 +7101,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7293,7 +7291,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7497,7 +7495,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7836,7 +7834,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {

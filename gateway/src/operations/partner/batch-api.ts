@@ -415,7 +415,6 @@ export const createBatch = defineOperation({
       "`required_approvals` is not 1 or 2; `name_mismatch_policy` is not `exclude` or `include`",
     ],
     ...ITEM_SHAPE_CASES,
-    ["INVALID_FIELD", "the body is larger than 2 MiB", 413],
     ...IDEMPOTENCY_OUTCOMES,
   ],
   errorOptions: { headers: IDEMPOTENCY_HEADERS },
@@ -466,7 +465,7 @@ export const uploadBatch = defineOperation({
     URL_TEXT_CASE,
     ...IDEMPOTENCY_CASES,
     ["INVALID_FIELD", "`required_approvals` or `name_mismatch_policy` is not one of its values"],
-    ["INVALID_FIELD", "`Content-Type` is neither `text/csv` nor `application/x-ndjson`", 415],
+    ["INVALID_FIELD", "`Content-Type` is neither `text/csv` nor `application/x-ndjson` (JSON included)", 415],
     [
       "INVALID_FIELD",
       "the CSV is malformed or lacks `item_ref`/`amount`/`partner_transaction_id` columns; a line is not a JSON object; a cell holds a NUL",
@@ -549,7 +548,6 @@ export const putBatchItems = defineOperation({
   responses: { 200: { description: "The batch after the change.", schema: Batch } },
   errors: [
     ...ITEM_SHAPE_CASES,
-    ["INVALID_FIELD", "the body is larger than 2 MiB", 413],
     NOT_FOUND,
     ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"],
   ],
