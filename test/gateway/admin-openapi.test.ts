@@ -661,6 +661,63 @@ describe("real answers match the documented schemas (reconciliation)", () => {
   });
 });
 
+describe("real answers match the documented schemas (bulk payouts)", () => {
+  it("every partner's batches, a batch, its items, and cancelling one", async () => {
+    const owner = await platform.createPartner();
+    const item = {
+      item_ref: "adm-1",
+      amount: 25,
+      partner_transaction_id: "adm-ptx-1",
+      customer_id: "cus_nobody",
+      country_code: "BR",
+      payment_method: "payment_key",
+      payment_destination: "52998224725",
+      payment_destination_code: "PIX",
+    };
+    const created = await platform.partner(
+      owner,
+      "POST",
+      "/batches",
+      { items: [item] },
+      {
+        "x-idempotency-key": "adm-batch",
+      },
+    );
+    expect(created.status, created.text).toBe(202);
+    const batchId: string = created.json.batch_id;
+
+    const list = "/admin/batches";
+    const page = await call("GET", `${list}?partner_id=${owner.partnerId}`, list);
+    expect(page.json.batches.map((b: { batch_id: string }) => b.batch_id)).toEqual([batchId]);
+    expect((await call("GET", `${list}?status=VALIDATING&limit=5`, list)).status).toBe(200);
+    expect((await call("GET", `${list}?status=NOPE`, list)).json.field).toBe("status");
+    expect((await call("GET", `${list}?nope=1`, list)).status).toBe(400);
+    expect((await call("GET", list, list, undefined, {}, null)).status).toBe(401);
+
+    const one = "/admin/batches/{batch_id}";
+    const batch = await call("GET", `${list}/${batchId}`, one);
+    expect(batch.json).toMatchObject({ batch_id: batchId, partner_id: owner.partnerId });
+    expect((await call("GET", `${list}/bat_nope`, one)).status).toBe(404);
+    expect((await call("GET", `${list}/${batchId}?x=1`, one)).status).toBe(400);
+    expect((await call("GET", `${list}/${batchId}`, one, undefined, {}, null)).status).toBe(401);
+
+    const items = "/admin/batches/{batch_id}/items";
+    const report = await call("GET", `${list}/${batchId}/items`, items);
+    expect(report.json.items.map((i: { item_ref: string }) => i.item_ref)).toEqual(["adm-1"]);
+    expect((await call("GET", `${list}/bat_nope/items`, items)).status).toBe(404);
+    expect((await call("GET", `${list}/${batchId}/items?limit=0`, items)).status).toBe(400);
+    expect((await call("GET", `${list}/${batchId}/items`, items, undefined, {}, null)).status).toBe(401);
+
+    const cancel = "/admin/batches/{batch_id}/cancel";
+    const cancelled = await call("POST", `${list}/${batchId}/cancel`, cancel);
+    expect(cancelled.json.status).toBe("CANCELLED");
+    expect(cancelled.json.cancel_reason).toMatch(/^cancelled by operator /);
+    expect((await call("POST", `${list}/${batchId}/cancel`, cancel)).status).toBe(409);
+    expect((await call("POST", `${list}/bat_nope/cancel`, cancel)).status).toBe(404);
+    expect((await call("POST", `${list}/${batchId}/cancel`, cancel, undefined, {}, null)).status).toBe(401);
+  });
+});
+
 describe("coverage", () => {
   it("answers 400 naming the parameter for a NUL in the query, on every route", async () => {
     for (const route of contract.routes()) {

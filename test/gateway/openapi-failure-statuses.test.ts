@@ -46,6 +46,8 @@ const BODIES: Record<string, unknown> = {
   "POST /webhookConfigs": { url: "https://example.invalid" },
   "PATCH /webhookConfigs/{id}": { active: true },
   "POST /callbacks/rail": { tx_id: "tx_x", outcome: "SUCCESS" },
+  "POST /batches": { items: [{ item_ref: "r1", amount: 10, partner_transaction_id: "p1" }] },
+  "PUT /batches/{batch_id}/items": { items: [{ item_ref: "r1", amount: 10, partner_transaction_id: "p1" }] },
   "POST /admin/partners": { name: "x" },
   "PATCH /admin/partners/{partner_id}": { name: "x" },
   "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1", reference: "r" },
@@ -60,6 +62,13 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/reconciliation/runs": { date: "2026-01-02" },
   "POST /admin/reconciliation/breaks/{break_id}/resolve": { note: "n", resolved_by: "ops" },
   "POST /admin/sandbox/settlements/{date}/discrepancies": { kind: "ADD_UNKNOWN_RECORD" },
+};
+/** Bodies that are not JSON: their media type and text. */
+const FILES: Record<string, { type: string; text: string }> = {
+  "POST /batches/upload": {
+    type: "text/csv",
+    text: "item_ref,amount,partner_transaction_id\r\nr1,10,p1\r\n",
+  },
 };
 const QUERIES: Record<string, string> = {
   "GET /listBanks": "?country_code=BR",
@@ -137,7 +146,8 @@ async function callEveryRoute(
         .replace("{date}", "2026-01-02")
         .replace(/\{\w+\}/g, "x") + (QUERIES[route] ?? "");
     const body = BODIES[route];
-    const text = body === undefined ? undefined : JSON.stringify(body);
+    const file = FILES[route];
+    const text = file ? file.text : body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> =
       listener === "admin"
         ? { authorization: `Bearer ${ADMIN_TOKEN}`, "x-idempotency-key": `k-${route}` }
@@ -150,6 +160,7 @@ async function callEveryRoute(
       headers["x-rail-timestamp"] = timestamp;
       headers["x-rail-signature"] = railCallbackSignature(RAIL_SECRET, timestamp, text);
     }
+    if (file) headers["content-type"] = file.type;
     const res = await callJson(`${base}${path}`, method, headers, text);
     answers.push([route, contract.check(method, template, res)]);
   }
