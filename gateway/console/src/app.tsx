@@ -6,6 +6,8 @@ import { SessionProvider, useSession } from "./auth/session-context";
 import { SignInPage } from "./auth/sign-in-page";
 import { Shell } from "./components/shell";
 import { queryClient, setFailureHandler } from "./query-client";
+import { BatchPage } from "./views/batch-page";
+import { BatchesPage } from "./views/batches-page";
 import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
@@ -45,6 +47,8 @@ const router = createBrowserRouter(
         { index: true, element: <OverviewPage /> },
         { path: "transactions", element: <TransactionsPage /> },
         { path: "transactions/:txId", element: <TransactionPage /> },
+        { path: "batches", element: <BatchesPage /> },
+        { path: "batches/:batchId", element: <BatchPage /> },
         { path: "partners", element: <PartnersPage /> },
         { path: "partners/:partnerId", element: <PartnerPage /> },
         { path: "webhooks", element: <WebhooksPage /> },

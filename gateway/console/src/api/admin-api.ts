@@ -131,6 +131,20 @@ export function createAdminApi(token: string) {
           : admin.POST("/admin/webhook-receivers/{config_id}/resume", { params: { path: { config_id } } }),
       ),
 
+    // Bulk payouts
+    listBatches: (query: Form<T.BatchQuery>) =>
+      dataOf(admin.GET("/admin/batches", { params: { query: compact<T.BatchQuery>(query) } })),
+    getBatch: (batch_id: string) =>
+      dataOf(admin.GET("/admin/batches/{batch_id}", { params: { path: { batch_id } } })),
+    listBatchItems: (batch_id: string, query: Form<T.BatchItemQuery>) =>
+      dataOf(
+        admin.GET("/admin/batches/{batch_id}/items", {
+          params: { path: { batch_id }, query: compact<T.BatchItemQuery>(query) },
+        }),
+      ),
+    cancelBatch: (batch_id: string) =>
+      dataOf(admin.POST("/admin/batches/{batch_id}/cancel", { params: { path: { batch_id } } })),
+
     // Reconciliation against the rail
     startReconciliationRun: (date: string) =>
       dataOf(admin.POST("/admin/reconciliation/runs", { body: { date, started_by: "console" } })),

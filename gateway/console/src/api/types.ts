@@ -43,6 +43,11 @@ export type ReconciliationRunList = S["ReconciliationRunPage"];
 export type ReconciliationBreak = S["ReconciliationBreak"];
 export type ReconciliationBreakList = S["ReconciliationBreakPage"];
 
+export type Batch = S["Batch"];
+export type BatchList = S["BatchList"];
+export type BatchItem = S["BatchItem"];
+export type BatchItemList = S["BatchItemList"];
+
 export type PartnerQuery = QueryOf<"listPartners">;
 export type TransactionQuery = QueryOf<"searchTransactions">;
 export type DeliveryQuery = QueryOf<"searchWebhookDeliveries">;
@@ -51,3 +56,5 @@ export type ReceiverHealthQuery = QueryOf<"listWebhookReceiverHealth">;
 export type BalanceEntryQuery = QueryOf<"listBalanceEntries">;
 export type ReconciliationRunQuery = QueryOf<"listReconciliationRuns">;
 export type ReconciliationBreakQuery = QueryOf<"listReconciliationBreaks">;
+export type BatchQuery = QueryOf<"adminListBatches">;
+export type BatchItemQuery = QueryOf<"adminListBatchItems">;

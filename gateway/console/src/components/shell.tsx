@@ -5,6 +5,7 @@ import { useSession } from "../auth/session-context";
 const NAV = [
   { to: "/", label: "Overview", end: true },
   { to: "/transactions", label: "Transactions", end: false },
+  { to: "/batches", label: "Batches", end: false },
   { to: "/partners", label: "Partners", end: false },
   { to: "/webhooks", label: "Webhooks", end: false },
   { to: "/reconciliation", label: "Reconciliation", end: false },

@@ -1,0 +1,230 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import type { Types } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { DataTable } from "../components/data-table";
+import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
+import { PagerControls, useCursorPager } from "../components/pager";
+import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
+import { BATCH_ITEM_STATUSES, CANCELLABLE } from "./batch-statuses";
+
+const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
+  ["total", "Items"],
+  ["validating", "Validating"],
+  ["invalid", "Invalid"],
+  ["excluded", "Excluded"],
+  ["pending", "Pending"],
+  ["processing", "Processing"],
+  ["succeeded", "Succeeded"],
+  ["failed", "Failed"],
+  ["refunded", "Refunded"],
+  ["cancelled", "Cancelled"],
+];
+
+/** One batch: its status, amounts and counts, the per-item report, and cancelling it before funding. */
+export function BatchPage() {
+  const { batchId = "" } = useParams();
+  const api = useApi();
+  const batch = useQuery({
+    queryKey: ["batch", batchId],
+    queryFn: () => api.getBatch(batchId),
+    refetchInterval: 5_000,
+  });
+  return (
+    <>
+      <p>
+        <Link to="/batches">← Batches</Link>
+      </p>
+      <h1 className="mono">{batchId}</h1>
+      <QueryState query={batch} what="the batch">
+        {(b) => (
+          <>
+            <BatchSummary batch={b} />
+            <CancelBatch batch={b} />
+            <BatchItems batchId={b.batch_id} />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+function BatchSummary({ batch }: { batch: Types.Batch }) {
+  return (
+    <>
+      <dl className="facts" aria-label="Batch">
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={batch.status} />
+        </dd>
+        <dt>Partner</dt>
+        <dd className="mono">
+          <Link to={`/partners/${batch.partner_id}`}>{batch.partner_id}</Link>
+        </dd>
+        <dt>Source</dt>
+        <dd>{batch.source}</dd>
+        <dt>Approvals</dt>
+        <dd>
+          {batch.approvals.length} of {batch.required_approvals}
+          {batch.approvals.map((a) => ` · ${a.approver_id} at ${formatTime(a.at)}`).join("")}
+        </dd>
+        <dt>Total</dt>
+        <dd>
+          <Usd value={batch.total_usd} />
+        </dd>
+        <dt>Reserved</dt>
+        <dd>
+          <Usd value={batch.reserved_usd} />
+        </dd>
+        <dt>Released</dt>
+        <dd>
+          <Usd value={batch.released_usd} />
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatTime(batch.created_at)}</dd>
+        {batch.cancel_reason && (
+          <>
+            <dt>Cancelled</dt>
+            <dd>{batch.cancel_reason}</dd>
+          </>
+        )}
+      </dl>
+      <DataTable label="Item counts" headers={COUNTS.map(([, label]) => label)}>
+        <tr>
+          {COUNTS.map(([key]) => (
+            <td key={key} className="num">
+              {batch.counts[key]}
+            </td>
+          ))}
+        </tr>
+      </DataTable>
+    </>
+  );
+}
+
+function CancelBatch({ batch }: { batch: Types.Batch }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [result, setResult] = useState<string>();
+  const cancel = useMutation({
+    mutationFn: () => api.cancelBatch(batch.batch_id),
+    onSuccess: async (b) => {
+      setOpen(false);
+      setResult(`Cancelled ${b.batch_id}: ${b.counts.cancelled} items will not be paid.`);
+      await client.invalidateQueries({ queryKey: ["batch", batch.batch_id] });
+      await client.invalidateQueries({ queryKey: ["batches"] });
+      await client.invalidateQueries({ queryKey: ["batch-items", batch.batch_id] });
+    },
+  });
+  return (
+    <>
+      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      {CANCELLABLE.includes(batch.status) && (
+        <div className="toolbar">
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              cancel.reset();
+              setOpen(true);
+            }}
+          >
+            Cancel batch…
+          </button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={open}
+        title={`Cancel ${batch.batch_id}?`}
+        confirmLabel="Cancel batch"
+        danger
+        pending={cancel.isPending}
+        error={cancel.error}
+        onConfirm={() => cancel.mutate()}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          None of its {batch.counts.total} items will be paid; their pending transactions expire. The partner
+          sees the batch as CANCELLED, with your name as the reason.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function BatchItems({ batchId }: { batchId: string }) {
+  const api = useApi();
+  const [status, setStatus] = useState("");
+  const pager = useCursorPager(status);
+  const items = useQuery({
+    queryKey: ["batch-items", batchId, status, pager.cursor],
+    queryFn: () => api.listBatchItems(batchId, { status, cursor: pager.cursor, limit: 50 }),
+    refetchInterval: 10_000,
+  });
+  return (
+    <>
+      <h2>Items</h2>
+      <form className="grid-form search" aria-label="Filter items" onSubmit={(e) => e.preventDefault()}>
+        <div className="field">
+          <label htmlFor="item-status">Status</label>
+          <select id="item-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any</option>
+            {BATCH_ITEM_STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <QueryState
+        query={items}
+        what="items"
+        isEmpty={(d) => d.items.length === 0}
+        empty="No item matches this filter."
+      >
+        {(data) => (
+          <>
+            <DataTable
+              label="Items table"
+              headers={["Row", "Item", "Status", "Amount", "Total USD", "Name check", "Transaction", "Error"]}
+            >
+              {data.items.map((item) => (
+                <tr key={item.item_ref}>
+                  <td className="num">{item.row_number}</td>
+                  <th scope="row" className="mono">
+                    {item.item_ref}
+                  </th>
+                  <td>
+                    <StatusBadge status={item.status} />
+                  </td>
+                  <td className="num">
+                    {formatDecimal(item.amount, 0)} {item.currency ?? ""}
+                  </td>
+                  <td>
+                    <Usd value={item.total_usd} />
+                  </td>
+                  <td>
+                    {item.name_match}
+                    {item.verified_name && <div className="muted">{item.verified_name}</div>}
+                  </td>
+                  <td className="mono">
+                    {item.tx_id ? <Link to={`/transactions/${item.tx_id}`}>{item.tx_id}</Link> : "—"}
+                  </td>
+                  <td>
+                    {item.error_code
+                      ? `${item.error_code}${item.error_field ? ` (${item.error_field})` : ""}: ${item.error_message ?? ""}`
+                      : (item.failure_reason ?? "—")}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Items" />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}
