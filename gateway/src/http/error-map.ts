@@ -38,7 +38,8 @@ export type GatewayReason = (typeof GATEWAY_REASONS)[number];
 
 /**
  * The reasons of the ledger's BatchService, as its contract (`proto/payouts/ledger/v1/batches.proto`) names
- * them. The gateway answers BATCH_TOO_LARGE itself too, for an upload past 10,000 rows.
+ * them; `test/gateway/domain-lists.test.ts` compares this copy with the ledger's table. The gateway answers
+ * BATCH_TOO_LARGE itself too, for an upload past 10,000 rows.
  */
 export const BATCH_REASONS = [
   "BATCH_NOT_FOUND",
