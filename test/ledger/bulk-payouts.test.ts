@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLookupPartner, type LookupPartner, putPricingData } from "../lookup/lookup-fixtures.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { waitFor } from "./support/ledger-harness.js";
+import { assertLedgerInvariants } from "./support/ledger-invariants.js";
 
 const LEASE_MS = 1_500;
 
@@ -50,7 +51,11 @@ beforeAll(async () => {
     createRouterTransport((router) => ledger.routes(router)),
   );
 }, 60_000);
-afterAll(() => platform?.close());
+afterAll(async () => {
+  // Whatever the tests did, the book still holds every invariant (reservations included).
+  if (platform) await assertLedgerInvariants(platform.runtime.db);
+  await platform?.close();
+});
 
 const BR = { countryCode: "BR", paymentMethod: "payment_key", paymentDestinationCode: "PIX" };
 const NG = { countryCode: "NG", paymentMethod: "bank_transfer", paymentDestinationCode: "058" };
@@ -439,6 +444,134 @@ describe("the fan-out survives a crash", () => {
       [done.batchId],
     );
     expect(completions.rows[0]?.n).toBe(1);
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+});
+
+describe("before funding", () => {
+  it("replaces and removes items, revalidates, and starts a new approval round", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      requiredApprovals: 2,
+      items: [
+        item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10"),
+        item(partner, "b", { ...BR, paymentDestination: "52998224724" }, "10"),
+      ],
+    });
+    const first = await validated(partner.partnerId, batch?.batchId ?? "");
+    expect(first.counts).toMatchObject({ pending: 1, invalid: 1 });
+    const items = await itemsOf(partner.partnerId, first.batchId);
+    expect(first.expiresAt?.seconds).toBe(items.get("a")?.quote?.expiresAt?.seconds);
+    await batches.approveBatch({ partnerId: partner.partnerId, batchId: first.batchId, approverId: "key_1" });
+
+    const put = await batches.putBatchItems({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      items: [item(partner, "b", { ...NG, paymentDestination: "0000000018" }, "15000")],
+    });
+    expect(put.batch?.status).toBe(BatchStatus.VALIDATING);
+    const again = await validated(partner.partnerId, first.batchId);
+    expect(again.counts).toMatchObject({ total: 2, pending: 2, invalid: 0 });
+    // Approvals of the items as they were no longer count: the same credential approves the new round.
+    expect(again.approvals).toEqual([]);
+    const after = await itemsOf(partner.partnerId, first.batchId);
+    expect(after.get("b")?.rowNumber).toBe(2);
+    expect(after.get("b")?.status).toBe(BatchItemStatus.PENDING);
+
+    const removed = await batches.removeBatchItems({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      itemRefs: ["a"],
+    });
+    expect(removed.batch?.counts?.total).toBe(1);
+    await validated(partner.partnerId, first.batchId);
+    const approved = await batches.approveBatch({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      approverId: "key_1",
+    });
+    expect(approved.batch?.status).toBe(BatchStatus.AWAITING_APPROVAL);
+  });
+
+  it("cancels before funding only, and refuses a duplicate upload naming the first batch", async () => {
+    const partner = await newPartner();
+    const sha = fp("the uploaded file");
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      contentSha256: sha,
+      source: "csv",
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+    });
+    const duplicate = await reasonOf(
+      batches.createBatch({
+        partnerId: partner.partnerId,
+        contentSha256: sha,
+        items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+      }),
+    );
+    expect(duplicate).toEqual({ reason: "BATCH_DUPLICATE", metadata: { batch_id: batch?.batchId } });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    const cancelled = await batches.cancelBatch({
+      partnerId: partner.partnerId,
+      batchId: done.batchId,
+      reason: "wrong file",
+    });
+    expect(cancelled.batch).toMatchObject({ status: BatchStatus.CANCELLED, cancelReason: "wrong file" });
+    expect(cancelled.batch?.counts).toMatchObject({ cancelled: 1, pending: 0 });
+    expect(
+      (
+        await reasonOf(
+          batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "k" }),
+        )
+      ).reason,
+    ).toBe("BATCH_NOT_VALIDATED");
+    expect(
+      (
+        await reasonOf(
+          batches.putBatchItems({ partnerId: partner.partnerId, batchId: done.batchId, items: [] }),
+        )
+      ).reason,
+    ).toBe("MISSING_REQUIRED_FIELD");
+    expect(
+      (
+        await reasonOf(
+          batches.removeBatchItems({ partnerId: partner.partnerId, batchId: done.batchId, itemRefs: ["a"] }),
+        )
+      ).reason,
+    ).toBe("BATCH_NOT_EDITABLE");
+    // Another partner's batch does not exist for this one.
+    const other = await newPartner();
+    expect(
+      (await reasonOf(batches.getBatch({ partnerId: other.partnerId, batchId: done.batchId }))).reason,
+    ).toBe("BATCH_NOT_FOUND");
+  });
+
+  it("expires a validated batch nobody approved in time: items CANCELLED, approval refused", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    // Its first quote's expiry, brought forward.
+    await platform.runtime.db.query(
+      "UPDATE ledger.batches SET expires_at = now() - interval '1 second' WHERE batch_id = $1",
+      [done.batchId],
+    );
+    await credit(partner.partnerId, "100.00");
+    const expired = await waitFor("batch expired", async () => {
+      const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+      return b?.status === BatchStatus.EXPIRED ? b : undefined;
+    });
+    expect(expired.counts).toMatchObject({ cancelled: 1, pending: 0 });
+    expect(
+      (
+        await reasonOf(
+          batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "k" }),
+        )
+      ).reason,
+    ).toBe("BATCH_EXPIRED");
     expect(await account(partner.partnerId, "reservation")).toBe("0");
   });
 });
