@@ -575,3 +575,51 @@ describe("before funding", () => {
     expect(await account(partner.partnerId, "reservation")).toBe("0");
   });
 });
+
+describe("completion", () => {
+  it("releases what an unpaid item reserved back to the balance, exactly", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [
+        item(partner, "paid", { ...BR, paymentDestination: "52998224725" }, "10.01"),
+        item(partner, "late", { ...BR, paymentDestination: "52998224725" }, "20.02"),
+      ],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    await credit(partner.partnerId, "100.00");
+    const start = new Dec(await account(partner.partnerId, "balance"));
+    // The fan-out is held up (a dead worker's lease) while one item's quote runs out after funding.
+    await platform.runtime.db.query(
+      `INSERT INTO ledger.batch_work (batch_id, item_ref, kind, attempts, available_at, lease_until)
+       SELECT $1, r, 'execute', 1, now(), now() + make_interval(secs => $3::float8 / 1000)
+         FROM unnest($2::text[]) AS r`,
+      [done.batchId, ["paid", "late"], LEASE_MS],
+    );
+    await batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" });
+    const items = await itemsOf(partner.partnerId, done.batchId);
+    await platform.runtime.db.query(
+      "UPDATE ledger.transactions SET quote_expires_at = now() - interval '1 second' WHERE tx_id = $1",
+      [items.get("late")?.txId],
+    );
+    const completed = await waitFor(
+      "batch completed",
+      async () => {
+        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+        return b?.status === BatchStatus.COMPLETED ? b : undefined;
+      },
+      30_000,
+    );
+    const after = await itemsOf(partner.partnerId, done.batchId);
+    expect(after.get("paid")?.status).toBe(BatchItemStatus.SUCCESS);
+    expect(after.get("late")).toMatchObject({ status: BatchItemStatus.FAILED });
+    expect(after.get("late")?.failureReason).toMatch(/QUOTE_EXPIRED/);
+    expect(completed.releasedUsd).toBe(new Dec(items.get("late")?.totalUsd ?? "0").toFixed());
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+    expect(
+      new Dec(await account(partner.partnerId, "balance")).eq(
+        start.minus(items.get("paid")?.totalUsd ?? "0"),
+      ),
+    ).toBe(true);
+  });
+});
