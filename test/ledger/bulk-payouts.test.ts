@@ -7,7 +7,7 @@
  * with its workers); the gateway's routes for it are built elsewhere.
  */
 import { createHash } from "node:crypto";
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { Dec } from "@payouts/platform/money/decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
@@ -16,6 +16,7 @@ import {
   type Batch,
   type BatchItem,
   type BatchItemInput,
+  BatchItemInputSchema,
   BatchItemStatus,
   BatchService,
   BatchStatus,
@@ -60,20 +61,27 @@ afterAll(async () => {
 const BR = { countryCode: "BR", paymentMethod: "payment_key", paymentDestinationCode: "PIX" };
 const NG = { countryCode: "NG", paymentMethod: "bank_transfer", paymentDestinationCode: "058" };
 
+interface Destination {
+  readonly countryCode: string;
+  readonly paymentMethod: string;
+  readonly paymentDestination: string;
+  readonly paymentDestinationCode: string;
+}
+
 function item(
   partner: LookupPartner,
   itemRef: string,
-  destination: Record<string, string>,
+  destination: Destination,
   amount: string,
   expectedName = "",
-): Partial<BatchItemInput> {
-  return {
+): BatchItemInput {
+  return create(BatchItemInputSchema, {
     itemRef,
     amount,
     expectedName,
-    destination: { customerId: partner.customerId, ...destination } as BatchItemInput["destination"],
+    destination: { customerId: partner.customerId, ...destination },
     partnerTransactionId: `ptx-${itemRef}`,
-  };
+  });
 }
 
 async function newPartner(): Promise<LookupPartner> {
@@ -135,7 +143,7 @@ async function reasonOf(
 }
 
 /** What lookupPaymentCode answers for the same destination and amount: its code and field, or its recipient. */
-async function lookupAnswer(partner: LookupPartner, destination: Record<string, string>, amount: string) {
+async function lookupAnswer(partner: LookupPartner, destination: Destination, amount: string) {
   const res = await platform.partner(partner, "POST", "/lookupPaymentCode", {
     customer_id: partner.customerId,
     country_code: destination.countryCode,
