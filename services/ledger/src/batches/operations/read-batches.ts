@@ -12,7 +12,7 @@ import { invalidField, missingField } from "../../domain/ledger-failure.js";
 import { pageSize } from "../../domain/list-cursor.js";
 import type { LedgerDeps } from "../../operations/ledger-deps.js";
 import { batchStatusName, itemStatusName, toBatchMessage, toItemMessage } from "../batch-message.js";
-import { BATCH, batchFailure } from "../domain/batch-reasons.js";
+import { BATCH, batchFailure } from "../domain/batch-failure.js";
 import { findBatch, listBatches, listItems, transactionsOf, viewBatch } from "../store/batch-store.js";
 
 export async function getBatch(deps: LedgerDeps, partnerId: string, batchId: string): Promise<Batch> {
