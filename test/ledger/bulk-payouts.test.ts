@@ -283,12 +283,13 @@ describe("funding", () => {
         item(partner, "ok-2", { ...NG, paymentDestination: "0000000018" }, "15000"),
         item(partner, "fails", { ...BR, paymentDestination: "fail.rail@example.com" }, "50"),
         item(partner, "bad", { ...BR, paymentDestination: "52998224724" }, "50"),
+        item(partner, "mismatch", { ...BR, paymentDestination: "52998224725" }, "5", "Nobody Atall"),
       ],
       idempotencyKey: "bulk-happy",
       requestFingerprint: fp("f1"),
     });
     const done = await validated(partner.partnerId, batch?.batchId ?? "");
-    expect(done.counts).toMatchObject({ pending: 3, invalid: 1 });
+    expect(done.counts).toMatchObject({ pending: 3, invalid: 1, excluded: 1 });
     await credit(partner.partnerId, "1000.00");
     const start = new Dec(await account(partner.partnerId, "balance"));
 
@@ -360,7 +361,7 @@ describe("funding", () => {
       expect(items.get(txEvent.itemRef)?.txId).toBe(txEvent.txId);
     }
 
-    // A retry holds exactly the failed item, validated afresh; the paid ones are never copied.
+    // A retry holds exactly the failed and the excluded items, validated afresh; paid ones are never copied.
     const retry = await batches.retryFailedItems({
       partnerId: partner.partnerId,
       batchId: done.batchId,
@@ -376,7 +377,8 @@ describe("funding", () => {
     });
     expect(replay).toMatchObject({ replayed: true, batch: { batchId: retry.batch?.batchId } });
     const child = await itemsOf(partner.partnerId, retry.batch?.batchId ?? "");
-    expect([...child.keys()]).toEqual(["fails"]);
+    expect([...child.keys()]).toEqual(["fails", "mismatch"]);
+    expect(child.get("mismatch")?.input?.expectedName).toBe("Nobody Atall");
     // The create key replays the same batch.
     const created = await batches.createBatch({
       partnerId: partner.partnerId,
@@ -394,6 +396,25 @@ describe("funding", () => {
       }),
     );
     expect(reused.reason).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
+  it("creates one batch for concurrent requests with one key", async () => {
+    const partner = await newPartner();
+    const request = {
+      partnerId: partner.partnerId,
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+      idempotencyKey: "same-key",
+      requestFingerprint: fp("same request"),
+    };
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => batches.createBatch(request)));
+    const created = answers.flatMap((a) => (a.status === "fulfilled" ? [a.value.batch?.batchId] : []));
+    const refused = answers.flatMap((a) =>
+      a.status === "rejected" ? [errorDetailOf(a.reason)?.reason] : [],
+    );
+    expect(new Set(created).size).toBe(1);
+    expect(refused.every((r) => r === "IDEMPOTENCY_KEY_IN_USE")).toBe(true);
+    const { batches: listed } = await batches.listBatches({ partnerId: partner.partnerId });
+    expect(listed.map((b) => b.batchId)).toEqual(created.slice(0, 1));
   });
 });
 
