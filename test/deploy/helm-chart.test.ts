@@ -564,7 +564,7 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
   });
 
   it("lets only the listed callers reach each gRPC service", () => {
-    expect(callersOf("lookup", 50051)).toEqual(["gateway"]);
+    expect(callersOf("lookup", 50051)).toEqual(["gateway", "ledger"]);
     expect(callersOf("pricing", 50052)).toEqual(["gateway", "ledger"]);
     expect(callersOf("ledger", 50053)).toEqual(["gateway"]);
     expect(callersOf("webhooks", 50054)).toEqual(["gateway"]);
@@ -580,7 +580,7 @@ describe.each(cases)("network policies (%s values)", (_name, manifests) => {
         )
         .filter((c): c is string => c !== undefined && components.includes(c))
         .sort();
-    expect(calleesOf("ledger")).toEqual(["pricing", "sandbox-rail"]);
+    expect(calleesOf("ledger")).toEqual(["lookup", "pricing", "sandbox-rail"]);
     expect(calleesOf("lookup")).toEqual([]);
     expect(calleesOf("pricing")).toEqual([]);
     expect(calleesOf("webhooks")).toEqual([]);

@@ -7,7 +7,7 @@
  * with its workers); the gateway's routes for it are built elsewhere.
  */
 import { createHash } from "node:crypto";
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { Dec } from "@payouts/platform/money/decimal";
 import { errorDetailOf } from "@payouts/platform/rpc/service-error";
@@ -16,6 +16,7 @@ import {
   type Batch,
   type BatchItem,
   type BatchItemInput,
+  BatchItemInputSchema,
   BatchItemStatus,
   BatchService,
   BatchStatus,
@@ -24,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLookupPartner, type LookupPartner, putPricingData } from "../lookup/lookup-fixtures.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { waitFor } from "./support/ledger-harness.js";
+import { assertLedgerInvariants } from "./support/ledger-invariants.js";
 
 const LEASE_MS = 1_500;
 
@@ -50,25 +52,36 @@ beforeAll(async () => {
     createRouterTransport((router) => ledger.routes(router)),
   );
 }, 60_000);
-afterAll(() => platform?.close());
+afterAll(async () => {
+  // Whatever the tests did, the book still holds every invariant (reservations included).
+  if (platform) await assertLedgerInvariants(platform.runtime.db);
+  await platform?.close();
+});
 
 const BR = { countryCode: "BR", paymentMethod: "payment_key", paymentDestinationCode: "PIX" };
 const NG = { countryCode: "NG", paymentMethod: "bank_transfer", paymentDestinationCode: "058" };
 
+interface Destination {
+  readonly countryCode: string;
+  readonly paymentMethod: string;
+  readonly paymentDestination: string;
+  readonly paymentDestinationCode: string;
+}
+
 function item(
   partner: LookupPartner,
   itemRef: string,
-  destination: Record<string, string>,
+  destination: Destination,
   amount: string,
   expectedName = "",
-): Partial<BatchItemInput> {
-  return {
+): BatchItemInput {
+  return create(BatchItemInputSchema, {
     itemRef,
     amount,
     expectedName,
-    destination: { customerId: partner.customerId, ...destination } as BatchItemInput["destination"],
+    destination: { customerId: partner.customerId, ...destination },
     partnerTransactionId: `ptx-${itemRef}`,
-  };
+  });
 }
 
 async function newPartner(): Promise<LookupPartner> {
@@ -130,7 +143,7 @@ async function reasonOf(
 }
 
 /** What lookupPaymentCode answers for the same destination and amount: its code and field, or its recipient. */
-async function lookupAnswer(partner: LookupPartner, destination: Record<string, string>, amount: string) {
+async function lookupAnswer(partner: LookupPartner, destination: Destination, amount: string) {
   const res = await platform.partner(partner, "POST", "/lookupPaymentCode", {
     customer_id: partner.customerId,
     country_code: destination.countryCode,
@@ -270,12 +283,13 @@ describe("funding", () => {
         item(partner, "ok-2", { ...NG, paymentDestination: "0000000018" }, "15000"),
         item(partner, "fails", { ...BR, paymentDestination: "fail.rail@example.com" }, "50"),
         item(partner, "bad", { ...BR, paymentDestination: "52998224724" }, "50"),
+        item(partner, "mismatch", { ...BR, paymentDestination: "52998224725" }, "5", "Nobody Atall"),
       ],
       idempotencyKey: "bulk-happy",
       requestFingerprint: fp("f1"),
     });
     const done = await validated(partner.partnerId, batch?.batchId ?? "");
-    expect(done.counts).toMatchObject({ pending: 3, invalid: 1 });
+    expect(done.counts).toMatchObject({ pending: 3, invalid: 1, excluded: 1 });
     await credit(partner.partnerId, "1000.00");
     const start = new Dec(await account(partner.partnerId, "balance"));
 
@@ -347,7 +361,7 @@ describe("funding", () => {
       expect(items.get(txEvent.itemRef)?.txId).toBe(txEvent.txId);
     }
 
-    // A retry holds exactly the failed item, validated afresh; the paid ones are never copied.
+    // A retry holds exactly the failed and the excluded items, validated afresh; paid ones are never copied.
     const retry = await batches.retryFailedItems({
       partnerId: partner.partnerId,
       batchId: done.batchId,
@@ -363,7 +377,8 @@ describe("funding", () => {
     });
     expect(replay).toMatchObject({ replayed: true, batch: { batchId: retry.batch?.batchId } });
     const child = await itemsOf(partner.partnerId, retry.batch?.batchId ?? "");
-    expect([...child.keys()]).toEqual(["fails"]);
+    expect([...child.keys()]).toEqual(["fails", "mismatch"]);
+    expect(child.get("mismatch")?.input?.expectedName).toBe("Nobody Atall");
     // The create key replays the same batch.
     const created = await batches.createBatch({
       partnerId: partner.partnerId,
@@ -381,6 +396,25 @@ describe("funding", () => {
       }),
     );
     expect(reused.reason).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
+  it("creates one batch for concurrent requests with one key", async () => {
+    const partner = await newPartner();
+    const request = {
+      partnerId: partner.partnerId,
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+      idempotencyKey: "same-key",
+      requestFingerprint: fp("same request"),
+    };
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, () => batches.createBatch(request)));
+    const created = answers.flatMap((a) => (a.status === "fulfilled" ? [a.value.batch?.batchId] : []));
+    const refused = answers.flatMap((a) =>
+      a.status === "rejected" ? [errorDetailOf(a.reason)?.reason] : [],
+    );
+    expect(new Set(created).size).toBe(1);
+    expect(refused.every((r) => r === "IDEMPOTENCY_KEY_IN_USE")).toBe(true);
+    const { batches: listed } = await batches.listBatches({ partnerId: partner.partnerId });
+    expect(listed.map((b) => b.batchId)).toEqual(created.slice(0, 1));
   });
 });
 
@@ -440,5 +474,181 @@ describe("the fan-out survives a crash", () => {
     );
     expect(completions.rows[0]?.n).toBe(1);
     expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+});
+
+describe("before funding", () => {
+  it("replaces and removes items, revalidates, and starts a new approval round", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      requiredApprovals: 2,
+      items: [
+        item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10"),
+        item(partner, "b", { ...BR, paymentDestination: "52998224724" }, "10"),
+      ],
+    });
+    const first = await validated(partner.partnerId, batch?.batchId ?? "");
+    expect(first.counts).toMatchObject({ pending: 1, invalid: 1 });
+    const items = await itemsOf(partner.partnerId, first.batchId);
+    expect(first.expiresAt?.seconds).toBe(items.get("a")?.quote?.expiresAt?.seconds);
+    await batches.approveBatch({ partnerId: partner.partnerId, batchId: first.batchId, approverId: "key_1" });
+
+    const put = await batches.putBatchItems({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      items: [item(partner, "b", { ...NG, paymentDestination: "0000000018" }, "15000")],
+    });
+    expect(put.batch?.status).toBe(BatchStatus.VALIDATING);
+    const again = await validated(partner.partnerId, first.batchId);
+    expect(again.counts).toMatchObject({ total: 2, pending: 2, invalid: 0 });
+    // Approvals of the items as they were no longer count: the same credential approves the new round.
+    expect(again.approvals).toEqual([]);
+    const after = await itemsOf(partner.partnerId, first.batchId);
+    expect(after.get("b")?.rowNumber).toBe(2);
+    expect(after.get("b")?.status).toBe(BatchItemStatus.PENDING);
+
+    const removed = await batches.removeBatchItems({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      itemRefs: ["a"],
+    });
+    expect(removed.batch?.counts?.total).toBe(1);
+    await validated(partner.partnerId, first.batchId);
+    const approved = await batches.approveBatch({
+      partnerId: partner.partnerId,
+      batchId: first.batchId,
+      approverId: "key_1",
+    });
+    expect(approved.batch?.status).toBe(BatchStatus.AWAITING_APPROVAL);
+  });
+
+  it("cancels before funding only, and refuses a duplicate upload naming the first batch", async () => {
+    const partner = await newPartner();
+    const sha = fp("the uploaded file");
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      contentSha256: sha,
+      source: "csv",
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+    });
+    const duplicate = await reasonOf(
+      batches.createBatch({
+        partnerId: partner.partnerId,
+        contentSha256: sha,
+        items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+      }),
+    );
+    expect(duplicate).toEqual({ reason: "BATCH_DUPLICATE", metadata: { batch_id: batch?.batchId } });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    const cancelled = await batches.cancelBatch({
+      partnerId: partner.partnerId,
+      batchId: done.batchId,
+      reason: "wrong file",
+    });
+    expect(cancelled.batch).toMatchObject({ status: BatchStatus.CANCELLED, cancelReason: "wrong file" });
+    expect(cancelled.batch?.counts).toMatchObject({ cancelled: 1, pending: 0 });
+    expect(
+      (
+        await reasonOf(
+          batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "k" }),
+        )
+      ).reason,
+    ).toBe("BATCH_NOT_VALIDATED");
+    expect(
+      (
+        await reasonOf(
+          batches.putBatchItems({ partnerId: partner.partnerId, batchId: done.batchId, items: [] }),
+        )
+      ).reason,
+    ).toBe("MISSING_REQUIRED_FIELD");
+    expect(
+      (
+        await reasonOf(
+          batches.removeBatchItems({ partnerId: partner.partnerId, batchId: done.batchId, itemRefs: ["a"] }),
+        )
+      ).reason,
+    ).toBe("BATCH_NOT_EDITABLE");
+    // Another partner's batch does not exist for this one.
+    const other = await newPartner();
+    expect(
+      (await reasonOf(batches.getBatch({ partnerId: other.partnerId, batchId: done.batchId }))).reason,
+    ).toBe("BATCH_NOT_FOUND");
+  });
+
+  it("expires a validated batch nobody approved in time: items CANCELLED, approval refused", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    // Its first quote's expiry, brought forward.
+    await platform.runtime.db.query(
+      "UPDATE ledger.batches SET expires_at = now() - interval '1 second' WHERE batch_id = $1",
+      [done.batchId],
+    );
+    await credit(partner.partnerId, "100.00");
+    const expired = await waitFor("batch expired", async () => {
+      const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+      return b?.status === BatchStatus.EXPIRED ? b : undefined;
+    });
+    expect(expired.counts).toMatchObject({ cancelled: 1, pending: 0 });
+    expect(
+      (
+        await reasonOf(
+          batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "k" }),
+        )
+      ).reason,
+    ).toBe("BATCH_EXPIRED");
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+});
+
+describe("completion", () => {
+  it("releases what an unpaid item reserved back to the balance, exactly", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [
+        item(partner, "paid", { ...BR, paymentDestination: "52998224725" }, "10.01"),
+        item(partner, "late", { ...BR, paymentDestination: "52998224725" }, "20.02"),
+      ],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    await credit(partner.partnerId, "100.00");
+    const start = new Dec(await account(partner.partnerId, "balance"));
+    // The fan-out is held up (a dead worker's lease) while one item's quote runs out after funding.
+    await platform.runtime.db.query(
+      `INSERT INTO ledger.batch_work (batch_id, item_ref, kind, attempts, available_at, lease_until)
+       SELECT $1, r, 'execute', 1, now(), now() + make_interval(secs => $3::float8 / 1000)
+         FROM unnest($2::text[]) AS r`,
+      [done.batchId, ["paid", "late"], LEASE_MS],
+    );
+    await batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" });
+    const items = await itemsOf(partner.partnerId, done.batchId);
+    await platform.runtime.db.query(
+      "UPDATE ledger.transactions SET quote_expires_at = now() - interval '1 second' WHERE tx_id = $1",
+      [items.get("late")?.txId],
+    );
+    const completed = await waitFor(
+      "batch completed",
+      async () => {
+        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+        return b?.status === BatchStatus.COMPLETED ? b : undefined;
+      },
+      30_000,
+    );
+    const after = await itemsOf(partner.partnerId, done.batchId);
+    expect(after.get("paid")?.status).toBe(BatchItemStatus.SUCCESS);
+    expect(after.get("late")).toMatchObject({ status: BatchItemStatus.FAILED });
+    expect(after.get("late")?.failureReason).toMatch(/QUOTE_EXPIRED/);
+    expect(completed.releasedUsd).toBe(new Dec(items.get("late")?.totalUsd ?? "0").toFixed());
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+    expect(
+      new Dec(await account(partner.partnerId, "balance")).eq(
+        start.minus(items.get("paid")?.totalUsd ?? "0"),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Public entry point: every reason the ledger answers with (its own table and its batches'), and the ConnectError
  * its handlers throw for a LedgerFailure, made from those tables (domain/ledger-failure.ts,
- * batches/domain/batch-reasons.ts).
+ * domain/batch-reasons.ts).
  */
 import { rejectionsFor } from "@payouts/platform/reasons/reason-rejections";
-import { BATCH, type BatchReason } from "./batches/domain/batch-reasons.js";
+import { BATCH, type BatchReason } from "./domain/batch-reasons.js";
 import { LEDGER, type LedgerFailure, type LedgerReason } from "./domain/ledger-failure.js";
 
-export { BATCH_REASONS, type BatchReason } from "./batches/domain/batch-reasons.js";
+export { BATCH_REASONS, type BatchReason } from "./domain/batch-reasons.js";
 export { LEDGER_REASONS, type LedgerReason } from "./domain/ledger-failure.js";
 
 const ledger = rejectionsFor(LEDGER);

@@ -47,6 +47,7 @@ describe("roleGrantsFromEnv", () => {
       "statement_days",
       "statement_day_entries",
       "statement_revision_entries",
+      "batch_approvals",
     ]);
     expect(grants.map((g) => g.schema).sort()).toEqual([
       "gateway",

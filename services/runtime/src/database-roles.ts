@@ -26,14 +26,15 @@ export const DATABASE_USERS: Readonly<Record<DatabaseProcess, DatabaseUser>> = {
     schema: "ledger",
     urlEnv: "LEDGER_DATABASE_URL",
     defaultRole: "payouts_ledger",
-    // The book and the closed statement days are append-only (triggers refuse changes too); the role
-    // cannot even try.
+    // The book, the closed statement days and batch approvals are append-only (triggers refuse changes
+    // too); the role cannot even try.
     appendOnlyTables: [
       "entries",
       "movements",
       "statement_days",
       "statement_day_entries",
       "statement_revision_entries",
+      "batch_approvals",
     ],
   },
   webhooks: {

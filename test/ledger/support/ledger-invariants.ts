@@ -5,7 +5,10 @@
  *   3. no partner-side account is negative and no funding account positive;
  *   4. every status change has exactly one outbox event, with the matching type and sequence;
  *   5. what each transaction moved matches its status (debited once, settled/reversed/refunded once);
- *   credits and adjustments (operator movements) belong to no transaction and must balance like any other.
+ *   6. a partner's reservation is the sum of its batches' shares, none negative, and a completed (or never
+ *      funded) batch holds nothing;
+ *   credits and adjustments (operator movements) belong to no transaction and must balance like any other;
+ *   a batch item's transaction is debited from its batch's reservation (batch_payout) instead of the balance.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec } from "@payouts/platform/money/decimal";
@@ -100,6 +103,32 @@ export async function assertLedgerInvariants(db: Queryable): Promise<void> {
     throw new Error(`credit keys not naming a credit: ${JSON.stringify(strayCreditKeys.rows)}`);
 
   await assertMovementsMatchStatus(db);
+  await assertReservations(db);
+}
+
+async function assertReservations(db: Queryable): Promise<void> {
+  const shares = await db.query<{ batch_id: string; status: string; held: string }>(
+    `SELECT b.batch_id, b.status, COALESCE(SUM(e.amount), 0)::text AS held
+       FROM ledger.batches b
+       LEFT JOIN ledger.movements m ON m.batch_id = b.batch_id
+       LEFT JOIN ledger.entries e ON e.movement_id = m.movement_id AND e.kind = 'reservation'
+      GROUP BY b.batch_id, b.status`,
+  );
+  for (const r of shares.rows) {
+    const held = new Dec(r.held);
+    if (held.isNeg()) throw new Error(`batch ${r.batch_id} holds ${r.held}`);
+    if (r.status !== "PROCESSING" && !held.isZero()) {
+      throw new Error(`batch ${r.batch_id} is ${r.status} but still holds ${r.held}`);
+    }
+  }
+  const partners = await db.query(
+    `SELECT a.partner_id FROM ledger.accounts a
+      WHERE a.kind = 'reservation' AND a.balance <> (
+        SELECT COALESCE(SUM(e.amount), 0) FROM ledger.entries e JOIN ledger.movements m ON m.movement_id = e.movement_id
+         WHERE e.partner_id = a.partner_id AND e.kind = 'reservation' AND m.batch_id IS NOT NULL)`,
+  );
+  if (partners.rowCount > 0)
+    throw new Error(`reservations off their batches: ${JSON.stringify(partners.rows)}`);
 }
 
 async function assertMovementsMatchStatus(db: Queryable): Promise<void> {
@@ -110,15 +139,19 @@ async function assertMovementsMatchStatus(db: Queryable): Promise<void> {
     debited_usd: string | null;
     total: string | null;
     payout: string | null;
+    in_batch: boolean;
   }>(
     `SELECT t.tx_id, t.status, t.debited_usd, t.amount_usd + t.percentage_fee + t.fixed_fee AS total,
+            t.batch_id IS NOT NULL AS in_batch,
             (SELECT string_agg(m.kind, ',' ORDER BY m.kind) FROM ledger.movements m WHERE m.tx_id = t.tx_id) AS kinds,
             (SELECT -SUM(e.amount) FROM ledger.entries e JOIN ledger.movements m ON m.movement_id = e.movement_id
-              WHERE m.tx_id = t.tx_id AND m.kind = 'payout' AND e.kind = 'balance') AS payout
+              WHERE m.tx_id = t.tx_id AND ((m.kind = 'payout' AND e.kind = 'balance')
+                 OR (m.kind = 'batch_payout' AND e.kind = 'reservation'))) AS payout
        FROM ledger.transactions t`,
   );
   for (const r of rows.rows) {
-    const expected = MOVEMENTS_BY_STATUS[r.status];
+    const byStatus = MOVEMENTS_BY_STATUS[r.status] ?? "";
+    const expected = r.in_batch ? byStatus.replace("payout", "batch_payout") : byStatus;
     if ((r.kinds ?? "") !== expected) {
       throw new Error(`${r.tx_id} is ${r.status} with movements "${r.kinds}" (expected "${expected}")`);
     }

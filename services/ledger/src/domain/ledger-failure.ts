@@ -5,7 +5,7 @@
  */
 import type { DomainError } from "@payouts/platform/domain-result";
 import { defineReasons } from "@payouts/platform/reasons/define-reasons";
-import type { BatchReason } from "../batches/domain/batch-reasons.js";
+import type { BatchReason } from "./batch-reasons.js";
 
 export const LEDGER = defineReasons({
   TRANSACTION_NOT_FOUND: {
@@ -82,7 +82,7 @@ export const LEDGER_REASONS = LEDGER.codes;
 
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
-/** A reason of the ledger's own table or of its batches' (batches/domain/batch-reasons.ts). */
+/** A reason of the ledger's own table or of its batches' (batch-reasons.ts). */
 export type AnyLedgerReason = LedgerReason | BatchReason;
 
 /**

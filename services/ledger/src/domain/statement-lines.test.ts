@@ -107,3 +107,19 @@ describe("feed cursors", () => {
     expect(() => feedPageSize(-1)).toThrow(LedgerFailure);
   });
 });
+
+describe("batch funding lines", () => {
+  it("shows a batch's reservation as one payout line and its release as a reversal, without fee lines", () => {
+    const lines = statementLines(
+      [
+        entry({ movementKind: "reserve", amount: new Dec("-30.7"), entryId: 1n }),
+        entry({ movementKind: "release", amount: new Dec("20.2"), entryId: 2n }),
+      ],
+      new Dec("100"),
+    );
+    expect(lines.map((l) => [l.type, l.amountUsd.toFixed(), l.balanceAfter.toFixed()])).toEqual([
+      ["payout", "-30.7", "69.3"],
+      ["reversal", "20.2", "89.5"],
+    ]);
+  });
+});

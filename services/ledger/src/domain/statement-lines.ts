@@ -60,10 +60,17 @@ const TX_LINE_TYPES: Readonly<Record<string, StatementLineType>> = {
   refund: "refund",
 };
 
-/** Movements without a transaction: an operator credit, or the adjustment of a restated day. */
+/**
+ * Movements without a transaction: an operator credit, the adjustment of a restated day, and a bulk payout
+ * batch's funding (`reserve`, a payout debit of the whole batch: its items are then paid from the
+ * reservation and add no balance line) and its `release` (what the batch did not pay, returned like a
+ * reversal).
+ */
 const OPERATOR_LINE_TYPES: Readonly<Record<string, StatementLineType>> = {
   credit: "credit",
   adjustment: "adjustment",
+  reserve: "payout",
+  release: "reversal",
 };
 
 /** The line id: stable, opaque to partners. */

@@ -309,7 +309,9 @@ describe("the caller allowlist", () => {
   });
 
   it("lets the ledger resolve destinations (bulk payout validation), and nothing else of lookup", () => {
-    const lookup = Object.entries(CALLER_ALLOWLIST).filter(([method]) => method.startsWith("payouts.lookup."));
+    const lookup = Object.entries(CALLER_ALLOWLIST).filter(([method]) =>
+      method.startsWith("payouts.lookup."),
+    );
     expect(lookup.filter(([, callers]) => callers.includes("ledger")).map(([method]) => method)).toEqual([
       "payouts.lookup.v1.LookupService/ResolveDestination",
     ]);

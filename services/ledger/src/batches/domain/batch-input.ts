@@ -4,7 +4,7 @@
  * validation (their refusals make the item INVALID, not the request). Pure.
  */
 import { LedgerFailure, missingField } from "../../domain/ledger-failure.js";
-import { BATCH, batchFailure } from "./batch-reasons.js";
+import { BATCH, batchFailure } from "./batch-failure.js";
 
 /** Items one CreateBatch or PutBatchItems request may carry. */
 export const MAX_ITEMS_PER_REQUEST = 1_000;

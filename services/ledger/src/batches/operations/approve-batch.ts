@@ -14,7 +14,7 @@ import { LedgerFailure, missingField } from "../../domain/ledger-failure.js";
 import { reserveMovement } from "../../domain/posting-rules.js";
 import { ensureAccounts, lockBalance, postMovement } from "../../store/ledger-store.js";
 import { toBatchMessage } from "../batch-message.js";
-import { BATCH, batchFailure } from "../domain/batch-reasons.js";
+import { BATCH, batchFailure } from "../domain/batch-failure.js";
 import { afterApproval, isApprovable } from "../domain/batch-status.js";
 import { shortfall, sumTotals } from "../domain/batch-totals.js";
 import {

@@ -18,8 +18,8 @@ import { checkIdempotencyKey } from "../../domain/payout-execution.js";
 import { claimIdempotencyKey } from "../../operations/claim-idempotency-key.js";
 import { type KeyScope, storeKey } from "../../store/idempotency-store.js";
 import { toBatchMessage } from "../batch-message.js";
+import { BATCH, batchFailure } from "../domain/batch-failure.js";
 import { checkItemInputs, readRequiredApprovals } from "../domain/batch-input.js";
-import { BATCH, batchFailure } from "../domain/batch-reasons.js";
 import { RETRYABLE } from "../domain/batch-status.js";
 import type { MismatchPolicy } from "../domain/name-match.js";
 import {

@@ -7,8 +7,8 @@ import type { Queryable } from "@payouts/platform/database/database";
 import type { Batch, BatchItemInput } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { missingField } from "../../domain/ledger-failure.js";
 import { toBatchMessage } from "../batch-message.js";
+import { BATCH, batchFailure } from "../domain/batch-failure.js";
 import { checkBatchSize, checkItemInputs } from "../domain/batch-input.js";
-import { BATCH, batchFailure } from "../domain/batch-reasons.js";
 import { isEditable } from "../domain/batch-status.js";
 import {
   countItemsOf,

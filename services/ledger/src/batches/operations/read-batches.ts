@@ -11,10 +11,9 @@ import type {
 import { invalidField, missingField } from "../../domain/ledger-failure.js";
 import { pageSize } from "../../domain/list-cursor.js";
 import type { LedgerDeps } from "../../operations/ledger-deps.js";
-import { findTransaction } from "../../store/transaction-store.js";
 import { batchStatusName, itemStatusName, toBatchMessage, toItemMessage } from "../batch-message.js";
-import { BATCH, batchFailure } from "../domain/batch-reasons.js";
-import { findBatch, listBatches, listItems, viewBatch } from "../store/batch-store.js";
+import { BATCH, batchFailure } from "../domain/batch-failure.js";
+import { findBatch, listBatches, listItems, transactionsOf, viewBatch } from "../store/batch-store.js";
 
 export async function getBatch(deps: LedgerDeps, partnerId: string, batchId: string): Promise<Batch> {
   if (!batchId) throw missingField("batch_id");
@@ -57,11 +56,13 @@ export async function listBatchItemsPage(
     throw invalidField("cursor", "is not a cursor of this list");
   const rows = await listItems(deps.db, batch.batchId, itemStatusName(input.status), afterRow, limit + 1);
   const page = rows.slice(0, limit);
-  const items: BatchItem[] = [];
-  for (const item of page) {
-    const tx = item.txId ? await findTransaction(deps.db, item.txId) : undefined;
-    items.push(toItemMessage(item, tx));
-  }
+  const txs = await transactionsOf(
+    deps.db,
+    page.flatMap((i) => (i.txId ? [i.txId] : [])),
+  );
+  const items: BatchItem[] = page.map((item) =>
+    toItemMessage(item, item.txId ? txs.get(item.txId) : undefined),
+  );
   const last = page.at(-1);
   return { items, nextCursor: rows.length > limit && last ? String(last.rowNumber) : "" };
 }

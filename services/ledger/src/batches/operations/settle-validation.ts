@@ -3,10 +3,12 @@
  * item. It then expires at its earliest quote's expiry (a batch without a payable item gets no expiry).
  */
 import type { Queryable } from "@payouts/platform/database/database";
-import { findBatch, updateBatch } from "../store/batch-store.js";
+import { findBatch, hasValidatingItems, updateBatch } from "../store/batch-store.js";
 
 /** The caller holds the batch's row lock. Returns whether the batch became VALIDATED. */
 export async function settleValidation(q: Queryable, batchId: string, now: Date): Promise<boolean> {
+  // Every item but the last stops here, at an index probe.
+  if (await hasValidatingItems(q, batchId)) return false;
   const res = await q.query<{ validating: number; total: number; earliest: Date | null }>(
     `SELECT count(*) FILTER (WHERE i.status = 'VALIDATING')::int AS validating, count(*)::int AS total,
             min(t.quote_expires_at) FILTER (WHERE i.status = 'PENDING') AS earliest

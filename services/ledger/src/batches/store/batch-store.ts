@@ -5,6 +5,12 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import {
+  fromRow,
+  type StoredTransaction,
+  TRANSACTION_COLUMNS,
+  type TxRow,
+} from "../../store/transaction-store.js";
+import {
   type BatchCounts,
   type BatchStatus,
   countItems,
@@ -497,4 +503,36 @@ export async function itemStatuses(q: Queryable, batchId: string): Promise<ItemS
     batchId,
   ]);
   return res.rows.map((r) => r.status).filter(isItemStatus);
+}
+
+/** Whether any funded item still waits to be paid or is in flight (an index probe). */
+export async function hasUnfinishedItems(q: Queryable, batchId: string): Promise<boolean> {
+  const res = await q.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ledger.batch_items
+                     WHERE batch_id = $1 AND status IN ('PENDING', 'PROCESSING')) AS found`,
+    [batchId],
+  );
+  return res.rows[0]?.found === true;
+}
+
+/** Whether any item of the batch is still being validated (an index probe). */
+export async function hasValidatingItems(q: Queryable, batchId: string): Promise<boolean> {
+  const res = await q.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ledger.batch_items WHERE batch_id = $1 AND status = 'VALIDATING') AS found`,
+    [batchId],
+  );
+  return res.rows[0]?.found === true;
+}
+
+/** The transactions of a page of items, in one read, by tx_id. */
+export async function transactionsOf(
+  q: Queryable,
+  txIds: readonly string[],
+): Promise<Map<string, StoredTransaction>> {
+  if (txIds.length === 0) return new Map();
+  const res = await q.query<TxRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM ledger.transactions WHERE tx_id = ANY($1::text[])`,
+    [[...txIds]],
+  );
+  return new Map(res.rows.map((r) => [r.tx_id, fromRow(r)]));
 }

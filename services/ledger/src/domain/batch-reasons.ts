@@ -1,10 +1,9 @@
 /**
  * The refusals of bulk payouts (BatchService), with their gRPC status and wording: a table of their own
- * beside the ledger's (domain/ledger-failure.ts), thrown as LedgerFailure like every ledger refusal. Pure.
+ * beside the ledger's (ledger-failure.ts), thrown as LedgerFailure like every ledger refusal
+ * (batches/domain/batch-failure.ts). Pure.
  */
-import type { DomainError } from "@payouts/platform/domain-result";
 import { defineReasons } from "@payouts/platform/reasons/define-reasons";
-import { LedgerFailure } from "../../domain/ledger-failure.js";
 
 export const BATCH = defineReasons({
   BATCH_NOT_FOUND: {
@@ -56,7 +55,3 @@ export const BATCH = defineReasons({
 
 export const BATCH_REASONS = BATCH.codes;
 export type BatchReason = (typeof BATCH_REASONS)[number];
-
-/** A refusal of the table as the failure to throw. */
-export const batchFailure = (error: DomainError<BatchReason>) =>
-  new LedgerFailure(error.code, error.message, error.field);
