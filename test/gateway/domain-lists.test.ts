@@ -6,14 +6,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BATCH_REASONS as GATEWAY_BATCH_REASONS } from "@payouts/gateway/internal/http/error-map";
 import {
   BATCH_ITEM_STATUSES,
   BATCH_STATUSES,
   NAME_MATCHES,
 } from "@payouts/gateway/internal/operations/partner/batch-api";
 import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
-import { BATCH_REASONS as LEDGER_BATCH_REASONS } from "@payouts/ledger/internal/batches/domain/batch-reasons";
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
 import { IC_TYPES } from "@payouts/lookup/internal/domain/customers/customer";
@@ -94,10 +92,6 @@ describe("the transaction statuses", () => {
 });
 
 describe("bulk payout lists at the edge", () => {
-  it("the gateway's batch reasons are the ledger's", () => {
-    expect([...GATEWAY_BATCH_REASONS].sort()).toEqual([...LEDGER_BATCH_REASONS].sort());
-  });
-
   it("batch and item statuses and name matches are the proto enums' values", () => {
     const names = (e: Record<string, string | number>) =>
       Object.keys(e).filter((k) => Number.isNaN(Number(k)) && k !== "UNSPECIFIED");

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { LedgerReason } from "@payouts/ledger/reasons";
+import type { BatchReason, LedgerReason } from "@payouts/ledger/reasons";
 import type { LookupReason } from "@payouts/lookup/reasons";
 import { isConnectionFailure } from "@payouts/platform/database/connection-failure";
 import type { PlatformReason } from "@payouts/platform/domain-result";
@@ -36,33 +36,14 @@ export const GATEWAY_REASONS = [
 
 export type GatewayReason = (typeof GATEWAY_REASONS)[number];
 
-/**
- * The reasons of the ledger's BatchService, as its contract (`proto/payouts/ledger/v1/batches.proto`) names
- * them; `test/gateway/domain-lists.test.ts` compares this copy with the ledger's table. The gateway answers
- * BATCH_TOO_LARGE itself too, for an upload past 10,000 rows.
- */
-export const BATCH_REASONS = [
-  "BATCH_NOT_FOUND",
-  "BATCH_NOT_EDITABLE",
-  "BATCH_NOT_VALIDATED",
-  "BATCH_EXPIRED",
-  "BATCH_NOT_RETRYABLE",
-  "BATCH_ALREADY_APPROVED_BY",
-  "BATCH_TOO_LARGE",
-  "BATCH_DUPLICATE",
-  "DUPLICATE_ITEM_REF",
-] as const;
-
-export type BatchReason = (typeof BATCH_REASONS)[number];
-
 /** Every partner- and operator-facing code: each service's typed union of reasons and the gateway's own. */
 export type Reason =
   | GatewayReason
-  | BatchReason
   | PlatformReason
   | LookupReason
   | PricingReason
   | LedgerReason
+  | BatchReason
   | WebhooksReason
   | RailReason;
 
