@@ -42,16 +42,19 @@ export async function runWorkPass(deps: BatchDeps, kind: WorkKind, s: BatchWorke
 }
 
 export function createBatchWorkers(deps: BatchDeps, s: BatchWorkerSettings): PeriodicTask[] {
-  const worker = (kind: WorkKind) =>
-    createPeriodicTask({
+  const worker = (kind: WorkKind) => {
+    const task = createPeriodicTask({
       name: `batch-${kind}`,
       intervalMs: s.intervalMs,
       logger: deps.logger,
       run: async () => {
-        // Drain what is due, one claim at a time.
-        while ((await runWorkPass(deps, kind, s)) === s.batchSize) {}
+        // One claim per run; a full claim wakes the task for the next at once. A stop so waits for one
+        // pass, never for the whole queue.
+        if ((await runWorkPass(deps, kind, s)) === s.batchSize) task.wake();
       },
     });
+    return task;
+  };
   const expiry = createPeriodicTask({
     name: "batch-expiry",
     intervalMs: Math.max(s.intervalMs, 1000),
