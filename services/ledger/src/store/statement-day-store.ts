@@ -351,6 +351,10 @@ function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
 /**
  * Up to `limit` entries of the day's scope from `from` on (inclusive of its entry, as the feed does), and
  * the sum of the scope's entries before the first of them. One statement: one snapshot.
+ *
+ * The scope is written out twice rather than shared in a CTE: a CTE read twice is materialised whole and
+ * sorted for every page, while written out, the page is an index range scan in feed order from `from`
+ * (entries_feed) that stops after `limit` rows, and the sum reads only the amounts before `from`.
  */
 export async function dayEntries(
   q: Queryable,
@@ -361,13 +365,14 @@ export async function dayEntries(
   const { from: source, params } = scopeSql(scope);
   const n = params.length;
   const res = await q.query<DayEntryRow>(
-    `WITH scoped AS (SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}),
-     page AS (
-       SELECT * FROM scoped WHERE (xid, entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
-        ORDER BY xid, entry_id LIMIT $${n + 3}
+    `WITH page AS (
+       SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}
+          AND (e.xid, e.entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
+        ORDER BY e.xid, e.entry_id LIMIT $${n + 3}
      ),
      before AS (
-       SELECT COALESCE(sum(amount), 0) AS s FROM scoped WHERE (xid, entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
+       SELECT COALESCE(sum(e.amount), 0) AS s FROM ${source}
+          AND (e.xid, e.entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
      )
      SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, mv.kind AS movement_kind,
             p.amount::text AS amount, p.created_at, b.s::text AS before,
