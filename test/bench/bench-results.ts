@@ -132,6 +132,8 @@ export interface StatementDownloadResult {
   /** The gateway process's resident set before the request and its peak during it, MB. */
   readonly rssBeforeMb?: number;
   readonly rssPeakMb?: number;
+  /** Why the download did not complete (its status and body, or the connection's error); absent when it did. */
+  readonly failure?: string;
 }
 
 export interface BenchResults {

@@ -98,6 +98,7 @@ export function renderMarkdown(results: BenchResults): string {
       "| lines seeded | lines received | MB | seconds | lines/s | gateway RSS before MB | peak MB | rise MB | seed seconds |",
       "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
       `| ${d.lines} | ${d.received} | ${(d.bytes / 1e6).toFixed(1)} | ${d.seconds.toFixed(2)} | ${Math.round(d.linesPerSecond)} | ${d.rssBeforeMb?.toFixed(0) ?? "n/a"} | ${d.rssPeakMb?.toFixed(0) ?? "n/a"} | ${rise?.toFixed(1) ?? "n/a"} | ${d.seedSeconds.toFixed(1)} |`,
+      ...(d.failure ? ["", `The download failed after ${d.seconds.toFixed(1)} s: ${d.failure}`] : []),
     );
   }
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");

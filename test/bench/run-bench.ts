@@ -397,7 +397,9 @@ async function measureDownload(
     `statement download: ${result.received} lines, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(2)} s = ` +
       `${Math.round(result.linesPerSecond)} lines/s, gateway RSS rise ${rise}`,
   );
-  if (result.received !== lines) {
+  if (result.failure) {
+    problems.push(`statement download: ${result.failure} after ${result.seconds.toFixed(1)} s`);
+  } else if (result.received !== lines) {
     problems.push(`statement download: ${result.received} line records received for a day of ${lines}`);
   }
   checkAlive(topology.pids, problems);

@@ -43,8 +43,21 @@ export async function measureStatementDownload(
   const rssBeforeKb = readRssKb(target.gatewayPid);
   const peakResettable = resetPeakRss(target.gatewayPid);
   const t0 = performance.now();
-  const body = await downloadCsv(platform, measured.credentials, measured.date, target.gatewayPid);
+  const body = await downloadCsv(platform, measured.credentials, measured.date, target.gatewayPid).catch(
+    (error: unknown) => ({ failure: (error as Error).message }),
+  );
   const seconds = (performance.now() - t0) / 1000;
+  if ("failure" in body) {
+    return {
+      lines,
+      received: 0,
+      bytes: 0,
+      seconds,
+      linesPerSecond: 0,
+      seedSeconds: measured.seedSeconds,
+      failure: body.failure,
+    };
+  }
   const hwm = peakResettable ? readPeakRssKb(target.gatewayPid) : undefined;
   const peakKb = Math.max(body.sampledPeakRssKb ?? 0, hwm ?? 0) || undefined;
   // The header row and the day's summary row come before the lines.

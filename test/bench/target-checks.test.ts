@@ -96,5 +96,12 @@ describe("checkStatementDownload", () => {
     const checks = checkStatementDownload({ ...unread, received: 99_999 });
     expect(checks.map((c) => c.met)).toEqual([false, false]);
     expect(checks[1]?.measured).toBe("not readable");
+    const failed = checkStatementDownload({
+      ...download,
+      received: 0,
+      seconds: 15.2,
+      failure: "answered 503",
+    });
+    expect(failed[0]).toMatchObject({ measured: "failed after 15.2 s: answered 503", met: false });
   });
 });

@@ -134,7 +134,9 @@ export function checkStatementDownload(d: StatementDownloadResult): TargetCheck[
   return [
     {
       target: `${day} ≥ ${STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND} lines/s`,
-      measured: `${fixed(d.linesPerSecond, 0)} lines/s (${d.received} lines in ${fixed(d.seconds, 2)} s)`,
+      measured: d.failure
+        ? `failed after ${fixed(d.seconds, 1)} s: ${d.failure}`
+        : `${fixed(d.linesPerSecond, 0)} lines/s (${d.received} lines in ${fixed(d.seconds, 2)} s)`,
       met: d.received === d.lines && d.linesPerSecond >= STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND,
     },
     {
