@@ -127,7 +127,7 @@ export interface StatementDownloadResult {
   readonly bytes: number;
   readonly seconds: number;
   readonly linesPerSecond: number;
-  /** How long the seed took (not measured against any target). */
+  /** How long writing the day into the ledger took (not measured against any target). */
   readonly seedSeconds: number;
   /** The gateway process's resident set before the request and its peak during it, MB. */
   readonly rssBeforeMb?: number;

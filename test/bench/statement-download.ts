@@ -47,6 +47,7 @@ export async function measureStatementDownload(
     (error: unknown) => ({ failure: (error as Error).message }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const hwm = peakResettable ? readPeakRssKb(target.gatewayPid) : undefined;
   if ("failure" in body) {
     return {
       lines,
@@ -56,9 +57,10 @@ export async function measureStatementDownload(
       linesPerSecond: 0,
       seedSeconds: measured.seedSeconds,
       failure: body.failure,
+      ...(rssBeforeKb !== undefined ? { rssBeforeMb: rssBeforeKb / 1024 } : {}),
+      ...(hwm !== undefined ? { rssPeakMb: hwm / 1024 } : {}),
     };
   }
-  const hwm = peakResettable ? readPeakRssKb(target.gatewayPid) : undefined;
   const peakKb = Math.max(body.sampledPeakRssKb ?? 0, hwm ?? 0) || undefined;
   // The header row and the day's summary row come before the lines.
   const received = body.records - 2;
