@@ -202,7 +202,9 @@ export class UsageError extends Error {}
 
 /** Seconds after which a run stops itself: the HTTP parts' allowance plus what the webhook scenarios may take. */
 export function runLimitSeconds(options: BenchOptions): number {
-  const base = options.quick ? 170 : 590;
+  // The statement download's seed and request (100,000 lines full, 20,000 quick).
+  const statements = runs(options, "statements") ? (options.quick ? 90 : 300) : 0;
+  const base = (options.quick ? 170 : 590) + statements;
   if (!runs(options, "webhooks")) return base;
   const w = options.webhooks;
   const n = w.noisy;

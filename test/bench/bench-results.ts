@@ -118,6 +118,24 @@ export interface StatementRenderResult {
   readonly rssRiseMb: number | undefined;
 }
 
+/** A seeded day of the ledger downloaded as CSV through the gateway (statement-download.ts). */
+export interface StatementDownloadResult {
+  /** Lines seeded. */
+  readonly lines: number;
+  /** Line records in the body (its rows less the header and the summary row). */
+  readonly received: number;
+  readonly bytes: number;
+  readonly seconds: number;
+  readonly linesPerSecond: number;
+  /** How long writing the day into the ledger took (not measured against any target). */
+  readonly seedSeconds: number;
+  /** The gateway process's resident set before the request and its peak during it, MB. */
+  readonly rssBeforeMb?: number;
+  readonly rssPeakMb?: number;
+  /** Why the download did not complete (its status and body, or the connection's error); absent when it did. */
+  readonly failure?: string;
+}
+
 export interface BenchResults {
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -132,6 +150,7 @@ export interface BenchResults {
   readonly webhooks: readonly WebhookPhaseResult[];
   readonly noisyNeighbour?: NoisyNeighbourResult;
   readonly statementRender?: readonly StatementRenderResult[];
+  readonly statementDownload?: StatementDownloadResult;
   /** Highest peak RSS (MB) seen per process over the run. */
   readonly peakRssMb: Readonly<Record<string, number>>;
   /** False when VmHWM could not be reset, so per-scenario peaks are since process start. */

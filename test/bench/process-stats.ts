@@ -33,6 +33,16 @@ function ticksPerSecond(): number {
   return clockTicks;
 }
 
+/** VmRSS of a process in kB (its resident set now). */
+export function readRssKb(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** VmHWM of a process in kB (its peak resident set since start or the last reset). */
 export function readPeakRssKb(pid: number): number | undefined {
   try {

@@ -85,6 +85,22 @@ export function renderMarkdown(results: BenchResults): string {
       );
     }
   }
+  const d = results.statementDownload;
+  if (d) {
+    const rise =
+      d.rssPeakMb !== undefined && d.rssBeforeMb !== undefined ? d.rssPeakMb - d.rssBeforeMb : undefined;
+    lines.push(
+      "",
+      "### Statement download through the gateway",
+      "",
+      "One partner's day seeded into the ledger's tables, then `GET /statements/daily/{date}?format=csv` on the distributed topology's partner listener, read to the end; lines/s over the request's wall time; the gateway process's RSS before the request and its peak during it.",
+      "",
+      "| lines seeded | lines received | MB | seconds | lines/s | gateway RSS before MB | peak MB | rise MB | seed seconds |",
+      "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+      `| ${d.lines} | ${d.received} | ${(d.bytes / 1e6).toFixed(1)} | ${d.seconds.toFixed(2)} | ${Math.round(d.linesPerSecond)} | ${d.rssBeforeMb?.toFixed(0) ?? "n/a"} | ${d.rssPeakMb?.toFixed(0) ?? "n/a"} | ${rise?.toFixed(1) ?? "n/a"} | ${d.seedSeconds.toFixed(1)} |`,
+      ...(d.failure ? ["", `The download failed after ${d.seconds.toFixed(1)} s: ${d.failure}`] : []),
+    );
+  }
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
   for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
   if (results.targets.length > 0) {

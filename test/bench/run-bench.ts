@@ -22,6 +22,7 @@ import {
   type HttpScenarioResult,
   NOISY_PHASES,
   type NoisyNeighbourResult,
+  type StatementDownloadResult,
   type StatementRenderResult,
   type WebhookPhaseResult,
 } from "./bench-results.js";
@@ -47,6 +48,7 @@ import { locatePgbench, type PgbenchResult, runPgbenchBaselines } from "./pgbenc
 import { partnerClient } from "./platform-api.js";
 import { ProcessMonitor } from "./process-stats.js";
 import { writeResults } from "./results-report.js";
+import { measureStatementDownload, STATEMENT_DOWNLOAD_LINES } from "./statement-download.js";
 import {
   measureStatementRender,
   STATEMENT_RENDER_FORMATS,
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
       })
     : { http: [], webhooks: [] };
   http.push(...distributed.http);
+  const statementDownload: StatementDownloadResult | undefined = distributed.statementDownload;
   const noisyNeighbour: NoisyNeighbourResult | undefined = distributed.noisyNeighbour;
   if (!options.skipEmbedded && runs(options, "embedded")) {
     http.push(...(await measureEmbedded(settings, monitor, runId)));
@@ -173,9 +176,10 @@ async function main(): Promise<number> {
     webhooks: distributed.webhooks,
     ...(noisyNeighbour ? { noisyNeighbour } : {}),
     ...(statementRender ? { statementRender } : {}),
+    ...(statementDownload ? { statementDownload } : {}),
     peakRssMb,
     peaksPerScenario: monitor.peaksPerWindow,
-    targets: checkTargets(compared, distributed.webhooks, peakRssMb, noisyNeighbour),
+    targets: checkTargets(compared, distributed.webhooks, peakRssMb, noisyNeighbour, statementDownload),
     problems,
   };
   const markdown = writeResults(outDir, results);
@@ -284,6 +288,7 @@ const DISTRIBUTED_PARTS = [
   "executePayout",
   "listTransactions",
   "webhooks",
+  "statements",
 ] as const;
 
 async function measureDistributed(
@@ -294,6 +299,7 @@ async function measureDistributed(
   http: HttpScenarioResult[];
   webhooks: WebhookPhaseResult[];
   noisyNeighbour?: NoisyNeighbourResult;
+  statementDownload?: StatementDownloadResult;
 }> {
   const { monitor, problems } = settings;
   const databaseName = `bench_${infra.runId}`;
@@ -356,6 +362,10 @@ async function measureDistributed(
         signingKey: eventKeys.signingKey,
       })
     : { phases: [] };
+  // Last, so the day's 100,000 rows weigh on no other part's measurement.
+  const statementDownload = runs(options, "statements")
+    ? await measureDownload(options, topology, database.url, problems)
+    : undefined;
   for (const name of [...Object.keys(topology.pids), "postgres"]) monitor.unwatch(name);
   log("stopping the distributed topology");
   await topology.stop();
@@ -363,7 +373,37 @@ async function measureDistributed(
     http,
     webhooks: webhooks.phases,
     ...(webhooks.noisyNeighbour ? { noisyNeighbour: webhooks.noisyNeighbour } : {}),
+    ...(statementDownload ? { statementDownload } : {}),
   };
+}
+
+/** A seeded day downloaded as CSV through the gateway (statement-download.ts). */
+async function measureDownload(
+  options: BenchOptions,
+  topology: DistributedTarget,
+  databaseUrl: string,
+  problems: string[],
+): Promise<StatementDownloadResult> {
+  const lines = options.quick ? STATEMENT_DOWNLOAD_LINES.quick : STATEMENT_DOWNLOAD_LINES.full;
+  log(`statement download: seeding a day of ${lines} lines`);
+  const gatewayPid = topology.pids.gateway;
+  if (gatewayPid === undefined) throw new Error("the distributed topology has no gateway process");
+  const result = await measureStatementDownload({ platform: topology, databaseUrl, gatewayPid, log }, lines);
+  const rise =
+    result.rssPeakMb !== undefined && result.rssBeforeMb !== undefined
+      ? `${(result.rssPeakMb - result.rssBeforeMb).toFixed(1)} MB`
+      : "not readable";
+  log(
+    `statement download: ${result.received} lines, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(2)} s = ` +
+      `${Math.round(result.linesPerSecond)} lines/s, gateway RSS rise ${rise}`,
+  );
+  if (result.failure) {
+    problems.push(`statement download: ${result.failure} after ${result.seconds.toFixed(1)} s`);
+  } else if (result.received !== lines) {
+    problems.push(`statement download: ${result.received} line records received for a day of ${lines}`);
+  }
+  checkAlive(topology.pids, problems);
+  return result;
 }
 
 async function measureWebhooks(

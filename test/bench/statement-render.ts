@@ -4,27 +4,17 @@
  * wall time) and how far the server's resident set rose above its idle size (VmHWM after a reset).
  * Run alone: `node --conditions=source --import tsx test/bench/statement-render.ts [lines] [formats]`.
  */
-import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import type { StatementRenderResult } from "./bench-results.js";
 import { startChild } from "./child-process.js";
-import { readPeakRssKb, resetPeakRss } from "./process-stats.js";
+import { readPeakRssKb, readRssKb, resetPeakRss } from "./process-stats.js";
 
 /** What a full run renders; --quick renders fewer lines. */
 export const STATEMENT_RENDER_FORMATS = ["csv", "json", "camt053"] as const;
 export const STATEMENT_RENDER_LINES = { full: 100_000, quick: 20_000 } as const;
 
 const benchDir = import.meta.dirname;
-
-function readRssKb(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function fetchBody(port: number, path: string): Promise<{ bytes: number; newlines: number }> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
-import { checkTargets } from "./target-checks.js";
+import { checkStatementDownload, checkTargets } from "./target-checks.js";
 
 describe("checkTargets", () => {
   it("checks each performance target against the measured figures", () => {
@@ -67,5 +67,41 @@ describe("checkTargets", () => {
     expect(floor(0.61)).toMatchObject({ measured: "61 % of floor: x", met: true });
     expect(floor(0.59)?.met).toBe(false);
     expect(checkTargets([preview], [], {}).some((c) => c.target.includes("floor"))).toBe(false);
+  });
+});
+
+describe("checkStatementDownload", () => {
+  const download = {
+    lines: 100_000,
+    received: 100_000,
+    bytes: 19e6,
+    seconds: 4,
+    linesPerSecond: 25_000,
+    seedSeconds: 30,
+    rssBeforeMb: 100,
+    rssPeakMb: 130,
+  };
+
+  it("holds lines/s to 20,000 and the gateway's RSS rise to under 50 MB", () => {
+    expect(checkStatementDownload(download).map((c) => [c.measured, c.met])).toEqual([
+      ["25000 lines/s (100000 lines in 4.00 s)", true],
+      ["30.0 MB (100 → 130 MB)", true],
+    ]);
+    const slow = checkStatementDownload({ ...download, seconds: 10, linesPerSecond: 10_000, rssPeakMb: 150 });
+    expect(slow.map((c) => c.met)).toEqual([false, false]);
+  });
+
+  it("is not met when lines are missing or the resident set could not be read", () => {
+    const { rssPeakMb: _, ...unread } = download;
+    const checks = checkStatementDownload({ ...unread, received: 99_999 });
+    expect(checks.map((c) => c.met)).toEqual([false, false]);
+    expect(checks[1]?.measured).toBe("not readable");
+    const failed = checkStatementDownload({
+      ...download,
+      received: 0,
+      seconds: 15.2,
+      failure: "answered 503",
+    });
+    expect(failed[0]).toMatchObject({ measured: "failed after 15.2 s: answered 503", met: false });
   });
 });

@@ -1,6 +1,7 @@
 import type {
   HttpScenarioResult,
   NoisyNeighbourResult,
+  StatementDownloadResult,
   TargetCheck,
   WebhookPhaseResult,
 } from "./bench-results.js";
@@ -19,6 +20,9 @@ export const SERVICE_PROCESSES = [
 export const EMBEDDED_PROCESS = "embedded";
 
 const SERVICE_RSS_LIMIT_MB = 150;
+/** A day downloaded as CSV through the gateway: its speed, and how far the gateway's resident set may rise. */
+const STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND = 20_000;
+const STATEMENT_DOWNLOAD_RSS_RISE_LIMIT_MB = 50;
 const EMBEDDED_RSS_LIMIT_MB = 400;
 /** The partner endpoints whose tail latency is held to 4 × their median. */
 const ENDPOINTS = [
@@ -35,6 +39,7 @@ export function checkTargets(
   webhooks: readonly WebhookPhaseResult[],
   peakRssMb: Readonly<Record<string, number>>,
   noisy?: NoisyNeighbourResult,
+  statementDownload?: StatementDownloadResult,
 ): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const scenario = (name: string) => http.find((s) => s.name === name && s.mode === "distributed");
@@ -99,6 +104,7 @@ export function checkTargets(
     });
   }
   checks.push(...checkWebhookTargets(webhooks, noisy));
+  if (statementDownload) checks.push(...checkStatementDownload(statementDownload));
   const services = SERVICE_PROCESSES.filter((name) => peakRssMb[name] !== undefined);
   if (services.length > 0) {
     const worst = Math.max(...services.map((name) => peakRssMb[name] ?? 0));
@@ -118,6 +124,30 @@ export function checkTargets(
     });
   }
   return checks;
+}
+
+/** The two targets of a day's CSV through the gateway; a rise that could not be read is not met. */
+export function checkStatementDownload(d: StatementDownloadResult): TargetCheck[] {
+  const day = `a day of ${d.lines} lines as CSV through the gateway`;
+  const rise =
+    d.rssPeakMb !== undefined && d.rssBeforeMb !== undefined ? d.rssPeakMb - d.rssBeforeMb : undefined;
+  return [
+    {
+      target: `${day} ≥ ${STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND} lines/s`,
+      measured: d.failure
+        ? `failed after ${fixed(d.seconds, 1)} s: ${d.failure}`
+        : `${fixed(d.linesPerSecond, 0)} lines/s (${d.received} lines in ${fixed(d.seconds, 2)} s)`,
+      met: d.received === d.lines && d.linesPerSecond >= STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND,
+    },
+    {
+      target: `${day}: gateway RSS rise < ${STATEMENT_DOWNLOAD_RSS_RISE_LIMIT_MB} MB`,
+      measured:
+        rise === undefined
+          ? "not readable"
+          : `${fixed(rise, 1)} MB (${fixed(d.rssBeforeMb ?? 0, 0)} → ${fixed(d.rssPeakMb ?? 0, 0)} MB)`,
+      met: rise !== undefined && rise < STATEMENT_DOWNLOAD_RSS_RISE_LIMIT_MB,
+    },
+  ];
 }
 
 function pct(fraction: number): string {

@@ -20,7 +20,12 @@ import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { newId } from "@payouts/platform/ids";
 import { createLogger } from "@payouts/platform/logging/logger";
 import type { ServiceModule } from "@payouts/platform/service-module";
-import { type TransactionEvent, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import {
+  type BatchEvent,
+  BatchEventSchema,
+  type TransactionEvent,
+  TransactionEventSchema,
+} from "@payouts/proto/payouts/events/v1/events_pb";
 import { createWebhooksService, WEBHOOKS_MIGRATIONS } from "@payouts/webhooks/webhooks-service";
 import { createTestDatabase, kafkaBrokers, uniqueTopic } from "../../support/infra.js";
 import type { ApiResponse, Credentials } from "../../support/test-platform.js";
@@ -64,6 +69,8 @@ export interface WebhookHarness {
   admin(method: string, path: string, body?: unknown, token?: string | null): Promise<ApiResponse>;
   /** Publishes events to the dispatcher's topic, key = tx_id, headers as the ledger's relay sets them. */
   publish(...events: TransactionEvent[]): Promise<void>;
+  /** Publishes batch.completed events as the ledger's relay does: key = batch_id, signed. */
+  publishBatches(...events: BatchEvent[]): Promise<void>;
   /**
    * Stops the dispatcher and starts a new one on the same database, topic and consumer group; resolves
    * with how long the new one took to start.
@@ -179,6 +186,18 @@ export async function startWebhookHarness(options: HarnessOptions = {}): Promise
             topic,
             key: event.txId,
             value: toBinary(TransactionEventSchema, event),
+            headers: { "event-id": event.eventId, "event-type": event.eventType },
+          }),
+        ),
+      );
+    },
+    async publishBatches(...events: BatchEvent[]) {
+      await bus.publish(
+        events.map((event) =>
+          signer.sign({
+            topic,
+            key: event.batchId,
+            value: toBinary(BatchEventSchema, event),
             headers: { "event-id": event.eventId, "event-type": event.eventType },
           }),
         ),

@@ -4,8 +4,8 @@
  * (`additionalProperties: false`): a parameter a route's shape does not list is refused, and so is an empty
  * value, so neither a typo nor `partner_id=` is an unfiltered list.
  */
-import type { TProperties } from "typebox";
-import { Nullable, Type } from "../../api/schema.js";
+import type { TArray, TProperties, TSchema } from "typebox";
+import { component, Nullable, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
 /** Ids as the platform makes them (`tx_…`, `ptr_…`, `whd_…`). */
@@ -30,6 +30,18 @@ export const NextCursor = Nullable(
   Type.String(),
   "Pass as `cursor` for the next page; null on the last page.",
 );
+/** The paging parameters of a list query, last in its shape: `limit` (default `fallback`) and `cursor`. */
+export const Paging = (fallback: number) => ({
+  limit: Type.Optional(Limit(fallback)),
+  cursor: Type.Optional(Cursor),
+});
+/** A page of a list: its items under `key`, then `next_cursor`; a closed object named `name` in the document. */
+export const ListPage = <K extends string, T extends TSchema>(name: string, key: K, item: T) => {
+  const properties = { [key]: Type.Array(item), next_cursor: NextCursor } as Record<K, TArray<T>> & {
+    next_cursor: typeof NextCursor;
+  };
+  return component(name, Type.Object(properties, { additionalProperties: false }));
+};
 export const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const QUERY_CASE: ErrorCase = [

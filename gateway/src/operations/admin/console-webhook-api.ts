@@ -8,10 +8,10 @@ import {
   CONSOLE_TAG,
   Count,
   CURSOR_CASE,
-  Cursor,
   Id,
-  Limit,
+  ListPage,
   NextCursor,
+  Paging,
   QUERY_CASE,
   Query,
 } from "./console-query-shapes.js";
@@ -25,17 +25,10 @@ export const DeliverySearchQuery = Query({
   partner_id: Type.Optional(Id("One partner's deliveries.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
   tx_id: Type.Optional(Id("One transaction's deliveries.", "tx_01m7xx9726hzfmmn1fcz6t8605")),
   config_id: Type.Optional(Id("One receiver's deliveries.", "whc_01m7xx9726hzfmmn1fcz6t8605")),
-  limit: Type.Optional(Limit(50)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(50),
 });
 
-export const DeliveryPage = component(
-  "DeliveryPage",
-  Type.Object(
-    { deliveries: Type.Array(WebhookDelivery), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const DeliveryPage = ListPage("DeliveryPage", "deliveries", WebhookDelivery);
 
 export const DeliveryParams = Type.Object({
   delivery_id: Type.String({
@@ -81,17 +74,10 @@ export type AdminWebhookConfig = Static<typeof AdminWebhookConfig>;
 export const ConfigSearchQuery = Query({
   partner_id: Type.Optional(Id("One partner's receivers.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
   enabled: Type.Optional(Type.Boolean({ description: "Only enabled (true) or disabled (false) ones." })),
-  limit: Type.Optional(Limit(50)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(50),
 });
 
-export const ConfigPage = component(
-  "AdminWebhookConfigPage",
-  Type.Object(
-    { webhook_configs: Type.Array(AdminWebhookConfig), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const ConfigPage = ListPage("AdminWebhookConfigPage", "webhook_configs", AdminWebhookConfig);
 
 export const ConfigSwitch = component(
   "WebhookConfigSwitch",
@@ -167,8 +153,7 @@ export const ReceiverHealthQuery = Query({
   circuit_open: Type.Optional(
     Type.Boolean({ description: "Only receivers whose circuit is open or half-open." }),
   ),
-  limit: Type.Optional(Limit(50)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(50),
 });
 
 export const ReceiverHealth = component(

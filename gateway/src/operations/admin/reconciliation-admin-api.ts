@@ -5,7 +5,7 @@
  */
 import { defineOperation } from "../../api/operation.js";
 import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
-import { CURSOR_CASE, Cursor, Id, Limit, NextCursor, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 /** The break types, as the ledger writes them (services/ledger/src/domain/reconciliation-matching.ts). */
 export const BREAK_TYPES = [
@@ -106,8 +106,7 @@ export type ReconciliationBreak = Static<typeof ReconciliationBreak>;
 export const RunQuery = Query({
   rail: Type.Optional(RailName),
   date: Type.Optional(Day("One day's runs.")),
-  limit: Type.Optional(Limit(20)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(20),
 });
 
 export const BreakQuery = Query({
@@ -116,24 +115,11 @@ export const BreakQuery = Query({
   type: Type.Optional(StringEnum(BREAK_TYPES)),
   run_id: Type.Optional(Id("The breaks one run opened.", "rcn_01m7xx9726hzfmmn1fcz6t8605")),
   state: Type.Optional(StringEnum(["open", "resolved"], { description: "Both when left out." })),
-  limit: Type.Optional(Limit(50)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(50),
 });
 
-export const RunPage = component(
-  "ReconciliationRunPage",
-  Type.Object(
-    { runs: Type.Array(ReconciliationRun), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
-export const BreakPage = component(
-  "ReconciliationBreakPage",
-  Type.Object(
-    { breaks: Type.Array(ReconciliationBreak), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const RunPage = ListPage("ReconciliationRunPage", "runs", ReconciliationRun);
+export const BreakPage = ListPage("ReconciliationBreakPage", "breaks", ReconciliationBreak);
 
 export const BreakParams = Type.Object({
   break_id: Type.String({

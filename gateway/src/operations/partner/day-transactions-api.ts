@@ -3,11 +3,7 @@
  * day in its statement time zone, with its status now and every statement line it produced, keyed by the
  * partner's own `partner_transaction_id`.
  */
-import {
-  DEFAULT_FEED_PAGE_SIZE,
-  MAX_FEED_PAGE_SIZE,
-  STATEMENT_LINE_TYPES,
-} from "@payouts/platform/statement-feed";
+import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -18,6 +14,7 @@ import {
   Timestamp,
   Type,
 } from "../../api/schema.js";
+import { feedNextCursor, feedPageQuery } from "./feed-page.js";
 import { DayParams } from "./statement-day-api.js";
 import { TransactionStatus } from "./transaction-api.js";
 
@@ -81,8 +78,7 @@ const DayTransactionsPage = component(
       period_start: Timestamp("The day's first instant."),
       period_end: Timestamp("The next day's first instant."),
       transactions: Type.Array(DayTransaction, { description: "Oldest first." }),
-      next_cursor: Nullable(
-        Type.String(),
+      next_cursor: feedNextCursor(
         "Pass as `after` for the next transactions; the `after` given when there are no more; null when the day has none.",
       ),
     },
@@ -91,21 +87,9 @@ const DayTransactionsPage = component(
 );
 export type DayTransactionsPage = Static<typeof DayTransactionsPage>;
 
-export const DayTransactionsQuery = Type.Object({
-  after: Type.Optional(
-    Type.String({
-      maxLength: 255,
-      description: "The `next_cursor` of the previous page, unchanged (opaque).",
-    }),
-  ),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_FEED_PAGE_SIZE,
-      default: DEFAULT_FEED_PAGE_SIZE,
-      description: "Transactions per page.",
-    }),
-  ),
+export const DayTransactionsQuery = feedPageQuery({
+  after: "The `next_cursor` of the previous page, unchanged (opaque).",
+  limit: "Transactions per page.",
 });
 
 export const listDailyTransactions = defineOperation({

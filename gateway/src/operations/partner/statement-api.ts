@@ -2,11 +2,7 @@
  * The statement feed (`statement-routes.ts`): the lines of the partner's balance, in a stable order, paged
  * by an opaque cursor that never skips a line committed late.
  */
-import {
-  DEFAULT_FEED_PAGE_SIZE,
-  MAX_FEED_PAGE_SIZE,
-  STATEMENT_LINE_TYPES,
-} from "@payouts/platform/statement-feed";
+import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -18,6 +14,7 @@ import {
   Type,
 } from "../../api/schema.js";
 import { STATEMENT_PAGE_EXAMPLE } from "../../openapi/openapi-examples.js";
+import { feedNextCursor, feedPageQuery } from "./feed-page.js";
 
 const nullableText = (description: string) => Nullable(Type.String(), description);
 const nullableDecimal = (description: string) => Nullable(DecimalString(description), description);
@@ -52,8 +49,7 @@ const StatementPage = component(
   Type.Object(
     {
       entries: Type.Array(StatementLine, { description: "In feed order." }),
-      next_cursor: Nullable(
-        Type.String(),
+      next_cursor: feedNextCursor(
         "Pass as `after` for the next lines; the `after` given when nothing is new; null only while there is no line yet.",
       ),
     },
@@ -62,21 +58,9 @@ const StatementPage = component(
 );
 export type StatementPage = Static<typeof StatementPage>;
 
-export const StatementQuery = Type.Object({
-  after: Type.Optional(
-    Type.String({
-      maxLength: 255,
-      description: "The `next_cursor` of the previous page, unchanged (opaque); omit for the first line.",
-    }),
-  ),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_FEED_PAGE_SIZE,
-      default: DEFAULT_FEED_PAGE_SIZE,
-      description: "Lines per page.",
-    }),
-  ),
+export const StatementQuery = feedPageQuery({
+  after: "The `next_cursor` of the previous page, unchanged (opaque); omit for the first line.",
+  limit: "Lines per page.",
 });
 
 export const listBalanceEntries = defineOperation({

@@ -18,6 +18,7 @@ import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import type { DaySummary } from "../domain/statement-days.js";
 import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
+import { type BalanceEntryRow, balanceEntryColumns, toBalanceEntry } from "./statement-store.js";
 
 /** What the last closed day's close took: every entry below `watermark` written before `end`. */
 export interface ClosedBound {
@@ -290,20 +291,8 @@ export async function insertClosedDay(
   return res.rowCount === 1;
 }
 
-interface DayEntryRow {
-  readonly xid: string;
-  readonly entry_id: string;
-  readonly movement_kind: string;
-  readonly amount: string;
-  readonly created_at: Date;
+interface DayEntryRow extends BalanceEntryRow {
   readonly before: string;
-  readonly tx_id: string | null;
-  readonly partner_transaction_id: string | null;
-  readonly currency: string | null;
-  readonly local_amount: string | null;
-  readonly exchange_rate: string | null;
-  readonly amount_usd: string | null;
-  readonly fee: string | null;
 }
 
 /**
@@ -351,6 +340,10 @@ function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
 /**
  * Up to `limit` entries of the day's scope from `from` on (inclusive of its entry, as the feed does), and
  * the sum of the scope's entries before the first of them. One statement: one snapshot.
+ *
+ * The scope is written out twice rather than shared in a CTE: a CTE read twice is materialised whole and
+ * sorted for every page, while written out, the page is an index range scan in feed order from `from`
+ * (entries_feed) that stops after `limit` rows, and the sum reads only the amounts before `from`.
  */
 export async function dayEntries(
   q: Queryable,
@@ -361,19 +354,16 @@ export async function dayEntries(
   const { from: source, params } = scopeSql(scope);
   const n = params.length;
   const res = await q.query<DayEntryRow>(
-    `WITH scoped AS (SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}),
-     page AS (
-       SELECT * FROM scoped WHERE (xid, entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
-        ORDER BY xid, entry_id LIMIT $${n + 3}
+    `WITH page AS (
+       SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}
+          AND (e.xid, e.entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
+        ORDER BY e.xid, e.entry_id LIMIT $${n + 3}
      ),
      before AS (
-       SELECT COALESCE(sum(amount), 0) AS s FROM scoped WHERE (xid, entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
+       SELECT COALESCE(sum(e.amount), 0) AS s FROM ${source}
+          AND (e.xid, e.entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
      )
-     SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, mv.kind AS movement_kind,
-            p.amount::text AS amount, p.created_at, b.s::text AS before,
-            t.tx_id, NULLIF(t.partner_transaction_id, '') AS partner_transaction_id, t.currency,
-            t.amount::text AS local_amount, t.exchange_rate::text AS exchange_rate,
-            t.amount_usd::text AS amount_usd, (t.percentage_fee + t.fixed_fee)::text AS fee
+     SELECT ${balanceEntryColumns("p", "mv", "t")}, b.s::text AS before
        FROM before b
        LEFT JOIN page p ON true
        LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id
@@ -381,26 +371,10 @@ export async function dayEntries(
       ORDER BY p.xid, p.entry_id`,
     [...params, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit],
   );
-  const before = new Dec(res.rows[0]?.before ?? "0");
-  const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
   return {
-    before,
-    entries: res.rows
-      .filter((r) => r.entry_id !== null)
-      .map((r) => ({
-        xid: BigInt(r.xid),
-        entryId: BigInt(r.entry_id),
-        movementKind: r.movement_kind,
-        amount: new Dec(r.amount),
-        createdAt: r.created_at,
-        txId: r.tx_id ?? undefined,
-        partnerTransactionId: r.partner_transaction_id ?? undefined,
-        currency: r.currency ?? undefined,
-        localAmount: dec(r.local_amount),
-        exchangeRate: dec(r.exchange_rate),
-        amountUsd: dec(r.amount_usd),
-        fee: dec(r.fee),
-      })),
+    before: new Dec(res.rows[0]?.before ?? "0"),
+    // A day without entries from `from` on is the `before` row alone, its page columns null.
+    entries: res.rows.filter((r) => r.entry_id !== null).map(toBalanceEntry),
   };
 }
 

@@ -18,13 +18,16 @@ import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
 /** Entries summed since the last checkpoint before a page records a new one. */
 export const CHECKPOINT_SPACING = 1000;
 
-interface EntryRow {
+/**
+ * A balance entry as the statement reads select it (`balanceEntryColumns`): the entry, its movement's kind
+ * and its transaction's frozen quote (null for a movement without a transaction).
+ */
+export interface BalanceEntryRow {
   readonly xid: string;
   readonly entry_id: string;
   readonly movement_kind: string;
   readonly amount: string;
   readonly created_at: Date;
-  readonly opening: string;
   readonly tx_id: string | null;
   readonly partner_transaction_id: string | null;
   readonly currency: string | null;
@@ -32,6 +35,42 @@ interface EntryRow {
   readonly exchange_rate: string | null;
   readonly amount_usd: string | null;
   readonly fee: string | null;
+}
+
+/**
+ * The select list of a BalanceEntryRow, given the aliases of the entry, its movement and its transaction
+ * (`ledger.transactions`, left-joined) in the query.
+ */
+export function balanceEntryColumns(entry: string, movement: string, transaction: string): string {
+  const [e, m, t] = [entry, movement, transaction];
+  return `${e}.xid::text AS xid, ${e}.entry_id::text AS entry_id, ${m}.kind AS movement_kind,
+          ${e}.amount::text AS amount, ${e}.created_at, ${t}.tx_id,
+          NULLIF(${t}.partner_transaction_id, '') AS partner_transaction_id, ${t}.currency,
+          ${t}.amount::text AS local_amount, ${t}.exchange_rate::text AS exchange_rate,
+          ${t}.amount_usd::text AS amount_usd, (${t}.percentage_fee + ${t}.fixed_fee)::text AS fee`;
+}
+
+const decimalOrUndefined = (v: string | null) => (v === null ? undefined : new Dec(v));
+
+export function toBalanceEntry(r: BalanceEntryRow): BalanceEntry {
+  return {
+    xid: BigInt(r.xid),
+    entryId: BigInt(r.entry_id),
+    movementKind: r.movement_kind,
+    amount: new Dec(r.amount),
+    createdAt: r.created_at,
+    txId: r.tx_id ?? undefined,
+    partnerTransactionId: r.partner_transaction_id ?? undefined,
+    currency: r.currency ?? undefined,
+    localAmount: decimalOrUndefined(r.local_amount),
+    exchangeRate: decimalOrUndefined(r.exchange_rate),
+    amountUsd: decimalOrUndefined(r.amount_usd),
+    fee: decimalOrUndefined(r.fee),
+  };
+}
+
+interface EntryRow extends BalanceEntryRow {
+  readonly opening: string;
 }
 
 /**
@@ -81,11 +120,7 @@ export async function feedEntries(
         WHERE o.since >= $5 AND $2::xid8 < w.xmin
        ON CONFLICT DO NOTHING
      )
-     SELECT p.xid::text AS xid, p.entry_id::text AS entry_id, m.kind AS movement_kind,
-            p.amount::text AS amount, p.created_at, o.s::text AS opening,
-            t.tx_id, NULLIF(t.partner_transaction_id, '') AS partner_transaction_id, t.currency,
-            t.amount::text AS local_amount, t.exchange_rate::text AS exchange_rate,
-            t.amount_usd::text AS amount_usd, (t.percentage_fee + t.fixed_fee)::text AS fee
+     SELECT ${balanceEntryColumns("p", "m", "t")}, o.s::text AS opening
        FROM page p
        JOIN ledger.movements m ON m.movement_id = p.movement_id
        LEFT JOIN ledger.transactions t ON t.tx_id = m.tx_id
@@ -94,23 +129,5 @@ export async function feedEntries(
     // Without a cursor the feed starts at (0, 0), before every entry.
     [partnerId, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit, checkpointSpacing],
   );
-  const opening = new Dec(res.rows[0]?.opening ?? "0");
-  const dec = (v: string | null) => (v === null ? undefined : new Dec(v));
-  return {
-    opening,
-    entries: res.rows.map((r) => ({
-      xid: BigInt(r.xid),
-      entryId: BigInt(r.entry_id),
-      movementKind: r.movement_kind,
-      amount: new Dec(r.amount),
-      createdAt: r.created_at,
-      txId: r.tx_id ?? undefined,
-      partnerTransactionId: r.partner_transaction_id ?? undefined,
-      currency: r.currency ?? undefined,
-      localAmount: dec(r.local_amount),
-      exchangeRate: dec(r.exchange_rate),
-      amountUsd: dec(r.amount_usd),
-      fee: dec(r.fee),
-    })),
-  };
+  return { opening: new Dec(res.rows[0]?.opening ?? "0"), entries: res.rows.map(toBalanceEntry) };
 }

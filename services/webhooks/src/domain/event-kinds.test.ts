@@ -45,6 +45,13 @@ describe("statement.closed", () => {
   });
 });
 
+describe("batch.completed", () => {
+  it("goes to /webhooks/batches/completed", () => {
+    expect(receiverPath("batch.completed")).toBe("/webhooks/batches/completed");
+    expect(isNotifiedEventType("batch.completed")).toBe(true);
+  });
+});
+
 describe("matchesFilter", () => {
   it.each([
     [["*"], "transaction.success", true],
@@ -60,6 +67,10 @@ describe("matchesFilter", () => {
     [["statement.closed"], "statement.closed", true],
     [["transaction.success"], "statement.closed", false],
     [["statement.closed"], "transaction.success", false],
+    [["*"], "batch.completed", true],
+    [["batch.completed"], "batch.completed", true],
+    [["statement.closed"], "batch.completed", false],
+    [["batch.completed"], "transaction.success", false],
   ])("filter %j, event %s → %s", (filter, eventType, expected) => {
     expect(matchesFilter(filter, eventType)).toBe(expected);
   });
@@ -75,6 +86,10 @@ describe("validateEventFilter", () => {
     [["transaction.refunded", "transaction.refunded"], ["transaction.refunded"]],
     [["*"], ["*"]],
     [["transaction.success", "*"], ["*"]],
+    [
+      ["batch.completed", "transaction.success"],
+      ["transaction.success", "batch.completed"],
+    ],
   ])("accepts %j as %j", (filter, expected) => {
     expect(validateEventFilter(filter)).toEqual({ ok: true, value: expected });
   });
@@ -99,7 +114,7 @@ describe("validateEventFilter", () => {
   it("lists the allowed names in the error", () => {
     const result = validateEventFilter(["nope"]);
     expect(result.ok ? "" : result.error.message).toContain(
-      '"transaction.success", "transaction.refunded", "transaction.failed", "statement.closed", "*"',
+      '"transaction.success", "transaction.refunded", "transaction.failed", "statement.closed", "batch.completed", "*"',
     );
   });
 });

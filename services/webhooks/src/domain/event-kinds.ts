@@ -1,6 +1,7 @@
 /**
  * Which events become partner notifications, where each one is sent, and which webhook configurations
- * want it: three transaction outcomes and statement.closed (a partner's statement day closed). Other event
+ * want it: three transaction outcomes, statement.closed (a partner's statement day closed) and
+ * batch.completed (every item of a bulk payout reached its end). Other event
  * types on the topic (transaction.processing, transaction.expired, ...) never produce a notification,
  * whatever the filter says.
  */
@@ -17,13 +18,16 @@ export type TransactionEventType = (typeof TRANSACTION_EVENT_TYPES)[number];
 /** A partner's statement day closed; its payload is a payouts.events.v1.StatementEvent. */
 export const STATEMENT_CLOSED = "statement.closed";
 
-export const NOTIFIED_EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, STATEMENT_CLOSED] as const;
+/** Every item of a partner's bulk payout reached its end; its payload is a payouts.events.v1.BatchEvent. */
+export const BATCH_COMPLETED = "batch.completed";
+
+export const NOTIFIED_EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, STATEMENT_CLOSED, BATCH_COMPLETED] as const;
 
 export type NotifiedEventType = (typeof NOTIFIED_EVENT_TYPES)[number];
 
 /**
- * Filter entry that selects every notified event type, including ones added later (statement.closed
- * reaches `*` configurations too).
+ * Filter entry that selects every notified event type, including ones added later (statement.closed and
+ * batch.completed reach `*` configurations too).
  */
 export const ALL_EVENTS = "*";
 
@@ -33,12 +37,14 @@ export type EventFilterEntry = NotifiedEventType | typeof ALL_EVENTS;
 export type NotificationStatus = "SUCCESS" | "REFUNDED" | "FAILED";
 
 // The success and refunded paths are the partner API's; /failed extends them for the documented FAILED
-// state, and /webhooks/statements/closed follows the same <resource>/<what happened> pattern.
+// state, and /webhooks/statements/closed and /webhooks/batches/completed follow the same
+// <resource>/<what happened> pattern.
 const PATHS: Readonly<Record<NotifiedEventType, string>> = {
   "transaction.success": "/webhooks/transactions/success",
   "transaction.refunded": "/webhooks/transactions/refunded",
   "transaction.failed": "/webhooks/transactions/failed",
   "statement.closed": "/webhooks/statements/closed",
+  "batch.completed": "/webhooks/batches/completed",
 };
 
 const STATUSES: Readonly<Record<TransactionEventType, NotificationStatus>> = {

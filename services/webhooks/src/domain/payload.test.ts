@@ -56,6 +56,16 @@ describe("buildNotificationBody", () => {
     expect(JSON.parse(body(event({ eventType, status: "whatever" }))).status).toBe(status);
   });
 
+  it("names the bulk payout and its item after tx_id, only when the payout was an item of one", () => {
+    expect(body(event({ batchId: "bat_1", itemRef: "row-7" }))).toMatch(
+      /^\{"tx_id":"tx_01HQ","batch_id":"bat_1","item_ref":"row-7","status":"SUCCESS",/,
+    );
+    expect(body(event({ batchId: "bat_1" }))).toMatch(/^\{"tx_id":"tx_01HQ","batch_id":"bat_1","status":/);
+    const single = body(event());
+    expect(single).not.toContain("batch_id");
+    expect(single).not.toContain("item_ref");
+  });
+
   it("includes refund_reason only on refunds that have one", () => {
     expect(
       JSON.parse(body(event({ eventType: "transaction.refunded", refundReason: "duplicate" }))),

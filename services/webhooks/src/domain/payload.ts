@@ -23,21 +23,23 @@ export interface NotificationBodyOptions {
   readonly test?: boolean;
 }
 
-type TransactionFacts = Pick<
-  TransactionEvent,
-  | "eventId"
-  | "eventType"
-  | "occurredAt"
-  | "txId"
-  | "amount"
-  | "fee"
-  | "percentageFee"
-  | "fixedFee"
-  | "sender"
-  | "recipient"
-  | "refundReason"
-  | "failureReason"
->;
+/** A transaction event's facts; `batchId` and `itemRef` are set when the payout was an item of a bulk payout. */
+type TransactionFacts = Partial<Pick<TransactionEvent, "batchId" | "itemRef">> &
+  Pick<
+    TransactionEvent,
+    | "eventId"
+    | "eventType"
+    | "occurredAt"
+    | "txId"
+    | "amount"
+    | "fee"
+    | "percentageFee"
+    | "fixedFee"
+    | "sender"
+    | "recipient"
+    | "refundReason"
+    | "failureReason"
+  >;
 
 /** Builds the signed body of the notification for `event`; throws if the event cannot be notified. */
 export function buildNotificationBody(event: TransactionFacts, options: NotificationBodyOptions): Buffer {
@@ -45,6 +47,8 @@ export function buildNotificationBody(event: TransactionFacts, options: Notifica
   const dp = checkedDp(options.dp);
   const members = [
     member("tx_id", JSON.stringify(requireText(event.txId, "tx_id"))),
+    ...(event.batchId ? [member("batch_id", JSON.stringify(event.batchId))] : []),
+    ...(event.itemRef ? [member("item_ref", JSON.stringify(event.itemRef))] : []),
     member("status", JSON.stringify(notificationStatus(eventType))),
     ...moneyMember("amount", event.amount, options.amountDp),
     ...moneyMember("fee", event.fee, dp),

@@ -9,8 +9,8 @@
  * signed becomes a delivery. A refused message is logged, counted and acknowledged, never stored.
  *
  * The Kafka header event-type says which message a payload is before it is decoded: statement.closed is a
- * StatementEvent (its deliveries ordered by statement id, as a transaction's are by tx id), anything else
- * a TransactionEvent.
+ * StatementEvent (its deliveries ordered by statement id, as a transaction's are by tx id), batch.completed
+ * a BatchEvent (ordered by batch id), anything else a TransactionEvent.
  *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
@@ -23,9 +23,19 @@ import type { EventVerifier, RefusalReason } from "@payouts/platform/events/even
 import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
-import { StatementEventSchema, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import {
+  BatchEventSchema,
+  StatementEventSchema,
+  TransactionEventSchema,
+} from "@payouts/proto/payouts/events/v1/events_pb";
 import type { Preclaim } from "../delivery/delivery-worker.js";
-import { isTransactionEventType, matchesFilter, STATEMENT_CLOSED } from "../domain/event-kinds.js";
+import { buildBatchCompletedBody } from "../domain/batch-payload.js";
+import {
+  BATCH_COMPLETED,
+  isTransactionEventType,
+  matchesFilter,
+  STATEMENT_CLOSED,
+} from "../domain/event-kinds.js";
 import { buildNotificationBody } from "../domain/payload.js";
 import { withJitter } from "../domain/retry-policy.js";
 import { buildStatementClosedBody } from "../domain/statement-payload.js";
@@ -110,7 +120,7 @@ interface IntakeEvent {
   eventId: string;
   readonly eventType: string;
   readonly partnerId: string;
-  /** Deliveries of one (configuration, orderKey) go out in sequence order: a tx id or a statement id. */
+  /** Deliveries of one (configuration, orderKey) go out in sequence order: a tx, statement or batch id. */
   readonly orderKey: string;
   readonly sequence: bigint;
   readonly occurredAt: Timestamp | undefined;
@@ -122,6 +132,7 @@ const EVENT_ID = /^[\x21-\x2d\x2f-\x7e]{1,200}$/;
 
 function decodeEvent(message: EventMessage): Decoded {
   if (message.headers["event-type"] === STATEMENT_CLOSED) return decodeStatementEvent(message);
+  if (message.headers["event-type"] === BATCH_COMPLETED) return decodeBatchEvent(message);
   return decodeTransactionEvent(message);
 }
 
@@ -155,6 +166,36 @@ function decodeStatementEvent(message: EventMessage): Decoded {
   };
   try {
     return { event, body: buildStatementClosedBody({ ...decoded, eventId }) };
+  } catch (error) {
+    return { problem: `event ${eventId} cannot be notified: ${(error as Error).message}` };
+  }
+}
+
+function decodeBatchEvent(message: EventMessage): Decoded {
+  let decoded: ReturnType<typeof fromBinary<typeof BatchEventSchema>>;
+  try {
+    decoded = fromBinary(BatchEventSchema, message.value);
+  } catch (error) {
+    return { problem: `not a BatchEvent (${(error as Error).message})` };
+  }
+  const eventId = decoded.eventId || (message.headers["event-id"] ?? "");
+  const bad = badEventId(eventId);
+  if (bad) return bad;
+  if (decoded.eventType !== BATCH_COMPLETED) {
+    return { problem: `event ${eventId} is labelled ${BATCH_COMPLETED} but carries ${decoded.eventType}` };
+  }
+  if (decoded.partnerId === "") return { problem: `event ${eventId} has no partner_id` };
+  if (decoded.batchId === "") return { problem: `event ${eventId} has no batch_id` };
+  const event: IntakeEvent = {
+    eventId,
+    eventType: BATCH_COMPLETED,
+    partnerId: decoded.partnerId,
+    orderKey: decoded.batchId,
+    sequence: 1n,
+    occurredAt: decoded.occurredAt,
+  };
+  try {
+    return { event, body: buildBatchCompletedBody({ ...decoded, eventId }) };
   } catch (error) {
     return { problem: `event ${eventId} cannot be notified: ${(error as Error).message}` };
   }
