@@ -71,6 +71,49 @@ const spec = {
     parse: parse.positiveInt,
     default: 15 * 60_000,
   },
+  oidcIssuer: {
+    env: "OIDC_ISSUER",
+    doc: "issuer URL of the OpenID Connect provider operators sign in with (unset = no OIDC sign-in)",
+    parse: (raw: string) => new URL(raw).href.replace(/\/$/, ""),
+  },
+  oidcClientId: {
+    env: "OIDC_CLIENT_ID",
+    doc: "the gateway's client id at the provider",
+    parse: parse.string,
+  },
+  oidcClientSecret: {
+    env: "OIDC_CLIENT_SECRET",
+    doc: "the gateway's client secret at the provider (unset = a public client, PKCE only)",
+    parse: parse.string,
+  },
+  oidcRedirectUri: {
+    env: "OIDC_REDIRECT_URI",
+    doc: "the callback URL registered at the provider: <admin origin>/admin/oidc/callback",
+    parse: (raw: string) => new URL(raw).href,
+  },
+  oidcScopes: {
+    env: "OIDC_SCOPES",
+    doc: "scopes asked for at sign-in (openid is always among them)",
+    parse: parse.string,
+    default: "openid profile",
+  },
+  oidcRoleClaim: {
+    env: "OIDC_ROLE_CLAIM",
+    doc: "ID token claim holding the operator's groups or roles (a string or an array of strings)",
+    parse: parse.string,
+    default: "groups",
+  },
+  oidcRoleMap: {
+    env: "OIDC_ROLE_MAP",
+    doc: "claim value=role pairs, comma-separated (e.g. ops-admins=admin,ops=operator); the highest mapped role wins",
+    parse: roleMap,
+    default: {} as Readonly<Record<string, OperatorRole>>,
+  },
+  oidcPostLogoutRedirectUri: {
+    env: "OIDC_POST_LOGOUT_REDIRECT_URI",
+    doc: "where the provider sends the browser after sign-out (registered at the provider; unset = its default page)",
+    parse: (raw: string) => new URL(raw).href,
+  },
   adminLoginFailures: {
     env: "ADMIN_LOGIN_FAILURES",
     doc: "failed operator sign-ins per user name and client address in ADMIN_LOGIN_FAILURE_WINDOW_MS before 429 (0 = no limit)",
@@ -220,6 +263,16 @@ function operatorRole(raw: string): OperatorRole {
   return raw as OperatorRole;
 }
 
+function roleMap(raw: string): Readonly<Record<string, OperatorRole>> {
+  const map: Record<string, OperatorRole> = {};
+  for (const pair of raw.split(",").filter((p) => p.trim() !== "")) {
+    const at = pair.lastIndexOf("=");
+    if (at < 1) throw new Error(`"${pair}" is not value=role`);
+    map[pair.slice(0, at).trim()] = operatorRole(pair.slice(at + 1).trim());
+  }
+  return map;
+}
+
 function origin(raw: string): string {
   const url = new URL(raw);
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("must be an http(s) origin");
@@ -252,6 +305,9 @@ export function loadGatewayConfig(
   // static machine credential (operators sign in; scripts use named machine credentials).
   if (!opts.embedded) {
     loadConfig({ r: { ...spec.railCallbackSecret, required: true } }, env);
+  }
+  if (cfg.oidcIssuer !== undefined && (cfg.oidcClientId === undefined || cfg.oidcRedirectUri === undefined)) {
+    throw new Error("OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_REDIRECT_URI");
   }
   if (cfg.httpRequestTimeoutMs < cfg.httpHeadersTimeoutMs) {
     throw new Error("HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS");

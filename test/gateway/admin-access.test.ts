@@ -19,6 +19,9 @@ const PUBLIC_ROUTES = [
   "GET /metrics",
   "GET /readyz",
   "POST /admin/session",
+  "GET /admin/sign-in-options",
+  "GET /admin/oidc/login",
+  "GET /admin/oidc/callback",
 ];
 const MARKER = "edge-marker-partner-name";
 

@@ -97,6 +97,10 @@ async function startWith(gatewayDb: Database, transports: GatewayTransports): Pr
     HOST: "127.0.0.1",
     ADMIN_TOKEN,
     RAIL_CALLBACK_SECRET: RAIL_SECRET,
+    // An OpenID Connect provider nobody listens at: sign-in through it is a 503.
+    OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
+    OIDC_CLIENT_ID: "payouts-admin",
+    OIDC_REDIRECT_URI: "http://127.0.0.1:1/admin/oidc/callback",
   });
   return startGateway({
     config,

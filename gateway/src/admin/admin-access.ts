@@ -40,6 +40,7 @@ export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set([
 /** The sign-in routes, public because they are how credentials are obtained: `METHOD path`. */
 export const PUBLIC_SIGN_IN_ROUTES: ReadonlySet<string> = new Set([
   "POST /admin/session",
+  "GET /admin/sign-in-options",
   "GET /admin/oidc/login",
   "GET /admin/oidc/callback",
 ]);

@@ -52,6 +52,10 @@ const ADMIN_AUTH_CASE: ErrorCase = [
   "AUTHENTICATION_REQUIRED",
   "no valid `Authorization: Bearer` machine credential and no live operator session cookie",
 ];
+const OIDC_UNAVAILABLE_CASE: ErrorCase = [
+  "SERVICE_UNAVAILABLE",
+  "the OpenID Connect provider or the database is unreachable; nothing was done — retry after `Retry-After` seconds",
+];
 const CSRF_CASE: ErrorCase = [
   "CSRF_HEADER_REQUIRED",
   "authenticated by the session cookie without the `X-Requested-With` header",
@@ -76,9 +80,12 @@ function adminCommonErrors(op: ApiOperation): readonly ErrorCase[] {
         ...((op.body.required?.length ?? 0) > 0 ? [MISSING_FIELD_CASE] : []),
       ]
     : [];
-  // The probes and the metrics depend on nothing that fails with a 500 (readyz answers 503 itself);
-  // sign-in reads a body and the database.
-  if (op.public) return op.body ? [URL_TEXT_CASE, ...body, INTERNAL_CASE, UNAVAILABLE_CASE] : [URL_TEXT_CASE];
+  // The probes, the metrics and the sign-in options depend on nothing that fails with a 500 (readyz
+  // answers 503 itself); sign-in reads a body and the database; the OpenID Connect routes need the provider
+  // and the database.
+  if (op.public && op.body) return [URL_TEXT_CASE, ...body, INTERNAL_CASE, UNAVAILABLE_CASE];
+  if (op.public && op.path.startsWith("/admin/oidc/")) return [URL_TEXT_CASE, OIDC_UNAVAILABLE_CASE];
+  if (op.public) return [URL_TEXT_CASE];
   const writes = op.method !== "GET";
   const roles = op.role !== undefined && op.role !== "viewer" ? [roleCase(op)] : [];
   return [

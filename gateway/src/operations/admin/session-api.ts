@@ -97,3 +97,81 @@ export const signOut = defineOperation({
 });
 
 export const SESSION_OPERATIONS = [signIn, getSession, signOut] as const;
+
+export const SignInOptions = component(
+  "SignInOptions",
+  Type.Object(
+    {
+      password: Type.Boolean({ description: "Sign-in with user name, password and TOTP code (always)." }),
+      oidc: Type.Boolean({
+        description: "Sign-in with the OpenID Connect provider (`GET /admin/oidc/login`).",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const signInOptions = defineOperation({
+  method: "GET",
+  path: "/admin/sign-in-options",
+  operationId: "getSignInOptions",
+  summary: "How operators can sign in",
+  description: "Public: what the console's sign-in page offers.",
+  tags: TAGS,
+  public: true,
+  responses: { 200: { description: "The ways to sign in.", schema: SignInOptions } },
+  errors: [],
+});
+
+const LOCATION = {
+  Location: { description: "Where the browser goes next.", required: true, schema: { type: "string" } },
+} as const;
+const NOT_CONFIGURED: ErrorCase = ["OIDC_NOT_CONFIGURED", "OIDC_ISSUER is not set"];
+
+export const oidcLogin = defineOperation({
+  method: "GET",
+  path: "/admin/oidc/login",
+  operationId: "startOidcSignIn",
+  summary: "Sign in with OpenID Connect",
+  description:
+    "Public. Redirects the browser to the provider (authorization code with PKCE; state and nonce kept server-side for 10 minutes, used once).",
+  tags: TAGS,
+  public: true,
+  responses: { 303: { description: "To the provider's authorization endpoint.", headers: LOCATION } },
+  errors: [NOT_CONFIGURED],
+});
+
+export const OidcCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ description: "The authorization code." })),
+  state: Type.Optional(Type.String({ description: "The state the sign-in started with." })),
+  iss: Type.Optional(Type.String({ description: "The provider (RFC 9207)." })),
+  error: Type.Optional(Type.String({ description: "The provider's refusal." })),
+  error_description: Type.Optional(Type.String()),
+});
+
+export const oidcCallback = defineOperation({
+  method: "GET",
+  path: "/admin/oidc/callback",
+  operationId: "completeOidcSignIn",
+  summary: "The provider's redirect back",
+  description:
+    "Public. Exchanges the code (with the PKCE verifier), checks the ID token (signature, issuer, audience, expiry, nonce), maps the role claim (OIDC_ROLE_CLAIM through OIDC_ROLE_MAP) and opens a session like `POST /admin/session`, then redirects to the console.",
+  tags: TAGS,
+  public: true,
+  query: OidcCallbackQuery,
+  responses: {
+    303: { description: "Signed in: to the console, with the session cookie.", headers: LOCATION },
+  },
+  errors: [
+    NOT_CONFIGURED,
+    ["OIDC_STATE_INVALID", "the state is unknown, expired or already used"],
+    [
+      "OIDC_CODE_REJECTED",
+      "the provider refused the code (reused, expired, or for another client) or reported an error",
+    ],
+    ["OIDC_ID_TOKEN_INVALID", "the ID token's signature, issuer, audience, expiry or nonce is wrong"],
+    ["OIDC_ROLE_UNMAPPED", "the user's role claim maps to no role, or the operator is disabled"],
+  ],
+});
+
+export const OIDC_OPERATIONS = [signInOptions, oidcLogin, oidcCallback] as const;
