@@ -13,6 +13,7 @@ import type { WebhookAdminService } from "@payouts/proto/payouts/webhooks/v1/web
 import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
 import type { CredentialVerifier } from "./auth/credential-verifier.js";
 import type { GatewayConfig } from "./gateway-config.js";
+import type { OidcFetch } from "./operators/oidc-sign-in.js";
 
 export interface ServiceClients {
   readonly lookup: Client<typeof LookupService>;
@@ -41,4 +42,6 @@ export interface GatewayDeps {
   readonly verifier: CredentialVerifier;
   readonly logger: Logger;
   readonly config: GatewayConfig;
+  /** The fetch the OpenID Connect client uses (tests put a man in the middle); the global one otherwise. */
+  readonly oidcFetch?: OidcFetch;
 }

@@ -48,6 +48,7 @@ const BODIES: Record<string, unknown> = {
   "POST /callbacks/rail": { tx_id: "tx_x", outcome: "SUCCESS" },
   "POST /batches": { items: [{ item_ref: "r1", amount: 10, partner_transaction_id: "p1" }] },
   "PUT /batches/{batch_id}/items": { items: [{ item_ref: "r1", amount: 10, partner_transaction_id: "p1" }] },
+  "POST /admin/session": { username: "nobody", password: "x", totp: "123456" },
   "POST /admin/partners": { name: "x" },
   "PATCH /admin/partners/{partner_id}": { name: "x" },
   "POST /admin/partners/{partner_id}/balance/credits": { amount_usd: "1", reference: "r" },
@@ -105,6 +106,10 @@ async function startWith(gatewayDb: Database, transports: GatewayTransports): Pr
     HOST: "127.0.0.1",
     ADMIN_TOKEN,
     RAIL_CALLBACK_SECRET: RAIL_SECRET,
+    // An OpenID Connect provider nobody listens at: sign-in through it is a 503.
+    OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
+    OIDC_CLIENT_ID: "payouts-admin",
+    OIDC_REDIRECT_URI: "http://127.0.0.1:1/admin/oidc/callback",
   });
   return startGateway({
     config,
@@ -150,7 +155,10 @@ async function callEveryRoute(
     const text = file ? file.text : body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> =
       listener === "admin"
-        ? { authorization: `Bearer ${ADMIN_TOKEN}`, "x-idempotency-key": `k-${route}` }
+        ? template === "/admin/session"
+          ? // The static token needs no database; a session cookie is looked up in it.
+            { cookie: "payouts_admin_session=ses_x", "x-requested-with": "test" }
+          : { authorization: `Bearer ${ADMIN_TOKEN}`, "x-idempotency-key": `k-${route}` }
         : {
             authorization: `Basic ${Buffer.from(`ci_failures:${SECRET}`).toString("base64")}`,
             "x-idempotency-key": `k-${route}`,

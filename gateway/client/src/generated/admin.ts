@@ -74,8 +74,102 @@ export interface paths {
         /**
          * This OpenAPI 3.1 document
          * @description Behind the admin token, like every admin route.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getAdminOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The caller: the signed-in operator, or the machine credential of the bearer token.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in as an operator
+         * @description Public. Checks the password and the TOTP code and opens a server-side session: the answer sets the `payouts_admin_session` cookie (HttpOnly, SameSite=Strict, Secure behind an https ADMIN_PUBLIC_ORIGIN). Requests authenticated by the cookie that change state must send `X-Requested-With`.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session server-side (the cookie no longer works, wherever a copy of it is) and clears the cookie. With a bearer token nothing changes. When the session came from OpenID Connect and the provider supports it, `logout_url` is where to send the browser to end the provider's session too.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sign-in-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How operators can sign in
+         * @description Public: what the console's sign-in page offers.
+         */
+        get: operations["getSignInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with OpenID Connect
+         * @description Public. Redirects the browser to the provider (authorization code with PKCE; state and nonce kept server-side for 10 minutes, used once).
+         */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back
+         * @description Public. Exchanges the code (with the PKCE verifier), checks the ID token (signature, issuer, audience, expiry, nonce), maps the role claim (OIDC_ROLE_CLAIM through OIDC_ROLE_MAP) and opens a session like `POST /admin/session`, then redirects to the console.
+         */
+        get: operations["completeOidcSignIn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -94,12 +188,16 @@ export interface paths {
         /**
          * Partners, with balances
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listPartners"];
         put?: never;
         /**
          * Create a partner
          * @description Creates the partner and forwards `supported_currencies` and `fees` to the pricing service.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createPartner"];
         delete?: never;
@@ -115,14 +213,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner and its pricing */
+        /**
+         * A partner and its pricing
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartner"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a partner or change its currencies and fees */
+        /**
+         * Rename a partner or change its currencies and fees
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         patch: operations["updatePartner"];
         trace?: never;
     };
@@ -133,12 +237,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's apps and their secrets' ids */
+        /**
+         * A partner's apps and their secrets' ids
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listApps"];
         put?: never;
         /**
          * Create an app (partner credentials)
          * @description A new `client_id` with its first secret, shown once.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createApp"];
         delete?: never;
@@ -160,6 +269,8 @@ export interface paths {
         /**
          * Revoke an app
          * @description None of its secrets works any more. Idempotent.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeApp"];
         options?: never;
@@ -167,6 +278,8 @@ export interface paths {
         /**
          * Set an app's previewQuotations limit
          * @description At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["setAppRateLimit"];
         trace?: never;
@@ -178,12 +291,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An app's secrets */
+        /**
+         * An app's secrets
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listAppSecrets"];
         put?: never;
         /**
          * Add a client secret (rotation)
          * @description At most two secrets are active at once; both work until one is revoked.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["addAppSecret"];
         delete?: never;
@@ -205,6 +323,8 @@ export interface paths {
         /**
          * Revoke one client secret
          * @description Idempotent. The last active secret of an active app cannot be revoked: revoke the app.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeAppSecret"];
         options?: never;
@@ -223,10 +343,15 @@ export interface paths {
         /**
          * Set a currency's FX rate
          * @description Takes effect for new quotes at once (each pricing replica's cache: within its TTL).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putFxRate"];
         post?: never;
-        /** Remove a currency's FX rate */
+        /**
+         * Remove a currency's FX rate
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         delete: operations["deleteFxRate"];
         options?: never;
         head?: never;
@@ -240,7 +365,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every FX rate */
+        /**
+         * Every FX rate
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listFxRates"];
         put?: never;
         post?: never;
@@ -258,7 +386,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a corridor's currency, limits and switch */
+        /**
+         * Set a corridor's currency, limits and switch
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         put: operations["putCorridor"];
         post?: never;
         delete?: never;
@@ -274,7 +405,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every corridor */
+        /**
+         * Every corridor
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listCorridors"];
         put?: never;
         post?: never;
@@ -296,6 +430,8 @@ export interface paths {
         /**
          * Credit a partner's balance (idempotent)
          * @description The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["creditBalance"];
         delete?: never;
@@ -311,7 +447,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's balance */
+        /**
+         * A partner's balance
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartnerBalance"];
         put?: never;
         post?: never;
@@ -333,6 +472,8 @@ export interface paths {
         /**
          * Refund a successful payout
          * @description SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["refundTransaction"];
         delete?: never;
@@ -353,6 +494,8 @@ export interface paths {
         /**
          * Fail a payout stuck before the rail
          * @description PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["failTransaction"];
         delete?: never;
@@ -373,6 +516,8 @@ export interface paths {
         /**
          * Sandbox rail: settle a payout now
          * @description The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["settleSandboxPayout"];
         delete?: never;
@@ -388,11 +533,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's daily statement settings */
+        /**
+         * A partner's daily statement settings
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getStatementSettings"];
         /**
          * Set a partner's statement time zone
          * @description Days already closed keep the zone they were cut in; the next day to close uses the new one.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putStatementSettings"];
         post?: never;
@@ -414,6 +564,8 @@ export interface paths {
         /**
          * Correct a closed statement day (idempotent)
          * @description Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["correctStatementDay"];
         delete?: never;
@@ -432,6 +584,8 @@ export interface paths {
         /**
          * Operations overview
          * @description Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getOverview"];
         put?: never;
@@ -452,6 +606,8 @@ export interface paths {
         /**
          * Search transactions across partners
          * @description Newest first by (created_at, tx_id); every filter is optional and they combine.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchTransactions"];
         put?: never;
@@ -472,6 +628,8 @@ export interface paths {
         /**
          * A transaction's page
          * @description The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getTransactionDetail"];
         put?: never;
@@ -492,6 +650,8 @@ export interface paths {
         /**
          * Webhook deliveries across partners
          * @description Newest first, each with every attempt; test notifications are not listed.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookDeliveries"];
         put?: never;
@@ -514,6 +674,8 @@ export interface paths {
         /**
          * Redeliver a webhook delivery
          * @description Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -532,6 +694,8 @@ export interface paths {
         /**
          * Webhook receivers across partners
          * @description Oldest first, with their pending and dead delivery counts; never a secret.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookConfigs"];
         put?: never;
@@ -558,6 +722,8 @@ export interface paths {
         /**
          * Disable or enable a webhook receiver
          * @description A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["switchWebhookConfig"];
         trace?: never;
@@ -572,6 +738,8 @@ export interface paths {
         /**
          * Webhook receivers' health
          * @description Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listWebhookReceiverHealth"];
         put?: never;
@@ -594,6 +762,8 @@ export interface paths {
         /**
          * Pause a webhook receiver
          * @description Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["pauseWebhookReceiver"];
         delete?: never;
@@ -614,6 +784,8 @@ export interface paths {
         /**
          * Resume a paused webhook receiver
          * @description Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resumeWebhookReceiver"];
         delete?: never;
@@ -632,6 +804,8 @@ export interface paths {
         /**
          * A partner's balance history
          * @description Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listBalanceEntries"];
         put?: never;
@@ -723,12 +897,16 @@ export interface paths {
         /**
          * Reconciliation runs
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationRuns"];
         put?: never;
         /**
          * Reconcile a rail's day now
          * @description Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["startReconciliationRun"];
         delete?: never;
@@ -747,6 +925,8 @@ export interface paths {
         /**
          * Reconciliation breaks
          * @description Newest first, filtered; each with its resolution once resolved.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationBreaks"];
         put?: never;
@@ -769,6 +949,8 @@ export interface paths {
         /**
          * Resolve a reconciliation break
          * @description Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resolveReconciliationBreak"];
         delete?: never;
@@ -789,6 +971,8 @@ export interface paths {
         /**
          * Sandbox rail: plant a discrepancy in a day's settlement records
          * @description Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["injectSandboxSettlementDiscrepancy"];
         delete?: never;
@@ -826,6 +1010,34 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
+        };
+        AdminIdentity: {
+            /** @description `op_…` for an operator, `mc_…` for a machine credential. */
+            id: string;
+            /** @description User name or credential name. */
+            name: string;
+            /** @enum {string} */
+            kind: "operator" | "machine";
+            /** @enum {string} */
+            role: "viewer" | "operator" | "finance" | "admin";
+        };
+        SignInRequest: {
+            /** @description The operator's user name. */
+            username: string;
+            /** @description The operator's password. */
+            password: string;
+            /** @description The current 6-digit code of the operator's authenticator app (TOTP); each code is accepted once. */
+            totp: string;
+        };
+        SignedOut: {
+            /** @description The provider's end-session URL. */
+            logout_url?: string;
+        };
+        SignInOptions: {
+            /** @description Sign-in with user name, password and TOTP code (always). */
+            password: boolean;
+            /** @description Sign-in with the OpenID Connect provider (`GET /admin/oidc/login`). */
+            oidc: boolean;
         };
         Partner: {
             /** @example ptr_01m7xx94hd26qz72tpjzafqaav */
@@ -1912,6 +2124,656 @@ export interface operations {
             };
         };
     };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `INVALID_SIGN_IN`: the user name, password or TOTP code is wrong, the code was used already, or the operator is disabled
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_SIGN_IN";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed sign-ins for this user name from this address; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `OIDC_NOT_CONFIGURED`: OIDC_ISSUER is not set
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "OIDC_NOT_CONFIGURED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: the OpenID Connect provider or the database is unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    completeOidcSignIn: {
+        parameters: {
+            query?: {
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The state the sign-in started with. */
+                state?: string;
+                /** @description The provider (RFC 9207). */
+                iss?: string;
+                /** @description The provider's refusal. */
+                error?: string;
+                /** @description error_description */
+                error_description?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: to the console, with the session cookie. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    /** @description Where the browser goes next. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `OIDC_STATE_INVALID`: the state is unknown, expired or already used
+             *     - `OIDC_CODE_REJECTED`: the provider refused the code (reused, expired, or for another client) or reported an error
+             *     - `OIDC_ID_TOKEN_INVALID`: the ID token's signature, issuer, audience, expiry or nonce is wrong
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "OIDC_STATE_INVALID" | "OIDC_CODE_REJECTED" | "OIDC_ID_TOKEN_INVALID";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `OIDC_ROLE_UNMAPPED`: the user's role claim maps to no role, or the operator is disabled
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "OIDC_ROLE_UNMAPPED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `OIDC_NOT_CONFIGURED`: OIDC_ISSUER is not set
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "OIDC_NOT_CONFIGURED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: the OpenID Connect provider or the database is unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
     listPartners: {
         parameters: {
             query?: {
@@ -1965,7 +2827,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2076,7 +2938,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2088,6 +2950,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2222,7 +3104,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2357,7 +3239,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2369,6 +3251,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2523,7 +3425,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2657,7 +3559,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2669,6 +3571,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2825,7 +3747,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2837,6 +3759,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2965,7 +3907,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2977,6 +3919,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3154,7 +4116,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3286,7 +4248,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3298,6 +4260,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3438,7 +4420,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3450,6 +4432,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3593,7 +4595,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3605,6 +4607,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3738,7 +4760,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3750,6 +4772,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3859,7 +4901,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3977,7 +5019,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3989,6 +5031,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4117,7 +5179,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4242,7 +5304,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4254,6 +5316,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4447,7 +5529,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4581,7 +5663,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4593,6 +5675,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4773,7 +5875,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4785,6 +5887,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4966,7 +6088,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4978,6 +6100,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5151,7 +6293,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5287,7 +6429,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5299,6 +6441,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5471,7 +6633,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5483,6 +6645,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5673,7 +6855,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5811,7 +6993,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5920,7 +7102,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6067,7 +7249,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6175,7 +7357,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6187,6 +7369,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6330,7 +7532,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6446,7 +7648,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6458,6 +7660,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6621,7 +7843,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6729,7 +7951,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6741,6 +7963,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6856,7 +8098,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6868,6 +8110,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6990,7 +8252,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7654,7 +8916,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7765,7 +9027,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7777,6 +9039,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7951,7 +9233,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8086,7 +9368,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8098,6 +9380,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8280,7 +9582,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8292,6 +9594,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
