@@ -661,6 +661,99 @@ describe("real answers match the documented schemas (reconciliation)", () => {
   });
 });
 
+describe("real answers match the documented schemas (four-eyes approvals)", () => {
+  let gated: TestPlatform;
+
+  beforeAll(async () => {
+    gated = await startTestPlatform({
+      env: { FOUR_EYES_APPROVALS: "true", FOUR_EYES_CREDIT_THRESHOLD_USD: "0" },
+    });
+    await setUpCorridor(gated);
+  });
+  afterAll(async () => {
+    await gated?.close();
+  });
+
+  /** An admin call to the platform with four-eyes on, checked against the same document. */
+  async function gatedCall(
+    method: string,
+    path: string,
+    template: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    token: string | null = ADMIN_TOKEN,
+  ) {
+    const auth = token === null ? {} : { authorization: `Bearer ${token}` };
+    const res = await callJson(`${gated.adminUrl}${path}`, method, { ...auth, ...headers }, body);
+    return contract.check(method, template, res);
+  }
+
+  it("gated actions answer 202; the inbox, one request, reject and the refusals", async () => {
+    const partner = await gated.createPartner({ supported_currencies: ["NGN"] });
+    const credits = "/admin/partners/{partner_id}/balance/credits";
+    const creditPath = `/admin/partners/${partner.partnerId}/balance/credits`;
+    const key = { "X-Idempotency-Key": "gated-credit-1" };
+    const credit = await gatedCall("POST", creditPath, credits, { amount_usd: "10", reference: "w" }, key);
+    expect([credit.status, credit.json.status]).toEqual([202, "PENDING"]);
+    const txId = await pendingTransaction(gated, partner.partnerId);
+    const refund = await gatedCall(
+      "POST",
+      `/admin/transactions/${txId}/refund`,
+      "/admin/transactions/{tx_id}/refund",
+      {},
+    );
+    expect([refund.status, refund.json.action]).toEqual([202, "REFUND"]);
+    const fail = await gatedCall(
+      "POST",
+      `/admin/transactions/${txId}/fail`,
+      "/admin/transactions/{tx_id}/fail",
+      {
+        reason: "r",
+        force: true,
+      },
+    );
+    expect([fail.status, fail.json.action]).toEqual([202, "FORCE_FAIL"]);
+
+    const list = "/admin/approvals";
+    expect((await gatedCall("GET", `${list}?status=PENDING`, list)).json.approvals).toHaveLength(3);
+    expect((await gatedCall("GET", `${list}?status=SOON`, list)).status).toBe(400);
+    expect((await gatedCall("GET", list, list, undefined, {}, null)).status).toBe(401);
+
+    const one = "/admin/approvals/{approval_id}";
+    const id = credit.json.approval_id;
+    expect((await gatedCall("GET", `${list}/${id}`, one)).json).toEqual(credit.json);
+    expect((await gatedCall("GET", `${list}/apr_nope`, one)).status).toBe(404);
+    expect((await gatedCall("GET", `${list}/${id}`, one, undefined, {}, null)).status).toBe(401);
+
+    const approve = "/admin/approvals/{approval_id}/approve";
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve)).json.code).toBe(
+      "APPROVAL_BY_REQUESTER",
+    );
+    expect((await gatedCall("POST", `${list}/apr_nope/approve`, approve)).status).toBe(404);
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve, undefined, {}, null)).status).toBe(401);
+
+    const reject = "/admin/approvals/{approval_id}/reject";
+    const why = { reason: "not today" };
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, {})).status).toBe(400);
+    expect((await gatedCall("POST", `${list}/apr_nope/reject`, reject, why)).status).toBe(404);
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, why, {}, null)).status).toBe(401);
+    expect(
+      (await gatedCall("POST", `${list}/${id}/reject`, reject, "x", { "content-type": "text/plain" })).status,
+    ).toBe(415);
+    expect(
+      (await gatedCall("POST", `${list}/${id}/reject`, reject, { reason: "y".repeat(300_000) })).status,
+    ).toBe(413);
+    const rejected = await gatedCall("POST", `${list}/${id}/reject`, reject, why);
+    expect([rejected.status, rejected.json.status]).toEqual([200, "REJECTED"]);
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, why)).json.code).toBe(
+      "APPROVAL_ALREADY_DECIDED",
+    );
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve)).json.code).toBe(
+      "APPROVAL_ALREADY_DECIDED",
+    );
+  });
+});
+
 describe("coverage", () => {
   it("answers 400 naming the parameter for a NUL in the query, on every route", async () => {
     for (const route of contract.routes()) {

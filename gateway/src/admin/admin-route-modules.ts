@@ -1,4 +1,5 @@
 import type { RouteModule } from "../routes/route-module.js";
+import { registerApprovalAdminRoutes } from "./approval-admin-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
@@ -14,6 +15,7 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
   registerLedgerAdminRoutes,
+  registerApprovalAdminRoutes,
   registerStatementAdminRoutes,
   registerConsoleOverviewRoutes,
   registerConsoleTransactionRoutes,
