@@ -75,6 +75,7 @@ describe("four-eyes approvals", () => {
       status: "PENDING",
       decided_by: null,
       outcome: null,
+      approval_refusal: "APPROVAL_BY_REQUESTER",
     });
     expect(res.json.approval_id).toMatch(/^apr_/);
     const ttl = Date.parse(res.json.expires_at) - Date.parse(res.json.created_at);

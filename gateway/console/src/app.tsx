@@ -6,6 +6,7 @@ import { SessionProvider, useSession } from "./auth/session-context";
 import { SignInPage } from "./auth/sign-in-page";
 import { Shell } from "./components/shell";
 import { queryClient, setFailureHandler } from "./query-client";
+import { ApprovalsPage } from "./views/approvals-page";
 import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
@@ -49,6 +50,7 @@ const router = createBrowserRouter(
         { path: "partners/:partnerId", element: <PartnerPage /> },
         { path: "webhooks", element: <WebhooksPage /> },
         { path: "reconciliation", element: <ReconciliationPage /> },
+        { path: "approvals", element: <ApprovalsPage /> },
         { path: "reference-data", element: <ReferenceDataPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

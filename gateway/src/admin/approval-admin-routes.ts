@@ -50,7 +50,8 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
     const { status, limit = 50 } = readQuery(listApprovals.query, request.query);
     await expireOverdueApprovals(deps.db);
     const records = await listApprovalRecords(deps.db, { ...(status ? { status } : {}), limit });
-    return replyJson(reply, 200, { approvals: records.map((r) => renderApproval(r)) });
+    const viewer = actorOf(request);
+    return replyJson(reply, 200, { approvals: records.map((r) => renderApproval(r, viewer)) });
   });
 
   addRoute(app, getApproval, async (request, reply) => {
@@ -63,7 +64,7 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
         return approval;
       });
     }
-    return replyJson(reply, 200, renderApproval(approval));
+    return replyJson(reply, 200, renderApproval(approval, actorOf(request)));
   });
 
   addRoute(app, approveApproval, async (request, reply) => {
@@ -74,7 +75,7 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
     const claimed = await claimApproval(deps.db, approvalId, actor);
     if (!claimed) throw await lostRace(deps, approvalId);
     const executed = await executeApproval(deps, claimed, request.id);
-    return replyJson(reply, 200, renderApproval(executed));
+    return replyJson(reply, 200, renderApproval(executed, actor));
   });
 
   addRoute(app, rejectApproval, async (request, reply) => {
@@ -85,7 +86,7 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
     if (refusal) throw refused(refusal);
     const rejected = await storeRejection(deps.db, approvalId, actor, reason);
     if (!rejected) throw await lostRace(deps, approvalId);
-    return replyJson(reply, 200, renderApproval(rejected));
+    return replyJson(reply, 200, renderApproval(rejected, actor));
   });
 
   startSweeper(app, deps);

@@ -1,9 +1,17 @@
-import { effectiveStatus } from "../approvals/four-eyes-rules.js";
+import { decisionRefusal, effectiveStatus } from "../approvals/four-eyes-rules.js";
 import type { ApprovalOutcome, ApprovalRequest } from "../operations/admin/approval-admin-api.js";
 import type { ApprovalRecord } from "../store/approval-store.js";
+import type { AdminActor } from "./admin-actor.js";
 
-/** An approval request on the wire; a PENDING one past its deadline shows as EXPIRED. */
-export function renderApproval(record: ApprovalRecord, now: Date = new Date()): ApprovalRequest {
+/**
+ * An approval request on the wire, as `viewer` sees it: a PENDING one past its deadline shows as EXPIRED,
+ * and `approval_refusal` says whether the viewer may approve it.
+ */
+export function renderApproval(
+  record: ApprovalRecord,
+  viewer: AdminActor,
+  now = new Date(),
+): ApprovalRequest {
   const actor = (a: NonNullable<ApprovalRecord["decidedBy"]>) => ({ id: a.id, name: a.name, kind: a.kind });
   return {
     approval_id: record.approvalId,
@@ -19,5 +27,6 @@ export function renderApproval(record: ApprovalRecord, now: Date = new Date()): 
     decided_at: record.decidedAt?.toISOString() ?? null,
     reason: record.decisionReason,
     outcome: (record.outcome as ApprovalOutcome | null) ?? null,
+    approval_refusal: decisionRefusal(record, viewer, "approve", now) ?? null,
   };
 }

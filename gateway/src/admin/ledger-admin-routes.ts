@@ -75,7 +75,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
         requestFingerprint,
       });
       if (!created) return replyApprovalReplay(reply, approval, actor, requestFingerprint);
-      return replyJson(reply, 202, renderApproval(approval));
+      return replyJson(reply, 202, renderApproval(approval, actor));
     }
     const res = await ledger.creditBalance({
       partnerId,
@@ -171,7 +171,7 @@ function replyApprovalReplay(
     );
   }
   reply.header("Idempotent-Replayed", "true");
-  return replyJson(reply, 202, renderApproval(approval));
+  return replyJson(reply, 202, renderApproval(approval, actor));
 }
 
 /** A refund or forced failure of an existing transaction, stored for a second operator (202). */
@@ -193,7 +193,7 @@ async function requestApproval(
     amountUsd: total ? toDecimalString(new Dec(total)) : null,
     requestBody,
   });
-  return replyJson(reply, 202, renderApproval(approval));
+  return replyJson(reply, 202, renderApproval(approval, actor));
 }
 
 async function requirePartner(deps: GatewayDeps, partnerId: string): Promise<string> {

@@ -65,12 +65,14 @@ export interface PendingApproval {
 }
 
 /** Why a decision is refused: each a stable code on the wire. */
-export type DecisionRefusal =
-  | "APPROVAL_ALREADY_DECIDED"
-  | "APPROVAL_EXPIRED"
-  | "APPROVAL_BY_REQUESTER"
-  | "APPROVAL_BY_MACHINE"
-  | "APPROVAL_ROLE_REQUIRED";
+export const DECISION_REFUSALS = [
+  "APPROVAL_ALREADY_DECIDED",
+  "APPROVAL_EXPIRED",
+  "APPROVAL_BY_REQUESTER",
+  "APPROVAL_BY_MACHINE",
+  "APPROVAL_ROLE_REQUIRED",
+] as const;
+export type DecisionRefusal = (typeof DECISION_REFUSALS)[number];
 
 export type Decision = "approve" | "reject";
 

@@ -100,6 +100,23 @@ export function createAdminApi(token: string) {
         admin.POST("/admin/sandbox/transactions/{tx_id}/settle", { ...tx(txId), body: { outcome, reason } }),
       ),
 
+    // Four-eyes approvals
+    listApprovals: (status: T.ApprovalStatus | "") =>
+      dataOf(
+        admin.GET("/admin/approvals", {
+          params: { query: status ? { status, limit: 100 } : { limit: 100 } },
+        }),
+      ),
+    approve: (approval_id: string) =>
+      dataOf(admin.POST("/admin/approvals/{approval_id}/approve", { params: { path: { approval_id } } })),
+    reject: (approval_id: string, reason: string) =>
+      dataOf(
+        admin.POST("/admin/approvals/{approval_id}/reject", {
+          params: { path: { approval_id } },
+          body: { reason },
+        }),
+      ),
+
     // Webhooks
     listDeliveries: (query: Form<T.DeliveryQuery>) =>
       dataOf(admin.GET("/admin/webhook-deliveries", { params: { query: compact<T.DeliveryQuery>(query) } })),
@@ -157,3 +174,6 @@ export function createAdminApi(token: string) {
 }
 
 export type AdminApi = ReturnType<typeof createAdminApi>;
+
+/** Whether a money action's answer is an approval request (202) rather than the action done. */
+export const isApprovalRequest = (answer: object): answer is T.ApprovalRequest => "approval_id" in answer;

@@ -51,3 +51,6 @@ export type ReceiverHealthQuery = QueryOf<"listWebhookReceiverHealth">;
 export type BalanceEntryQuery = QueryOf<"listBalanceEntries">;
 export type ReconciliationRunQuery = QueryOf<"listReconciliationRuns">;
 export type ReconciliationBreakQuery = QueryOf<"listReconciliationBreaks">;
+export type ApprovalRequest = S["ApprovalRequest"];
+export type ApprovalList = S["ApprovalList"];
+export type ApprovalStatus = ApprovalRequest["status"];

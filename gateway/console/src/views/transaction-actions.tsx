@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Types } from "../api/admin-api";
+import { isApprovalRequest, type Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
@@ -25,6 +25,9 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
     mutationFn: async (a: Action): Promise<string> => {
       if (a.kind === "refund") {
         const res = await api.refund(tx.tx_id, reason.trim());
+        if (isApprovalRequest(res)) {
+          return `Sent for approval: the refund of ${tx.tx_id} waits for a second operator in Approvals (${res.approval_id}). Nothing has moved yet.`;
+        }
         return `Refunded ${tx.tx_id}: ${formatDecimal(roundDecimal(res.total_usd ?? tx.total_usd ?? "0"))} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
       }
       const res = await api.settle(tx.tx_id, a.outcome, reason.trim());
@@ -98,8 +101,8 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
         {action?.kind === "refund" ? (
           <p>
             The full debit of {formatDecimal(tx.total_usd)} USD (fees included, at full precision) goes back
-            to partner <span className="mono">{tx.partner_id}</span>'s balance, once. The partner is notified
-            by webhook.
+            to partner <span className="mono">{tx.partner_id}</span>'s balance, once, after a second operator
+            approves it. The partner is notified by webhook.
           </p>
         ) : (
           <p>

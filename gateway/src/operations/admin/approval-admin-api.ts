@@ -14,7 +14,7 @@ import {
   Timestamp,
   Type,
 } from "../../api/schema.js";
-import { APPROVAL_ACTIONS, APPROVAL_STATUSES } from "../../approvals/four-eyes-rules.js";
+import { APPROVAL_ACTIONS, APPROVAL_STATUSES, DECISION_REFUSALS } from "../../approvals/four-eyes-rules.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import { Id, Limit, QUERY_CASE, Query } from "./console-query-shapes.js";
 
@@ -76,6 +76,10 @@ export const ApprovalRequest = component(
       decided_at: Nullable(Timestamp("When it was approved or rejected.")),
       reason: Nullable(Type.String(), "The rejection's reason."),
       outcome: Nullable(ApprovalOutcome, "What carrying it out answered; null until then."),
+      approval_refusal: Nullable(
+        StringEnum(DECISION_REFUSALS),
+        "Why the caller of this request may not approve it now (the code approving would answer); null when they may.",
+      ),
     },
     { additionalProperties: false },
   ),
