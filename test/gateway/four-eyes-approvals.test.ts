@@ -4,6 +4,10 @@
  * body replay the request; the requester cannot approve it; a rejected or expired request has no effect;
  * an approval interrupted between its claim and its outcome is carried out again exactly once.
  */
+
+import type { AdminActor } from "@payouts/gateway/internal/admin/admin-actor";
+import { approveRequest } from "@payouts/gateway/internal/admin/approval-admin-routes";
+import { redriveStaleApprovals } from "@payouts/gateway/internal/admin/approval-execution";
 import type { Database } from "@payouts/platform/database/database";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,5 +243,102 @@ describe("four-eyes approvals", () => {
       request: { reason: "provider confirmed", force: true },
     });
     expect((await platform.admin("GET", `/admin/transactions/${stuck}`)).json.status).toBe("PROCESSING");
+  });
+  // Two named operators, as the admin listener's access check would attach them, deciding through the same
+  // function the approve route runs.
+  const bob: AdminActor = { id: "op_bob", name: "bob", kind: "operator", role: "finance" };
+  const carol: AdminActor = { id: "op_carol", name: "carol", kind: "operator", role: "finance" };
+  const deps = () => platform.runtime.gateway.adminDeps;
+
+  it("carries out one credit when two operators approve at once (balance and ledger movements)", async () => {
+    const before = Number(await balance(platform, partner.partnerId));
+    const req = await credit("7000", "race-1", "raced wire");
+    const settled = await Promise.allSettled([
+      approveRequest(deps(), req.json.approval_id, bob, "race-bob"),
+      approveRequest(deps(), req.json.approval_id, carol, "race-carol"),
+    ]);
+    const won = settled.filter((r) => r.status === "fulfilled");
+    const lost = settled.filter((r) => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost.map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["APPROVAL_ALREADY_DECIDED"]);
+    const stored = await platform.admin("GET", `/admin/approvals/${req.json.approval_id}`);
+    expect(stored.json).toMatchObject({
+      status: "APPROVED",
+      outcome: { succeeded: true, http_status: 201, result: { partner_id: partner.partnerId } },
+    });
+    expect([bob.id, carol.id]).toContain(stored.json.decided_by.id);
+    expect(Number(await balance(platform, partner.partnerId))).toBe(before + 7000);
+    expect(await creditMovements("raced wire")).toBe("1");
+    // The requester's replay of the credit answers the approved request; nothing is credited again.
+    const replay = await credit("7000", "race-1", "raced wire");
+    expect(replay.json).toMatchObject({ approval_id: req.json.approval_id, status: "APPROVED" });
+    expect(await creditMovements("raced wire")).toBe("1");
+  });
+
+  it("refuses an approver below the finance role, and a machine credential", async () => {
+    const req = await credit("8000", "roles-1", "roles wire");
+    const viewer: AdminActor = { id: "op_vera", name: "vera", kind: "operator", role: "operator" };
+    const script: AdminActor = { id: "mc_script", name: "script", kind: "machine", role: "admin" };
+    await expect(approveRequest(deps(), req.json.approval_id, viewer, "r1")).rejects.toMatchObject({
+      status: 403,
+      code: "APPROVAL_ROLE_REQUIRED",
+    });
+    await expect(approveRequest(deps(), req.json.approval_id, script, "r2")).rejects.toMatchObject({
+      status: 403,
+      code: "APPROVAL_BY_MACHINE",
+    });
+    expect(await creditMovements("roles wire")).toBe("0");
+  });
+
+  it("carries an approved refund out once; the sweep records an interrupted one as done", async () => {
+    const paid = await pendingTransaction(platform, partner.partnerId, { partnerTransactionId: "fe-refund" });
+    await quoted(platform, partner, paid);
+    expect((await executePayout(platform, partner, paid, `key-${paid}`)).status).toBe(200);
+    await platform.admin("POST", `/admin/sandbox/transactions/${paid}/settle`, { outcome: "SUCCESS" });
+    const afterPayout = Number(await balance(platform, partner.partnerId));
+    const req = await platform.admin("POST", `/admin/transactions/${paid}/refund`, { reason: "dup" });
+    expect(req.status, req.text).toBe(202);
+    const approved = await approveRequest(deps(), req.json.approval_id, bob, "refund-bob");
+    expect(approved.status).toBe("APPROVED");
+    expect(approved.outcome).toMatchObject({ succeeded: true, result: { tx_id: paid, status: "REFUNDED" } });
+    const refunded = Number(await balance(platform, partner.partnerId));
+    expect(refunded).toBeGreaterThan(afterPayout);
+
+    // Interrupted after the ledger refunded, before the outcome was stored: the sweep re-drives it, the
+    // ledger refuses a second refund, and the request is recorded as done — the money moved once.
+    await db.query(
+      `UPDATE gateway.approval_requests
+       SET status = 'EXECUTING', outcome = NULL, executed_at = NULL, decided_at = now() - interval '1 minute'
+       WHERE approval_id = $1`,
+      [req.json.approval_id],
+    );
+    await redriveStaleApprovals(deps());
+    const swept = await platform.admin("GET", `/admin/approvals/${req.json.approval_id}`);
+    expect(swept.json).toMatchObject({
+      status: "APPROVED",
+      outcome: { succeeded: true, result: { tx_id: paid, status: "REFUNDED" } },
+    });
+    expect(Number(await balance(platform, partner.partnerId))).toBe(refunded);
+    const refunds = await db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM ledger.movements WHERE tx_id = $1 AND kind = 'refund'",
+      [paid],
+    );
+    expect(refunds.rows[0]?.n).toBe("1");
+  });
+
+  it("records the ledger's refusal as the outcome of an approved forced failure", async () => {
+    const done = await pendingTransaction(platform, partner.partnerId, { partnerTransactionId: "fe-done" });
+    const req = await platform.admin("POST", `/admin/transactions/${done}/fail`, {
+      reason: "r",
+      force: true,
+    });
+    expect(req.status, req.text).toBe(202);
+    const approved = await approveRequest(deps(), req.json.approval_id, carol, "fail-carol");
+    expect(approved.outcome).toMatchObject({
+      succeeded: false,
+      http_status: 409,
+      code: "TRANSACTION_NOT_PROCESSING",
+    });
+    expect((await platform.admin("GET", `/admin/transactions/${done}`)).json.status).toBe("PENDING");
   });
 });

@@ -25,7 +25,7 @@ import {
   listApprovals as listApprovalRecords,
   rejectApproval as storeRejection,
 } from "../store/approval-store.js";
-import { actorOf } from "./admin-actor.js";
+import { type AdminActor, actorOf } from "./admin-actor.js";
 import { executeApproval, redriveStaleApprovals, STALE_EXECUTION_MS } from "./approval-execution.js";
 import { renderApproval } from "./approval-render.js";
 
@@ -69,12 +69,7 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
 
   addRoute(app, approveApproval, async (request, reply) => {
     const actor = actorOf(request);
-    const approvalId = request.params.approval_id;
-    const refusal = decisionRefusal(await requireApproval(deps, approvalId), actor, "approve", new Date());
-    if (refusal) throw refused(refusal);
-    const claimed = await claimApproval(deps.db, approvalId, actor);
-    if (!claimed) throw await lostRace(deps, approvalId);
-    const executed = await executeApproval(deps, claimed, request.id);
+    const executed = await approveRequest(deps, request.params.approval_id, actor, request.id);
     return replyJson(reply, 200, renderApproval(executed, actor));
   });
 
@@ -90,6 +85,23 @@ export function registerApprovalAdminRoutes(app: FastifyInstance, deps: GatewayD
   });
 
   startSweeper(app, deps);
+}
+
+/**
+ * `actor` approves: refused (ApiError) unless the rules allow it; of concurrent approvals exactly one claims
+ * the request and carries it out, the others answer APPROVAL_ALREADY_DECIDED.
+ */
+export async function approveRequest(
+  deps: GatewayDeps,
+  approvalId: string,
+  actor: AdminActor,
+  requestId: string,
+): Promise<ApprovalRecord> {
+  const refusal = decisionRefusal(await requireApproval(deps, approvalId), actor, "approve", new Date());
+  if (refusal) throw refused(refusal);
+  const claimed = await claimApproval(deps.db, approvalId, actor);
+  if (!claimed) throw await lostRace(deps, approvalId);
+  return executeApproval(deps, claimed, requestId);
 }
 
 async function requireApproval(deps: GatewayDeps, approvalId: string): Promise<ApprovalRecord> {
