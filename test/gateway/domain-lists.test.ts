@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { APPROVAL_ACTIONS, APPROVAL_STATUSES } from "@payouts/gateway/internal/approvals/four-eyes-rules";
 import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
@@ -65,7 +66,10 @@ describe("executePayout's refusal order", () => {
 describe("the transaction statuses", () => {
   it("are the partner and admin documents' status enums", () => {
     expect(partner.components.schemas.TransactionStatus?.enum).toEqual(TRANSACTION_STATUSES);
-    const adminEnums = JSON.stringify(admin).match(/"enum":\["PENDING"[^\]]*\]/g) ?? [];
+    const adminEnums = (JSON.stringify(admin).match(/"enum":\["PENDING"[^\]]*\]/g) ?? []).filter(
+      // The other status list of the admin document that starts with PENDING: approval requests'.
+      (listed) => JSON.stringify(JSON.parse(`{${listed}}`).enum) !== JSON.stringify(APPROVAL_STATUSES),
+    );
     expect(adminEnums.length).toBeGreaterThan(0);
     for (const listed of adminEnums) {
       expect(JSON.parse(`{${listed}}`).enum.filter((s: string) => s !== "UNSPECIFIED")).toEqual(
@@ -82,5 +86,18 @@ describe("the transaction statuses", () => {
       .join("\n");
     const check = /status +text NOT NULL\s+CHECK \(status IN \(([^)]*)\)\)/.exec(sql);
     expect(check?.[1]?.split(",").map((s) => s.trim().replaceAll("'", ""))).toEqual(TRANSACTION_STATUSES);
+  });
+});
+
+describe("the approval request statuses and actions", () => {
+  it("are the values the gateway's SQL constraints allow", () => {
+    const sql = read("gateway/migrations/005_approval_requests.sql");
+    const listed = (column: string) =>
+      new RegExp(`${column} +text NOT NULL(?: DEFAULT '\\w+')?\\s+CHECK \\(${column} IN \\(([^)]*)\\)\\)`)
+        .exec(sql)?.[1]
+        ?.split(",")
+        .map((s) => s.trim().replaceAll("'", ""));
+    expect(listed("status")).toEqual(APPROVAL_STATUSES);
+    expect(listed("action")).toEqual(APPROVAL_ACTIONS);
   });
 });

@@ -60,6 +60,7 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/reconciliation/runs": { date: "2026-01-02" },
   "POST /admin/reconciliation/breaks/{break_id}/resolve": { note: "n", resolved_by: "ops" },
   "POST /admin/sandbox/settlements/{date}/discrepancies": { kind: "ADD_UNKNOWN_RECORD" },
+  "POST /admin/approvals/{approval_id}/reject": { reason: "r" },
 };
 const QUERIES: Record<string, string> = {
   "GET /listBanks": "?country_code=BR",
