@@ -95,6 +95,8 @@ export function createAdminApi(token: string) {
     getTransaction: (txId: string) => dataOf(admin.GET("/admin/transactions/{tx_id}", tx(txId))),
     refund: (txId: string, reason: string) =>
       dataOf(admin.POST("/admin/transactions/{tx_id}/refund", { ...tx(txId), body: { reason } })),
+    forceFail: (txId: string, reason: string) =>
+      dataOf(admin.POST("/admin/transactions/{tx_id}/fail", { ...tx(txId), body: { reason, force: true } })),
     settle: (txId: string, outcome: "SUCCESS" | "FAILED", reason: string) =>
       dataOf(
         admin.POST("/admin/sandbox/transactions/{tx_id}/settle", { ...tx(txId), body: { outcome, reason } }),
