@@ -4,7 +4,7 @@
  * (store/approval-store.ts, admin/approval-admin-routes.ts) apply these answers; they decide nothing themselves.
  */
 import { Dec } from "@payouts/platform/money/decimal";
-import { type AdminActor, OPERATOR_ROLES, type OperatorRole } from "../admin/admin-actor.js";
+import { type AdminActor, hasRole, type OperatorRole } from "../admin/admin-actor.js";
 
 /** The actions that can wait for a second operator. */
 export const APPROVAL_ACTIONS = ["BALANCE_CREDIT", "REFUND", "FORCE_FAIL"] as const;
@@ -109,10 +109,6 @@ export const isExpired = (request: Pick<PendingApproval, "expiresAt">, now: Date
 /** The status to show: a PENDING request past its deadline is EXPIRED. */
 export const effectiveStatus = (request: Pick<PendingApproval, "status" | "expiresAt">, now: Date) =>
   request.status === "PENDING" && isExpired(request, now) ? "EXPIRED" : request.status;
-
-/** `role` is at least `needed` (OPERATOR_ROLES runs from least to most). */
-export const hasRole = (role: OperatorRole, needed: OperatorRole): boolean =>
-  OPERATOR_ROLES.indexOf(role) >= OPERATOR_ROLES.indexOf(needed);
 
 /**
  * Whether an approved request left in EXECUTING (the process stopped between the claim and recording the

@@ -74,11 +74,45 @@ export interface paths {
         /**
          * This OpenAPI 3.1 document
          * @description Behind the admin token, like every admin route.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getAdminOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The caller: the signed-in operator, or the machine credential of the bearer token.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in as an operator
+         * @description Public. Checks the password and the TOTP code and opens a server-side session: the answer sets the `payouts_admin_session` cookie (HttpOnly, SameSite=Strict, Secure behind an https ADMIN_PUBLIC_ORIGIN). Requests authenticated by the cookie that change state must send `X-Requested-With`.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session server-side (the cookie no longer works, wherever a copy of it is) and clears the cookie. With a bearer token nothing changes. When the session came from OpenID Connect and the provider supports it, `logout_url` is where to send the browser to end the provider's session too.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -94,12 +128,16 @@ export interface paths {
         /**
          * Partners, with balances
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listPartners"];
         put?: never;
         /**
          * Create a partner
          * @description Creates the partner and forwards `supported_currencies` and `fees` to the pricing service.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createPartner"];
         delete?: never;
@@ -115,14 +153,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner and its pricing */
+        /**
+         * A partner and its pricing
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartner"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a partner or change its currencies and fees */
+        /**
+         * Rename a partner or change its currencies and fees
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         patch: operations["updatePartner"];
         trace?: never;
     };
@@ -133,12 +177,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's apps and their secrets' ids */
+        /**
+         * A partner's apps and their secrets' ids
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listApps"];
         put?: never;
         /**
          * Create an app (partner credentials)
          * @description A new `client_id` with its first secret, shown once.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createApp"];
         delete?: never;
@@ -160,6 +209,8 @@ export interface paths {
         /**
          * Revoke an app
          * @description None of its secrets works any more. Idempotent.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeApp"];
         options?: never;
@@ -167,6 +218,8 @@ export interface paths {
         /**
          * Set an app's previewQuotations limit
          * @description At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["setAppRateLimit"];
         trace?: never;
@@ -178,12 +231,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An app's secrets */
+        /**
+         * An app's secrets
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listAppSecrets"];
         put?: never;
         /**
          * Add a client secret (rotation)
          * @description At most two secrets are active at once; both work until one is revoked.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["addAppSecret"];
         delete?: never;
@@ -205,6 +263,8 @@ export interface paths {
         /**
          * Revoke one client secret
          * @description Idempotent. The last active secret of an active app cannot be revoked: revoke the app.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeAppSecret"];
         options?: never;
@@ -223,10 +283,15 @@ export interface paths {
         /**
          * Set a currency's FX rate
          * @description Takes effect for new quotes at once (each pricing replica's cache: within its TTL).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putFxRate"];
         post?: never;
-        /** Remove a currency's FX rate */
+        /**
+         * Remove a currency's FX rate
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         delete: operations["deleteFxRate"];
         options?: never;
         head?: never;
@@ -240,7 +305,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every FX rate */
+        /**
+         * Every FX rate
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listFxRates"];
         put?: never;
         post?: never;
@@ -258,7 +326,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a corridor's currency, limits and switch */
+        /**
+         * Set a corridor's currency, limits and switch
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         put: operations["putCorridor"];
         post?: never;
         delete?: never;
@@ -274,7 +345,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every corridor */
+        /**
+         * Every corridor
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listCorridors"];
         put?: never;
         post?: never;
@@ -296,6 +370,8 @@ export interface paths {
         /**
          * Credit a partner's balance (idempotent)
          * @description The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`. A credit above the four-eyes threshold (`FOUR_EYES_CREDIT_THRESHOLD_USD`) answers 202 with an approval request instead; the same key and body from the same caller replay that request, and the key is the ledger's when the request is approved.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["creditBalance"];
         delete?: never;
@@ -311,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's balance */
+        /**
+         * A partner's balance
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartnerBalance"];
         put?: never;
         post?: never;
@@ -333,6 +412,8 @@ export interface paths {
         /**
          * Refund a successful payout
          * @description SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once. With four-eyes approvals on, every refund answers 202 with an approval request and is carried out when a second operator approves it.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["refundTransaction"];
         delete?: never;
@@ -353,6 +434,8 @@ export interface paths {
         /**
          * Fail a payout stuck before the rail
          * @description PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer). With four-eyes approvals on, `force: true` answers 202 with an approval request, carried out when a second operator approves it.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["failTransaction"];
         delete?: never;
@@ -373,6 +456,8 @@ export interface paths {
         /**
          * Sandbox rail: settle a payout now
          * @description The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["settleSandboxPayout"];
         delete?: never;
@@ -391,6 +476,8 @@ export interface paths {
         /**
          * Approval requests (the inbox)
          * @description Newest first. A PENDING request past its deadline is listed as EXPIRED.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listApprovals"];
         put?: never;
@@ -411,6 +498,8 @@ export interface paths {
         /**
          * One approval request
          * @description An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getApproval"];
         put?: never;
@@ -433,6 +522,8 @@ export interface paths {
         /**
          * Approve a request: it is carried out now
          * @description Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["approveApproval"];
         delete?: never;
@@ -453,6 +544,8 @@ export interface paths {
         /**
          * Reject a request: it has no effect
          * @description The requester may reject (withdraw) their own request.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["rejectApproval"];
         delete?: never;
@@ -468,11 +561,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's daily statement settings */
+        /**
+         * A partner's daily statement settings
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getStatementSettings"];
         /**
          * Set a partner's statement time zone
          * @description Days already closed keep the zone they were cut in; the next day to close uses the new one.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putStatementSettings"];
         post?: never;
@@ -494,6 +592,8 @@ export interface paths {
         /**
          * Correct a closed statement day (idempotent)
          * @description Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["correctStatementDay"];
         delete?: never;
@@ -512,6 +612,8 @@ export interface paths {
         /**
          * Operations overview
          * @description Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getOverview"];
         put?: never;
@@ -532,6 +634,8 @@ export interface paths {
         /**
          * Search transactions across partners
          * @description Newest first by (created_at, tx_id); every filter is optional and they combine.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchTransactions"];
         put?: never;
@@ -552,6 +656,8 @@ export interface paths {
         /**
          * A transaction's page
          * @description The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getTransactionDetail"];
         put?: never;
@@ -572,6 +678,8 @@ export interface paths {
         /**
          * Webhook deliveries across partners
          * @description Newest first, each with every attempt; test notifications are not listed.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookDeliveries"];
         put?: never;
@@ -594,6 +702,8 @@ export interface paths {
         /**
          * Redeliver a webhook delivery
          * @description Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -612,6 +722,8 @@ export interface paths {
         /**
          * Webhook receivers across partners
          * @description Oldest first, with their pending and dead delivery counts; never a secret.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookConfigs"];
         put?: never;
@@ -638,6 +750,8 @@ export interface paths {
         /**
          * Disable or enable a webhook receiver
          * @description A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["switchWebhookConfig"];
         trace?: never;
@@ -652,6 +766,8 @@ export interface paths {
         /**
          * Webhook receivers' health
          * @description Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listWebhookReceiverHealth"];
         put?: never;
@@ -674,6 +790,8 @@ export interface paths {
         /**
          * Pause a webhook receiver
          * @description Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["pauseWebhookReceiver"];
         delete?: never;
@@ -694,6 +812,8 @@ export interface paths {
         /**
          * Resume a paused webhook receiver
          * @description Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resumeWebhookReceiver"];
         delete?: never;
@@ -712,6 +832,8 @@ export interface paths {
         /**
          * A partner's balance history
          * @description Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listBalanceEntries"];
         put?: never;
@@ -732,12 +854,16 @@ export interface paths {
         /**
          * Reconciliation runs
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationRuns"];
         put?: never;
         /**
          * Reconcile a rail's day now
          * @description Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["startReconciliationRun"];
         delete?: never;
@@ -756,6 +882,8 @@ export interface paths {
         /**
          * Reconciliation breaks
          * @description Newest first, filtered; each with its resolution once resolved.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationBreaks"];
         put?: never;
@@ -778,6 +906,8 @@ export interface paths {
         /**
          * Resolve a reconciliation break
          * @description Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resolveReconciliationBreak"];
         delete?: never;
@@ -798,6 +928,8 @@ export interface paths {
         /**
          * Sandbox rail: plant a discrepancy in a day's settlement records
          * @description Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["injectSandboxSettlementDiscrepancy"];
         delete?: never;
@@ -831,6 +963,28 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
+        };
+        AdminIdentity: {
+            /** @description `op_…` for an operator, `mc_…` for a machine credential. */
+            id: string;
+            /** @description User name or credential name. */
+            name: string;
+            /** @enum {string} */
+            kind: "operator" | "machine";
+            /** @enum {string} */
+            role: "viewer" | "operator" | "finance" | "admin";
+        };
+        SignInRequest: {
+            /** @description The operator's user name. */
+            username: string;
+            /** @description The operator's password. */
+            password: string;
+            /** @description The current 6-digit code of the operator's authenticator app (TOTP); each code is accepted once. */
+            totp: string;
+        };
+        SignedOut: {
+            /** @description The provider's end-session URL. */
+            logout_url?: string;
         };
         Partner: {
             /** @example ptr_01m7xx94hd26qz72tpjzafqaav */
@@ -1879,6 +2033,397 @@ export interface operations {
             };
         };
     };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `INVALID_SIGN_IN`: the user name, password or TOTP code is wrong, the code was used already, or the operator is disabled
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_SIGN_IN";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed sign-ins for this user name from this address; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
     listPartners: {
         parameters: {
             query?: {
@@ -1932,7 +2477,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2043,7 +2588,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2055,6 +2600,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2189,7 +2754,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2324,7 +2889,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2336,6 +2901,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2490,7 +3075,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2624,7 +3209,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2636,6 +3221,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2792,7 +3397,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2804,6 +3409,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2932,7 +3557,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2944,6 +3569,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3121,7 +3766,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3253,7 +3898,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3265,6 +3910,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3405,7 +4070,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3417,6 +4082,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3560,7 +4245,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3572,6 +4257,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3705,7 +4410,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3717,6 +4422,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3826,7 +4551,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3944,7 +4669,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3956,6 +4681,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4084,7 +4829,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4220,7 +4965,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4232,6 +4977,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4425,7 +5190,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4569,7 +5334,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4581,6 +5346,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4771,7 +5556,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4783,6 +5568,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4964,7 +5769,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4976,6 +5781,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5149,7 +5974,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5257,7 +6082,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5384,7 +6209,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5402,8 +6227,10 @@ export interface operations {
                 };
             };
             /**
-             * @description Error. Error body with one of these codes:
+             * @description Forbidden. Error body with one of these codes:
              *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
              *     - `APPROVAL_ROLE_REQUIRED`: the caller's role is below the one the action needs (finance for money)
              *     - `APPROVAL_BY_REQUESTER`: the caller requested it: a second person must approve
              *     - `APPROVAL_BY_MACHINE`: a machine credential may not approve
@@ -5416,7 +6243,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "APPROVAL_ROLE_REQUIRED" | "APPROVAL_BY_REQUESTER" | "APPROVAL_BY_MACHINE";
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN" | "APPROVAL_ROLE_REQUIRED" | "APPROVAL_BY_REQUESTER" | "APPROVAL_BY_MACHINE";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5560,7 +6387,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5578,8 +6405,10 @@ export interface operations {
                 };
             };
             /**
-             * @description Error. Error body with one of these codes:
+             * @description Forbidden. Error body with one of these codes:
              *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
              *     - `APPROVAL_ROLE_REQUIRED`: the caller's role is below the one the action needs (finance for money)
              */
             403: {
@@ -5590,7 +6419,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
-                        code?: "APPROVAL_ROLE_REQUIRED";
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN" | "APPROVAL_ROLE_REQUIRED";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5764,7 +6593,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5900,7 +6729,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5912,6 +6741,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6084,7 +6933,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6096,6 +6945,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6286,7 +7155,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6424,7 +7293,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6533,7 +7402,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6680,7 +7549,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6788,7 +7657,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6800,6 +7669,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6943,7 +7832,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7059,7 +7948,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7071,6 +7960,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7234,7 +8143,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7342,7 +8251,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7354,6 +8263,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7469,7 +8398,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7481,6 +8410,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7603,7 +8552,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7741,7 +8690,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7852,7 +8801,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7864,6 +8813,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8038,7 +9007,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8173,7 +9142,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8185,6 +9154,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8367,7 +9356,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8379,6 +9368,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });

@@ -115,6 +115,7 @@ export const listApprovals = defineOperation({
   method: "GET",
   path: "/admin/approvals",
   operationId: "listApprovals",
+  role: "viewer",
   summary: "Approval requests (the inbox)",
   description: "Newest first. A PENDING request past its deadline is listed as EXPIRED.",
   tags: TAG,
@@ -130,6 +131,7 @@ export const getApproval = defineOperation({
   method: "GET",
   path: "/admin/approvals/{approval_id}",
   operationId: "getApproval",
+  role: "viewer",
   summary: "One approval request",
   description:
     "An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.",
@@ -143,6 +145,9 @@ export const approveApproval = defineOperation({
   method: "POST",
   path: "/admin/approvals/{approval_id}/approve",
   operationId: "approveApproval",
+  // The least role that may decide any request; the request's action sets the role it needs
+  // (APPROVAL_ROLE_REQUIRED: finance for every money action).
+  role: "operator",
   summary: "Approve a request: it is carried out now",
   description:
     "Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.",
@@ -160,6 +165,7 @@ export const rejectApproval = defineOperation({
   method: "POST",
   path: "/admin/approvals/{approval_id}/reject",
   operationId: "rejectApproval",
+  role: "operator",
   summary: "Reject a request: it has no effect",
   description: "The requester may reject (withdraw) their own request.",
   tags: TAG,

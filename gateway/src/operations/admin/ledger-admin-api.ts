@@ -132,6 +132,7 @@ export const creditBalance = defineOperation({
   method: "POST",
   path: "/admin/partners/{partner_id}/balance/credits",
   operationId: "creditBalance",
+  role: "finance",
   summary: "Credit a partner's balance (idempotent)",
   description:
     "The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`. A credit above the four-eyes threshold (`FOUR_EYES_CREDIT_THRESHOLD_USD`) answers 202 with an approval request instead; the same key and body from the same caller replay that request, and the key is the ledger's when the request is approved.",
@@ -169,6 +170,7 @@ export const getBalance = defineOperation({
   method: "GET",
   path: "/admin/partners/{partner_id}/balance",
   operationId: "getPartnerBalance",
+  role: "viewer",
   summary: "A partner's balance",
   tags: ["Balance"],
   pathParams: PartnerIdParams,
@@ -180,6 +182,7 @@ export const refundTransaction = defineOperation({
   method: "POST",
   path: "/admin/transactions/{tx_id}/refund",
   operationId: "refundTransaction",
+  role: "finance",
   summary: "Refund a successful payout",
   description:
     "SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once. With four-eyes approvals on, every refund answers 202 with an approval request and is carried out when a second operator approves it.",
@@ -197,6 +200,7 @@ export const failTransaction = defineOperation({
   method: "POST",
   path: "/admin/transactions/{tx_id}/fail",
   operationId: "failTransaction",
+  role: "finance",
   summary: "Fail a payout stuck before the rail",
   description:
     "PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer). With four-eyes approvals on, `force: true` answers 202 with an approval request, carried out when a second operator approves it.",
@@ -218,6 +222,7 @@ export const settleSandboxPayout = defineOperation({
   method: "POST",
   path: "/admin/sandbox/transactions/{tx_id}/settle",
   operationId: "settleSandboxPayout",
+  role: "finance",
   summary: "Sandbox rail: settle a payout now",
   description:
     "The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.",
