@@ -15,7 +15,13 @@ import {
 import { callJson } from "../support/call-json.js";
 import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
-import { CSRF, createMachineToken, createOperator, sessionCookieOf } from "../support/operator-session.js";
+import {
+  CSRF,
+  createMachineToken,
+  createOperator,
+  operatorCookie,
+  sessionCookieOf,
+} from "../support/operator-session.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver } from "../webhooks/support/test-receiver.js";
@@ -754,6 +760,26 @@ describe("real answers match the documented schemas (four-eyes approvals)", () =
     expect((await gatedCall("POST", `${list}/${id}/approve`, approve)).json.code).toBe(
       "APPROVAL_ALREADY_DECIDED",
     );
+
+    // Decided by named operators: an operator below finance may not, another finance operator approves.
+    const asOperator = { cookie: await operatorCookie(gated, "operator"), ...CSRF };
+    const asFinance = { cookie: await operatorCookie(gated, "finance"), ...CSRF };
+    const refundId = refund.json.approval_id;
+    const low = await gatedCall("POST", `${list}/${refundId}/reject`, reject, why, asOperator, null);
+    expect([low.status, low.json.code]).toEqual([403, "APPROVAL_ROLE_REQUIRED"]);
+    const approved = await gatedCall(
+      "POST",
+      `${list}/${refundId}/approve`,
+      approve,
+      undefined,
+      asFinance,
+      null,
+    );
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.json).toMatchObject({
+      status: "APPROVED",
+      outcome: { succeeded: false, code: "TRANSACTION_NOT_REFUNDABLE" },
+    });
   });
 });
 

@@ -20,6 +20,8 @@ import {
   quoted,
   setUpCorridor,
 } from "../ledger/support/payout-fixtures.js";
+import { callJson } from "../support/call-json.js";
+import { createMachineToken, operatorCookie, withCookie } from "../support/operator-session.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read in assertions
@@ -340,5 +342,80 @@ describe("four-eyes approvals", () => {
       code: "TRANSACTION_NOT_PROCESSING",
     });
     expect((await platform.admin("GET", `/admin/transactions/${done}`)).json.status).toBe("PENDING");
+  });
+  describe("over HTTP, with named operators signed in", () => {
+    const creditAs = (cookie: string, amountUsd: string, key: string, reference: string) =>
+      withCookie(
+        platform,
+        cookie,
+        "POST",
+        `/admin/partners/${partner.partnerId}/balance/credits`,
+        { amount_usd: amountUsd, reference },
+        { headers: { "X-Idempotency-Key": key } },
+      );
+    const approveAs = (cookie: string, id: string) =>
+      withCookie(platform, cookie, "POST", `/admin/approvals/${id}/approve`);
+
+    it("one operator asks, cannot approve; two others approve at once: one 200, one 409, one credit", async () => {
+      const [alice, bob, carol] = await Promise.all([
+        operatorCookie(platform, "finance"),
+        operatorCookie(platform, "finance"),
+        operatorCookie(platform, "finance"),
+      ]);
+      const before = Number(await balance(platform, partner.partnerId));
+      const asked = await creditAs(alice, "9000", "http-race-1", "http raced wire");
+      expect(asked.status, asked.text).toBe(202);
+      expect(asked.json).toMatchObject({
+        requested_by: { kind: "operator" },
+        approval_refusal: "APPROVAL_BY_REQUESTER",
+      });
+      const id = asked.json.approval_id;
+      const own = await approveAs(alice, id);
+      expect([own.status, own.json.code]).toEqual([403, "APPROVAL_BY_REQUESTER"]);
+      expect(await creditMovements("http raced wire")).toBe("0");
+
+      // Another operator's view says they may approve it.
+      const seen = await withCookie(platform, bob, "GET", `/admin/approvals/${id}`);
+      expect(seen.json.approval_refusal).toBeNull();
+      // The same key and body from another operator is not a replay of Alice's request.
+      const borrowed = await creditAs(bob, "9000", "http-race-1", "http raced wire");
+      expect([borrowed.status, borrowed.json.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
+
+      const answers = await Promise.all([approveAs(bob, id), approveAs(carol, id)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const won = answers.find((a) => a.status === 200)!;
+      const lost = answers.find((a) => a.status === 409)!;
+      expect(lost.json.code).toBe("APPROVAL_ALREADY_DECIDED");
+      expect(won.json).toMatchObject({
+        status: "APPROVED",
+        decided_by: { kind: "operator" },
+        outcome: { succeeded: true, http_status: 201, result: { partner_id: partner.partnerId } },
+      });
+      expect(Number(await balance(platform, partner.partnerId))).toBe(before + 9000);
+      expect(await creditMovements("http raced wire")).toBe("1");
+    });
+
+    it("refuses a machine credential's approval, a role below finance, and a viewer at the route", async () => {
+      const [alice, plainOperator, viewer] = await Promise.all([
+        operatorCookie(platform, "finance"),
+        operatorCookie(platform, "operator"),
+        operatorCookie(platform, "viewer"),
+      ]);
+      const machine = await createMachineToken(platform, "admin");
+      const asked = await creditAs(alice, "9500", "http-roles-1", "http roles wire");
+      const id = asked.json.approval_id;
+      const byMachine = await callJson(`${platform.adminUrl}/admin/approvals/${id}/approve`, "POST", {
+        authorization: `Bearer ${machine}`,
+      });
+      expect([byMachine.status, byMachine.json.code]).toEqual([403, "APPROVAL_BY_MACHINE"]);
+      const byOperator = await approveAs(plainOperator, id);
+      expect([byOperator.status, byOperator.json.code]).toEqual([403, "APPROVAL_ROLE_REQUIRED"]);
+      const byViewer = await approveAs(viewer, id);
+      expect([byViewer.status, byViewer.json.code]).toEqual([403, "ROLE_FORBIDDEN"]);
+      expect((await withCookie(platform, viewer, "GET", `/admin/approvals/${id}`)).json.status).toBe(
+        "PENDING",
+      );
+      expect(await creditMovements("http roles wire")).toBe("0");
+    });
   });
 });
