@@ -1,15 +1,18 @@
 /**
- * An insider crediting a partner's balance alone. The attacker holds one admin credential and wants a
+ * An insider crediting a partner's balance alone. The attacker holds an admin credential and wants a
  * large credit on a partner they control: they ask for it, then approve their own request, retry the
- * approval concurrently, try to push the same idempotency key through as a credit below the threshold, and
- * withdraw-then-approve. Every path must leave the balance and the ledger's credit movements untouched:
- * a credit above the threshold moves money only when another person approves it.
+ * approval concurrently, try to push the same idempotency key through as a credit below the threshold,
+ * withdraw-then-approve, and approve with a second credential of their own (a machine credential, as
+ * `payouts machine-credentials add` makes). Every path must leave the balance and the ledger's credit
+ * movements untouched: a credit above the threshold moves money only when another person approves it.
  */
 import type { Database } from "@payouts/platform/database/database";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balance } from "../ledger/support/payout-fixtures.js";
-import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
+import { callJson } from "../support/call-json.js";
+import { createMachineToken, operatorCookie, withCookie } from "../support/operator-session.js";
+import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 describe("self-approving a large credit", () => {
   let platform: TestPlatform;
@@ -63,5 +66,36 @@ describe("self-approving a large credit", () => {
     expect(await creditMovements()).toBe("0");
     const request = await platform.admin("GET", `/admin/approvals/${id}`);
     expect(request.json).toMatchObject({ status: "REJECTED", outcome: null });
+  });
+  it("cannot approve its own request with a second credential it holds", async () => {
+    const cookie = await operatorCookie(platform, "admin");
+    const secondToken = await createMachineToken(platform, "admin");
+    const path = `/admin/partners/${partnerId}/balance/credits`;
+    const asked = await withCookie(
+      platform,
+      cookie,
+      "POST",
+      path,
+      { amount_usd: "250000", reference: "insider-2" },
+      { headers: { "X-Idempotency-Key": "insider-2" } },
+    );
+    expect(asked.status, asked.text).toBe(202);
+    const approve = (authorization: string) =>
+      callJson(`${platform.adminUrl}/admin/approvals/${asked.json.approval_id}/approve`, "POST", {
+        authorization,
+      });
+    const bySecond = await approve(`Bearer ${secondToken}`);
+    expect([bySecond.status, bySecond.json.code]).toEqual([403, "APPROVAL_BY_MACHINE"]);
+    const byToken = await approve(`Bearer ${ADMIN_TOKEN}`);
+    expect([byToken.status, byToken.json.code]).toEqual([403, "APPROVAL_BY_MACHINE"]);
+    const bySelf = await withCookie(
+      platform,
+      cookie,
+      "POST",
+      `/admin/approvals/${asked.json.approval_id}/approve`,
+    );
+    expect([bySelf.status, bySelf.json.code]).toEqual([403, "APPROVAL_BY_REQUESTER"]);
+    expect(await balance(platform, partnerId)).toBe("0");
+    expect(await creditMovements()).toBe("0");
   });
 });
