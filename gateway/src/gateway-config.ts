@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
 import { parseDecimal, toDecimalString } from "@payouts/platform/money/decimal";
 import { parseSealingKey } from "@payouts/platform/secrets/secret-box";
@@ -210,9 +210,8 @@ const spec = {
   },
   fourEyesApprovals: {
     env: "FOUR_EYES_APPROVALS",
-    doc: "money actions on the admin API wait for a second operator's approval (off: they act at once, for a one-person sandbox)",
+    doc: "money actions on the admin API wait for a second operator's approval (default: on, except in the one-process sandbox outside production mode, which has one operator)",
     parse: parse.boolean,
-    default: true,
   },
   fourEyesCreditThresholdUsd: {
     env: "FOUR_EYES_CREDIT_THRESHOLD_USD",
@@ -287,6 +286,7 @@ export function loadGatewayConfig(
       cfg.httpMaxConnectionsPerAddress ?? (cfg.trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     adminToken: cfg.adminToken ?? (opts.embedded ? randomBytes(24).toString("base64url") : undefined),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
+    fourEyesApprovals: cfg.fourEyesApprovals ?? !(opts.embedded && !isProductionMode(env)),
   };
 }
 
