@@ -126,13 +126,14 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
           <p>
             Only when the provider confirmed it will not pay: the payout is failed without asking the rail,
             and its debit of {formatDecimal(tx.total_usd)} USD goes back to partner{" "}
-            <span className="mono">{tx.partner_id}</span>'s balance once a second operator approves it.
+            <span className="mono">{tx.partner_id}</span>'s balance; with four-eyes approvals on, only after a
+            second operator approves it.
           </p>
         ) : action?.kind === "refund" ? (
           <p>
             The full debit of {formatDecimal(tx.total_usd)} USD (fees included, at full precision) goes back
-            to partner <span className="mono">{tx.partner_id}</span>'s balance, once, after a second operator
-            approves it. The partner is notified by webhook.
+            to partner <span className="mono">{tx.partner_id}</span>'s balance, once; with four-eyes approvals
+            on, only after a second operator approves it. The partner is notified by webhook.
           </p>
         ) : (
           <p>
