@@ -62,3 +62,26 @@ describe("HTTP_MAX_CONNECTIONS_PER_ADDRESS", () => {
     ).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
   });
 });
+
+describe("FOUR_EYES_APPROVALS", () => {
+  it("is on in the distributed gateway and in production mode, off in the one-process sandbox", () => {
+    expect(loadGatewayConfig(SECRETS).fourEyesApprovals).toBe(true);
+    expect(
+      loadGatewayConfig({ ...SECRETS, NODE_ENV: "production" }, { embedded: true }).fourEyesApprovals,
+    ).toBe(true);
+    expect(loadGatewayConfig({}, { embedded: true }).fourEyesApprovals).toBe(false);
+  });
+
+  it("is honoured when set, with the threshold read as a decimal of at least 0", () => {
+    const on = loadGatewayConfig(
+      { FOUR_EYES_APPROVALS: "true", FOUR_EYES_CREDIT_THRESHOLD_USD: "0" },
+      { embedded: true },
+    );
+    expect([on.fourEyesApprovals, on.fourEyesCreditThresholdUsd]).toEqual([true, "0"]);
+    expect(loadGatewayConfig({ ...SECRETS, FOUR_EYES_APPROVALS: "false" }).fourEyesApprovals).toBe(false);
+    expect(loadGatewayConfig(SECRETS).fourEyesCreditThresholdUsd).toBe("10000");
+    expect(() => loadGatewayConfig({ ...SECRETS, FOUR_EYES_CREDIT_THRESHOLD_USD: "-1" })).toThrow(
+      /FOUR_EYES_CREDIT_THRESHOLD_USD/,
+    );
+  });
+});

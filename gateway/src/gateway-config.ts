@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { loadConfig, parse } from "@payouts/platform/config/env-config";
+import { isProductionMode, loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
+import { parseDecimal, toDecimalString } from "@payouts/platform/money/decimal";
 import { parseSealingKey } from "@payouts/platform/secrets/secret-box";
 import { parseRailCallbackSecret } from "@payouts/platform/signing/rail-callback-signature";
 import { OPERATOR_ROLES, type OperatorRole } from "./admin/admin-actor.js";
@@ -250,8 +251,31 @@ const spec = {
     doc: "open connections per TCP peer (IPv6: per /64) on each listener; further ones are closed at once (0 = no limit; default 128, or 0 when TRUST_PROXY_HOPS > 0, where the peer is the proxy)",
     parse: parse.nonNegativeInt,
   },
+  fourEyesApprovals: {
+    env: "FOUR_EYES_APPROVALS",
+    doc: "money actions on the admin API wait for a second operator's approval (default: on, except in the one-process sandbox outside production mode, which has one operator)",
+    parse: parse.boolean,
+  },
+  fourEyesCreditThresholdUsd: {
+    env: "FOUR_EYES_CREDIT_THRESHOLD_USD",
+    doc: "a balance credit above this many USD waits for approval (0 = every credit)",
+    parse: nonNegativeDecimal,
+    default: "10000",
+  },
+  approvalTtlMs: {
+    env: "APPROVAL_TTL_MS",
+    doc: "how long an approval request waits for a decision before it expires",
+    parse: parse.positiveInt,
+    default: 86_400_000,
+  },
   logLevel: { env: "LOG_LEVEL", doc: "pino level", parse: parse.logLevel, default: "info" },
 } as const;
+
+function nonNegativeDecimal(raw: string): string {
+  const value = parseDecimal(raw.trim());
+  if (value === undefined || value.isNegative()) throw new Error("expected a decimal of at least 0");
+  return toDecimalString(value);
+}
 
 /** Connections one client address may hold open per listener when nothing else is said. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
@@ -318,6 +342,7 @@ export function loadGatewayConfig(
       cfg.httpMaxConnectionsPerAddress ?? (cfg.trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     adminToken: cfg.adminToken ?? (opts.embedded ? randomBytes(24).toString("base64url") : undefined),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
+    fourEyesApprovals: cfg.fourEyesApprovals ?? !(opts.embedded && !isProductionMode(env)),
   };
 }
 

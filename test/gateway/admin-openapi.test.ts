@@ -15,7 +15,13 @@ import {
 import { callJson } from "../support/call-json.js";
 import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
-import { CSRF, createMachineToken, createOperator, sessionCookieOf } from "../support/operator-session.js";
+import {
+  CSRF,
+  createMachineToken,
+  createOperator,
+  operatorCookie,
+  sessionCookieOf,
+} from "../support/operator-session.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver } from "../webhooks/support/test-receiver.js";
@@ -726,6 +732,119 @@ describe("real answers match the documented schemas (bulk payouts)", () => {
     expect((await call("POST", `${list}/${batchId}/cancel`, cancel)).status).toBe(409);
     expect((await call("POST", `${list}/bat_nope/cancel`, cancel)).status).toBe(404);
     expect((await call("POST", `${list}/${batchId}/cancel`, cancel, undefined, {}, null)).status).toBe(401);
+  });
+});
+
+describe("real answers match the documented schemas (four-eyes approvals)", () => {
+  let gated: TestPlatform;
+
+  beforeAll(async () => {
+    gated = await startTestPlatform({
+      env: { FOUR_EYES_APPROVALS: "true", FOUR_EYES_CREDIT_THRESHOLD_USD: "0" },
+    });
+    await setUpCorridor(gated);
+  });
+  afterAll(async () => {
+    await gated?.close();
+  });
+
+  /** An admin call to the platform with four-eyes on, checked against the same document. */
+  async function gatedCall(
+    method: string,
+    path: string,
+    template: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    token: string | null = ADMIN_TOKEN,
+  ) {
+    const auth = token === null ? {} : { authorization: `Bearer ${token}` };
+    const res = await callJson(`${gated.adminUrl}${path}`, method, { ...auth, ...headers }, body);
+    return contract.check(method, template, res);
+  }
+
+  it("gated actions answer 202; the inbox, one request, reject and the refusals", async () => {
+    const partner = await gated.createPartner({ supported_currencies: ["NGN"] });
+    const credits = "/admin/partners/{partner_id}/balance/credits";
+    const creditPath = `/admin/partners/${partner.partnerId}/balance/credits`;
+    const key = { "X-Idempotency-Key": "gated-credit-1" };
+    const credit = await gatedCall("POST", creditPath, credits, { amount_usd: "10", reference: "w" }, key);
+    expect([credit.status, credit.json.status]).toEqual([202, "PENDING"]);
+    const txId = await pendingTransaction(gated, partner.partnerId);
+    const refund = await gatedCall(
+      "POST",
+      `/admin/transactions/${txId}/refund`,
+      "/admin/transactions/{tx_id}/refund",
+      {},
+    );
+    expect([refund.status, refund.json.action]).toEqual([202, "REFUND"]);
+    const fail = await gatedCall(
+      "POST",
+      `/admin/transactions/${txId}/fail`,
+      "/admin/transactions/{tx_id}/fail",
+      {
+        reason: "r",
+        force: true,
+      },
+    );
+    expect([fail.status, fail.json.action]).toEqual([202, "FORCE_FAIL"]);
+
+    const list = "/admin/approvals";
+    expect((await gatedCall("GET", `${list}?status=PENDING`, list)).json.approvals).toHaveLength(3);
+    expect((await gatedCall("GET", `${list}?status=SOON`, list)).status).toBe(400);
+    expect((await gatedCall("GET", list, list, undefined, {}, null)).status).toBe(401);
+
+    const one = "/admin/approvals/{approval_id}";
+    const id = credit.json.approval_id;
+    expect((await gatedCall("GET", `${list}/${id}`, one)).json).toEqual(credit.json);
+    expect((await gatedCall("GET", `${list}/apr_nope`, one)).status).toBe(404);
+    expect((await gatedCall("GET", `${list}/${id}`, one, undefined, {}, null)).status).toBe(401);
+
+    const approve = "/admin/approvals/{approval_id}/approve";
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve)).json.code).toBe(
+      "APPROVAL_BY_REQUESTER",
+    );
+    expect((await gatedCall("POST", `${list}/apr_nope/approve`, approve)).status).toBe(404);
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve, undefined, {}, null)).status).toBe(401);
+
+    const reject = "/admin/approvals/{approval_id}/reject";
+    const why = { reason: "not today" };
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, {})).status).toBe(400);
+    expect((await gatedCall("POST", `${list}/apr_nope/reject`, reject, why)).status).toBe(404);
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, why, {}, null)).status).toBe(401);
+    expect(
+      (await gatedCall("POST", `${list}/${id}/reject`, reject, "x", { "content-type": "text/plain" })).status,
+    ).toBe(415);
+    expect(
+      (await gatedCall("POST", `${list}/${id}/reject`, reject, { reason: "y".repeat(300_000) })).status,
+    ).toBe(413);
+    const rejected = await gatedCall("POST", `${list}/${id}/reject`, reject, why);
+    expect([rejected.status, rejected.json.status]).toEqual([200, "REJECTED"]);
+    expect((await gatedCall("POST", `${list}/${id}/reject`, reject, why)).json.code).toBe(
+      "APPROVAL_ALREADY_DECIDED",
+    );
+    expect((await gatedCall("POST", `${list}/${id}/approve`, approve)).json.code).toBe(
+      "APPROVAL_ALREADY_DECIDED",
+    );
+
+    // Decided by named operators: an operator below finance may not, another finance operator approves.
+    const asOperator = { cookie: await operatorCookie(gated, "operator"), ...CSRF };
+    const asFinance = { cookie: await operatorCookie(gated, "finance"), ...CSRF };
+    const refundId = refund.json.approval_id;
+    const low = await gatedCall("POST", `${list}/${refundId}/reject`, reject, why, asOperator, null);
+    expect([low.status, low.json.code]).toEqual([403, "APPROVAL_ROLE_REQUIRED"]);
+    const approved = await gatedCall(
+      "POST",
+      `${list}/${refundId}/approve`,
+      approve,
+      undefined,
+      asFinance,
+      null,
+    );
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.json).toMatchObject({
+      status: "APPROVED",
+      outcome: { succeeded: false, code: "TRANSACTION_NOT_REFUNDABLE" },
+    });
   });
 });
 

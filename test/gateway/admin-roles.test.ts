@@ -32,6 +32,11 @@ const EXPECTED_ROLES: Readonly<Record<string, string>> = {
   "POST /admin/transactions/{tx_id}/refund": "finance",
   "POST /admin/transactions/{tx_id}/fail": "finance",
   "POST /admin/sandbox/transactions/{tx_id}/settle": "finance",
+  // Deciding needs the request's own role too (finance for money: APPROVAL_ROLE_REQUIRED).
+  "GET /admin/approvals": "viewer",
+  "GET /admin/approvals/{approval_id}": "viewer",
+  "POST /admin/approvals/{approval_id}/approve": "operator",
+  "POST /admin/approvals/{approval_id}/reject": "operator",
   "GET /admin/partners/{partner_id}/statement-settings": "viewer",
   "PUT /admin/partners/{partner_id}/statement-settings": "admin",
   "POST /admin/partners/{partner_id}/statements/{date}/corrections": "finance",

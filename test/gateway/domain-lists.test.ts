@@ -11,6 +11,10 @@ import {
   BATCH_STATUSES,
   NAME_MATCHES,
 } from "@payouts/gateway/internal/operations/partner/batch-api";
+  });
+});
+
+import { APPROVAL_ACTIONS, APPROVAL_STATUSES } from "@payouts/gateway/internal/approvals/four-eyes-rules";
 import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
@@ -71,7 +75,10 @@ describe("executePayout's refusal order", () => {
 describe("the transaction statuses", () => {
   it("are the partner and admin documents' status enums", () => {
     expect(partner.components.schemas.TransactionStatus?.enum).toEqual(TRANSACTION_STATUSES);
-    const adminEnums = JSON.stringify(admin).match(/"enum":\["PENDING"[^\]]*\]/g) ?? [];
+    const adminEnums = (JSON.stringify(admin).match(/"enum":\["PENDING"[^\]]*\]/g) ?? []).filter(
+      // The other status list of the admin document that starts with PENDING: approval requests'.
+      (listed) => JSON.stringify(JSON.parse(`{${listed}}`).enum) !== JSON.stringify(APPROVAL_STATUSES),
+    );
     expect(adminEnums.length).toBeGreaterThan(0);
     for (const listed of adminEnums) {
       expect(JSON.parse(`{${listed}}`).enum.filter((s: string) => s !== "UNSPECIFIED")).toEqual(
@@ -98,5 +105,18 @@ describe("bulk payout lists at the edge", () => {
     expect(BATCH_STATUSES).toEqual(names(BatchStatus));
     expect(BATCH_ITEM_STATUSES).toEqual(names(BatchItemStatus));
     expect(NAME_MATCHES).toEqual(names(NameMatch));
+  });
+});
+
+describe("the approval request statuses and actions", () => {
+  it("are the values the gateway's SQL constraints allow", () => {
+    const sql = read("gateway/migrations/005_approval_requests.sql");
+    const listed = (column: string) =>
+      new RegExp(`${column} +text NOT NULL(?: DEFAULT '\\w+')?\\s+CHECK \\(${column} IN \\(([^)]*)\\)\\)`)
+        .exec(sql)?.[1]
+        ?.split(",")
+        .map((s) => s.trim().replaceAll("'", ""));
+    expect(listed("status")).toEqual(APPROVAL_STATUSES);
+    expect(listed("action")).toEqual(APPROVAL_ACTIONS);
   });
 });

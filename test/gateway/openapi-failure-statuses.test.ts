@@ -63,6 +63,7 @@ const BODIES: Record<string, unknown> = {
   "POST /admin/reconciliation/runs": { date: "2026-01-02" },
   "POST /admin/reconciliation/breaks/{break_id}/resolve": { note: "n", resolved_by: "ops" },
   "POST /admin/sandbox/settlements/{date}/discrepancies": { kind: "ADD_UNKNOWN_RECORD" },
+  "POST /admin/approvals/{approval_id}/reject": { reason: "r" },
 };
 /** Bodies that are not JSON: their media type and text. */
 const FILES: Record<string, { type: string; text: string }> = {

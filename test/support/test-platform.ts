@@ -73,6 +73,9 @@ export async function startTestPlatform(
     AUTH_FAILURES_PER_ADDRESS: "0",
     // Likewise the cap on connections per address: many tests open more than it allows at once.
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
+    // Four-eyes approvals need two operators, which most tests do not have: off here, switched on by the
+    // tests about them.
+    FOUR_EYES_APPROVALS: "false",
     ...(options.kafka ? { KAFKA_BROKERS: kafkaBrokers().join(",") } : {}),
     ...options.env,
   };

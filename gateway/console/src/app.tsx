@@ -8,6 +8,7 @@ import { Shell } from "./components/shell";
 import { queryClient, setFailureHandler } from "./query-client";
 import { BatchPage } from "./views/batch-page";
 import { BatchesPage } from "./views/batches-page";
+import { ApprovalsPage } from "./views/approvals-page";
 import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
@@ -53,6 +54,7 @@ const router = createBrowserRouter(
         { path: "partners/:partnerId", element: <PartnerPage /> },
         { path: "webhooks", element: <WebhooksPage /> },
         { path: "reconciliation", element: <ReconciliationPage /> },
+        { path: "approvals", element: <ApprovalsPage /> },
         { path: "reference-data", element: <ReferenceDataPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],

@@ -1,5 +1,6 @@
 import type { RouteModule } from "../routes/route-module.js";
 import { registerConsoleBatchRoutes } from "./console-batch-routes.js";
+import { registerApprovalAdminRoutes } from "./approval-admin-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
@@ -17,6 +18,7 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
   registerLedgerAdminRoutes,
+  registerApprovalAdminRoutes,
   registerStatementAdminRoutes,
   registerConsoleOverviewRoutes,
   registerConsoleTransactionRoutes,

@@ -31,6 +31,11 @@ const TAGS: readonly Tag[] = [
   { name: "Apps", description: "Partner credentials and client secret rotation." },
   { name: "Balance", description: "Prepaid balances." },
   { name: "Transactions", description: "Refunds and failures of payouts." },
+  {
+    name: "Approvals",
+    description:
+      "Four-eyes approvals: a credit above the threshold, a refund and a forced failure wait (202) until a second operator approves them.",
+  },
   { name: "Sandbox", description: "The sandbox rail's controls." },
   {
     name: "Reconciliation",

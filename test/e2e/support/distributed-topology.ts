@@ -151,6 +151,8 @@ async function startOnce(options: TopologyOptions): Promise<DistributedTopology>
     METRICS_PORT: "0",
     ADMIN_PORT: String(ports.get("admin")),
     ADMIN_TOKEN: adminToken,
+    // The journeys refund as the one admin token; four-eyes approvals have their own tests.
+    FOUR_EYES_APPROVALS: "false",
     RAIL_CALLBACK_SECRET: randomBytes(32).toString("base64url"),
     RAIL_CALLBACK_URL: `http://127.0.0.1:${ports.get("gateway")}/callbacks/rail`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),

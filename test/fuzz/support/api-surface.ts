@@ -138,6 +138,7 @@ export const ADMIN_BODIES: Readonly<Record<string, JsonSchema>> = {
   "PATCH /admin/webhook-configs/{config_id}": object({ enabled: { type: "boolean" }, reason: text(500) }, [
     "enabled",
   ]),
+  "POST /admin/approvals/{approval_id}/reject": object({ reason: text(500) }, ["reason"]),
 };
 
 /** Header parameters of the admin routes that read one. */

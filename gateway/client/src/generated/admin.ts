@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Credit a partner's balance (idempotent)
-         * @description The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.
+         * @description The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`. A credit above the four-eyes threshold (`FOUR_EYES_CREDIT_THRESHOLD_USD`) answers 202 with an approval request instead; the same key and body from the same caller replay that request, and the key is the ledger's when the request is approved.
          *
          *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
@@ -471,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a successful payout
-         * @description SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.
+         * @description SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once. With four-eyes approvals on, every refund answers 202 with an approval request and is carried out when a second operator approves it.
          *
          *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
@@ -493,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Fail a payout stuck before the rail
-         * @description PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).
+         * @description PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer). With four-eyes approvals on, `force: true` answers 202 with an approval request, carried out when a second operator approves it.
          *
          *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
@@ -520,6 +520,94 @@ export interface paths {
          *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["settleSandboxPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Approval requests (the inbox)
+         * @description Newest first. A PENDING request past its deadline is listed as EXPIRED.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/approvals/{approval_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One approval request
+         * @description An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["getApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/approvals/{approval_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a request: it is carried out now
+         * @description Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        post: operations["approveApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/approvals/{approval_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a request: it has no effect
+         * @description The requester may reject (withdraw) their own request.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        post: operations["rejectApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1208,6 +1296,76 @@ export interface components {
              */
             balance_usd: string;
         };
+        ApprovalRequest: {
+            /** @example apr_01m7xx9726hzfmmn1fcz6t8605 */
+            approval_id: string;
+            /**
+             * @description BALANCE_CREDIT (above the threshold), REFUND, or FORCE_FAIL (a failure with `force: true`).
+             * @enum {string}
+             */
+            action: "BALANCE_CREDIT" | "REFUND" | "FORCE_FAIL";
+            /** @description The partner credited, or the transaction and its partner. */
+            target: {
+                partner_id: string | null;
+                tx_id: string | null;
+            };
+            /** @description Null when the transaction has no quote. */
+            amount_usd: string | null;
+            /** @description The validated request body, carried out as is once approved. */
+            request: {
+                [key: string]: unknown;
+            };
+            requested_by: {
+                /** @description `op_…` for an operator, `mc_…` for a machine credential. */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "operator" | "machine";
+            };
+            /**
+             * Format: date-time
+             * @description When it was requested. ISO 8601 in UTC with milliseconds.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description After this it can no longer be approved. ISO 8601 in UTC with milliseconds.
+             */
+            expires_at: string;
+            /**
+             * @description PENDING; EXECUTING (approved, being carried out); APPROVED (carried out: see `outcome`); REJECTED; EXPIRED.
+             * @enum {string}
+             */
+            status: "PENDING" | "EXECUTING" | "APPROVED" | "REJECTED" | "EXPIRED";
+            /** @description Who approved or rejected it. */
+            decided_by: {
+                /** @description `op_…` for an operator, `mc_…` for a machine credential. */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "operator" | "machine";
+            } | null;
+            decided_at: string | null;
+            /** @description The rejection's reason. */
+            reason: string | null;
+            /** @description What carrying it out answered; null until then. */
+            outcome: components["schemas"]["ApprovalOutcome"] | null;
+            /** @description Why the caller of this request may not approve it now (the code approving would answer); null when they may. */
+            approval_refusal: ("APPROVAL_ALREADY_DECIDED" | "APPROVAL_EXPIRED" | "APPROVAL_BY_REQUESTER" | "APPROVAL_BY_MACHINE" | "APPROVAL_ROLE_REQUIRED") | null;
+        };
+        ApprovalOutcome: {
+            /** @description Whether the ledger carried the action out. */
+            succeeded: boolean;
+            /** @description The status the direct route would have answered. */
+            http_status: number;
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The error code, when the ledger refused the action. */
+            code: string | null;
+            /** @description The error message, when the ledger refused the action. */
+            message: string | null;
+        };
         CreditRequest: {
             /**
              * @description USD to add to the balance, a whole number of cents, at most 1000000000000000: no balance may exceed 1000000000000000 USD. A JSON number or a decimal string (`"1500.50"`).
@@ -1266,6 +1424,13 @@ export interface components {
             outcome: "SUCCESS" | "FAILED";
             /** @description Failure reason, for FAILED. */
             reason?: string;
+        };
+        ApprovalList: {
+            approvals: components["schemas"]["ApprovalRequest"][];
+        };
+        RejectApprovalRequest: {
+            /** @description Why; kept on the request. */
+            reason: string;
         };
         StatementSettings: {
             partner_id: string;
@@ -5275,6 +5440,17 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerBalance"];
                 };
             };
+            /** @description Sent for approval: the credit is above the four-eyes threshold. No money moved yet; a second operator approves or rejects it in `/admin/approvals`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Idempotent-Replayed": components["headers"]["idempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
             /**
              * @description Bad request. Error body with one of these codes:
              *
@@ -5422,7 +5598,7 @@ export interface operations {
             /**
              * @description Unprocessable: idempotency key reused. Error body with one of these codes:
              *
-             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body
+             *     - `IDEMPOTENCY_KEY_REUSED`: the key was used with another body, or by another caller's approval request
              */
             422: {
                 headers: {
@@ -5638,6 +5814,16 @@ export interface operations {
                     "application/json": components["schemas"]["AdminTransaction"];
                 };
             };
+            /** @description Sent for approval: every refund waits for a second operator. No money moved yet; a second operator approves or rejects it in `/admin/approvals`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
             /**
              * @description Bad request. Error body with one of these codes:
              *
@@ -5847,6 +6033,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminTransaction"];
+                };
+            };
+            /** @description Sent for approval: a forced failure waits for a second operator. No money moved yet; a second operator approves or rejects it in `/admin/approvals`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
                 };
             };
             /**
@@ -6168,6 +6364,625 @@ export interface operations {
              * @description Payload too large. Error body with one of these codes:
              *
              *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                /** @description Only requests of this status. */
+                status?: "PENDING" | "EXECUTING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                /** @description Page size, 1–100; 50 when left out. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalList"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: a query parameter is unknown to this route, repeated, or not well formed (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    getApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The approval request (`apr_…`).
+                 * @example apr_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `APPROVAL_NOT_FOUND`: no such approval request
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "APPROVAL_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    approveApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The approval request (`apr_…`).
+                 * @example apr_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approved and carried out: see `outcome`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             *     - `APPROVAL_ROLE_REQUIRED`: the caller's role is below the one the action needs (finance for money)
+             *     - `APPROVAL_BY_REQUESTER`: the caller requested it: a second person must approve
+             *     - `APPROVAL_BY_MACHINE`: a machine credential may not approve
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN" | "APPROVAL_ROLE_REQUIRED" | "APPROVAL_BY_REQUESTER" | "APPROVAL_BY_MACHINE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `APPROVAL_NOT_FOUND`: no such approval request
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "APPROVAL_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `APPROVAL_EXPIRED`: the request expired undecided: it has no effect; ask again
+             *     - `APPROVAL_ALREADY_DECIDED`: the request was already approved or rejected (by this call's race too)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "APPROVAL_EXPIRED" | "APPROVAL_ALREADY_DECIDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    rejectApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path: {
+                /**
+                 * @description The approval request (`apr_…`).
+                 * @example apr_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectApprovalRequest"];
+            };
+        };
+        responses: {
+            /** @description Rejected. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             *     - `APPROVAL_ROLE_REQUIRED`: the caller's role is below the one the action needs (finance for money)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN" | "APPROVAL_ROLE_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Not found. Error body with one of these codes:
+             *
+             *     - `APPROVAL_NOT_FOUND`: no such approval request
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "APPROVAL_NOT_FOUND";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Conflict. Error body with one of these codes:
+             *
+             *     - `APPROVAL_EXPIRED`: the request expired undecided: it has no effect; ask again
+             *     - `APPROVAL_ALREADY_DECIDED`: the request was already approved or rejected (by this call's race too)
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "APPROVAL_EXPIRED" | "APPROVAL_ALREADY_DECIDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
              */
             413: {
                 headers: {

@@ -95,9 +95,28 @@ export function createAdminApi(token: string) {
     getTransaction: (txId: string) => dataOf(admin.GET("/admin/transactions/{tx_id}", tx(txId))),
     refund: (txId: string, reason: string) =>
       dataOf(admin.POST("/admin/transactions/{tx_id}/refund", { ...tx(txId), body: { reason } })),
+    forceFail: (txId: string, reason: string) =>
+      dataOf(admin.POST("/admin/transactions/{tx_id}/fail", { ...tx(txId), body: { reason, force: true } })),
     settle: (txId: string, outcome: "SUCCESS" | "FAILED", reason: string) =>
       dataOf(
         admin.POST("/admin/sandbox/transactions/{tx_id}/settle", { ...tx(txId), body: { outcome, reason } }),
+      ),
+
+    // Four-eyes approvals
+    listApprovals: (status: T.ApprovalStatus | "") =>
+      dataOf(
+        admin.GET("/admin/approvals", {
+          params: { query: status ? { status, limit: 100 } : { limit: 100 } },
+        }),
+      ),
+    approve: (approval_id: string) =>
+      dataOf(admin.POST("/admin/approvals/{approval_id}/approve", { params: { path: { approval_id } } })),
+    reject: (approval_id: string, reason: string) =>
+      dataOf(
+        admin.POST("/admin/approvals/{approval_id}/reject", {
+          params: { path: { approval_id } },
+          body: { reason },
+        }),
       ),
 
     // Webhooks
@@ -171,3 +190,6 @@ export function createAdminApi(token: string) {
 }
 
 export type AdminApi = ReturnType<typeof createAdminApi>;
+
+/** Whether a money action's answer is an approval request (202) rather than the action done. */
+export const isApprovalRequest = (answer: object): answer is T.ApprovalRequest => "approval_id" in answer;

@@ -58,3 +58,6 @@ export type ReconciliationRunQuery = QueryOf<"listReconciliationRuns">;
 export type ReconciliationBreakQuery = QueryOf<"listReconciliationBreaks">;
 export type BatchQuery = QueryOf<"adminListBatches">;
 export type BatchItemQuery = QueryOf<"adminListBatchItems">;
+export type ApprovalRequest = S["ApprovalRequest"];
+export type ApprovalList = S["ApprovalList"];
+export type ApprovalStatus = ApprovalRequest["status"];

@@ -9,6 +9,7 @@ const NAV = [
   { to: "/partners", label: "Partners", end: false },
   { to: "/webhooks", label: "Webhooks", end: false },
   { to: "/reconciliation", label: "Reconciliation", end: false },
+  { to: "/approvals", label: "Approvals", end: false },
   { to: "/reference-data", label: "Reference data", end: false },
 ];
 

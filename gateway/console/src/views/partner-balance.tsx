@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { newIdempotencyKey } from "../api/admin-api";
+import { isApprovalRequest, newIdempotencyKey } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
@@ -34,7 +34,9 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
     mutationFn: () => api.creditBalance(partnerId, amount.trim(), reference.trim(), key),
     onSuccess: async (res) => {
       setResult(
-        `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(roundDecimal(res.balance_usd))} USD.`,
+        isApprovalRequest(res)
+          ? `Sent for approval: the credit of ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”) waits for a second operator in Approvals (${res.approval_id}). The balance has not changed.`
+          : `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(roundDecimal(res.balance_usd))} USD.`,
       );
       setOpen(false);
       setAmount("");
@@ -84,7 +86,7 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
       >
         <p>
           This adds money to partner <span className="mono">{partnerId}</span>'s USD balance. It happens once,
-          even if you press the button again.
+          even if you press the button again. A large credit waits for a second operator's approval.
         </p>
         <Field
           id="credit-amount"

@@ -1,18 +1,20 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Types } from "../api/admin-api";
+import { isApprovalRequest, type Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
 import { formatDecimal, roundDecimal } from "../components/format";
 import { ResultNotice } from "../components/result-notice";
 
-type Action = { kind: "refund" } | { kind: "settle"; outcome: "SUCCESS" | "FAILED" };
+type Action = { kind: "refund" } | { kind: "fail" } | { kind: "settle"; outcome: "SUCCESS" | "FAILED" };
 
 /**
  * What an operator may do to a transaction in its current status: refund a successful payout (the full
- * debit, fees included, goes back to the partner's balance), or, on the sandbox rail, settle a payout in
- * flight as paid or failed. Each asks for confirmation and reports what happened.
+ * debit, fees included, goes back to the partner's balance), force the failure of a payout in flight the
+ * provider confirmed it will not pay, or, on the sandbox rail, settle a payout in flight as paid or failed.
+ * Each asks for confirmation and reports what happened; a refund or forced failure that waits for a second
+ * operator says it was sent for approval.
  */
 export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
   const api = useApi();
@@ -23,8 +25,18 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
   const [result, setResult] = useState<string>();
   const run = useMutation({
     mutationFn: async (a: Action): Promise<string> => {
+      if (a.kind === "fail") {
+        const res = await api.forceFail(tx.tx_id, reason.trim());
+        if (isApprovalRequest(res)) {
+          return `Sent for approval: the forced failure of ${tx.tx_id} waits for a second operator in Approvals (${res.approval_id}). Nothing has moved yet.`;
+        }
+        return `Failed ${tx.tx_id}: the debit went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
+      }
       if (a.kind === "refund") {
         const res = await api.refund(tx.tx_id, reason.trim());
+        if (isApprovalRequest(res)) {
+          return `Sent for approval: the refund of ${tx.tx_id} waits for a second operator in Approvals (${res.approval_id}). Nothing has moved yet.`;
+        }
         return `Refunded ${tx.tx_id}: ${formatDecimal(roundDecimal(res.total_usd ?? tx.total_usd ?? "0"))} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
       }
       const res = await api.settle(tx.tx_id, a.outcome, reason.trim());
@@ -49,6 +61,10 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
       setReasonProblem("Say why the payout is refunded; the partner and the audit trail see it.");
       return;
     }
+    if (action.kind === "fail" && !reason.trim()) {
+      setReasonProblem("Say why the payout is failed; the partner sees it in the webhook.");
+      return;
+    }
     run.mutate(action);
   }
   const refundable = tx.status === "SUCCESS";
@@ -65,6 +81,9 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
           )}
           {settleable && (
             <>
+              <button type="button" className="danger" onClick={() => open({ kind: "fail" })}>
+                Force fail…
+              </button>
               <button type="button" onClick={() => open({ kind: "settle", outcome: "SUCCESS" })}>
                 Sandbox: settle as paid…
               </button>
@@ -80,26 +99,41 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
         title={
           action?.kind === "refund"
             ? `Refund ${tx.tx_id}?`
-            : `Settle ${tx.tx_id} as ${action?.kind === "settle" ? action.outcome : ""}?`
+            : action?.kind === "fail"
+              ? `Force the failure of ${tx.tx_id}?`
+              : `Settle ${tx.tx_id} as ${action?.kind === "settle" ? action.outcome : ""}?`
         }
         confirmLabel={
           action?.kind === "refund"
             ? `Refund ${formatDecimal(roundDecimal(tx.total_usd ?? "0"))} USD`
-            : action?.kind === "settle" && action.outcome === "FAILED"
-              ? "Settle as failed"
-              : "Settle as paid"
+            : action?.kind === "fail"
+              ? "Force fail"
+              : action?.kind === "settle" && action.outcome === "FAILED"
+                ? "Settle as failed"
+                : "Settle as paid"
         }
-        danger={action?.kind === "refund" || (action?.kind === "settle" && action.outcome === "FAILED")}
+        danger={
+          action?.kind === "refund" ||
+          action?.kind === "fail" ||
+          (action?.kind === "settle" && action.outcome === "FAILED")
+        }
         pending={run.isPending}
         error={run.error}
         onConfirm={confirm}
         onCancel={() => setAction(undefined)}
       >
-        {action?.kind === "refund" ? (
+        {action?.kind === "fail" ? (
+          <p>
+            Only when the provider confirmed it will not pay: the payout is failed without asking the rail,
+            and its debit of {formatDecimal(tx.total_usd)} USD goes back to partner{" "}
+            <span className="mono">{tx.partner_id}</span>'s balance; with four-eyes approvals on, only after a
+            second operator approves it.
+          </p>
+        ) : action?.kind === "refund" ? (
           <p>
             The full debit of {formatDecimal(tx.total_usd)} USD (fees included, at full precision) goes back
-            to partner <span className="mono">{tx.partner_id}</span>'s balance, once. The partner is notified
-            by webhook.
+            to partner <span className="mono">{tx.partner_id}</span>'s balance, once; with four-eyes approvals
+            on, only after a second operator approves it. The partner is notified by webhook.
           </p>
         ) : (
           <p>
@@ -112,7 +146,7 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
         )}
         <Field
           id="action-reason"
-          label={action?.kind === "refund" ? "Reason" : "Reason (optional)"}
+          label={action?.kind === "settle" ? "Reason (optional)" : "Reason"}
           value={reason}
           maxLength={500}
           onChange={(e) => setReason(e.target.value)}

@@ -1,6 +1,7 @@
 import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
 import { CONSOLE_BATCH_OPERATIONS } from "./console-batch-api.js";
+import { APPROVAL_ADMIN_OPERATIONS } from "./approval-admin-api.js";
 import { CONSOLE_OVERVIEW_OPERATIONS } from "./console-overview-api.js";
 import { CONSOLE_PARTNER_OPERATIONS } from "./console-partner-api.js";
 import { CONSOLE_TRANSACTION_OPERATIONS } from "./console-transaction-api.js";
@@ -23,6 +24,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...PARTNER_ADMIN_OPERATIONS,
   ...PRICING_ADMIN_OPERATIONS,
   ...LEDGER_ADMIN_OPERATIONS,
+  ...APPROVAL_ADMIN_OPERATIONS,
   ...STATEMENT_ADMIN_OPERATIONS,
   ...CONSOLE_OVERVIEW_OPERATIONS,
   ...CONSOLE_TRANSACTION_OPERATIONS,

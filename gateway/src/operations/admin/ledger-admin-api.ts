@@ -15,6 +15,7 @@ import {
   withInvalidCode,
 } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
+import { ApprovalRequest } from "./approval-admin-api.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
 /** Re-exported for the console API shapes, which read the statuses from here. */
@@ -119,6 +120,12 @@ export const SettleResult = component(
 export type SettleResult = Static<typeof SettleResult>;
 
 const PARTNER_NOT_FOUND = ["PARTNER_NOT_FOUND", "no such partner"] as const;
+
+/** The answer of a gated action: it waits for a second operator (`POST /admin/approvals/{id}/approve`). */
+const sentForApproval = (what: string) => ({
+  description: `Sent for approval: ${what} No money moved yet; a second operator approves or rejects it in \`/admin/approvals\`.`,
+  schema: ApprovalRequest,
+});
 const TX_NOT_FOUND = ["TRANSACTION_NOT_FOUND", "no such transaction"] as const;
 
 export const creditBalance = defineOperation({
@@ -128,7 +135,7 @@ export const creditBalance = defineOperation({
   role: "finance",
   summary: "Credit a partner's balance (idempotent)",
   description:
-    "The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.",
+    "The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`. A credit above the four-eyes threshold (`FOUR_EYES_CREDIT_THRESHOLD_USD`) answers 202 with an approval request instead; the same key and body from the same caller replay that request, and the key is the ledger's when the request is approved.",
   tags: ["Balance"],
   pathParams: PartnerIdParams,
   parameters: [parameterRef("idempotencyKey")],
@@ -137,6 +144,10 @@ export const creditBalance = defineOperation({
     201: {
       description: "Credited (or the replay of it).",
       schema: PartnerBalance,
+      headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
+    },
+    202: {
+      ...sentForApproval("the credit is above the four-eyes threshold."),
       headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
     },
   },
@@ -149,7 +160,7 @@ export const creditBalance = defineOperation({
     ],
     PARTNER_NOT_FOUND,
     ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
-    ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
+    ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body, or by another caller's approval request"],
     ["BALANCE_LIMIT_EXCEEDED", `the balance would exceed ${MAX_BALANCE_USD} USD after this credit`],
   ],
   errorOptions: { headers: { 409: { "Retry-After": headerRef("retryAfter") } } },
@@ -173,11 +184,15 @@ export const refundTransaction = defineOperation({
   operationId: "refundTransaction",
   role: "finance",
   summary: "Refund a successful payout",
-  description: "SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.",
+  description:
+    "SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once. With four-eyes approvals on, every refund answers 202 with an approval request and is carried out when a second operator approves it.",
   tags: ["Transactions"],
   pathParams: TxParams,
   body: RefundRequest,
-  responses: { 200: { description: "The refunded transaction.", schema: AdminTransaction } },
+  responses: {
+    200: { description: "The refunded transaction.", schema: AdminTransaction },
+    202: sentForApproval("every refund waits for a second operator."),
+  },
   errors: [TX_NOT_FOUND, ["TRANSACTION_NOT_REFUNDABLE", "the transaction is not SUCCESS"]],
 });
 
@@ -188,11 +203,14 @@ export const failTransaction = defineOperation({
   role: "finance",
   summary: "Fail a payout stuck before the rail",
   description:
-    "PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).",
+    "PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer). With four-eyes approvals on, `force: true` answers 202 with an approval request, carried out when a second operator approves it.",
   tags: ["Transactions"],
   pathParams: TxParams,
   body: FailRequest,
-  responses: { 200: { description: "The failed transaction.", schema: AdminTransaction } },
+  responses: {
+    200: { description: "The failed transaction.", schema: AdminTransaction },
+    202: sentForApproval("a forced failure waits for a second operator."),
+  },
   errors: [
     TX_NOT_FOUND,
     ["TRANSACTION_NOT_PROCESSING", "the transaction is not PROCESSING"],

@@ -1,0 +1,228 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router";
+import type { Types } from "../api/admin-api";
+import { useApi } from "../auth/session-context";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { DataTable } from "../components/data-table";
+import { Field } from "../components/field";
+import { formatDecimal, formatTime, StatusBadge } from "../components/format";
+import { QueryState } from "../components/query-state";
+import { ResultNotice } from "../components/result-notice";
+
+const STATUSES = ["PENDING", "EXECUTING", "APPROVED", "REJECTED", "EXPIRED"] as const;
+
+const ACTION_LABEL: Record<Types.ApprovalRequest["action"], string> = {
+  BALANCE_CREDIT: "Balance credit",
+  REFUND: "Refund",
+  FORCE_FAIL: "Forced failure",
+};
+
+/** Why the signed-in caller may not approve a request, in words. */
+const REFUSAL_TEXT: Record<NonNullable<Types.ApprovalRequest["approval_refusal"]>, string> = {
+  APPROVAL_BY_REQUESTER: "You requested this: another operator must approve it.",
+  APPROVAL_BY_MACHINE: "A machine credential cannot approve: sign in as an operator.",
+  APPROVAL_ROLE_REQUIRED: "Your role cannot approve money actions (finance or above).",
+  APPROVAL_EXPIRED: "Expired.",
+  APPROVAL_ALREADY_DECIDED: "Already decided.",
+};
+
+/**
+ * The four-eyes inbox: money actions that wait for a second operator (a large credit, a refund, a forced
+ * failure), who asked, and approve or reject with a confirmation. The API says whether the signed-in
+ * operator may approve each one; their own requests cannot be approved here.
+ */
+export function ApprovalsPage() {
+  const api = useApi();
+  const [status, setStatus] = useState<Types.ApprovalStatus | "">("PENDING");
+  const [done, setDone] = useState<string>();
+  const query = useQuery({
+    queryKey: ["approvals", status],
+    queryFn: () => api.listApprovals(status),
+    refetchInterval: 10_000,
+  });
+  return (
+    <>
+      <h1>Approvals</h1>
+      <p className="muted">
+        Credits above the threshold, refunds and forced failures wait here until a second operator approves
+        them. Nothing moves until then.
+      </p>
+      <form
+        className="inline-form"
+        aria-label="Filter approval requests"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label>
+          Status{" "}
+          <select value={status} onChange={(e) => setStatus(e.target.value as Types.ApprovalStatus | "")}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+            <option value="">All</option>
+          </select>
+        </label>
+      </form>
+      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      <QueryState
+        query={query}
+        what="approval requests"
+        isEmpty={(d) => d.approvals.length === 0}
+        empty="No approval request with this status."
+      >
+        {(data) => (
+          <DataTable
+            label="Approval requests"
+            headers={["Request", "Action", "Target", "Amount (USD)", "Requested by", "Status", "Expires"]}
+            actions
+          >
+            {data.approvals.map((a) => (
+              <ApprovalRow key={a.approval_id} item={a} onDone={setDone} />
+            ))}
+          </DataTable>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+type Decision = "approve" | "reject";
+
+function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const [decision, setDecision] = useState<Decision>();
+  const [reason, setReason] = useState("");
+  const [problem, setProblem] = useState<string>();
+  const decide = useMutation({
+    mutationFn: (d: Decision) =>
+      d === "approve" ? api.approve(a.approval_id) : api.reject(a.approval_id, reason.trim()),
+    onSuccess: async (res) => {
+      onDone(describeDecision(res));
+      setDecision(undefined);
+      setReason("");
+      await client.invalidateQueries({ queryKey: ["approvals"] });
+      if (res.target.partner_id)
+        await client.invalidateQueries({ queryKey: ["balance", res.target.partner_id] });
+    },
+  });
+  const open = (d: Decision) => {
+    decide.reset();
+    setProblem(undefined);
+    setDecision(d);
+  };
+  function confirm() {
+    if (!decision) return;
+    if (decision === "reject" && !reason.trim()) {
+      setProblem("Say why it is rejected; the requester sees it.");
+      return;
+    }
+    decide.mutate(decision);
+  }
+  const pending = a.status === "PENDING";
+  return (
+    <tr data-approval-id={a.approval_id}>
+      <th scope="row" className="mono">
+        {a.approval_id}
+      </th>
+      <td>{ACTION_LABEL[a.action]}</td>
+      <td>
+        <Target item={a} />
+      </td>
+      <td className="num">{a.amount_usd === null ? "—" : formatDecimal(a.amount_usd)}</td>
+      <td>
+        {a.requested_by.name} <span className="muted">({a.requested_by.kind})</span>
+      </td>
+      <td>
+        <StatusBadge status={a.status} />
+        {a.decided_by && <div className="muted">by {a.decided_by.name}</div>}
+        {a.outcome && !a.outcome.succeeded && <div className="muted wrap">{a.outcome.code}</div>}
+      </td>
+      <td>{formatTime(a.expires_at)}</td>
+      <td>
+        {pending && (
+          <div className="toolbar">
+            <button
+              type="button"
+              className="primary"
+              disabled={a.approval_refusal !== null}
+              aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
+              onClick={() => open("approve")}
+            >
+              Approve…
+            </button>
+            <button type="button" onClick={() => open("reject")}>
+              Reject…
+            </button>
+          </div>
+        )}
+        {pending && a.approval_refusal && (
+          <div id={`why-${a.approval_id}`} className="muted wrap">
+            {REFUSAL_TEXT[a.approval_refusal]}
+          </div>
+        )}
+        <ConfirmDialog
+          open={decision !== undefined}
+          title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
+          confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
+          danger={decision === "approve"}
+          pending={decide.isPending}
+          error={decide.error}
+          onConfirm={confirm}
+          onCancel={() => setDecision(undefined)}
+        >
+          <p>
+            {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
+          </p>
+          {decision === "approve" ? (
+            <p>Approving carries it out now, once.</p>
+          ) : (
+            <Field
+              id={`reject-reason-${a.approval_id}`}
+              label="Reason"
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+              error={problem}
+            />
+          )}
+        </ConfirmDialog>
+      </td>
+    </tr>
+  );
+}
+
+function Target({ item: a }: { item: Types.ApprovalRequest }) {
+  return (
+    <>
+      {a.target.tx_id && (
+        <div>
+          <Link to={`/transactions/${a.target.tx_id}`}>{a.target.tx_id}</Link>
+        </div>
+      )}
+      {a.target.partner_id && <Link to={`/partners/${a.target.partner_id}`}>{a.target.partner_id}</Link>}
+    </>
+  );
+}
+
+function describeRequest(a: Types.ApprovalRequest): string {
+  const amount = a.amount_usd === null ? "" : ` of ${formatDecimal(a.amount_usd)} USD`;
+  switch (a.action) {
+    case "BALANCE_CREDIT":
+      return `Credit${amount} to partner ${a.target.partner_id} (reference “${String(a.request.reference)}”).`;
+    case "REFUND":
+      return `Refund${amount} of ${a.target.tx_id} to partner ${a.target.partner_id}.`;
+    case "FORCE_FAIL":
+      return `Fail ${a.target.tx_id} without asking the rail, reversing${amount} to partner ${a.target.partner_id}.`;
+  }
+}
+
+function describeDecision(a: Types.ApprovalRequest): string {
+  if (a.status === "REJECTED") return `Rejected ${a.approval_id}: nothing was done.`;
+  if (a.outcome?.succeeded) return `Approved ${a.approval_id}: ${describeRequest(a)} Done.`;
+  if (a.outcome)
+    return `Approved ${a.approval_id}, but the ledger refused it: ${a.outcome.code} — ${a.outcome.message}`;
+  return `Approved ${a.approval_id}; it is being carried out (status ${a.status}).`;
+}
