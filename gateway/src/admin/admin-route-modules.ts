@@ -1,4 +1,5 @@
 import type { RouteModule } from "../routes/route-module.js";
+import { registerAuditAdminRoutes } from "./audit-admin-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
@@ -20,4 +21,5 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerConsolePartnerRoutes,
   registerConsoleWebhookRoutes,
   registerReconciliationAdminRoutes,
+  registerAuditAdminRoutes,
 ];

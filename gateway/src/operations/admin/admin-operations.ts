@@ -1,5 +1,6 @@
 import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
+import { AUDIT_OPERATIONS } from "./audit-api.js";
 import { CONSOLE_OVERVIEW_OPERATIONS } from "./console-overview-api.js";
 import { CONSOLE_PARTNER_OPERATIONS } from "./console-partner-api.js";
 import { CONSOLE_TRANSACTION_OPERATIONS } from "./console-transaction-api.js";
@@ -25,4 +26,5 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...CONSOLE_WEBHOOK_OPERATIONS,
   ...CONSOLE_PARTNER_OPERATIONS,
   ...RECONCILIATION_ADMIN_OPERATIONS,
+  ...AUDIT_OPERATIONS,
 ];
