@@ -224,6 +224,7 @@ describe("a route added to the admin listener", () => {
     await cut.close();
     await down.close();
     expect(refused.statusCode).toBe(503);
+    expect(refused.json().message).toMatch(/audit trail is unavailable/);
     expect(refused.headers["retry-after"]).toBe("5");
     expect(refused.json().code).toBe("SERVICE_UNAVAILABLE");
     expect(ran).toBe(1);

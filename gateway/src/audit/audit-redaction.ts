@@ -2,7 +2,8 @@
  * The one rule for what of an admin request body the audit trail keeps: everything except secrets. A
  * property whose name says it holds a secret has its value replaced by `"[redacted]"`, at any depth: the
  * name, once lower-cased with `-` and `_` removed, contains one of SECRET_NAME_PARTS or equals one of
- * SECRET_NAMES. So `password`, `new_password`, `client_secret`, `signing_secret`, `webhook_secret`,
+ * SECRET_NAMES, and it does not end in `id` or `ids` (`secret_id`, `token_id` name a secret without holding it).
+ * So `password`, `new_password`, `client_secret`, `signing_secret`, `webhook_secret`,
  * `access_token`, `refresh_token`, `id_token`, `totp`, `totp_code`, `api_key`, `private_key` and
  * `basic_auth` credentials are never stored, whatever route sends them.
  */
@@ -27,6 +28,7 @@ const SECRET_NAMES: ReadonlySet<string> = new Set(["otp", "pin", "key"]);
 
 export function isSecretName(name: string): boolean {
   const plain = name.toLowerCase().replace(/[-_]/g, "");
+  if (/ids?$/.test(plain)) return false;
   return SECRET_NAMES.has(plain) || SECRET_NAME_PARTS.some((part) => plain.includes(part));
 }
 

@@ -5,17 +5,20 @@
  * included) or reads a route of `recordedReads` (the audit export):
  *
  * - before its handler runs, a `started` record (who, from where, which route and targets, the body with
- *   secrets redacted). If it cannot be written (the database is down) the request is refused with 503
- *   SERVICE_UNAVAILABLE and Retry-After, and the handler does not run: nothing changes unrecorded.
+ *   secrets redacted). If it cannot be written the handler does not run, so nothing changes unrecorded:
+ *   the request is refused with 503 SERVICE_UNAVAILABLE and Retry-After when the database is unreachable
+ *   (500 INTERNAL for an unexpected failure).
  * - when the answer is ready and before it is sent, a `finished` record with the status and error code, naming the `started` one. A
  *   request refused before its handler (no or a wrong credential, a role refused by an earlier hook, a
  *   malformed body) has this record only. If the `finished` record cannot be written, the `started` one
  *   stands and the request shows with outcome `unknown`; the failure is logged.
  */
+import { ConnectError } from "@connectrpc/connect";
 import type { Database } from "@payouts/platform/database/database";
+import { errorDetailOf } from "@payouts/platform/rpc/service-error";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/api-error.js";
-import { RETRY_AFTER_SECONDS } from "../http/error-map.js";
+import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from "../http/error-map.js";
 import { withExactNumbers } from "../http/json-number-text.js";
 import { type AuditFields, type AuditPhase, canonicalJson } from "./audit-chain.js";
 import { redactSecrets } from "./audit-redaction.js";
@@ -52,6 +55,8 @@ export function installAuditTrail(
       const record = await appendAuditRecord(db, auditFields(request, "started"));
       request.auditStarted = record.sequence;
     } catch (error) {
+      // Either way the handler does not run; an unexpected failure (a bug) is answered 500 as any other.
+      if (!isUnavailable(error)) throw error;
       request.log.error({ err: error, request_id: request.id }, "audit trail unavailable: request refused");
       throw new ApiError(
         503,
@@ -109,6 +114,14 @@ function auditFields(
     status: outcome?.status ?? null,
     errorCode: outcome?.errorCode ?? null,
   };
+}
+
+/** The database unreachable: the adapter's own DatabaseUnavailableError, or a raw connection failure. */
+function isUnavailable(error: unknown): boolean {
+  return (
+    isDependencyUnavailable(error) ||
+    (error instanceof ConnectError && errorDetailOf(error)?.reason === "SERVICE_UNAVAILABLE")
+  );
 }
 
 function targetIdsOf(params: unknown): Record<string, string> {
