@@ -6,6 +6,7 @@ import { SessionProvider, useSession } from "./auth/session-context";
 import { SignInPage } from "./auth/sign-in-page";
 import { Shell } from "./components/shell";
 import { queryClient, setFailureHandler } from "./query-client";
+import { AuditPage } from "./views/audit-page";
 import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
@@ -50,6 +51,7 @@ const router = createBrowserRouter(
         { path: "webhooks", element: <WebhooksPage /> },
         { path: "reconciliation", element: <ReconciliationPage /> },
         { path: "reference-data", element: <ReferenceDataPage /> },
+        { path: "audit", element: <AuditPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],
     },

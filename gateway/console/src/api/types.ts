@@ -43,7 +43,13 @@ export type ReconciliationRunList = S["ReconciliationRunPage"];
 export type ReconciliationBreak = S["ReconciliationBreak"];
 export type ReconciliationBreakList = S["ReconciliationBreakPage"];
 
+export type AuditRecord = S["AuditRecord"];
+export type AuditPage = S["AuditPage"];
+export type AuditVerification = S["AuditVerification"];
+
 export type PartnerQuery = QueryOf<"listPartners">;
+export type AuditQuery = QueryOf<"searchAuditRecords">;
+export type AuditExportQuery = QueryOf<"exportAuditRecords">;
 export type TransactionQuery = QueryOf<"searchTransactions">;
 export type DeliveryQuery = QueryOf<"searchWebhookDeliveries">;
 export type WebhookConfigQuery = QueryOf<"searchWebhookConfigs">;
