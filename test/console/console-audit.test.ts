@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
-import { checkView, DESKTOP, launchChromium } from "./support/browser.js";
+import { checkView, DESKTOP, launchChromium, PHONE } from "./support/browser.js";
 import { ConsoleSession } from "./support/console-page.js";
 
 /**
@@ -77,5 +77,13 @@ describe("the Audit view", () => {
       `/admin/audit?route=${encodeURIComponent("/admin/audit/export.csv")}`,
     );
     expect(exports.json.records[0]).toMatchObject({ status: 200, outcome: "succeeded" });
+
+    const phone = await ConsoleSession.open(browser, platform.adminUrl, PHONE);
+    await phone.signIn(ADMIN_TOKEN);
+    await phone.goto(`/audit?target_id=${partnerId}`);
+    await phone.page.locator('[data-chain="ok"]').waitFor();
+    await phone.page.getByRole("row").filter({ hasText: "/balance/credits" }).waitFor();
+    await checkView(phone.page, "audit-page");
+    await phone.close();
   });
 });
