@@ -77,6 +77,13 @@ describe("the admin audit trail", () => {
       201,
     );
     expect((await audit("?actor=nobody")).length).toBe(0);
+    // Time filters: from is inclusive, to exclusive; any instant JavaScript reads is accepted.
+    const at = Date.parse(listed[0].at);
+    const window = (from: number, to: number) =>
+      audit(`?target_id=${partnerId}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`);
+    expect((await window(at, at + 1)).length).toBe(1);
+    expect((await window(at + 1, at + 60_000)).length).toBe(0);
+    expect((await audit(`?target_id=${partnerId}&from=0000-01-01&to=9999-12-31`)).length).toBe(1);
     expect((await audit("?actor=admin-token")).length).toBeGreaterThan(0);
   });
 

@@ -155,8 +155,11 @@ export async function searchAuditRecords(
     );
   }
   if (filter.outcome !== undefined) where.push(OUTCOME_SQL[filter.outcome]);
-  if (filter.from !== undefined) where.push(`r.at >= ${param(filter.from)}::timestamptz`);
-  if (filter.to !== undefined) where.push(`r.at < ${param(filter.to)}::timestamptz`);
+  // As epoch milliseconds: any instant JavaScript reads (year 0 included) is one PostgreSQL can compare.
+  const instant = (text: string) =>
+    `to_timestamp(${param(new Date(text).getTime())}::double precision / 1000)`;
+  if (filter.from !== undefined) where.push(`r.at >= ${instant(filter.from)}`);
+  if (filter.to !== undefined) where.push(`r.at < ${instant(filter.to)}`);
   if (beforeSequence !== undefined) where.push(`r.sequence < ${param(beforeSequence)}`);
   const res = await db.query<Row>(
     `SELECT ${COLUMNS} FROM gateway.audit_records r WHERE ${where.join(" AND ")}
