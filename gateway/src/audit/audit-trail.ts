@@ -131,7 +131,8 @@ function targetIdsOf(params: unknown): Record<string, string> {
   return out;
 }
 
-function attemptedUserOf(body: unknown): string | null {
+/** The user name a caller without a credential gave in its body (a sign-in), if any. */
+export function attemptedUserOf(body: unknown): string | null {
   if (body === null || typeof body !== "object") return null;
   for (const field of USER_NAME_FIELDS) {
     const value = (body as Record<string, unknown>)[field];
