@@ -1,3 +1,4 @@
+import fastifyCookie from "@fastify/cookie";
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
@@ -50,7 +51,8 @@ export async function buildAdminApp(
       seconds: reply.elapsedTime / 1000,
     });
   });
-  installAdminAccess(app, deps.config.adminToken);
+  await app.register(fastifyCookie);
+  installAdminAccess(app, deps);
   // Every state-changing request (and every export of the trail) is recorded, whatever its route.
   installAuditTrail(app, deps.db, { recordedReads: [fastifyPath(exportAudit.path)] });
   addRoute(app, healthz, async () => ({ status: "ok" }), { public: true });

@@ -28,3 +28,21 @@ export const GATEWAY_MIGRATIONS: MigrationSet = {
   schema: "gateway",
   dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
 };
+
+// Operators and machine credentials of the admin API, managed by the `payouts` CLI and the embedded sandbox.
+export { isOperatorRole, OPERATOR_ROLES, type OperatorRole } from "./admin/admin-actor.js";
+export {
+  type AddedOperator,
+  addMachineCredential,
+  addOperator,
+  InvalidOperatorInput,
+} from "./operators/operator-accounts.js";
+export { operatorSecretBox, totpCode } from "./operators/operator-secrets.js";
+export {
+  disableOperator,
+  findOperatorByUsername,
+  listMachineCredentials,
+  listOperators,
+  revokeMachineCredential,
+  setOperatorRole,
+} from "./operators/operator-store.js";

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { loadConfig, parse } from "@payouts/platform/config/env-config";
 import { DEFAULT_HOST } from "@payouts/platform/config/listen-host";
+import { parseSealingKey } from "@payouts/platform/secrets/secret-box";
 import { parseRailCallbackSecret } from "@payouts/platform/signing/rail-callback-signature";
+import { OPERATOR_ROLES, type OperatorRole } from "./admin/admin-actor.js";
 import type { ListenerLimits } from "./http/listener-limits.js";
 
 const spec = {
@@ -27,8 +29,59 @@ const spec = {
   },
   adminToken: {
     env: "ADMIN_TOKEN",
-    doc: "bearer token of the admin API (at least 16 characters)",
+    doc: "the static machine credential 'admin-token' of the admin API (at least 16 characters; unset = none)",
     parse: adminToken,
+  },
+  adminTokenPrevious: {
+    env: "ADMIN_TOKEN_PREVIOUS",
+    doc: "the former ADMIN_TOKEN, still accepted while clients move to the new one (unset once they have)",
+    parse: adminToken,
+  },
+  adminTokenRole: {
+    env: "ADMIN_TOKEN_ROLE",
+    doc: "role of the ADMIN_TOKEN credential: viewer, operator, finance or admin",
+    parse: operatorRole,
+    default: "admin" as OperatorRole,
+  },
+  operatorSecretKey: {
+    env: "OPERATOR_SECRET_KEY",
+    doc: "32-byte key (hex or base64) sealing operators' TOTP secrets; unset = a key kept in the gateway's database",
+    parse: parseSealingKey,
+  },
+  adminPublicOrigin: {
+    env: "ADMIN_PUBLIC_ORIGIN",
+    doc: "origin operators reach the admin listener at (e.g. https://ops.example.com); https makes the session cookie Secure",
+    parse: origin,
+  },
+  adminSessionTtlMs: {
+    env: "ADMIN_SESSION_TTL_MS",
+    doc: "an operator session ends this long after sign-in, however active",
+    parse: parse.positiveInt,
+    default: 12 * 3_600_000,
+  },
+  adminSessionIdleMs: {
+    env: "ADMIN_SESSION_IDLE_MS",
+    doc: "an operator session unused for this long ends",
+    parse: parse.positiveInt,
+    default: 30 * 60_000,
+  },
+  adminSessionRotateMs: {
+    env: "ADMIN_SESSION_ROTATE_MS",
+    doc: "an operator session gets a new id (a new cookie) once it is this old",
+    parse: parse.positiveInt,
+    default: 15 * 60_000,
+  },
+  adminLoginFailures: {
+    env: "ADMIN_LOGIN_FAILURES",
+    doc: "failed operator sign-ins per user name and client address in ADMIN_LOGIN_FAILURE_WINDOW_MS before 429 (0 = no limit)",
+    parse: parse.nonNegativeInt,
+    default: 10,
+  },
+  adminLoginFailureWindowMs: {
+    env: "ADMIN_LOGIN_FAILURE_WINDOW_MS",
+    doc: "window of the operator sign-in failure limit, opened by the first failure",
+    parse: parse.nonNegativeInt,
+    default: 900_000,
   },
   railCallbackSecret: {
     env: "RAIL_CALLBACK_SECRET",
@@ -160,6 +213,19 @@ const spec = {
 /** Connections one client address may hold open per listener when nothing else is said. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
 
+function operatorRole(raw: string): OperatorRole {
+  if (!(OPERATOR_ROLES as readonly string[]).includes(raw)) {
+    throw new Error(`must be one of ${OPERATOR_ROLES.join(", ")}`);
+  }
+  return raw as OperatorRole;
+}
+
+function origin(raw: string): string {
+  const url = new URL(raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("must be an http(s) origin");
+  return url.origin;
+}
+
 function adminToken(raw: string): string {
   if (raw.length < 16) throw new Error("must be at least 16 characters");
   return raw;
@@ -182,12 +248,10 @@ export function loadGatewayConfig(
 ) {
   const cfg = loadConfig(spec, env);
   // In the embedded sandbox, missing secrets are generated per data directory by the caller; in the
-  // distributed mode they are required.
+  // distributed mode the rail's callback secret is required, and without ADMIN_TOKEN the admin API has no
+  // static machine credential (operators sign in; scripts use named machine credentials).
   if (!opts.embedded) {
-    loadConfig(
-      { a: { ...spec.adminToken, required: true }, r: { ...spec.railCallbackSecret, required: true } },
-      env,
-    );
+    loadConfig({ r: { ...spec.railCallbackSecret, required: true } }, env);
   }
   if (cfg.httpRequestTimeoutMs < cfg.httpHeadersTimeoutMs) {
     throw new Error("HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS");
@@ -196,7 +260,7 @@ export function loadGatewayConfig(
     ...cfg,
     httpMaxConnectionsPerAddress:
       cfg.httpMaxConnectionsPerAddress ?? (cfg.trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
-    adminToken: cfg.adminToken ?? randomBytes(24).toString("base64url"),
+    adminToken: cfg.adminToken ?? (opts.embedded ? randomBytes(24).toString("base64url") : undefined),
     railCallbackSecret: cfg.railCallbackSecret ?? randomBytes(32).toString("base64url"),
   };
 }

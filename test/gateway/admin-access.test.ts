@@ -12,7 +12,14 @@ import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/te
  * The only admin routes that answer without the token: the probes, the metrics and the
  * operator console's static files, which hold no data.
  */
-const PUBLIC_ROUTES = ["GET /console", "GET /console/*", "GET /healthz", "GET /metrics", "GET /readyz"];
+const PUBLIC_ROUTES = [
+  "GET /console",
+  "GET /console/*",
+  "GET /healthz",
+  "GET /metrics",
+  "GET /readyz",
+  "POST /admin/session",
+];
 const MARKER = "edge-marker-partner-name";
 
 /** Bodies that would succeed with the token, so that a bypass would show as a 2xx and a write. */

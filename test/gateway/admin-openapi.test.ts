@@ -1,4 +1,6 @@
+import { totpCode } from "@payouts/gateway/edge";
 import { CONSOLE_ROUTES } from "@payouts/gateway/internal/admin/console-static";
+import { ADMIN_OPERATIONS } from "@payouts/gateway/internal/operations/admin/admin-operations";
 import { adminOpenApiDocument } from "@payouts/gateway/openapi";
 import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statements";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
@@ -13,6 +15,7 @@ import {
 import { callJson } from "../support/call-json.js";
 import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
+import { CSRF, createMachineToken, createOperator, sessionCookieOf } from "../support/operator-session.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver } from "../webhooks/support/test-receiver.js";
@@ -72,12 +75,12 @@ describe("the admin document", () => {
     expect(api).toEqual(contract.routes());
   });
 
-  it("marks only the probes and the metrics public", () => {
+  it("marks only the probes, the metrics and sign-in public", () => {
     const open = contract.routes().filter((route) => {
       const [method = "", path = ""] = route.split(" ");
       return contract.doc.paths[path][method.toLowerCase()].security?.length === 0;
     });
-    expect(open).toEqual(["GET /healthz", "GET /metrics", "GET /readyz"]);
+    expect(open).toEqual(["GET /healthz", "GET /metrics", "GET /readyz", "POST /admin/session"]);
   });
 });
 
@@ -684,6 +687,54 @@ describe("real answers match the documented schemas (audit trail)", () => {
     expect(verdict.json.verified_through).toBe(verdict.json.head_sequence);
     expect((await call("GET", `${check}?x=1`, check)).status).toBe(400);
     expect((await anon(check, check)).status).toBe(401);
+  });
+});
+
+describe("real answers match the documented schemas (sessions and roles)", () => {
+  it("sign-in, who-am-I and sign-out", async () => {
+    const operator = await createOperator(platform, "operator");
+    const session = "/admin/session";
+    const signedIn = await call("POST", session, session, {
+      username: operator.username,
+      password: operator.password,
+      totp: totpCode(operator.totpSecret),
+    });
+    expect(signedIn.status).toBe(201);
+    const cookie = { cookie: sessionCookieOf(signedIn) };
+    const wrong = { username: operator.username, password: "wrong-password", totp: "000000" };
+    expect((await call("POST", session, session, wrong, {}, null)).json.code).toBe("INVALID_SIGN_IN");
+    expect((await call("POST", session, session, { username: "x" }, {}, null)).status).toBe(400);
+    expect((await call("POST", session, session, "{", {}, null)).status).toBe(400);
+    expect((await call("POST", session, session, "x", { "content-type": "text/plain" }, null)).status).toBe(
+      415,
+    );
+    expect((await call("POST", session, session, { x: "y".repeat(300_000) }, {}, null)).status).toBe(413);
+    let throttled = 0;
+    for (let i = 0; i < 12 && throttled === 0; i++) {
+      if ((await call("POST", session, session, wrong, {}, null)).status === 429) throttled++;
+    }
+    expect(throttled).toBe(1);
+
+    expect((await call("GET", session, session, undefined, cookie, null)).json.name).toBe(operator.username);
+    expect((await call("GET", session, session, undefined, {}, null)).status).toBe(401);
+    const noCsrf = await call("DELETE", session, session, undefined, cookie, null);
+    expect([noCsrf.status, noCsrf.json.code]).toEqual([403, "CSRF_HEADER_REQUIRED"]);
+    expect((await call("DELETE", session, session, undefined, { ...cookie, ...CSRF }, null)).status).toBe(
+      200,
+    );
+    expect((await call("DELETE", session, session, undefined, cookie, null)).status).toBe(401);
+  });
+
+  it("answers 403 ROLE_FORBIDDEN to a role below the operation's, on every such route", async () => {
+    const viewer = await createMachineToken(platform, "viewer");
+    const restricted = ADMIN_OPERATIONS.filter((op) => op.role !== undefined && op.role !== "viewer");
+    expect(restricted.length).toBeGreaterThan(15);
+    for (const op of restricted) {
+      const path = op.path.replace(/\{\w+\}/g, "x");
+      const body = op.body ? {} : undefined;
+      const res = await call(op.method, path, op.path, body, {}, viewer);
+      expect([res.status, res.json.code], `${op.method} ${op.path}`).toEqual([403, "ROLE_FORBIDDEN"]);
+    }
   });
 });
 

@@ -2,6 +2,13 @@ import { buildAdminApp } from "@payouts/gateway/internal/admin-app";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJson } from "../support/call-json.js";
+import {
+  createMachineToken,
+  createOperator,
+  sessionCookieOf,
+  signIn,
+  withCookie,
+} from "../support/operator-session.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 /**
@@ -182,6 +189,70 @@ describe("the admin audit trail", () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
     const verification = await platform.admin("GET", "/admin/audit/verification");
     expect(verification.json).toMatchObject({ ok: true, verified_through: rows.length, broken_at: null });
+  });
+});
+
+describe("operators' sessions and roles in the trail", () => {
+  it("records sign-in (failed and successful), a role refusal and sign-out, with who and the secrets redacted", async () => {
+    const operator = await createOperator(platform, "operator");
+    const before = (await auditRows()).length;
+    const failed = await signIn(platform, operator, { password: "wrong-password-123", totp: "000000" });
+    expect(failed.status).toBe(401);
+    const ok = await signIn(platform, operator);
+    expect(ok.status).toBe(201);
+    const cookie = sessionCookieOf(ok);
+    // An operator may not credit money (finance): refused by its role, and recorded as such.
+    const refused = await withCookie(
+      platform,
+      cookie,
+      "POST",
+      "/admin/partners/ptr_x/balance/credits",
+      {
+        amount_usd: "10",
+        reference: "r",
+      },
+      { headers: { "X-Idempotency-Key": "audit-role-1" } },
+    );
+    expect([refused.status, refused.json.code]).toEqual([403, "ROLE_FORBIDDEN"]);
+    const viewer = await createMachineToken(platform, "viewer");
+    const machine = await callJson(
+      `${platform.adminUrl}/admin/partners`,
+      "POST",
+      { authorization: `Bearer ${viewer}` },
+      {
+        name: "nope",
+      },
+    );
+    expect(machine.status).toBe(403);
+    expect((await withCookie(platform, cookie, "DELETE", "/admin/session")).status).toBe(200);
+
+    const finished = (await auditRows()).slice(before).filter((r) => r.phase === "finished");
+    expect(finished.map((r) => [r.method, r.route, r.status, r.error_code])).toEqual([
+      ["POST", "/admin/session", 401, failed.json.code],
+      ["POST", "/admin/session", 201, null],
+      ["POST", "/admin/partners/:partner_id/balance/credits", 403, "ROLE_FORBIDDEN"],
+      ["POST", "/admin/partners", 403, "ROLE_FORBIDDEN"],
+      ["DELETE", "/admin/session", 200, null],
+    ]);
+    // The failed sign-in names the user it tried; sign-out names the operator.
+    expect(finished[0]).toMatchObject({ actor_id: null, attempted_user: operator.username });
+    expect(finished[4]).toMatchObject({
+      actor_name: operator.username,
+      actor_kind: "operator",
+      actor_role: "operator",
+    });
+    expect(finished[2].target_ids).toEqual({ partner_id: "ptr_x" });
+    const stored = JSON.stringify(finished);
+    expect(stored).not.toContain("wrong-password-123");
+    expect(stored).not.toContain(operator.password);
+    expect(JSON.parse(finished[0].body)).toEqual({
+      username: operator.username,
+      password: "[redacted]",
+      totp: "[redacted]",
+    });
+    const byActor = await audit(`?actor=${operator.username}`);
+    expect(byActor.map((r) => r.status)).toContain(401);
+    expect(byActor.map((r) => r.status)).toContain(200);
   });
 });
 

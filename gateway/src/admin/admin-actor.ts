@@ -30,3 +30,12 @@ export function actorOf(request: FastifyRequest): AdminActor {
   if (actor === undefined) throw new Error("admin route reached without an authenticated actor");
   return actor;
 }
+
+/** Whether `held` may do what needs `needed` (roles are ordered: each includes the ones before it). */
+export function hasRole(held: OperatorRole, needed: OperatorRole): boolean {
+  return OPERATOR_ROLES.indexOf(held) >= OPERATOR_ROLES.indexOf(needed);
+}
+
+export function isOperatorRole(value: unknown): value is OperatorRole {
+  return typeof value === "string" && (OPERATOR_ROLES as readonly string[]).includes(value);
+}

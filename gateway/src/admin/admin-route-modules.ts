@@ -8,10 +8,12 @@ import { registerLedgerAdminRoutes } from "./ledger-admin-routes.js";
 import { registerPartnerAdminRoutes } from "./partner-admin-routes.js";
 import { registerPricingAdminRoutes } from "./pricing-admin-routes.js";
 import { registerReconciliationAdminRoutes } from "./reconciliation-admin-routes.js";
+import { registerSessionRoutes } from "./session-routes.js";
 import { registerStatementAdminRoutes } from "./statement-admin-routes.js";
 
 /** Every admin route group, in registration order. */
 export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
+  registerSessionRoutes,
   registerPartnerAdminRoutes,
   registerPricingAdminRoutes,
   registerLedgerAdminRoutes,

@@ -13,6 +13,7 @@ import type {
   HTTPMethods,
   RouteHandlerMethod,
 } from "fastify";
+import type { OperatorRole } from "../admin/admin-actor.js";
 import type { ErrorCase, ErrorResponseOptions } from "../openapi/openapi-errors.js";
 import type { Example, Header, Parameter, Reference } from "../openapi/openapi-types.js";
 import type { Static, TObject, TSchema } from "./schema.js";
@@ -41,6 +42,12 @@ export interface ApiOperation {
   readonly tags: readonly string[];
   /** Answers without credentials (documented with `security: []`). */
   readonly public?: boolean;
+  /**
+   * Admin operations: the least operator role that may call it (admin-actor.ts), enforced by the admin
+   * listener's access check before the handler and documented as `x-required-role`. Every non-public admin
+   * operation declares one (test/gateway/admin-roles.test.ts).
+   */
+  readonly role?: OperatorRole;
   /** Path parameters: one property per `{name}` of `path`, in order. */
   readonly pathParams?: TObject;
   /** Query parameters (read by the route; documented from this shape). */
@@ -80,10 +87,15 @@ export function addRoute<O extends ApiOperation>(
   handler: OperationHandler<O>,
   config?: FastifyContextConfig,
 ): void {
+  const merged = {
+    ...(op.role ? { requiredRole: op.role } : {}),
+    ...(op.public ? { public: true } : {}),
+    ...config,
+  };
   app.route({
     method: op.method as HTTPMethods,
     url: fastifyPath(op.path),
-    ...(config ? { config } : {}),
+    ...(Object.keys(merged).length > 0 ? { config: merged } : {}),
     handler: handler as unknown as RouteHandlerMethod,
   });
 }

@@ -18,7 +18,9 @@ import type { OpenApiDocument, Tag } from "./openapi-types.js";
 
 const DESCRIPTION = `The operators' API of the payout platform, on the internal admin listener (port 8081 by default; never expose it publicly).
 
-**Authentication.** Every route except \`/healthz\`, \`/readyz\` and \`/metrics\` needs \`Authorization: Bearer $ADMIN_TOKEN\`; without it the answer is 401 \`AUTHENTICATION_REQUIRED\` with \`WWW-Authenticate: Bearer\`.
+**Authentication.** Every route except \`/healthz\`, \`/readyz\`, \`/metrics\` and sign-in needs credentials: \`Authorization: Bearer <token>\` of a machine credential (\`payouts machine-credentials add\`, or the static \`ADMIN_TOKEN\`, named \`admin-token\`), or the \`payouts_admin_session\` cookie of a signed-in operator (\`POST /admin/session\`). Without them the answer is 401 \`AUTHENTICATION_REQUIRED\` with \`WWW-Authenticate: Bearer\`. A request authenticated by the cookie that changes state (not GET or HEAD) must carry \`X-Requested-With\` (any value), else 403 \`CSRF_HEADER_REQUIRED\`.
+
+**Roles.** Each credential has a role: viewer < operator < finance < admin, each allowed everything the ones before it are. Each operation names the least role it needs in \`x-required-role\` and its description; a caller with a lower one gets 403 \`ROLE_FORBIDDEN\` before anything is done.
 
 **Money.** Decimals are accepted as JSON numbers (read digit for digit from the request's text) or decimal strings, and answered as strings at full precision.
 
@@ -46,13 +48,22 @@ const TAGS: readonly Tag[] = [
     description:
       "The audit trail: every state-changing admin request, whatever its outcome, in a hash chain that can be checked.",
   },
+  { name: "Sessions", description: "Operator sign-in, who is calling, sign-out." },
   { name: "Operations", description: "Probes and metrics (public)." },
   { name: "Documentation", description: "This document." },
 ];
 
 const ADMIN_AUTH_CASE: ErrorCase = [
   "AUTHENTICATION_REQUIRED",
-  "no `Authorization: Bearer` header, or not the admin token",
+  "no valid `Authorization: Bearer` machine credential and no live operator session cookie",
+];
+const CSRF_CASE: ErrorCase = [
+  "CSRF_HEADER_REQUIRED",
+  "authenticated by the session cookie without the `X-Requested-With` header",
+];
+const roleCase = (op: ApiOperation): ErrorCase => [
+  "ROLE_FORBIDDEN",
+  `the caller's role is below \`${op.role}\``,
 ];
 
 const BODY_FIELD_CASE: ErrorCase = [
@@ -70,9 +81,20 @@ function adminCommonErrors(op: ApiOperation): readonly ErrorCase[] {
         ...((op.body.required?.length ?? 0) > 0 ? [MISSING_FIELD_CASE] : []),
       ]
     : [];
-  // The probes and the metrics depend on nothing that fails with a 500 (readyz answers 503 itself).
-  if (op.public) return [URL_TEXT_CASE];
-  return [URL_TEXT_CASE, ...body, ADMIN_AUTH_CASE, INTERNAL_CASE, UNAVAILABLE_CASE];
+  // The probes and the metrics depend on nothing that fails with a 500 (readyz answers 503 itself);
+  // sign-in reads a body and the database.
+  if (op.public) return op.body ? [URL_TEXT_CASE, ...body, INTERNAL_CASE, UNAVAILABLE_CASE] : [URL_TEXT_CASE];
+  const writes = op.method !== "GET";
+  const roles = op.role !== undefined && op.role !== "viewer" ? [roleCase(op)] : [];
+  return [
+    URL_TEXT_CASE,
+    ...body,
+    ADMIN_AUTH_CASE,
+    ...(writes ? [CSRF_CASE] : []),
+    ...roles,
+    INTERNAL_CASE,
+    UNAVAILABLE_CASE,
+  ];
 }
 
 export function buildAdminOpenApiDocument(version: string): OpenApiDocument {

@@ -103,9 +103,10 @@ function buildOperation(op: ApiOperation, registry: SchemaRegistry, rules: Liste
   return {
     operationId: op.operationId,
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    ...(op.description || op.role ? { description: describeWithRole(op) } : {}),
     tags: op.tags,
     ...(op.public ? { security: [] } : {}),
+    ...(op.role ? { "x-required-role": op.role } : {}),
     parameters: [
       parameterRef("requestId"),
       ...objectParameters(op.pathParams, "path", registry),
@@ -147,4 +148,12 @@ function objectParameters(
       ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
     };
   });
+}
+
+/** The operation's description, then (admin operations) the least role that may call it. */
+function describeWithRole(op: ApiOperation): string {
+  const role = op.role
+    ? `Requires the \`${op.role}\` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 \`ROLE_FORBIDDEN\`.`
+    : "";
+  return [op.description ?? "", role].filter((part) => part !== "").join("\n\n");
 }

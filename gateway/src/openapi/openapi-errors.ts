@@ -47,6 +47,7 @@ export const JSON_BODY_CASES: readonly ErrorCase[] = [
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: "Bad request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not found",
   409: "Conflict",
   413: "Payload too large",

@@ -96,6 +96,8 @@ export interface Operation {
   readonly responses: Readonly<Record<string, Response | Reference>>;
   /** `[]` marks a public operation; absent means the document's default (Basic). */
   readonly security?: readonly SecurityRequirement[];
+  /** Admin API: the least operator role that may call the operation. */
+  readonly "x-required-role"?: string;
 }
 
 export type HttpMethod = "get" | "put" | "post" | "delete" | "patch";

@@ -36,6 +36,7 @@ import {
   processDatabaseUrl,
   roleGrantsFromEnv,
 } from "./database-roles.js";
+import { commandErrorMessage, OPERATOR_USAGE, runOperatorCommand } from "./operator-commands.js";
 import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.js";
 
 /**
@@ -47,9 +48,11 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  * `event-signing-keys`, which prints a fresh Ed25519 pair (EVENT_SIGNING_KEY for the ledger,
  * EVENT_VERIFY_KEYS for the webhooks service), and `database-urls`, which prints each
  * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
- * payouts, with a fresh password) on the server and database of DATABASE_URL, and `audit-verify`, which
- * walks the admin audit trail's hash chain (GATEWAY_DATABASE_URL, else DATABASE_URL), prints the verdict as
- * one JSON line and exits 1 when the chain is broken (0 when it is whole).
+ * payouts, with a fresh password) on the server and database of DATABASE_URL; `operators` and
+ * `machine-credentials` manage who may use the admin API (operator-commands.ts); `audit-verify` (or
+ * `audit verify`, as in `npx payouts audit verify`) walks the
+ * admin audit trail's hash chain (GATEWAY_DATABASE_URL, else DATABASE_URL), prints the verdict as one JSON
+ * line and exits 1 when the chain is broken (0 when it is whole).
  * (`npm start` runs the embedded mode instead: services/runtime/src/embedded.ts.)
  */
 /** Former role names, still accepted with a warning: each names the role it became. */
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
     );
     return;
   }
-  if (role === "audit-verify") {
+  if (role === "audit-verify" || (role === "audit" && process.argv[3] === "verify")) {
     const db = createPgDatabase({ connectionString: databaseUrl("gateway"), maxConnections: 1 });
     try {
       const verdict = await verifyAuditChain(db);
@@ -171,6 +174,21 @@ async function main(): Promise<void> {
       } else {
         process.stderr.write(`audit trail intact through sequence ${verdict.verifiedThrough}\n`);
       }
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  if (role === "operators" || role === "machine-credentials") {
+    const db = createPgDatabase({ connectionString: databaseUrl("gateway"), maxConnections: 1 });
+    try {
+      const out = await runOperatorCommand(db, env, role, process.argv.slice(3), readStdin);
+      process.stdout.write(`${out}\n`);
+    } catch (error) {
+      const message = commandErrorMessage(error);
+      if (message === undefined) throw error;
+      process.stderr.write(message === OPERATOR_USAGE ? `${message}\n` : `${message}\n${OPERATOR_USAGE}\n`);
+      process.exitCode = 2;
     } finally {
       await db.close();
     }
@@ -288,6 +306,12 @@ async function main(): Promise<void> {
     await metrics.close();
     await shutdownTelemetry();
   });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 main().catch((error: unknown) => {

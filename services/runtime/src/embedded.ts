@@ -4,7 +4,12 @@ import { localBaseUrl } from "@payouts/gateway/edge";
 import { onShutdown } from "@payouts/platform/lifecycle";
 import { createLogger } from "@payouts/platform/logging/logger";
 import { startEmbedded } from "./embedded-runtime.js";
-import { loadOrCreateSandboxState, seedSandbox } from "./sandbox-seed.js";
+import {
+  loadOrCreateSandboxState,
+  SANDBOX_OPERATOR,
+  type SandboxSeeded,
+  seedSandbox,
+} from "./sandbox-seed.js";
 
 /**
  * `npm start`: the whole platform in one process with a ready sandbox partner. Data lives in
@@ -23,7 +28,7 @@ async function main(): Promise<void> {
   };
   const logger = createLogger({ service: "payouts", level: process.env.LOG_LEVEL ?? "warn" });
   const runtime = await startEmbedded({ env, logger, dataDir: join(dataRoot, "pg") });
-  await seedSandbox(runtime.gateway.adminDeps, state);
+  const seeded = await seedSandbox(runtime.gateway.adminDeps, state);
   onShutdown(logger, () => runtime.close());
   const { host, consoleDir } = runtime.gateway.deps.config;
   const admin = localBaseUrl(host, runtime.gateway.adminPort);
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
     admin,
     consoleLine(admin, consoleDir),
     process.env.DATABASE_URL ? "PostgreSQL" : dataRoot,
+    seeded,
   );
 }
 
@@ -40,7 +46,7 @@ async function main(): Promise<void> {
 function consoleLine(admin: string, consoleDir: string): string {
   if (consoleDir === "") return "off (CONSOLE_DIR=off)";
   if (!existsSync(join(consoleDir, "index.html"))) return "not built (npm run build -w @payouts/console)";
-  return `${admin}/console/   (sign in with the admin token)`;
+  return `${admin}/console/`;
 }
 
 function printWelcome(
@@ -49,6 +55,7 @@ function printWelcome(
   admin: string,
   consoleUrl: string,
   storage: string,
+  seeded: SandboxSeeded,
 ): void {
   const auth = `${state.client_id}:${state.client_secret}`;
   const lines = [
@@ -61,7 +68,8 @@ function printWelcome(
     `  partner_id:     ${state.partner_id}`,
     `  client_id:      ${state.client_id}`,
     `  client_secret:  ${state.client_secret}`,
-    `  admin token:    ${state.admin_token}`,
+    `  admin token:    ${state.admin_token}   (machine credential "admin-token", role admin)`,
+    ...signInLines(seeded),
     "",
     "Try it:",
     `  curl -s -u '${auth}' ${base}/balance`,
@@ -74,6 +82,20 @@ function printWelcome(
     "",
   ];
   process.stdout.write(lines.join("\n"));
+}
+
+/** How to sign in to the console: the first operator's one-time password and TOTP, on the start that made it. */
+function signInLines(seeded: SandboxSeeded): string[] {
+  const first = seeded.firstOperator;
+  if (!first) {
+    return [
+      `  console sign-in: operator "${SANDBOX_OPERATOR}" (password and TOTP shown on the first start; more: npx payouts operators add)`,
+    ];
+  }
+  return [
+    `  console sign-in: user "${first.operator.username}", password ${first.password}   (shown once: keep it)`,
+    `                   TOTP: add this to an authenticator app: ${first.totpUri}`,
+  ];
 }
 
 main().catch((error: unknown) => {

@@ -1,13 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
+  type AddedOperator,
+  addOperator,
   creditFingerprint,
   findApp,
+  findOperatorByUsername,
   findPartner,
   type GatewayDeps,
   hashSecret,
   insertApp,
   insertPartner,
+  operatorSecretBox,
 } from "@payouts/gateway/edge";
 import {
   SANDBOX_CORRIDORS,
@@ -50,7 +54,7 @@ export function loadOrCreateSandboxState(
  * currency (only where none are set, so operator changes survive restarts), and an opening balance
  * on first creation (credited once, by idempotency key).
  */
-export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promise<void> {
+export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promise<SandboxSeeded> {
   const { clients, db } = deps;
   if (!(await findPartner(db, state.partner_id))) {
     await clients.pricing.putPartnerPricing({
@@ -97,4 +101,19 @@ export async function seedSandbox(deps: GatewayDeps, state: SandboxState): Promi
       },
     });
   }
+  return { firstOperator: await seedFirstOperator(deps) };
 }
+
+export interface SandboxSeeded {
+  /** The `admin` operator created on this start (its password and TOTP are shown once), if it was. */
+  readonly firstOperator: AddedOperator | undefined;
+}
+
+/** On the first start, an operator `admin` with the admin role, so the console can be signed in to. */
+async function seedFirstOperator(deps: GatewayDeps): Promise<AddedOperator | undefined> {
+  if (await findOperatorByUsername(deps.db, SANDBOX_OPERATOR)) return undefined;
+  const box = await operatorSecretBox(deps.db, deps.config.operatorSecretKey);
+  return addOperator(deps.db, box, { username: SANDBOX_OPERATOR, role: "admin" });
+}
+
+export const SANDBOX_OPERATOR = "admin";

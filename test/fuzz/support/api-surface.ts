@@ -5,7 +5,7 @@
  * route table; the admin API has no document, so ADMIN_BODIES gives the bodies of the routes that read
  * one, and a route missing there is still fuzzed with bodies built from every known field name.
  */
-import { PUBLIC_ADMIN_PATHS } from "@payouts/gateway/internal/admin/admin-access";
+import { isPublicAdminRoute } from "@payouts/gateway/internal/admin/admin-access";
 import type { JsonSchema } from "@payouts/gateway/internal/openapi/openapi-types";
 import { RAIL_SIGNATURE_HEADER } from "@payouts/platform/signing/rail-callback-signature";
 import type { FastifyInstance } from "fastify";
@@ -65,12 +65,12 @@ export function partnerOperations(doc: Json): Operation[] {
   return operations;
 }
 
-/** The admin listener's routes; only PUBLIC_ADMIN_PATHS (the probes and /metrics) answer without the token. */
+/** The admin listener's routes; only the public ones (probes, /metrics, the console's files, sign-in) answer without credentials. */
 export function adminOperations(app: FastifyInstance): Operation[] {
   return registeredRoutes(app).map((route) => {
     const [method = "", template = ""] = route.split(" ");
     const body = ADMIN_BODIES[route];
-    const isPublic = PUBLIC_ADMIN_PATHS.has(template);
+    const isPublic = isPublicAdminRoute(method, template.replace(/\{(\w+)\}/g, ":$1"));
     return {
       listener: "admin",
       method,

@@ -74,11 +74,45 @@ export interface paths {
         /**
          * This OpenAPI 3.1 document
          * @description Behind the admin token, like every admin route.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getAdminOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The caller: the signed-in operator, or the machine credential of the bearer token.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in as an operator
+         * @description Public. Checks the password and the TOTP code and opens a server-side session: the answer sets the `payouts_admin_session` cookie (HttpOnly, SameSite=Strict, Secure behind an https ADMIN_PUBLIC_ORIGIN). Requests authenticated by the cookie that change state must send `X-Requested-With`.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session server-side (the cookie no longer works, wherever a copy of it is) and clears the cookie. With a bearer token nothing changes. When the session came from OpenID Connect and the provider supports it, `logout_url` is where to send the browser to end the provider's session too.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -94,12 +128,16 @@ export interface paths {
         /**
          * Partners, with balances
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listPartners"];
         put?: never;
         /**
          * Create a partner
          * @description Creates the partner and forwards `supported_currencies` and `fees` to the pricing service.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createPartner"];
         delete?: never;
@@ -115,14 +153,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner and its pricing */
+        /**
+         * A partner and its pricing
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartner"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a partner or change its currencies and fees */
+        /**
+         * Rename a partner or change its currencies and fees
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         patch: operations["updatePartner"];
         trace?: never;
     };
@@ -133,12 +177,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's apps and their secrets' ids */
+        /**
+         * A partner's apps and their secrets' ids
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listApps"];
         put?: never;
         /**
          * Create an app (partner credentials)
          * @description A new `client_id` with its first secret, shown once.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["createApp"];
         delete?: never;
@@ -160,6 +209,8 @@ export interface paths {
         /**
          * Revoke an app
          * @description None of its secrets works any more. Idempotent.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeApp"];
         options?: never;
@@ -167,6 +218,8 @@ export interface paths {
         /**
          * Set an app's previewQuotations limit
          * @description At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["setAppRateLimit"];
         trace?: never;
@@ -178,12 +231,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An app's secrets */
+        /**
+         * An app's secrets
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listAppSecrets"];
         put?: never;
         /**
          * Add a client secret (rotation)
          * @description At most two secrets are active at once; both work until one is revoked.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["addAppSecret"];
         delete?: never;
@@ -205,6 +263,8 @@ export interface paths {
         /**
          * Revoke one client secret
          * @description Idempotent. The last active secret of an active app cannot be revoked: revoke the app.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         delete: operations["revokeAppSecret"];
         options?: never;
@@ -223,10 +283,15 @@ export interface paths {
         /**
          * Set a currency's FX rate
          * @description Takes effect for new quotes at once (each pricing replica's cache: within its TTL).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putFxRate"];
         post?: never;
-        /** Remove a currency's FX rate */
+        /**
+         * Remove a currency's FX rate
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         delete: operations["deleteFxRate"];
         options?: never;
         head?: never;
@@ -240,7 +305,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every FX rate */
+        /**
+         * Every FX rate
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listFxRates"];
         put?: never;
         post?: never;
@@ -258,7 +326,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a corridor's currency, limits and switch */
+        /**
+         * Set a corridor's currency, limits and switch
+         * @description Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         put: operations["putCorridor"];
         post?: never;
         delete?: never;
@@ -274,7 +345,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every corridor */
+        /**
+         * Every corridor
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["listCorridors"];
         put?: never;
         post?: never;
@@ -296,6 +370,8 @@ export interface paths {
         /**
          * Credit a partner's balance (idempotent)
          * @description The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["creditBalance"];
         delete?: never;
@@ -311,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's balance */
+        /**
+         * A partner's balance
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getPartnerBalance"];
         put?: never;
         post?: never;
@@ -333,6 +412,8 @@ export interface paths {
         /**
          * Refund a successful payout
          * @description SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["refundTransaction"];
         delete?: never;
@@ -353,6 +434,8 @@ export interface paths {
         /**
          * Fail a payout stuck before the rail
          * @description PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["failTransaction"];
         delete?: never;
@@ -373,6 +456,8 @@ export interface paths {
         /**
          * Sandbox rail: settle a payout now
          * @description The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["settleSandboxPayout"];
         delete?: never;
@@ -388,11 +473,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's daily statement settings */
+        /**
+         * A partner's daily statement settings
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["getStatementSettings"];
         /**
          * Set a partner's statement time zone
          * @description Days already closed keep the zone they were cut in; the next day to close uses the new one.
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         put: operations["putStatementSettings"];
         post?: never;
@@ -414,6 +504,8 @@ export interface paths {
         /**
          * Correct a closed statement day (idempotent)
          * @description Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["correctStatementDay"];
         delete?: never;
@@ -432,6 +524,8 @@ export interface paths {
         /**
          * Operations overview
          * @description Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getOverview"];
         put?: never;
@@ -452,6 +546,8 @@ export interface paths {
         /**
          * Search transactions across partners
          * @description Newest first by (created_at, tx_id); every filter is optional and they combine.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchTransactions"];
         put?: never;
@@ -472,6 +568,8 @@ export interface paths {
         /**
          * A transaction's page
          * @description The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["getTransactionDetail"];
         put?: never;
@@ -492,6 +590,8 @@ export interface paths {
         /**
          * Webhook deliveries across partners
          * @description Newest first, each with every attempt; test notifications are not listed.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookDeliveries"];
         put?: never;
@@ -514,6 +614,8 @@ export interface paths {
         /**
          * Redeliver a webhook delivery
          * @description Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -532,6 +634,8 @@ export interface paths {
         /**
          * Webhook receivers across partners
          * @description Oldest first, with their pending and dead delivery counts; never a secret.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchWebhookConfigs"];
         put?: never;
@@ -558,6 +662,8 @@ export interface paths {
         /**
          * Disable or enable a webhook receiver
          * @description A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         patch: operations["switchWebhookConfig"];
         trace?: never;
@@ -572,6 +678,8 @@ export interface paths {
         /**
          * Webhook receivers' health
          * @description Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listWebhookReceiverHealth"];
         put?: never;
@@ -594,6 +702,8 @@ export interface paths {
         /**
          * Pause a webhook receiver
          * @description Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["pauseWebhookReceiver"];
         delete?: never;
@@ -614,6 +724,8 @@ export interface paths {
         /**
          * Resume a paused webhook receiver
          * @description Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resumeWebhookReceiver"];
         delete?: never;
@@ -632,6 +744,8 @@ export interface paths {
         /**
          * A partner's balance history
          * @description Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listBalanceEntries"];
         put?: never;
@@ -652,12 +766,16 @@ export interface paths {
         /**
          * Reconciliation runs
          * @description Newest first.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationRuns"];
         put?: never;
         /**
          * Reconcile a rail's day now
          * @description Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["startReconciliationRun"];
         delete?: never;
@@ -676,6 +794,8 @@ export interface paths {
         /**
          * Reconciliation breaks
          * @description Newest first, filtered; each with its resolution once resolved.
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["listReconciliationBreaks"];
         put?: never;
@@ -698,6 +818,8 @@ export interface paths {
         /**
          * Resolve a reconciliation break
          * @description Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["resolveReconciliationBreak"];
         delete?: never;
@@ -718,6 +840,8 @@ export interface paths {
         /**
          * Sandbox rail: plant a discrepancy in a day's settlement records
          * @description Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).
+         *
+         *     Requires the `admin` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["injectSandboxSettlementDiscrepancy"];
         delete?: never;
@@ -736,6 +860,8 @@ export interface paths {
         /**
          * The audit trail
          * @description One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["searchAuditRecords"];
         put?: never;
@@ -756,6 +882,8 @@ export interface paths {
         /**
          * The audit trail as CSV
          * @description The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["exportAuditRecords"];
         put?: never;
@@ -776,6 +904,8 @@ export interface paths {
         /**
          * Check the audit trail's hash chain
          * @description Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         get: operations["verifyAuditChain"];
         put?: never;
@@ -811,6 +941,28 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
+        };
+        AdminIdentity: {
+            /** @description `op_…` for an operator, `mc_…` for a machine credential. */
+            id: string;
+            /** @description User name or credential name. */
+            name: string;
+            /** @enum {string} */
+            kind: "operator" | "machine";
+            /** @enum {string} */
+            role: "viewer" | "operator" | "finance" | "admin";
+        };
+        SignInRequest: {
+            /** @description The operator's user name. */
+            username: string;
+            /** @description The operator's password. */
+            password: string;
+            /** @description The current 6-digit code of the operator's authenticator app (TOTP); each code is accepted once. */
+            totp: string;
+        };
+        SignedOut: {
+            /** @description The provider's end-session URL. */
+            logout_url?: string;
         };
         Partner: {
             /** @example ptr_01m7xx94hd26qz72tpjzafqaav */
@@ -1851,6 +2003,397 @@ export interface operations {
             };
         };
     };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIdentity"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
+             *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: a body field has the wrong type, length, format or range (`field` names it)
+             *     - `MISSING_REQUIRED_FIELD`: a required body field is absent or blank
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD" | "MISSING_REQUIRED_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `INVALID_SIGN_IN`: the user name, password or TOTP code is wrong, the code was used already, or the operator is disabled
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_SIGN_IN";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Payload too large. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unsupported media type. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: `Content-Type` is not `application/json`
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Too many requests. Error body with one of these codes:
+             *
+             *     - `RATE_LIMIT_EXCEEDED`: too many failed sign-ins for this user name from this address; retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
     listPartners: {
         parameters: {
             query?: {
@@ -1904,7 +2447,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2015,7 +2558,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2027,6 +2570,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2161,7 +2724,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2296,7 +2859,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2308,6 +2871,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2462,7 +3045,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2596,7 +3179,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2608,6 +3191,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2764,7 +3367,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2776,6 +3379,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -2904,7 +3527,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -2916,6 +3539,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3093,7 +3736,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3225,7 +3868,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3237,6 +3880,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3377,7 +4040,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3389,6 +4052,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3532,7 +4215,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3544,6 +4227,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3677,7 +4380,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3689,6 +4392,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -3798,7 +4521,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3916,7 +4639,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -3928,6 +4651,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4056,7 +4799,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4181,7 +4924,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4193,6 +4936,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4386,7 +5149,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4520,7 +5283,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4532,6 +5295,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4712,7 +5495,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4724,6 +5507,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -4905,7 +5708,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -4917,6 +5720,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5090,7 +5913,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5226,7 +6049,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5238,6 +6061,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5410,7 +6253,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5422,6 +6265,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -5612,7 +6475,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5750,7 +6613,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -5859,7 +6722,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6006,7 +6869,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6114,7 +6977,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6126,6 +6989,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6269,7 +7152,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6385,7 +7268,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6397,6 +7280,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6560,7 +7463,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6668,7 +7571,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6680,6 +7583,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6795,7 +7718,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -6807,6 +7730,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -6929,7 +7872,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7067,7 +8010,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7178,7 +8121,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7190,6 +8133,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7364,7 +8327,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7499,7 +8462,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7511,6 +8474,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7693,7 +8676,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7705,6 +8688,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `admin`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7867,7 +8870,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -7879,6 +8882,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -7998,7 +9020,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -8010,6 +9032,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });
@@ -8100,7 +9141,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {

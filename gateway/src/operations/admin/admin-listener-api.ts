@@ -63,6 +63,7 @@ export const adminOpenApi = defineOperation({
   method: "GET",
   path: "/admin/openapi.json",
   operationId: "getAdminOpenApiDocument",
+  role: "viewer",
   summary: "This OpenAPI 3.1 document",
   description: "Behind the admin token, like every admin route.",
   tags: ["Documentation"],

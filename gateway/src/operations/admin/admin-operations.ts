@@ -9,6 +9,7 @@ import { LEDGER_ADMIN_OPERATIONS } from "./ledger-admin-api.js";
 import { PARTNER_ADMIN_OPERATIONS } from "./partner-admin-api.js";
 import { PRICING_ADMIN_OPERATIONS } from "./pricing-admin-api.js";
 import { RECONCILIATION_ADMIN_OPERATIONS } from "./reconciliation-admin-api.js";
+import { SESSION_OPERATIONS } from "./session-api.js";
 import { STATEMENT_ADMIN_OPERATIONS } from "./statement-admin-api.js";
 
 /**
@@ -17,6 +18,7 @@ import { STATEMENT_ADMIN_OPERATIONS } from "./statement-admin-api.js";
  */
 export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
   ...ADMIN_LISTENER_OPERATIONS,
+  ...SESSION_OPERATIONS,
   ...PARTNER_ADMIN_OPERATIONS,
   ...PRICING_ADMIN_OPERATIONS,
   ...LEDGER_ADMIN_OPERATIONS,

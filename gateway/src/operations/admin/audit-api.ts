@@ -123,6 +123,8 @@ export const searchAudit = defineOperation({
   description:
     "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
   tags: AUDIT_TAG,
+  // Who did what, from where: finance and admins review it.
+  role: "finance",
   query: AuditSearchQuery,
   responses: { 200: { description: "A page.", schema: AuditPage } },
   errors: [QUERY_CASE, CURSOR_CASE],
@@ -136,6 +138,7 @@ export const exportAudit = defineOperation({
   description:
     "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
   tags: AUDIT_TAG,
+  role: "finance",
   query: AuditExportQuery,
   responses: {
     200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
@@ -151,6 +154,8 @@ export const verifyAudit = defineOperation({
   description:
     "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
   tags: AUDIT_TAG,
+  // Says only whether the chain holds and up to where.
+  role: "viewer",
   responses: { 200: { description: "The verdict.", schema: AuditVerification } },
   errors: [],
 });

@@ -86,6 +86,7 @@ export const getOverview = defineOperation({
   method: "GET",
   path: "/admin/overview",
   operationId: "getOverview",
+  role: "viewer",
   summary: "Operations overview",
   description:
     "Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.",

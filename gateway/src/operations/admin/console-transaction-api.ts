@@ -234,6 +234,7 @@ export const searchTransactions = defineOperation({
   method: "GET",
   path: "/admin/transactions",
   operationId: "searchTransactions",
+  role: "viewer",
   summary: "Search transactions across partners",
   description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
   tags: CONSOLE_TAG,
@@ -246,6 +247,7 @@ export const getTransactionDetail = defineOperation({
   method: "GET",
   path: "/admin/transactions/{tx_id}",
   operationId: "getTransactionDetail",
+  role: "viewer",
   summary: "A transaction's page",
   description:
     "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",

@@ -110,6 +110,7 @@ export const searchDeliveries = defineOperation({
   method: "GET",
   path: "/admin/webhook-deliveries",
   operationId: "searchWebhookDeliveries",
+  role: "viewer",
   summary: "Webhook deliveries across partners",
   description: "Newest first, each with every attempt; test notifications are not listed.",
   tags: CONSOLE_TAG,
@@ -122,6 +123,7 @@ export const redeliverDelivery = defineOperation({
   method: "POST",
   path: "/admin/webhook-deliveries/{delivery_id}/redeliver",
   operationId: "redeliverWebhookDelivery",
+  role: "operator",
   summary: "Redeliver a webhook delivery",
   description:
     "Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.",
@@ -139,6 +141,7 @@ export const searchConfigs = defineOperation({
   method: "GET",
   path: "/admin/webhook-configs",
   operationId: "searchWebhookConfigs",
+  role: "viewer",
   summary: "Webhook receivers across partners",
   description: "Oldest first, with their pending and dead delivery counts; never a secret.",
   tags: CONSOLE_TAG,
@@ -151,6 +154,7 @@ export const switchConfig = defineOperation({
   method: "PATCH",
   path: "/admin/webhook-configs/{config_id}",
   operationId: "switchWebhookConfig",
+  role: "operator",
   summary: "Disable or enable a webhook receiver",
   description:
     "A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.",
@@ -209,6 +213,7 @@ export const listReceiverHealth = defineOperation({
   method: "GET",
   path: "/admin/webhook-receivers",
   operationId: "listWebhookReceiverHealth",
+  role: "viewer",
   summary: "Webhook receivers' health",
   description:
     "Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.",
@@ -222,6 +227,7 @@ export const pauseReceiver = defineOperation({
   method: "POST",
   path: "/admin/webhook-receivers/{config_id}/pause",
   operationId: "pauseWebhookReceiver",
+  role: "operator",
   summary: "Pause a webhook receiver",
   description:
     "Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.",
@@ -235,6 +241,7 @@ export const resumeReceiver = defineOperation({
   method: "POST",
   path: "/admin/webhook-receivers/{config_id}/resume",
   operationId: "resumeWebhookReceiver",
+  role: "operator",
   summary: "Resume a paused webhook receiver",
   description:
     "Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.",

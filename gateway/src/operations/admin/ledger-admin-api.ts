@@ -125,6 +125,7 @@ export const creditBalance = defineOperation({
   method: "POST",
   path: "/admin/partners/{partner_id}/balance/credits",
   operationId: "creditBalance",
+  role: "finance",
   summary: "Credit a partner's balance (idempotent)",
   description:
     "The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`; a key still in flight is `IDEMPOTENCY_KEY_IN_USE`.",
@@ -158,6 +159,7 @@ export const getBalance = defineOperation({
   method: "GET",
   path: "/admin/partners/{partner_id}/balance",
   operationId: "getPartnerBalance",
+  role: "viewer",
   summary: "A partner's balance",
   tags: ["Balance"],
   pathParams: PartnerIdParams,
@@ -169,6 +171,7 @@ export const refundTransaction = defineOperation({
   method: "POST",
   path: "/admin/transactions/{tx_id}/refund",
   operationId: "refundTransaction",
+  role: "finance",
   summary: "Refund a successful payout",
   description: "SUCCESS → REFUNDED: the amount and fees go back to the partner's balance, once.",
   tags: ["Transactions"],
@@ -182,6 +185,7 @@ export const failTransaction = defineOperation({
   method: "POST",
   path: "/admin/transactions/{tx_id}/fail",
   operationId: "failTransaction",
+  role: "finance",
   summary: "Fail a payout stuck before the rail",
   description:
     "PROCESSING → FAILED with the debit reversed, once the rail confirms it will not pay it (503 when the rail does not answer).",
@@ -200,6 +204,7 @@ export const settleSandboxPayout = defineOperation({
   method: "POST",
   path: "/admin/sandbox/transactions/{tx_id}/settle",
   operationId: "settleSandboxPayout",
+  role: "finance",
   summary: "Sandbox rail: settle a payout now",
   description:
     "The sandbox rail reports `outcome` for the payout through the signed callback, as a real rail would.",

@@ -191,6 +191,7 @@ export const startReconciliationRun = defineOperation({
   method: "POST",
   path: "/admin/reconciliation/runs",
   operationId: "startReconciliationRun",
+  role: "operator",
   summary: "Reconcile a rail's day now",
   description:
     "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
@@ -208,6 +209,7 @@ export const listReconciliationRuns = defineOperation({
   method: "GET",
   path: "/admin/reconciliation/runs",
   operationId: "listReconciliationRuns",
+  role: "viewer",
   summary: "Reconciliation runs",
   description: "Newest first.",
   tags: TAG,
@@ -220,6 +222,7 @@ export const listReconciliationBreaks = defineOperation({
   method: "GET",
   path: "/admin/reconciliation/breaks",
   operationId: "listReconciliationBreaks",
+  role: "viewer",
   summary: "Reconciliation breaks",
   description: "Newest first, filtered; each with its resolution once resolved.",
   tags: TAG,
@@ -232,6 +235,7 @@ export const resolveReconciliationBreak = defineOperation({
   method: "POST",
   path: "/admin/reconciliation/breaks/{break_id}/resolve",
   operationId: "resolveReconciliationBreak",
+  role: "finance",
   summary: "Resolve a reconciliation break",
   description:
     "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
@@ -249,6 +253,7 @@ export const injectSandboxDiscrepancy = defineOperation({
   method: "POST",
   path: "/admin/sandbox/settlements/{date}/discrepancies",
   operationId: "injectSandboxSettlementDiscrepancy",
+  role: "admin",
   summary: "Sandbox rail: plant a discrepancy in a day's settlement records",
   description:
     "Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).",

@@ -36,6 +36,7 @@ export const getStatementSettings = defineOperation({
   method: "GET",
   path: "/admin/partners/{partner_id}/statement-settings",
   operationId: "getStatementSettings",
+  role: "viewer",
   summary: "A partner's daily statement settings",
   tags: ["Balance"],
   pathParams: PartnerIdParams,
@@ -47,6 +48,7 @@ export const putStatementSettings = defineOperation({
   method: "PUT",
   path: "/admin/partners/{partner_id}/statement-settings",
   operationId: "putStatementSettings",
+  role: "admin",
   summary: "Set a partner's statement time zone",
   description: "Days already closed keep the zone they were cut in; the next day to close uses the new one.",
   tags: ["Balance"],
@@ -105,6 +107,7 @@ export const correctStatementDay = defineOperation({
   method: "POST",
   path: "/admin/partners/{partner_id}/statements/{date}/corrections",
   operationId: "correctStatementDay",
+  role: "finance",
   summary: "Correct a closed statement day (idempotent)",
   description:
     "Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.",
