@@ -269,6 +269,27 @@ describe("secrets", () => {
     expect(text).not.toMatch(/postgres(ql)?:\/\//);
   });
 
+  it("enables no static admin token unless secrets.adminToken is set, and maps the OIDC values", () => {
+    const manifests = renderChart(
+      ["ci-values.yaml"],
+      [
+        "secrets.adminToken=",
+        "gateway.oidc.issuer=https://idp.example.com",
+        "gateway.oidc.clientId=payouts",
+        "gateway.oidc.roleMap=ops-admins=admin",
+      ],
+    );
+    const main = ofKind<Secret>(manifests, "Secret").find((s) => s.metadata.name === releaseName);
+    expect(Object.keys(main?.stringData ?? {})).not.toContain("ADMIN_TOKEN");
+    const env = deploymentOf(manifests, "gateway").spec.template.spec.containers[0]?.env ?? [];
+    expect(env.map((e) => e.name)).not.toContain("ADMIN_TOKEN");
+    const value = (name: string) => env.find((e) => e.name === name)?.value;
+    expect(value("ADMIN_TOKEN_ROLE")).toBe("admin");
+    expect(value("OIDC_ISSUER")).toBe("https://idp.example.com");
+    expect(value("OIDC_ROLE_MAP")).toBe("ops-admins=admin");
+    expect(value("OIDC_ROLE_CLAIM")).toBe("groups");
+  });
+
   it("hands each process only the credentials it needs", () => {
     const keysOf = (name: string) =>
       (deploymentOf(renders.ci, name).spec.template.spec.containers[0]?.env ?? [])
@@ -753,7 +774,6 @@ describe("values validation", () => {
     const result = helmTemplate([]);
     for (const key of [
       "postgresql.url",
-      "secrets.adminToken",
       "secrets.railCallbackSecret",
       "secrets.webhookSecretKey",
       "secrets.serviceKeys.gatewayPrivateKeys",

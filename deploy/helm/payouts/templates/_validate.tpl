@@ -18,7 +18,7 @@ fails once, so an operator fixes them in one pass.
 {{/* Either the chart's Secret (every credential given) or an existing one (none inlined). */}}
 {{- define "payouts.validate.secrets" -}}
 {{- $secrets := .Values.secrets }}
-{{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret "secrets.webhookSecretKey" $secrets.webhookSecretKey }}
+{{- $inline := dict "postgresql.url" .Values.postgresql.url "secrets.adminToken" $secrets.adminToken "secrets.adminTokenPrevious" $secrets.adminTokenPrevious "secrets.operatorSecretKey" $secrets.operatorSecretKey "secrets.oidcClientSecret" $secrets.oidcClientSecret "secrets.railCallbackSecret" $secrets.railCallbackSecret "secrets.sandboxClientSecret" $secrets.sandboxClientSecret "secrets.webhookSecretKey" $secrets.webhookSecretKey }}
 {{- $serviceKeys := dict "secrets.serviceKeys.callerPublicKeys" $secrets.serviceKeys.callerPublicKeys "secrets.serviceKeys.gatewayPrivateKeys" $secrets.serviceKeys.gatewayPrivateKeys "secrets.serviceKeys.ledgerPrivateKeys" $secrets.serviceKeys.ledgerPrivateKeys }}
 {{- $inline = merge $inline $serviceKeys }}
 {{- if $secrets.existingSecret }}
@@ -28,7 +28,7 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- end }}
 {{- else }}
-{{- range $key := concat (list "postgresql.url" "secrets.adminToken" "secrets.railCallbackSecret" "secrets.webhookSecretKey") (keys $serviceKeys | sortAlpha) }}
+{{- range $key := concat (list "postgresql.url" "secrets.railCallbackSecret" "secrets.webhookSecretKey") (keys $serviceKeys | sortAlpha) }}
 {{- if not (get $inline $key) }}
 - {{ printf "%s is required (or set secrets.existingSecret)" $key | quote }}
 {{- end }}
@@ -48,6 +48,9 @@ fails once, so an operator fixes them in one pass.
 {{- end }}
 {{- if and $secrets.adminToken (lt (len $secrets.adminToken) 16) }}
 - "secrets.adminToken must be at least 16 characters"
+{{- end }}
+{{- if and $secrets.adminTokenPrevious (lt (len $secrets.adminTokenPrevious) 16) }}
+- "secrets.adminTokenPrevious must be at least 16 characters"
 {{- end }}
 {{- if and $secrets.railCallbackSecret (lt (len $secrets.railCallbackSecret) 32) }}
 - "secrets.railCallbackSecret must be at least 32 bytes (openssl rand -base64 32)"
@@ -88,7 +91,7 @@ fails once, so an operator fixes them in one pass.
 
 {{/* Extra env may add settings, never replace the ones the chart owns. */}}
 {{- define "payouts.validate.env" -}}
-{{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_PRIVATE_KEYS" "SERVICE_CALLER_KEYS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
+{{- $reserved := concat (list "DATABASE_URL" "ADMIN_TOKEN" "ADMIN_TOKEN_PREVIOUS" "ADMIN_TOKEN_ROLE" "ADMIN_PUBLIC_ORIGIN" "OPERATOR_SECRET_KEY" "OIDC_ISSUER" "OIDC_CLIENT_ID" "OIDC_CLIENT_SECRET" "OIDC_REDIRECT_URI" "OIDC_ROLE_CLAIM" "OIDC_ROLE_MAP" "RAIL_CALLBACK_SECRET" "SANDBOX_CLIENT_SECRET" "WEBHOOK_ALLOW_PRIVATE_URLS" "WEBHOOK_ALLOWED_PORTS" "WEBHOOK_SECRET_KEY" "SERVICE_PRIVATE_KEYS" "SERVICE_CALLER_KEYS" "NODE_ENV" "HOST" "GRPC_TLS_CA_FILE" "GRPC_TLS_CERT_FILE" "GRPC_TLS_KEY_FILE" "GRPC_HEALTH_PORT" "PORT" "ADMIN_PORT" "METRICS_PORT" "KAFKA_BROKERS") (values (include "payouts.databaseUrlKeys" . | fromYaml)) }}
 {{- $reserved = concat $reserved (list "EVENT_SIGNING_KEY" "EVENT_VERIFY_KEYS") }}
 {{- $reserved = concat $reserved (list "KAFKA_TLS" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SESSION_TIMEOUT_MS") }}
 {{- $sources := dict "config.extraEnv" .Values.config.extraEnv "otel.env" .Values.otel.env }}
