@@ -20,16 +20,19 @@ let superuser: pg.Client;
 // biome-ignore lint/suspicious/noExplicitAny: rows as stored
 let original: any[];
 
-function verify(): { status: number | null; verdict: Record<string, unknown> } {
+/** The runtime CLI's `audit-verify`, or (`viaBin`) `payouts audit verify` through the checkout's bin. */
+function verify(viaBin = false): { status: number | null; verdict: Record<string, unknown> } {
   const run = spawnSync(
     process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
-      "audit-verify",
-    ],
+    viaBin
+      ? [join(REPO_ROOT, "bin", "payouts.mjs"), "audit", "verify"]
+      : [
+          "--conditions=source",
+          "--import",
+          "tsx",
+          join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
+          "audit-verify",
+        ],
     {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "silent" },
@@ -105,9 +108,11 @@ afterAll(async () => {
 
 describe("audit-verify", () => {
   it("passes an untouched chain", () => {
-    const run = verify();
-    expect(run.verdict).toEqual({ ok: true, verifiedThrough: 6, headSequence: 6 });
-    expect(run.status).toBe(0);
+    for (const viaBin of [false, true]) {
+      const run = verify(viaBin);
+      expect(run.verdict).toEqual({ ok: true, verifiedThrough: 6, headSequence: 6 });
+      expect(run.status).toBe(0);
+    }
   });
 
   it("finds a row edited by a superuser", async () => {
