@@ -5,7 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { installAdminAccess } from "./admin/admin-access.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import { registerConsole } from "./admin/console-static.js";
-import { addRoute } from "./api/operation.js";
+import { addRoute, fastifyPath } from "./api/operation.js";
+import { installAuditTrail } from "./audit/audit-trail.js";
 import { listenerLimitsOf } from "./gateway-config.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
@@ -13,12 +14,14 @@ import { answerClientError, answerFrameworkError, installEdge, requestIdFor } fr
 import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { adminOpenApiDocument } from "./openapi/openapi-document.js";
 import { adminOpenApi, healthz, metrics, readyz } from "./operations/admin/admin-listener-api.js";
+import { exportAudit } from "./operations/admin/audit-api.js";
 
 /**
  * The internal admin listener: every route behind `Authorization: Bearer $ADMIN_TOKEN` (admin/admin-access.ts),
  * except the allowlisted `/healthz` (process alive) and `/readyz` (database reachable) for probes, and
  * `/metrics` (Prometheus) when telemetry runs in this process, and the operator console's static files at
- * `/console` (admin/console-static.ts), whose API calls carry the token like any other client's.
+ * `/console` (admin/console-static.ts), whose API calls carry the token like any other client's. Every
+ * state-changing request is recorded in the audit trail (audit/audit-trail.ts).
  */
 export async function buildAdminApp(
   deps: GatewayDeps,
@@ -50,6 +53,8 @@ export async function buildAdminApp(
   });
   await app.register(fastifyCookie);
   installAdminAccess(app, deps);
+  // Every state-changing request (and every export of the trail) is recorded, whatever its route.
+  installAuditTrail(app, deps.db, { recordedReads: [fastifyPath(exportAudit.path)] });
   addRoute(app, healthz, async () => ({ status: "ok" }), { public: true });
   addRoute(
     app,

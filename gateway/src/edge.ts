@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 
 export { creditFingerprint } from "./admin/ledger-admin-routes.js";
+export type { ChainVerdict } from "./audit/audit-chain.js";
+export { verifyAuditChain } from "./audit/audit-store.js";
 export { hashSecret, type SecretHasher } from "./auth/secret-hash.js";
 export { type GatewayConfig, loadGatewayConfig, localBaseUrl } from "./gateway-config.js";
 export type { GatewayDeps } from "./gateway-deps.js";

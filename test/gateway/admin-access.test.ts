@@ -82,6 +82,9 @@ const TIMER_TABLES = new Set([
   "ledger.statement_day_entries",
 ]);
 
+/** The audit trail records every refused write attempt: that is its job (test/gateway/audit-trail.test.ts). */
+const AUDIT_TABLES = new Set(["gateway.audit_records", "gateway.audit_chain_head"]);
+
 /** A digest of every row of every table the platform has: any write shows up as a change. */
 async function databaseDigest(db: Database): Promise<Record<string, string>> {
   const tables = await db.query<{ name: string }>(
@@ -90,7 +93,7 @@ async function databaseDigest(db: Database): Promise<Record<string, string>> {
   );
   const digest: Record<string, string> = {};
   for (const { name } of tables.rows) {
-    if (TIMER_TABLES.has(name)) continue;
+    if (TIMER_TABLES.has(name) || AUDIT_TABLES.has(name)) continue;
     const res = await db.query<{ d: string }>(
       `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS d FROM ${name} t`,
     );
@@ -131,6 +134,9 @@ describe("admin authorization is structural", () => {
 
   it("answers no admin route without the token, whatever the URL spelling, and writes nothing", async () => {
     const before = await databaseDigest(platform.runtime.db);
+    const head = await platform.runtime.db.query<{ sequence: string }>(
+      "SELECT sequence FROM gateway.audit_chain_head",
+    );
     const answers: string[] = [];
     for (const route of protectedRoutes()) {
       const [method = "", path = ""] = route.split(" ");
@@ -149,6 +155,19 @@ describe("admin authorization is structural", () => {
     }
     expect(answers.length).toBeGreaterThan(14 * 19 * 3 - 1);
     expect(await databaseDigest(platform.runtime.db)).toEqual(before);
+    // What the audit trail holds of them: refusals only, none of which reached a handler.
+    const audited = await platform.runtime.db.query<{
+      phase: string;
+      status: number;
+      actor_id: string | null;
+    }>("SELECT DISTINCT phase, status, actor_id FROM gateway.audit_records WHERE sequence > $1", [
+      head.rows[0]?.sequence,
+    ]);
+    expect(audited.rows.length).toBeGreaterThan(0);
+    for (const row of audited.rows) {
+      expect(row).toMatchObject({ phase: "finished", actor_id: null });
+      expect([400, 401]).toContain(row.status);
+    }
     const balance = await platform.admin("GET", `/admin/partners/${ids.partner_id}/balance`);
     expect(balance.json.balance_usd).toMatch(/^0(\.0+)?$/);
   });

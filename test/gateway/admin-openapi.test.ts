@@ -848,6 +848,32 @@ describe("real answers match the documented schemas (four-eyes approvals)", () =
   });
 });
 
+describe("real answers match the documented schemas (audit trail)", () => {
+  it("the list, its CSV export and the chain check", async () => {
+    const anon = (path: string, template: string) => call("GET", path, template, undefined, {}, null);
+    const list = await call("GET", "/admin/audit?limit=2", "/admin/audit");
+    expect(list.status).toBe(200);
+    expect(list.json.records.length).toBe(2);
+    const next = await call("GET", `/admin/audit?limit=2&cursor=${list.json.next_cursor}`, "/admin/audit");
+    expect(next.status).toBe(200);
+    expect((await call("GET", "/admin/audit?cursor=eA", "/admin/audit")).status).toBe(400);
+    expect((await call("GET", "/admin/audit?outcome=maybe", "/admin/audit")).status).toBe(400);
+    expect((await anon("/admin/audit", "/admin/audit")).status).toBe(401);
+    const csv = "/admin/audit/export.csv";
+    const exported = await call("GET", `${csv}?outcome=succeeded`, csv);
+    expect(exported.status).toBe(200);
+    expect(exported.text.split("\r\n")[0]).toMatch(/^sequence,at,actor_id,/);
+    expect((await call("GET", `${csv}?from=yesterday`, csv)).status).toBe(400);
+    expect((await anon(csv, csv)).status).toBe(401);
+    const check = "/admin/audit/verification";
+    const verdict = await call("GET", check, check);
+    expect(verdict.json).toMatchObject({ ok: true, broken_at: null, problem: null });
+    expect(verdict.json.verified_through).toBe(verdict.json.head_sequence);
+    expect((await call("GET", `${check}?x=1`, check)).status).toBe(400);
+    expect((await anon(check, check)).status).toBe(401);
+  });
+});
+
 describe("real answers match the documented schemas (sessions and roles)", () => {
   it("sign-in, who-am-I and sign-out", async () => {
     const operator = await createOperator(platform, "operator");

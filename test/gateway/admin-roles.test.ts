@@ -62,6 +62,9 @@ const EXPECTED_ROLES: Readonly<Record<string, string>> = {
   "GET /admin/reconciliation/runs": "viewer",
   "GET /admin/reconciliation/breaks": "viewer",
   "POST /admin/reconciliation/breaks/{break_id}/resolve": "finance",
+  "GET /admin/audit": "finance",
+  "GET /admin/audit/export.csv": "finance",
+  "GET /admin/audit/verification": "viewer",
   "POST /admin/sandbox/settlements/{date}/discrepancies": "admin",
 };
 

@@ -9,6 +9,7 @@ import { queryClient, setFailureHandler } from "./query-client";
 import { BatchPage } from "./views/batch-page";
 import { BatchesPage } from "./views/batches-page";
 import { ApprovalsPage } from "./views/approvals-page";
+import { AuditPage } from "./views/audit-page";
 import { NotFoundPage } from "./views/not-found-page";
 import { OverviewPage } from "./views/overview-page";
 import { PartnerPage } from "./views/partner-page";
@@ -56,6 +57,7 @@ const router = createBrowserRouter(
         { path: "reconciliation", element: <ReconciliationPage /> },
         { path: "approvals", element: <ApprovalsPage /> },
         { path: "reference-data", element: <ReferenceDataPage /> },
+        { path: "audit", element: <AuditPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],
     },

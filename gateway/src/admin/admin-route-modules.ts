@@ -1,6 +1,7 @@
 import type { RouteModule } from "../routes/route-module.js";
 import { registerConsoleBatchRoutes } from "./console-batch-routes.js";
 import { registerApprovalAdminRoutes } from "./approval-admin-routes.js";
+import { registerAuditAdminRoutes } from "./audit-admin-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";
@@ -26,4 +27,5 @@ export const ADMIN_ROUTE_MODULES: readonly RouteModule[] = [
   registerConsoleWebhookRoutes,
   registerConsoleBatchRoutes,
   registerReconciliationAdminRoutes,
+  registerAuditAdminRoutes,
 ];

@@ -48,6 +48,11 @@ const TAGS: readonly Tag[] = [
     description:
       "The operator console's reads across partners and its switches: overview, transaction search and page, webhook deliveries and receivers, partner list, apps, balance history.",
   },
+  {
+    name: "Audit",
+    description:
+      "The audit trail: every state-changing admin request, whatever its outcome, in a hash chain that can be checked.",
+  },
   { name: "Sessions", description: "Operator sign-in, who is calling, sign-out." },
   { name: "Operations", description: "Probes and metrics (public)." },
   { name: "Documentation", description: "This document." },

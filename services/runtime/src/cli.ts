@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadGatewayConfig, startGateway } from "@payouts/gateway/edge";
+import { loadGatewayConfig, startGateway, verifyAuditChain } from "@payouts/gateway/edge";
 import { ConfigError, isProductionMode } from "@payouts/platform/config/env-config";
 import { listenHost } from "@payouts/platform/config/listen-host";
 import type { Queryable } from "@payouts/platform/database/database";
@@ -49,7 +49,10 @@ import { allMigrations, SERVICE_ROLES, type ServiceRole } from "./service-roles.
  * EVENT_VERIFY_KEYS for the webhooks service), and `database-urls`, which prints each
  * service's own `<SERVICE>_DATABASE_URL` (a role `<prefix>_<service>`, DATABASE_ROLE_PREFIX, default
  * payouts, with a fresh password) on the server and database of DATABASE_URL; `operators` and
- * `machine-credentials` manage who may use the admin API (operator-commands.ts).
+ * `machine-credentials` manage who may use the admin API (operator-commands.ts); `audit-verify` (or
+ * `audit verify`, as in `npx payouts audit verify`) walks the
+ * admin audit trail's hash chain (GATEWAY_DATABASE_URL, else DATABASE_URL), prints the verdict as one JSON
+ * line and exits 1 when the chain is broken (0 when it is whole).
  * (`npm start` runs the embedded mode instead: services/runtime/src/embedded.ts.)
  */
 /** Former role names, still accepted with a warning: each names the role it became. */
@@ -158,6 +161,22 @@ async function main(): Promise<void> {
         .map(([name, url]) => `${name}=${url}\n`)
         .join(""),
     );
+    return;
+  }
+  if (role === "audit-verify" || (role === "audit" && process.argv[3] === "verify")) {
+    const db = createPgDatabase({ connectionString: databaseUrl("gateway"), maxConnections: 1 });
+    try {
+      const verdict = await verifyAuditChain(db);
+      process.stdout.write(`${JSON.stringify(verdict)}\n`);
+      if (!verdict.ok) {
+        process.stderr.write(`audit trail broken at sequence ${verdict.brokenAt}: ${verdict.problem}\n`);
+        process.exitCode = 1;
+      } else {
+        process.stderr.write(`audit trail intact through sequence ${verdict.verifiedThrough}\n`);
+      }
+    } finally {
+      await db.close();
+    }
     return;
   }
   if (role === "operators" || role === "machine-credentials") {

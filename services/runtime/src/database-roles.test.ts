@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   ALL_SCHEMAS,
   DATABASE_USERS,
+  embeddedRoleGrants,
   generateServiceDatabaseUrls,
   processDatabaseUrl,
   roleGrantsFromEnv,
@@ -49,6 +50,7 @@ describe("roleGrantsFromEnv", () => {
       "statement_revision_entries",
       "batch_approvals",
     ]);
+    expect(grants.find((g) => g.schema === "gateway")?.appendOnlyTables).toEqual(["audit_records"]);
     expect(grants.map((g) => g.schema).sort()).toEqual([
       "gateway",
       "ledger",
@@ -79,6 +81,17 @@ describe("roleGrantsFromEnv", () => {
     expect(load).toThrow(/LEDGER_DATABASE_URL names the migration role owner/);
     expect(load).toThrow(/PRICING_DATABASE_URL and LOOKUP_DATABASE_URL name the same role prod_lookup/);
     expect(load).not.toThrow(/secret/);
+  });
+});
+
+describe("embeddedRoleGrants", () => {
+  it("gives the one-process mode the same append-only tables, the audit trail among them", () => {
+    const gateway = embeddedRoleGrants().find((g) => g.schema === "gateway");
+    expect(gateway).toEqual({
+      role: "payouts_gateway",
+      schema: "gateway",
+      appendOnlyTables: ["audit_records"],
+    });
   });
 });
 

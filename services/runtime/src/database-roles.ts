@@ -19,7 +19,13 @@ export interface DatabaseUser {
 export type DatabaseProcess = "gateway" | ServiceRole;
 
 export const DATABASE_USERS: Readonly<Record<DatabaseProcess, DatabaseUser>> = {
-  gateway: { schema: "gateway", urlEnv: "GATEWAY_DATABASE_URL", defaultRole: "payouts_gateway" },
+  gateway: {
+    schema: "gateway",
+    urlEnv: "GATEWAY_DATABASE_URL",
+    defaultRole: "payouts_gateway",
+    // The admin API's audit trail is append-only (triggers refuse changes too): the gateway can only add to it.
+    appendOnlyTables: ["audit_records"],
+  },
   lookup: { schema: "lookup", urlEnv: "LOOKUP_DATABASE_URL", defaultRole: "payouts_lookup" },
   pricing: { schema: "pricing", urlEnv: "PRICING_DATABASE_URL", defaultRole: "payouts_pricing" },
   ledger: {

@@ -1069,6 +1069,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail
+         * @description One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["searchAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail as CSV
+         * @description The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.
+         *
+         *     Requires the `finance` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["exportAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the audit trail's hash chain
+         * @description Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).
+         *
+         *     Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
+        get: operations["verifyAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2039,6 +2105,75 @@ export interface components {
             amount?: string;
             /** @description ADD_UNKNOWN_RECORD: its currency. */
             currency?: string;
+        };
+        AuditPage: {
+            records: components["schemas"]["AuditRecord"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AuditRecord: {
+            /** @description Its place in the hash chain. */
+            sequence: number;
+            /**
+             * @description `finished`: the answer is recorded; `started`: the handler began and no answer was recorded.
+             * @enum {string}
+             */
+            phase: "started" | "finished";
+            /** @description The request's `started` record; null if refused before its handler. */
+            started_sequence: number | null;
+            /**
+             * Format: date-time
+             * @description Recorded. ISO 8601 in UTC with milliseconds.
+             */
+            at: string;
+            /** @description Who called; null for a caller without a valid credential. */
+            actor: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "operator" | "machine";
+                role: string;
+            } | null;
+            /** @description The user name a caller without a credential gave. */
+            attempted_user: string | null;
+            source_address: string;
+            user_agent: string | null;
+            request_id: string;
+            method: string;
+            /** @description The matched route's template, not the URL. */
+            route: string;
+            /** @description The path parameters. */
+            target_ids: {
+                [key: string]: string;
+            };
+            /** @description The JSON body as canonical JSON text, secrets redacted. */
+            body: string | null;
+            /** @description The answer's status; null while unknown. */
+            status: number | null;
+            /** @description The error body's `code`. */
+            error_code: string | null;
+            /** @enum {string} */
+            outcome: "succeeded" | "refused" | "failed" | "unknown";
+            prev_hash: string;
+            /** @description SHA-256 of `prev_hash` and the record's canonical JSON. */
+            hash: string;
+        };
+        AuditVerification: {
+            /** @description Every record up to the chain head checks out. */
+            ok: boolean;
+            /** @description The chain is intact up to this sequence. */
+            verified_through: number;
+            /** @description The first sequence that does not check out. */
+            broken_at: number | null;
+            /** @description What is wrong there. */
+            problem: string | null;
+            /** @description The last sequence the chain head records. */
+            head_sequence: number;
+            /**
+             * Format: date-time
+             * @description When the check ran. ISO 8601 in UTC with milliseconds.
+             */
+            checked_at: string;
         };
     };
     responses: never;
@@ -10467,6 +10602,413 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    searchAuditRecords: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An actor's id or name, or the user name a failed sign-in gave.
+                 * @example mc_admin_token
+                 */
+                actor?: string;
+                /**
+                 * @description The route template as recorded (`/admin/partners/:partner_id`).
+                 * @example /admin/partners/:partner_id
+                 */
+                route?: string;
+                /**
+                 * @description Any path parameter's value, e.g. a partner id.
+                 * @example ptr_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                target_id?: string;
+                /** @description `succeeded` (below 400), `refused` (4xx), `failed` (5xx) or `unknown` (started, no answer recorded). */
+                outcome?: "succeeded" | "refused" | "failed" | "unknown";
+                /**
+                 * @description Recorded at or after.
+                 * @example 2026-05-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Recorded before.
+                 * @example 2026-05-02
+                 */
+                to?: string;
+                /** @description Page size, 1–100; 50 when left out. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: a query parameter is unknown to this route, repeated, or not well formed (`field` names it)
+             *     - `INVALID_FIELD`: `cursor` is not one this list returned, or `limit` is not 1–100
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "ROLE_FORBIDDEN";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    exportAuditRecords: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An actor's id or name, or the user name a failed sign-in gave.
+                 * @example mc_admin_token
+                 */
+                actor?: string;
+                /**
+                 * @description The route template as recorded (`/admin/partners/:partner_id`).
+                 * @example /admin/partners/:partner_id
+                 */
+                route?: string;
+                /**
+                 * @description Any path parameter's value, e.g. a partner id.
+                 * @example ptr_01m7xx9726hzfmmn1fcz6t8605
+                 */
+                target_id?: string;
+                /** @description `succeeded` (below 400), `refused` (4xx), `failed` (5xx) or `unknown` (started, no answer recorded). */
+                outcome?: "succeeded" | "refused" | "failed" | "unknown";
+                /**
+                 * @description Recorded at or after.
+                 * @example 2026-05-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Recorded before.
+                 * @example 2026-05-02
+                 */
+                to?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             *     - `INVALID_FIELD`: a query parameter is unknown to this route, repeated, or not well formed (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `finance`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "ROLE_FORBIDDEN";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Internal error. Error body with one of these codes:
+             *
+             *     - `INTERNAL`: an unexpected failure; nothing internal is disclosed — quote the request_id
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Service unavailable. Error body with one of these codes:
+             *
+             *     - `SERVICE_UNAVAILABLE`: a service or database the request needs is down or unreachable; nothing was done — retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "Retry-After": components["headers"]["retryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the `X-Request-Id` response header and in error bodies. Used when it is 1–128 characters of `[A-Za-z0-9._:-]`; any other value is not refused but replaced by one the gateway generates (`req_…`), so the schema constrains nothing. */
+                "X-Request-Id"?: components["parameters"]["requestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerification"];
+                };
+            };
+            /**
+             * @description Bad request. Error body with one of these codes:
+             *
+             *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "INVALID_FIELD";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Unauthorized. Error body with one of these codes:
+             *
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    "WWW-Authenticate": components["headers"]["wwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "AUTHENTICATION_REQUIRED";
                     } & {
                         [key: string]: unknown;
                     });

@@ -186,6 +186,19 @@ export function createAdminApi(token: string) {
           body: { note, resolved_by },
         }),
       ),
+
+    // Audit trail
+    listAuditRecords: (query: Form<T.AuditQuery>) =>
+      dataOf(admin.GET("/admin/audit", { params: { query: compact<T.AuditQuery>(query) } })),
+    /** The CSV export of the same filters, as a file to save (the download needs the token, so no plain link). */
+    exportAuditCsv: (query: Form<T.AuditExportQuery>) =>
+      dataOf(
+        admin.GET("/admin/audit/export.csv", {
+          params: { query: compact<T.AuditExportQuery>(query) },
+          parseAs: "blob",
+        }),
+      ) as Promise<Blob>,
+    verifyAuditChain: () => dataOf(admin.GET("/admin/audit/verification")),
   };
 }
 

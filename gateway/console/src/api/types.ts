@@ -47,8 +47,13 @@ export type Batch = S["Batch"];
 export type BatchList = S["BatchList"];
 export type BatchItem = S["BatchItem"];
 export type BatchItemList = S["BatchItemList"];
+export type AuditRecord = S["AuditRecord"];
+export type AuditPage = S["AuditPage"];
+export type AuditVerification = S["AuditVerification"];
 
 export type PartnerQuery = QueryOf<"listPartners">;
+export type AuditQuery = QueryOf<"searchAuditRecords">;
+export type AuditExportQuery = QueryOf<"exportAuditRecords">;
 export type TransactionQuery = QueryOf<"searchTransactions">;
 export type DeliveryQuery = QueryOf<"searchWebhookDeliveries">;
 export type WebhookConfigQuery = QueryOf<"searchWebhookConfigs">;

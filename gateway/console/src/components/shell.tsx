@@ -11,6 +11,7 @@ const NAV = [
   { to: "/reconciliation", label: "Reconciliation", end: false },
   { to: "/approvals", label: "Approvals", end: false },
   { to: "/reference-data", label: "Reference data", end: false },
+  { to: "/audit", label: "Audit", end: false },
 ];
 
 /** The frame of every signed-in view: a skip link, the navigation, and the view as the page's main. */

@@ -1,0 +1,163 @@
+/**
+ * The audit trail of the admin API (`admin/audit-admin-routes.ts`): the records of state-changing admin
+ * requests, newest first, their CSV export, and the check of their hash chain.
+ */
+import { defineOperation } from "../../api/operation.js";
+import {
+  component,
+  Nullable,
+  QueryDate,
+  type Static,
+  StringEnum,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
+import { AUDIT_OUTCOMES } from "../../audit/audit-outcome.js";
+import { CURSOR_CASE, Cursor, Limit, NextCursor, QUERY_CASE, Query } from "./console-query-shapes.js";
+
+const AUDIT_TAG = ["Audit"];
+
+const Text = (description: string, example: string) =>
+  Type.String({ minLength: 1, maxLength: 200, description, examples: [example] });
+
+const FILTERS = {
+  actor: Type.Optional(
+    Text("An actor's id or name, or the user name a failed sign-in gave.", "mc_admin_token"),
+  ),
+  route: Type.Optional(
+    Text("The route template as recorded (`/admin/partners/:partner_id`).", "/admin/partners/:partner_id"),
+  ),
+  target_id: Type.Optional(
+    Text("Any path parameter's value, e.g. a partner id.", "ptr_01m7xx9726hzfmmn1fcz6t8605"),
+  ),
+  outcome: Type.Optional(
+    StringEnum(AUDIT_OUTCOMES, {
+      description:
+        "`succeeded` (below 400), `refused` (4xx), `failed` (5xx) or `unknown` (started, no answer recorded).",
+    }),
+  ),
+  from: Type.Optional(QueryDate("Recorded at or after.", ["2026-05-01T00:00:00Z"])),
+  to: Type.Optional(QueryDate("Recorded before.", ["2026-05-02"])),
+};
+
+export const AuditSearchQuery = Query({
+  ...FILTERS,
+  limit: Type.Optional(Limit(50)),
+  cursor: Type.Optional(Cursor),
+});
+export const AuditExportQuery = Query(FILTERS);
+
+export const AuditRecordShape = component(
+  "AuditRecord",
+  Type.Object(
+    {
+      sequence: Type.Integer({ minimum: 1, description: "Its place in the hash chain." }),
+      phase: StringEnum(["started", "finished"], {
+        description:
+          "`finished`: the answer is recorded; `started`: the handler began and no answer was recorded.",
+      }),
+      started_sequence: Nullable(
+        Type.Integer(),
+        "The request's `started` record; null if refused before its handler.",
+      ),
+      at: Timestamp("Recorded."),
+      actor: Nullable(
+        Type.Object(
+          {
+            id: Type.String(),
+            name: Type.String(),
+            kind: StringEnum(["operator", "machine"]),
+            role: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        "Who called; null for a caller without a valid credential.",
+      ),
+      attempted_user: Nullable(Type.String(), "The user name a caller without a credential gave."),
+      source_address: Type.String(),
+      user_agent: Nullable(Type.String()),
+      request_id: Type.String(),
+      method: Type.String(),
+      route: Type.String({ description: "The matched route's template, not the URL." }),
+      target_ids: Type.Record(Type.String(), Type.String(), { description: "The path parameters." }),
+      body: Nullable(Type.String(), "The JSON body as canonical JSON text, secrets redacted."),
+      status: Nullable(Type.Integer(), "The answer's status; null while unknown."),
+      error_code: Nullable(Type.String(), "The error body's `code`."),
+      outcome: StringEnum(AUDIT_OUTCOMES),
+      prev_hash: Type.String(),
+      hash: Type.String({ description: "SHA-256 of `prev_hash` and the record's canonical JSON." }),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type AuditRecordShape = Static<typeof AuditRecordShape>;
+
+export const AuditPage = component(
+  "AuditPage",
+  Type.Object(
+    { records: Type.Array(AuditRecordShape), next_cursor: NextCursor },
+    { additionalProperties: false },
+  ),
+);
+
+export const AuditVerification = component(
+  "AuditVerification",
+  Type.Object(
+    {
+      ok: Type.Boolean({ description: "Every record up to the chain head checks out." }),
+      verified_through: Type.Integer({ minimum: 0, description: "The chain is intact up to this sequence." }),
+      broken_at: Nullable(Type.Integer(), "The first sequence that does not check out."),
+      problem: Nullable(Type.String(), "What is wrong there."),
+      head_sequence: Type.Integer({ minimum: 0, description: "The last sequence the chain head records." }),
+      checked_at: Timestamp("When the check ran."),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const searchAudit = defineOperation({
+  method: "GET",
+  path: "/admin/audit",
+  operationId: "searchAuditRecords",
+  summary: "The audit trail",
+  description:
+    "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
+  tags: AUDIT_TAG,
+  // Who did what, from where: finance and admins review it.
+  role: "finance",
+  query: AuditSearchQuery,
+  responses: { 200: { description: "A page.", schema: AuditPage } },
+  errors: [QUERY_CASE, CURSOR_CASE],
+});
+
+export const exportAudit = defineOperation({
+  method: "GET",
+  path: "/admin/audit/export.csv",
+  operationId: "exportAuditRecords",
+  summary: "The audit trail as CSV",
+  description:
+    "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
+  tags: AUDIT_TAG,
+  role: "finance",
+  query: AuditExportQuery,
+  responses: {
+    200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
+  },
+  errors: [QUERY_CASE],
+});
+
+export const verifyAudit = defineOperation({
+  method: "GET",
+  path: "/admin/audit/verification",
+  operationId: "verifyAuditChain",
+  summary: "Check the audit trail's hash chain",
+  description:
+    "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
+  tags: AUDIT_TAG,
+  // Says only whether the chain holds and up to where.
+  role: "viewer",
+  responses: { 200: { description: "The verdict.", schema: AuditVerification } },
+  errors: [],
+});
+
+export const AUDIT_OPERATIONS = [searchAudit, exportAudit, verifyAudit] as const;
