@@ -242,6 +242,9 @@ describe("operators' sessions and roles in the trail", () => {
       actor_role: "operator",
     });
     expect(finished[2].target_ids).toEqual({ partner_id: "ptr_x" });
+    // A role refusal names who was refused.
+    expect(finished[2]).toMatchObject({ actor_name: operator.username, actor_role: "operator" });
+    expect(finished[3]).toMatchObject({ actor_kind: "machine", actor_role: "viewer" });
     const stored = JSON.stringify(finished);
     expect(stored).not.toContain("wrong-password-123");
     expect(stored).not.toContain(operator.password);

@@ -6,15 +6,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { APPROVAL_ACTIONS, APPROVAL_STATUSES } from "@payouts/gateway/internal/approvals/four-eyes-rules";
 import {
   BATCH_ITEM_STATUSES,
   BATCH_STATUSES,
   NAME_MATCHES,
 } from "@payouts/gateway/internal/operations/partner/batch-api";
-  });
-});
-
-import { APPROVAL_ACTIONS, APPROVAL_STATUSES } from "@payouts/gateway/internal/approvals/four-eyes-rules";
 import { adminOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";

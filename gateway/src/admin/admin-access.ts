@@ -92,9 +92,10 @@ export function installAdminAccess(
   app.addHook("onRequest", async (request, reply) => {
     if (request.is404 || request.routeOptions.config.public === true) return;
     const actor = await authenticate(request, reply);
+    // Known before the role check, so a refusal is attributed to who was refused (the audit trail).
+    request.adminActor = actor;
     const needed = request.routeOptions.config.requiredRole ?? "admin";
     if (!hasRole(actor.role, needed)) throw roleForbidden(needed, actor.role);
-    request.adminActor = actor;
   });
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<AdminActor> {

@@ -1,7 +1,7 @@
 import type { RouteModule } from "../routes/route-module.js";
-import { registerConsoleBatchRoutes } from "./console-batch-routes.js";
 import { registerApprovalAdminRoutes } from "./approval-admin-routes.js";
 import { registerAuditAdminRoutes } from "./audit-admin-routes.js";
+import { registerConsoleBatchRoutes } from "./console-batch-routes.js";
 import { registerConsoleOverviewRoutes } from "./console-overview-routes.js";
 import { registerConsolePartnerRoutes } from "./console-partner-routes.js";
 import { registerConsoleTransactionRoutes } from "./console-transaction-routes.js";

@@ -911,7 +911,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every partner's batches, newest first */
+        /**
+         * Every partner's batches, newest first
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["adminListBatches"];
         put?: never;
         post?: never;
@@ -928,7 +931,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A batch: status, counts, amounts and approvals */
+        /**
+         * A batch: status, counts, amounts and approvals
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["adminGetBatch"];
         put?: never;
         post?: never;
@@ -945,7 +951,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A batch's per-item report, in row order */
+        /**
+         * A batch's per-item report, in row order
+         * @description Requires the `viewer` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
+         */
         get: operations["adminListBatchItems"];
         put?: never;
         post?: never;
@@ -967,6 +976,8 @@ export interface paths {
         /**
          * Cancel a batch before it is funded
          * @description Its items' PENDING transactions expire. The cancel reason names the operator.
+         *
+         *     Requires the `operator` role or a higher one (roles: viewer < operator < finance < admin); a lower one is answered 403 `ROLE_FORBIDDEN`.
          */
         post: operations["adminCancelBatch"];
         delete?: never;
@@ -2598,7 +2609,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -7117,7 +7128,7 @@ export interface operations {
             /**
              * @description Payload too large. Error body with one of these codes:
              *
-             *     - `INVALID_FIELD`: the body is larger than 256 KiB
+             *     - `INVALID_FIELD`: the body is larger than 256 KiB (2 MiB where a route takes batch items)
              */
             413: {
                 headers: {
@@ -9337,7 +9348,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -9446,7 +9457,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -9582,7 +9593,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -9709,7 +9720,7 @@ export interface operations {
             /**
              * @description Unauthorized. Error body with one of these codes:
              *
-             *     - `AUTHENTICATION_REQUIRED`: no `Authorization: Bearer` header, or not the admin token
+             *     - `AUTHENTICATION_REQUIRED`: no valid `Authorization: Bearer` machine credential and no live operator session cookie
              */
             401: {
                 headers: {
@@ -9721,6 +9732,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & ({
                         /** @enum {string} */
                         code?: "AUTHENTICATION_REQUIRED";
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /**
+             * @description Forbidden. Error body with one of these codes:
+             *
+             *     - `CSRF_HEADER_REQUIRED`: authenticated by the session cookie without the `X-Requested-With` header
+             *     - `ROLE_FORBIDDEN`: the caller's role is below `operator`
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["requestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & ({
+                        /** @enum {string} */
+                        code?: "CSRF_HEADER_REQUIRED" | "ROLE_FORBIDDEN";
                     } & {
                         [key: string]: unknown;
                     });

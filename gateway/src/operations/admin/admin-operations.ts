@@ -1,8 +1,8 @@
 import type { ApiOperation } from "../../api/operation.js";
 import { ADMIN_LISTENER_OPERATIONS } from "./admin-listener-api.js";
-import { CONSOLE_BATCH_OPERATIONS } from "./console-batch-api.js";
 import { APPROVAL_ADMIN_OPERATIONS } from "./approval-admin-api.js";
 import { AUDIT_OPERATIONS } from "./audit-api.js";
+import { CONSOLE_BATCH_OPERATIONS } from "./console-batch-api.js";
 import { CONSOLE_OVERVIEW_OPERATIONS } from "./console-overview-api.js";
 import { CONSOLE_PARTNER_OPERATIONS } from "./console-partner-api.js";
 import { CONSOLE_TRANSACTION_OPERATIONS } from "./console-transaction-api.js";
