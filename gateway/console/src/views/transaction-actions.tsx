@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
 import { formatDecimal, roundDecimal } from "../components/format";
@@ -16,6 +16,7 @@ type Action = { kind: "refund" } | { kind: "settle"; outcome: "SUCCESS" | "FAILE
  */
 export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
   const api = useApi();
+  const can = useCan();
   const client = useQueryClient();
   const [action, setAction] = useState<Action>();
   const [reason, setReason] = useState("");
@@ -51,8 +52,8 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
     }
     run.mutate(action);
   }
-  const refundable = tx.status === "SUCCESS";
-  const settleable = tx.status === "PROCESSING";
+  const refundable = tx.status === "SUCCESS" && can("POST /admin/transactions/{tx_id}/refund");
+  const settleable = tx.status === "PROCESSING" && can("POST /admin/sandbox/transactions/{tx_id}/settle");
   return (
     <>
       {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
