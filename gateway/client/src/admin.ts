@@ -7,7 +7,21 @@ import { errorFromAnswer, networkError, type OperationErrorCode, PayoutsError } 
 import type { components, operations, paths } from "./generated/admin.js";
 
 export { PayoutsError } from "./errors.js";
+
+import { ADMIN_REQUIRED_ROLES } from "./generated/admin-roles.js";
+
 export { TRANSACTION_STATUSES } from "./generated/transaction-statuses.js";
+export { ADMIN_REQUIRED_ROLES };
+
+/** Operator roles from least to most; each may do everything the ones before it may. */
+export const ADMIN_ROLES = ["viewer", "operator", "finance", "admin"] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+
+/** Whether `role` may call the admin operation `METHOD /path` (an unknown one needs admin). */
+export function roleMayCall(role: AdminRole, route: string): boolean {
+  const needed = (ADMIN_REQUIRED_ROLES as Readonly<Record<string, AdminRole>>)[route] ?? "admin";
+  return ADMIN_ROLES.indexOf(role) >= ADMIN_ROLES.indexOf(needed);
+}
 export type { components as AdminComponents, operations as AdminOperations, paths as AdminPaths };
 
 /** An operation of the admin API, by its `operationId`. */
@@ -20,8 +34,11 @@ export type AdminErrorCode = { [Op in AdminOperation]: AdminErrorCodeOf<Op> }[Ad
 export interface AdminClientOptions {
   /** The admin listener, e.g. `http://127.0.0.1:8081`. */
   readonly baseUrl: string;
-  /** The gateway's `ADMIN_TOKEN`, sent as `Authorization: Bearer …`. */
-  readonly token: string;
+  /**
+   * A machine credential (`payouts machine-credentials add`, or the gateway's `ADMIN_TOKEN`), sent as
+   * `Authorization: Bearer …`. Absent in a browser signed in as an operator: the session cookie goes instead.
+   */
+  readonly token?: string;
   /** A fetch of your own; default `globalThis.fetch`. */
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Headers sent on every request (never `Authorization`: the token sets it). */
@@ -39,7 +56,7 @@ export type AdminClient = Client<paths>;
 export function createAdminClient(options: AdminClientOptions): AdminClient {
   const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    headers: { ...options.headers, authorization: `Bearer ${options.token}` },
+    headers: { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   client.use(FAILURES_REJECT);

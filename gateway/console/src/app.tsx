@@ -22,7 +22,7 @@ import { WebhooksPage } from "./views/webhooks-page";
 
 /** Every view but the sign-in page needs a session; without one the operator is sent to sign in. */
 function RequireSession() {
-  const { api, signOut } = useSession();
+  const { api, checking, signOut } = useSession();
   const location = useLocation();
   useEffect(() => {
     setFailureHandler((error) => {
@@ -32,6 +32,7 @@ function RequireSession() {
       }
     });
   }, [signOut]);
+  if (checking) return <p className="muted">Checking your session…</p>;
   if (!api) return <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />;
   return (
     <Shell>

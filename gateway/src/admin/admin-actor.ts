@@ -1,8 +1,9 @@
 import type { FastifyRequest } from "fastify";
 
-/** What an admin caller may do, from least to most: each role can do everything the roles before it can. */
-export const OPERATOR_ROLES = ["viewer", "operator", "finance", "admin"] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+import type { OperatorRole } from "../api/operator-roles.js";
+
+// The roles are defined beside the operations that declare them; admin code imports them from here too.
+export { hasRole, isOperatorRole, OPERATOR_ROLES, type OperatorRole } from "../api/operator-roles.js";
 
 /**
  * Who is calling the admin API: a named operator (a person, signed in) or a machine credential (a named
@@ -29,13 +30,4 @@ export function actorOf(request: FastifyRequest): AdminActor {
   const actor = request.adminActor;
   if (actor === undefined) throw new Error("admin route reached without an authenticated actor");
   return actor;
-}
-
-/** Whether `held` may do what needs `needed` (roles are ordered: each includes the ones before it). */
-export function hasRole(held: OperatorRole, needed: OperatorRole): boolean {
-  return OPERATOR_ROLES.indexOf(held) >= OPERATOR_ROLES.indexOf(needed);
-}
-
-export function isOperatorRole(value: unknown): value is OperatorRole {
-  return typeof value === "string" && (OPERATOR_ROLES as readonly string[]).includes(value);
 }

@@ -13,9 +13,9 @@ import type {
   HTTPMethods,
   RouteHandlerMethod,
 } from "fastify";
-import type { OperatorRole } from "../admin/admin-actor.js";
 import type { ErrorCase, ErrorResponseOptions } from "../openapi/openapi-errors.js";
 import type { Example, Header, Parameter, Reference } from "../openapi/openapi-types.js";
+import type { OperatorRole } from "./operator-roles.js";
 import type { Static, TObject, TSchema } from "./schema.js";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -40,10 +40,27 @@ export class ConsoleSession {
     await this.page.goto(`${this.consoleUrl}${path}`);
   }
 
+  /** Signs in with a machine token (the sign-in page's "Use a machine token"). */
   async signIn(token: string): Promise<void> {
     await this.goto("/");
-    await this.page.getByLabel("Admin token").fill(token);
-    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await this.fillToken(token);
+    await this.page.getByRole("navigation", { name: "Main" }).waitFor();
+  }
+
+  /** Opens "Use a machine token", types the token and submits it. */
+  async fillToken(token: string): Promise<void> {
+    await this.page.getByText("Use a machine token").click();
+    await this.page.getByLabel("Machine token").fill(token);
+    await this.page.getByRole("button", { name: "Sign in with token" }).click();
+  }
+
+  /** Signs in as an operator with user name, password and authenticator code. */
+  async signInAsOperator(username: string, password: string, code: string): Promise<void> {
+    await this.goto("/");
+    await this.page.getByLabel("User name").fill(username);
+    await this.page.getByLabel("Password").fill(password);
+    await this.page.getByLabel("Authenticator code").fill(code);
+    await this.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await this.page.getByRole("navigation", { name: "Main" }).waitFor();
   }
 

@@ -20,11 +20,16 @@ function compact<Q extends object>(form: Form<Q>): Q {
   return Object.fromEntries(Object.entries(form).filter(([, v]) => v !== undefined && v !== "")) as Q;
 }
 
-export function createAdminApi(token: string) {
+/**
+ * The admin API with a machine token, or (no token) with the operator's session cookie. Every request
+ * carries `X-Requested-With`, which the admin listener requires of cookie-authenticated writes (CSRF).
+ */
+export function createAdminApi(token?: string) {
   const admin = createAdminClient({
     // The admin listener serves the console, so the API is this page's origin.
     baseUrl: window.location.origin,
-    token,
+    ...(token ? { token } : {}),
+    headers: { "X-Requested-With": "payouts-console" },
     // Live figures must never come from the browser's HTTP cache.
     fetch: (request) => fetch(new Request(request, { cache: "no-store" })),
   });
@@ -33,6 +38,13 @@ export function createAdminApi(token: string) {
   const tx = (tx_id: string) => ({ params: { path: { tx_id } } });
 
   return {
+    // Sessions
+    whoAmI: () => dataOf(admin.GET("/admin/session")),
+    signIn: (username: string, password: string, totp: string) =>
+      dataOf(admin.POST("/admin/session", { body: { username, password, totp } })),
+    signOut: () => dataOf(admin.DELETE("/admin/session")),
+    signInOptions: () => dataOf(admin.GET("/admin/sign-in-options")),
+
     // Reference data
     listFxRates: () => dataOf(admin.GET("/admin/fx-rates")),
     putFxRate: (currency: string, rate_per_usd: string) =>

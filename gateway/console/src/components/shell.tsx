@@ -16,7 +16,7 @@ const NAV = [
 
 /** The frame of every signed-in view: a skip link, the navigation, and the view as the page's main. */
 export function Shell({ children }: { children: ReactNode }) {
-  const { signOut } = useSession();
+  const { signOut, identity } = useSession();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -35,6 +35,11 @@ export function Shell({ children }: { children: ReactNode }) {
             ))}
           </ul>
         </nav>
+        {identity && (
+          <span className="signed-in-as">
+            {identity.name} ({identity.role})
+          </span>
+        )}
         <button type="button" className="link-button" onClick={() => signOut()}>
           Sign out
         </button>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { isApprovalRequest, newIdempotencyKey } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
 import { Field } from "../components/field";
@@ -15,6 +15,7 @@ import { checkPositiveDecimal } from "../components/validation";
 /** The balance, crediting it (confirmed, idempotent), and its history. */
 export function PartnerBalance({ partnerId }: { partnerId: string }) {
   const api = useApi();
+  const can = useCan();
   const client = useQueryClient();
   const balance = useQuery({
     queryKey: ["balance", partnerId],
@@ -65,16 +66,18 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
           </p>
         )}
       </QueryState>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          credit.reset();
-          setOpen(true);
-        }}
-      >
-        Credit balance…
-      </button>
+      {can("POST /admin/partners/{partner_id}/balance/credits") && (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            credit.reset();
+            setOpen(true);
+          }}
+        >
+          Credit balance…
+        </button>
+      )}
       <ConfirmDialog
         open={open}
         title="Credit the partner's balance"

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime, Usd } from "../components/format";
@@ -11,6 +11,7 @@ import { draftOf, PartnerForm } from "./partner-form";
 
 export function PartnersPage() {
   const api = useApi();
+  const can = useCan();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [name, setName] = useState("");
@@ -92,17 +93,19 @@ export function PartnersPage() {
           )}
         </QueryState>
       </section>
-      <section aria-labelledby="partner-create-heading">
-        <h2 id="partner-create-heading">Create a partner</h2>
-        <PartnerForm
-          idPrefix="new-partner"
-          initial={draftOf()}
-          submitLabel="Create partner"
-          pending={create.isPending}
-          onSubmit={(input) => create.mutate(input)}
-        />
-        {create.isError && <ErrorMessage error={create.error} prefix="Partner not created" />}
-      </section>
+      {can("POST /admin/partners") && (
+        <section aria-labelledby="partner-create-heading">
+          <h2 id="partner-create-heading">Create a partner</h2>
+          <PartnerForm
+            idPrefix="new-partner"
+            initial={draftOf()}
+            submitLabel="Create partner"
+            pending={create.isPending}
+            onSubmit={(input) => create.mutate(input)}
+          />
+          {create.isError && <ErrorMessage error={create.error} prefix="Partner not created" />}
+        </section>
+      )}
     </>
   );
 }

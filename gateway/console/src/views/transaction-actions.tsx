@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { isApprovalRequest, type Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Field } from "../components/field";
 import { formatDecimal, roundDecimal } from "../components/format";
@@ -18,6 +18,7 @@ type Action = { kind: "refund" } | { kind: "fail" } | { kind: "settle"; outcome:
  */
 export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
   const api = useApi();
+  const can = useCan();
   const client = useQueryClient();
   const [action, setAction] = useState<Action>();
   const [reason, setReason] = useState("");
@@ -67,8 +68,8 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
     }
     run.mutate(action);
   }
-  const refundable = tx.status === "SUCCESS";
-  const settleable = tx.status === "PROCESSING";
+  const refundable = tx.status === "SUCCESS" && can("POST /admin/transactions/{tx_id}/refund");
+  const settleable = tx.status === "PROCESSING" && can("POST /admin/sandbox/transactions/{tx_id}/settle");
   return (
     <>
       {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
