@@ -16,7 +16,7 @@ import type { StoredTransaction, TxRow } from "../../store/transaction-store.js"
 import { fundedItemRefusal } from "../domain/funded-item.js";
 import type { BatchDeps } from "../operations/batch-deps.js";
 import { completeIfDone, lockReservation } from "../operations/complete-batch.js";
-import { findItem } from "../store/batch-store.js";
+import { findBatch, findItem } from "../store/batch-store.js";
 import { finishWork, type WorkRow } from "../store/work-queue.js";
 
 /** Returns the payout it committed (already handed to the rail), or undefined when there was nothing to pay. */
@@ -49,6 +49,9 @@ export async function executeItem(deps: BatchDeps, work: WorkRow): Promise<Store
       await completeIfDone(q, work.batchId, now);
       return undefined;
     }
+    // The batch row before the reservation row (the order approval and completion take): the movement's
+    // entry trigger draws the item's total from the batch's share (`held_usd`).
+    await findBatch(q, work.batchId, "", true);
     // The reservation is the source account: its row lock plays the role of the balance lock.
     const reservation = await lockReservation(q, tx.partnerId);
     const st = new Statement();
