@@ -577,6 +577,38 @@ describe("before funding", () => {
     ).toBe("BATCH_NOT_FOUND");
   });
 
+  it("keeps a batch with nothing to pay from approval and expires it after the pending TTL", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [
+        item(partner, "bad-digit", { ...BR, paymentDestination: "52998224724" }, "10"),
+        item(partner, "bad-amount", { ...BR, paymentDestination: "52998224725" }, "-5"),
+      ],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    expect(done.counts).toMatchObject({ invalid: 2, pending: 0 });
+    // Not VALIDATED for good: it expires PENDING_TTL_MS (a day by default) after validation.
+    const validatedAt = Number(done.validatedAt?.seconds ?? 0n) * 1000;
+    expect(Number(done.expiresAt?.seconds ?? 0n) * 1000 - validatedAt).toBeGreaterThan(86_400_000 - 2_000);
+    await credit(partner.partnerId, "100.00");
+    const refusal = await reasonOf(
+      batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" }),
+    );
+    expect(refusal.reason).toBe("BATCH_NOT_VALIDATED");
+    const after = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+    expect(after.batch).toMatchObject({ status: BatchStatus.VALIDATED, approvals: [] });
+    await platform.runtime.db.query(
+      "UPDATE ledger.batches SET expires_at = now() - interval '1 second' WHERE batch_id = $1",
+      [done.batchId],
+    );
+    await waitFor("batch expired", async () => {
+      const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+      return b?.status === BatchStatus.EXPIRED ? b : undefined;
+    });
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+
   it("expires a validated batch nobody approved in time: items CANCELLED, approval refused", async () => {
     const partner = await newPartner();
     const { batch } = await batches.createBatch({
