@@ -106,7 +106,7 @@ export interface AuditRow extends Record<ProblemColumn, number> {
 /** One problem, explained. `check` is a problem column, or `coverage` for a run that proved too little. */
 export interface Finding {
   readonly fault: string;
-  readonly check: ProblemColumn | "coverage" | "resumption";
+  readonly check: ProblemColumn | "coverage" | "resumption" | "batch";
   readonly detail: string;
 }
 

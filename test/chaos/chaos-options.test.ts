@@ -76,6 +76,14 @@ describe("faultPlan", () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  it("adds the bulk payout through two ledger kills to the full run only", () => {
+    const full = faultPlan(parseChaosOptions([])).map(faultName);
+    expect(full.at(-1)).toBe("batch of 400, kill -9 ledger twice");
+    const short = faultPlan(parseChaosOptions(["--short"])).map((f) => f.kind);
+    expect(short).not.toContain("batch-kill");
+    expect(full).toHaveLength(short.length + 1);
+  });
+
   it("kills each of the six processes of the topology", () => {
     expect([...KILLED_ROLES].sort()).toEqual(
       ["gateway", "ledger", "lookup", "pricing", "sandbox-rail", "webhooks"].sort(),

@@ -17,8 +17,16 @@ import {
   startDistributedTopology,
 } from "../e2e/support/distributed-topology.js";
 import { createCleanupStack } from "../support/cleanup-stack.js";
-import { type AuditReport, auditRun, type FaultPhase, isAccepted, requiredNotifications } from "./audit.js";
+import {
+  type AuditReport,
+  auditRun,
+  type FaultPhase,
+  type Finding,
+  isAccepted,
+  requiredNotifications,
+} from "./audit.js";
 import { findingLines, markdownReport, type RunSummary, resumptionTable, textTable } from "./audit-report.js";
+import { runBatchUnderKills } from "./batch-fault.js";
 import { type ChaosInfra, durabilitySettings, startChaosInfra, withClient } from "./chaos-infra.js";
 import {
   type ChaosOptions,
@@ -160,6 +168,7 @@ async function main(): Promise<number> {
 
   const phases: FaultPhase[] = [];
   const marks: ResumptionMark[] = [];
+  const batchFindings: Finding[] = [];
   for (const [index, fault] of plan.entries()) {
     currentFault = faultName(fault);
     const account = accounts[index]!;
@@ -171,7 +180,16 @@ async function main(): Promise<number> {
     });
     driver.usePartner(account);
     note(`begins (partner ${account.partnerId})`);
-    await inject(fault, options, { topology, infra, receiver, driver, supervisor, marks });
+    await inject(fault, options, {
+      topology,
+      infra,
+      receiver,
+      driver,
+      supervisor,
+      marks,
+      batchFindings,
+      account,
+    });
   }
 
   currentFault = "recovery";
@@ -191,7 +209,7 @@ async function main(): Promise<number> {
   await stopTopology();
   saveLogs(topology);
 
-  const report = auditRun({
+  const audited = auditRun({
     phases,
     payouts,
     balances,
@@ -201,6 +219,11 @@ async function main(): Promise<number> {
       measureResumption(mark, receiver.notifications.filter(isAccepted), events),
     ),
   });
+  const report: AuditReport = {
+    ...audited,
+    findings: [...audited.findings, ...batchFindings],
+    passed: audited.passed && batchFindings.length === 0,
+  };
   const summary: RunSummary = {
     mode: options.mode,
     startedAt: startedAt.toISOString(),
@@ -231,10 +254,14 @@ interface FaultContext {
   readonly supervisor: Supervisor;
   /** Where the resumption clocks of the faults held to a limit start. */
   readonly marks: ResumptionMark[];
+  /** What the bulk payout fault's own audit found. */
+  readonly batchFindings: Finding[];
+  /** The phase's partner. */
+  readonly account: PartnerAccount;
 }
 
 async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): Promise<void> {
-  const { topology, infra, receiver, driver, supervisor, marks } = ctx;
+  const { topology, infra, receiver, driver, supervisor, marks, batchFindings, account } = ctx;
   const seconds = (s: number) => sleep(s * 1000);
   switch (fault.kind) {
     case "baseline":
@@ -299,6 +326,23 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
       await seconds(fault.seconds);
       receiver.failing = false;
       note("receiver answers 200 again");
+      await seconds(options.recoverySeconds);
+      return;
+    }
+    case "batch-kill": {
+      await seconds(options.leadSeconds);
+      const problems = await runBatchUnderKills({
+        topology,
+        databaseUrl: infra.databaseUrl,
+        partnerId: account.partnerId,
+        customerId: account.customerId,
+        items: fault.items,
+        downSeconds: options.killDownSeconds,
+        restartLedger: () => supervisor.restart("ledger", 0, "restarted after kill -9"),
+        note,
+      });
+      for (const detail of problems) batchFindings.push({ fault: currentFault, check: "batch", detail });
+      note(problems.length ? `batch audit: ${problems.length} problem(s)` : "batch audit passed");
       await seconds(options.recoverySeconds);
       return;
     }

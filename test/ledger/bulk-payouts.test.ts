@@ -42,6 +42,7 @@ beforeAll(async () => {
       BATCH_WORK_INTERVAL_MS: "100",
       BATCH_WORK_LEASE_MS: String(LEASE_MS),
       RAIL_RETRY_INTERVAL_MS: "200",
+      LEDGER_EXPIRY_SWEEP_MS: "200",
     },
   });
   await putPricingData(platform);
@@ -576,6 +577,38 @@ describe("before funding", () => {
     ).toBe("BATCH_NOT_FOUND");
   });
 
+  it("keeps a batch with nothing to pay from approval and expires it after the pending TTL", async () => {
+    const partner = await newPartner();
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: [
+        item(partner, "bad-digit", { ...BR, paymentDestination: "52998224724" }, "10"),
+        item(partner, "bad-amount", { ...BR, paymentDestination: "52998224725" }, "-5"),
+      ],
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    expect(done.counts).toMatchObject({ invalid: 2, pending: 0 });
+    // Not VALIDATED for good: it expires PENDING_TTL_MS (a day by default) after validation.
+    const validatedAt = Number(done.validatedAt?.seconds ?? 0n) * 1000;
+    expect(Number(done.expiresAt?.seconds ?? 0n) * 1000 - validatedAt).toBeGreaterThan(86_400_000 - 2_000);
+    await credit(partner.partnerId, "100.00");
+    const refusal = await reasonOf(
+      batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" }),
+    );
+    expect(refusal.reason).toBe("BATCH_NOT_VALIDATED");
+    const after = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+    expect(after.batch).toMatchObject({ status: BatchStatus.VALIDATED, approvals: [] });
+    await platform.runtime.db.query(
+      "UPDATE ledger.batches SET expires_at = now() - interval '1 second' WHERE batch_id = $1",
+      [done.batchId],
+    );
+    await waitFor("batch expired", async () => {
+      const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+      return b?.status === BatchStatus.EXPIRED ? b : undefined;
+    });
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+
   it("expires a validated batch nobody approved in time: items CANCELLED, approval refused", async () => {
     const partner = await newPartner();
     const { batch } = await batches.createBatch({
@@ -606,6 +639,63 @@ describe("before funding", () => {
 });
 
 describe("completion", () => {
+  it("pays every funded item exactly once at its quote even when every quote expired before the fan-out", async () => {
+    const partner = await newPartner();
+    const refs = ["q1", "q2", "q3", "q4"];
+    const { batch } = await batches.createBatch({
+      partnerId: partner.partnerId,
+      items: refs.map((r, i) =>
+        item(partner, r, { ...BR, paymentDestination: "52998224725" }, `${11 + i}.5`),
+      ),
+    });
+    const done = await validated(partner.partnerId, batch?.batchId ?? "");
+    await credit(partner.partnerId, "500.00");
+    const start = new Dec(await account(partner.partnerId, "balance"));
+    // The fan-out is held up (a dead worker's lease) while, after funding, every quote and even the pending
+    // TTL of every item's transaction run out.
+    await platform.runtime.db.query(
+      `INSERT INTO ledger.batch_work (batch_id, item_ref, kind, attempts, available_at, lease_until)
+       SELECT $1, r, 'execute', 1, now(), now() + make_interval(secs => $3::float8 / 1000)
+         FROM unnest($2::text[]) AS r`,
+      [done.batchId, refs, LEASE_MS],
+    );
+    await batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" });
+    const funded = await itemsOf(partner.partnerId, done.batchId);
+    const txIds = refs.map((r) => funded.get(r)?.txId ?? "");
+    await platform.runtime.db.query(
+      `UPDATE ledger.transactions SET quote_expires_at = now() - interval '1 second',
+              pending_expires_at = now() - interval '1 second' WHERE tx_id = ANY($1::text[])`,
+      [txIds],
+    );
+    const completed = await waitFor(
+      "batch completed",
+      async () => {
+        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
+        return b?.status === BatchStatus.COMPLETED ? b : undefined;
+      },
+      30_000,
+    );
+    const after = await itemsOf(partner.partnerId, done.batchId);
+    expect(refs.map((r) => after.get(r)?.status)).toEqual(refs.map(() => BatchItemStatus.SUCCESS));
+    expect(completed.releasedUsd).toBe("0");
+    // One debit per item, of exactly the total its quote reserved.
+    const debits = await platform.runtime.db.query<{ tx_id: string; n: number; debited: string }>(
+      `SELECT m.tx_id, count(*)::int AS n, sum(e.amount)::text AS debited
+         FROM ledger.movements m JOIN ledger.entries e ON e.movement_id = m.movement_id AND e.kind = 'in_flight'
+        WHERE m.tx_id = ANY($1::text[]) AND m.kind IN ('payout', 'batch_payout') GROUP BY m.tx_id`,
+      [txIds],
+    );
+    const byTx = new Map(debits.rows.map((r) => [r.tx_id, r]));
+    for (const ref of refs) {
+      const paid = byTx.get(funded.get(ref)?.txId ?? "");
+      expect(paid?.n, ref).toBe(1);
+      expect(new Dec(paid?.debited ?? "0").eq(funded.get(ref)?.totalUsd ?? "-1"), ref).toBe(true);
+    }
+    const total = refs.reduce((sum, r) => sum.plus(funded.get(r)?.totalUsd ?? "0"), new Dec(0));
+    expect(new Dec(await account(partner.partnerId, "balance")).eq(start.minus(total))).toBe(true);
+    expect(await account(partner.partnerId, "reservation")).toBe("0");
+  });
+
   it("releases what an unpaid item reserved back to the balance, exactly", async () => {
     const partner = await newPartner();
     const { batch } = await batches.createBatch({
@@ -618,19 +708,21 @@ describe("completion", () => {
     const done = await validated(partner.partnerId, batch?.batchId ?? "");
     await credit(partner.partnerId, "100.00");
     const start = new Dec(await account(partner.partnerId, "balance"));
-    // The fan-out is held up (a dead worker's lease) while one item's quote runs out after funding.
+    // One item's transaction passed its pending TTL and the sweeper expired it before the batch was funded.
+    const before = await itemsOf(partner.partnerId, done.batchId);
     await platform.runtime.db.query(
-      `INSERT INTO ledger.batch_work (batch_id, item_ref, kind, attempts, available_at, lease_until)
-       SELECT $1, r, 'execute', 1, now(), now() + make_interval(secs => $3::float8 / 1000)
-         FROM unnest($2::text[]) AS r`,
-      [done.batchId, ["paid", "late"], LEASE_MS],
+      "UPDATE ledger.transactions SET pending_expires_at = now() - interval '1 second' WHERE tx_id = $1",
+      [before.get("late")?.txId],
     );
+    await waitFor("the late item's transaction expired", async () => {
+      const res = await platform.runtime.db.query<{ status: string }>(
+        "SELECT status FROM ledger.transactions WHERE tx_id = $1",
+        [before.get("late")?.txId],
+      );
+      return res.rows[0]?.status === "EXPIRED";
+    });
     await batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" });
     const items = await itemsOf(partner.partnerId, done.batchId);
-    await platform.runtime.db.query(
-      "UPDATE ledger.transactions SET quote_expires_at = now() - interval '1 second' WHERE tx_id = $1",
-      [items.get("late")?.txId],
-    );
     const completed = await waitFor(
       "batch completed",
       async () => {
@@ -642,7 +734,7 @@ describe("completion", () => {
     const after = await itemsOf(partner.partnerId, done.batchId);
     expect(after.get("paid")?.status).toBe(BatchItemStatus.SUCCESS);
     expect(after.get("late")).toMatchObject({ status: BatchItemStatus.FAILED });
-    expect(after.get("late")?.failureReason).toMatch(/QUOTE_EXPIRED/);
+    expect(after.get("late")?.failureReason).toMatch(/TRANSACTION_NOT_PENDING/);
     expect(completed.releasedUsd).toBe(new Dec(items.get("late")?.totalUsd ?? "0").toFixed());
     expect(await account(partner.partnerId, "reservation")).toBe("0");
     expect(

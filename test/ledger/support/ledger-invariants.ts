@@ -107,15 +107,18 @@ export async function assertLedgerInvariants(db: Queryable): Promise<void> {
 }
 
 async function assertReservations(db: Queryable): Promise<void> {
-  const shares = await db.query<{ batch_id: string; status: string; held: string }>(
-    `SELECT b.batch_id, b.status, COALESCE(SUM(e.amount), 0)::text AS held
+  const shares = await db.query<{ batch_id: string; status: string; held: string; kept: string }>(
+    `SELECT b.batch_id, b.status, COALESCE(SUM(e.amount), 0)::text AS held, b.held_usd::text AS kept
        FROM ledger.batches b
        LEFT JOIN ledger.movements m ON m.batch_id = b.batch_id
        LEFT JOIN ledger.entries e ON e.movement_id = m.movement_id AND e.kind = 'reservation'
-      GROUP BY b.batch_id, b.status`,
+      GROUP BY b.batch_id, b.status, b.held_usd`,
   );
   for (const r of shares.rows) {
     const held = new Dec(r.held);
+    // The share the entry trigger keeps on the batch row is the sum of its entries, exactly.
+    if (!held.eq(r.kept))
+      throw new Error(`batch ${r.batch_id} keeps ${r.kept} but its entries hold ${r.held}`);
     if (held.isNeg()) throw new Error(`batch ${r.batch_id} holds ${r.held}`);
     if (r.status !== "PROCESSING" && !held.isZero()) {
       throw new Error(`batch ${r.batch_id} is ${r.status} but still holds ${r.held}`);

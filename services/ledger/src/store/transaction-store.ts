@@ -377,12 +377,16 @@ export async function listTransactions(q: Queryable, f: ListFilter): Promise<Sto
   return res.rows.map(fromRow);
 }
 
-/** PENDING transactions past their TTL, oldest first. */
+/**
+ * PENDING transactions past their TTL, oldest first; never the item of a funded batch, which its batch pays
+ * whatever the time (expirePending checks that again under the batch's lock).
+ */
 export async function duePendingExpiries(q: Queryable, now: Date, limit: number): Promise<string[]> {
   const res = await q.query<{ tx_id: string }>(
-    `SELECT tx_id FROM ledger.transactions
-      WHERE status = 'PENDING' AND pending_expires_at <= $1
-      ORDER BY pending_expires_at LIMIT $2`,
+    `SELECT t.tx_id FROM ledger.transactions t
+      WHERE t.status = 'PENDING' AND t.pending_expires_at <= $1
+        AND NOT EXISTS (SELECT 1 FROM ledger.batches b WHERE b.batch_id = t.batch_id AND b.funded_at IS NOT NULL)
+      ORDER BY t.pending_expires_at LIMIT $2`,
     [now, limit],
   );
   return res.rows.map((r) => r.tx_id);

@@ -365,7 +365,8 @@ export type Batch = Message<"payouts.ledger.v1.Batch"> & {
   completedAt?: Timestamp | undefined;
 
   /**
-   * When a VALIDATED batch expires: its earliest quote's expiry.
+   * When a VALIDATED batch expires: its earliest payable quote's expiry, or PENDING_TTL_MS after validation
+   * when no item is payable (such a batch cannot be approved; it can be edited or cancelled).
    *
    * @generated from field: google.protobuf.Timestamp expires_at = 19;
    */

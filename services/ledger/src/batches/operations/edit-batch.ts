@@ -51,7 +51,7 @@ export async function removeBatchItems(
     await removeItems(q, b.batchId, input.itemRefs);
     await changed(q, b, now);
     // Removing the last items still being checked may finish the validation.
-    await settleValidation(q, b.batchId, now);
+    await settleValidation(q, b.batchId, now, deps.config.pendingTtlMs);
   });
 }
 

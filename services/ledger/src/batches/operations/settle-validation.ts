@@ -1,12 +1,19 @@
 /**
  * A VALIDATING batch becomes VALIDATED once no item is VALIDATING, in the transaction that settled its last
- * item. It then expires at its earliest quote's expiry (a batch without a payable item gets no expiry).
+ * item. It then expires at its earliest payable quote's expiry, or, with nothing to pay, `idleTtlMs` after
+ * validation (domain/batch-expiry.ts).
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { validatedExpiry } from "../domain/batch-expiry.js";
 import { findBatch, hasValidatingItems, updateBatch } from "../store/batch-store.js";
 
 /** The caller holds the batch's row lock. Returns whether the batch became VALIDATED. */
-export async function settleValidation(q: Queryable, batchId: string, now: Date): Promise<boolean> {
+export async function settleValidation(
+  q: Queryable,
+  batchId: string,
+  now: Date,
+  idleTtlMs: number,
+): Promise<boolean> {
   // Every item but the last stops here, at an index probe.
   if (await hasValidatingItems(q, batchId)) return false;
   const res = await q.query<{ validating: number; total: number; earliest: Date | null }>(
@@ -24,6 +31,9 @@ export async function settleValidation(q: Queryable, batchId: string, now: Date)
     await updateBatch(q, batchId, "DRAFT", now, { validatedAt: null, expiresAt: null });
     return false;
   }
-  await updateBatch(q, batchId, "VALIDATED", now, { validatedAt: now, expiresAt: r.earliest });
+  await updateBatch(q, batchId, "VALIDATED", now, {
+    validatedAt: now,
+    expiresAt: validatedExpiry(r.earliest, now, idleTtlMs),
+  });
   return true;
 }

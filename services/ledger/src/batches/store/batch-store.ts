@@ -235,9 +235,7 @@ export async function viewBatch(q: Queryable, batch: StoredBatch): Promise<Batch
        (SELECT array_agg(status) FROM ledger.batch_items WHERE batch_id = $1) AS statuses,
        (SELECT COALESCE(SUM(total_usd), 0) FROM ledger.batch_items
          WHERE batch_id = $1 AND status IN ('PENDING', 'PROCESSING', 'SUCCESS', 'FAILED'))::text AS total_usd,
-       (SELECT COALESCE(SUM(e.amount), 0) FROM ledger.entries e
-          JOIN ledger.movements m ON m.movement_id = e.movement_id
-         WHERE m.batch_id = $1 AND e.kind = 'reservation')::text AS held_usd,
+       (SELECT held_usd FROM ledger.batches WHERE batch_id = $1)::text AS held_usd,
        (SELECT json_agg(json_build_array(approver_id, (extract(epoch FROM approved_at) * 1000)::float8)
                         ORDER BY approved_at, approver_id)
           FROM ledger.batch_approvals WHERE batch_id = $1 AND round = $2) AS approvals`,
@@ -475,9 +473,7 @@ export async function startApprovalRound(q: Queryable, batchId: string): Promise
 /** What the batch's share of the reservation holds now (its reservation entries' sum). */
 export async function batchHeld(q: Queryable, batchId: string): Promise<Dec> {
   const res = await q.query<{ held: string }>(
-    `SELECT COALESCE(SUM(e.amount), 0)::text AS held FROM ledger.entries e
-       JOIN ledger.movements m ON m.movement_id = e.movement_id
-      WHERE m.batch_id = $1 AND e.kind = 'reservation'`,
+    "SELECT held_usd::text AS held FROM ledger.batches WHERE batch_id = $1",
     [batchId],
   );
   return new Dec(res.rows[0]?.held ?? "0");

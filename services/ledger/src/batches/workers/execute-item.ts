@@ -8,15 +8,15 @@
  * resubmission loop, like any executed payout. So no item is lost and none is paid twice.
  */
 
-import { pendingRefusal } from "../../domain/payout-execution.js";
 import { batchPayoutMovement, payoutTotal } from "../../domain/posting-rules.js";
 import { addTransition, TRANSITION_RESULT, transitionApplied } from "../../operations/transition.js";
 import { lockTransaction } from "../../store/locked-transaction-store.js";
 import { Statement } from "../../store/statement.js";
 import type { StoredTransaction, TxRow } from "../../store/transaction-store.js";
+import { fundedItemRefusal } from "../domain/funded-item.js";
 import type { BatchDeps } from "../operations/batch-deps.js";
 import { completeIfDone, lockReservation } from "../operations/complete-batch.js";
-import { findItem } from "../store/batch-store.js";
+import { findBatch, findItem } from "../store/batch-store.js";
 import { finishWork, type WorkRow } from "../store/work-queue.js";
 
 /** Returns the payout it committed (already handed to the rail), or undefined when there was nothing to pay. */
@@ -36,13 +36,8 @@ export async function executeItem(deps: BatchDeps, work: WorkRow): Promise<Store
     }
     const { tx } = locked;
     const quote = tx.quote;
-    // Only the batch's funding pays its transactions, so the rule here is the pending rule without the
-    // batch check: still PENDING and within its TTL, with a quote that has not expired.
-    const unpaid = !quote
-      ? "the item has no quote"
-      : quote.expiresAt.getTime() <= now.getTime()
-        ? "QUOTE_EXPIRED: the item's quote expired before it was paid"
-        : pendingRefusal({ status: tx.status, pendingExpiresAt: tx.pendingExpiresAt }, now)?.message;
+    // Funded at its quote: paid at that quote whatever the time (see domain/funded-item).
+    const unpaid = fundedItemRefusal(tx);
     if (unpaid || !quote) {
       // Never paid: the item fails, and its share of the reservation returns at completion.
       await q.query(
@@ -54,6 +49,9 @@ export async function executeItem(deps: BatchDeps, work: WorkRow): Promise<Store
       await completeIfDone(q, work.batchId, now);
       return undefined;
     }
+    // The batch row before the reservation row (the order approval and completion take): the movement's
+    // entry trigger draws the item's total from the batch's share (`held_usd`).
+    await findBatch(q, work.batchId, "", true);
     // The reservation is the source account: its row lock plays the role of the balance lock.
     const reservation = await lockReservation(q, tx.partnerId);
     const st = new Statement();

@@ -106,7 +106,7 @@ export async function validateItem(deps: BatchDeps, work: WorkRow, timeoutMs: nu
         WHERE batch_id = ${v(work.batchId)} AND item_ref = ${v(work.itemRef)} AND version = ${v(work.version)}`,
     );
     await finishWork(q, work);
-    await settleValidation(q, work.batchId, now);
+    await settleValidation(q, work.batchId, now, deps.config.pendingTtlMs);
     return txId !== null;
   });
   if (wroteEvent) deps.committed();
