@@ -29,6 +29,10 @@ export const ADMIN_REQUIRED_ROLES = {
   "POST /admin/transactions/{tx_id}/refund": "finance",
   "POST /admin/transactions/{tx_id}/fail": "finance",
   "POST /admin/sandbox/transactions/{tx_id}/settle": "finance",
+  "GET /admin/approvals": "viewer",
+  "GET /admin/approvals/{approval_id}": "viewer",
+  "POST /admin/approvals/{approval_id}/approve": "operator",
+  "POST /admin/approvals/{approval_id}/reject": "operator",
   "GET /admin/partners/{partner_id}/statement-settings": "viewer",
   "PUT /admin/partners/{partner_id}/statement-settings": "admin",
   "POST /admin/partners/{partner_id}/statements/{date}/corrections": "finance",
@@ -43,9 +47,16 @@ export const ADMIN_REQUIRED_ROLES = {
   "POST /admin/webhook-receivers/{config_id}/pause": "operator",
   "POST /admin/webhook-receivers/{config_id}/resume": "operator",
   "GET /admin/partners/{partner_id}/balance/entries": "viewer",
+  "GET /admin/batches": "viewer",
+  "GET /admin/batches/{batch_id}": "viewer",
+  "GET /admin/batches/{batch_id}/items": "viewer",
+  "POST /admin/batches/{batch_id}/cancel": "operator",
   "POST /admin/reconciliation/runs": "operator",
   "GET /admin/reconciliation/runs": "viewer",
   "GET /admin/reconciliation/breaks": "viewer",
   "POST /admin/reconciliation/breaks/{break_id}/resolve": "finance",
-  "POST /admin/sandbox/settlements/{date}/discrepancies": "admin"
+  "POST /admin/sandbox/settlements/{date}/discrepancies": "admin",
+  "GET /admin/audit": "finance",
+  "GET /admin/audit/export.csv": "finance",
+  "GET /admin/audit/verification": "viewer"
 } as const;
