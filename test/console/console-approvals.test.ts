@@ -1,6 +1,7 @@
+import { totpCode } from "@payouts/gateway/edge";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOperator, sessionCookieOf, signIn as signInOverApi } from "../support/operator-session.js";
+import { createOperator } from "../support/operator-session.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { checkView, DESKTOP, launchChromium } from "./support/browser.js";
 import { ConsoleSession } from "./support/console-page.js";
@@ -103,22 +104,10 @@ describe("four-eyes approvals in the console", () => {
   });
 });
 
-/**
- * A console signed in as a named operator. Until the console signs operators in itself, the operator signs
- * in through the session API, the browser holds the session cookie, and every admin API call of the page
- * goes with that cookie and the CSRF header instead of the console's bearer token.
- */
+/** A console signed in as a new named operator, through the console's own sign-in page. */
 async function operatorSession(role: "finance"): Promise<ConsoleSession & { name: string }> {
   const operator = await createOperator(platform, role);
-  const signedIn = await signInOverApi(platform, operator);
-  expect(signedIn.status, signedIn.text).toBe(201);
-  const [name = "", value = ""] = sessionCookieOf(signedIn).split("=");
   const session = await ConsoleSession.open(browser, platform.adminUrl, DESKTOP);
-  await session.context.addCookies([{ name, value, url: platform.adminUrl }]);
-  await session.context.route("**/admin/**", (route) => {
-    const { authorization: _bearer, ...headers } = route.request().headers();
-    return route.continue({ headers: { ...headers, "x-requested-with": "payouts-console" } });
-  });
-  await session.signIn("operator-session-cookie");
+  await session.signInAsOperator(operator.username, operator.password, totpCode(operator.totpSecret));
   return Object.assign(session, { name: operator.username });
 }
