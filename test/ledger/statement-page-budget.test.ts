@@ -5,9 +5,9 @@
  * twice what page 1's does, and every page's running balances are those of the day read in one pass.
  */
 
-import { decodeDayCursor } from "@payouts/ledger/internal/domain/day-cursor";
 import type { StatementLine } from "@payouts/ledger/internal/domain/statement-lines";
 import { dayLinesPage, summarise, viewDay } from "@payouts/ledger/internal/operations/daily-statements";
+import { decodeDayCursor } from "@payouts/ledger/internal/operations/day-cursor";
 import { dayEntriesQuery } from "@payouts/ledger/internal/store/statement-day-store";
 import { LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
 import type { Database } from "@payouts/platform/database/database";

@@ -5,7 +5,6 @@
 import type { Database, Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
 import { Dec } from "@payouts/platform/money/decimal";
-import { decodeDayCursor, encodeDayCursor } from "../domain/day-cursor.js";
 import { invalidField, LEDGER, ledgerFailure } from "../domain/ledger-failure.js";
 import {
   addDays,
@@ -49,6 +48,7 @@ import {
   putTimeZone,
   timeZoneOf,
 } from "../store/statement-day-store.js";
+import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
 
 /** Days one ListDailyStatements call may span. */
 export const MAX_STATEMENT_RANGE_DAYS = 31;

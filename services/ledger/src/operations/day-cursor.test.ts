@@ -1,8 +1,8 @@
 import { Dec } from "@payouts/platform/money/decimal";
 import { describe, expect, it } from "vitest";
+import { LedgerFailure } from "../domain/ledger-failure.js";
+import { encodeFeedCursor } from "../domain/statement-lines.js";
 import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
-import { LedgerFailure } from "./ledger-failure.js";
-import { encodeFeedCursor } from "./statement-lines.js";
 
 const day = { statementId: "st_p_2026-04-01_1", status: "open", opening: new Dec("100.5") };
 const position = { xid: 41n, entryId: 7n, part: 1 as const };

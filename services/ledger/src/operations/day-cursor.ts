@@ -11,8 +11,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
-import { invalidField } from "./ledger-failure.js";
-import { decodeFeedCursor, type FeedPosition } from "./statement-lines.js";
+import { invalidField } from "../domain/ledger-failure.js";
+import { decodeFeedCursor, type FeedPosition } from "../domain/statement-lines.js";
 
 /** The day a cursor's balance belongs to. */
 export interface DayCursorScope {
