@@ -22,8 +22,7 @@ import {
   validTimeZone,
 } from "../domain/statement-days.js";
 import {
-  decodeFeedCursor,
-  encodeFeedCursor,
+  type FeedPosition,
   feedPageSize,
   isAfter,
   type StatementLine,
@@ -49,6 +48,7 @@ import {
   putTimeZone,
   timeZoneOf,
 } from "../store/statement-day-store.js";
+import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
 
 /** Days one ListDailyStatements call may span. */
 export const MAX_STATEMENT_RANGE_DAYS = 31;
@@ -155,7 +155,31 @@ export async function viewDay(db: Queryable, partnerId: string, date: string, no
 
 const boundOf = (day: ClosedDay): ClosedBound => ({ watermark: day.watermark, end: day.periodEnd });
 
-/** One page of a day's lines after `after` (a position of this day), with running balances. */
+/**
+ * Up to `size` lines of the scope after `from` (all lines of the entries read when `size` is undefined),
+ * given `start`: the running balance before `from`'s entry (the opening balance when `from` is undefined),
+ * or undefined to sum the scope before `from` for it. `next` is the balance before the last line's entry:
+ * the `start` of the page after it. `more` is false once the scope has no entry after those read.
+ */
+async function readLines(
+  db: Queryable,
+  scope: DayScope,
+  opening: Dec,
+  from: FeedPosition | undefined,
+  start: Dec | undefined,
+  size: number | undefined,
+): Promise<{ lines: StatementLine[]; next: Dec | undefined; more: boolean }> {
+  const read = (size ?? SUMMARY_PAGE) + 1;
+  const { entries, before } = await dayEntries(db, scope, from, read, start === undefined);
+  const all = statementLines(entries, start ?? opening.plus(before ?? 0));
+  const after = from ? all.filter((line) => isAfter(line.position, from)) : all;
+  const lines = size === undefined ? after : after.slice(0, size);
+  const last = lines.at(-1);
+  const main = last && all.find((l) => l.position.entryId === last.position.entryId && l.position.part === 0);
+  return { lines, next: main?.balanceAfter.minus(main.amountUsd), more: entries.length === read };
+}
+
+/** One page of a day's lines after `after` (a cursor of this day), with running balances. */
 export async function dayLinesPage(
   db: Queryable,
   view: DayView,
@@ -164,16 +188,20 @@ export async function dayLinesPage(
 ): Promise<{ lines: StatementLine[]; nextCursor: string | undefined }> {
   const size = feedPageSize(limit);
   if (!view.scope) return { lines: [], nextCursor: after || undefined };
-  const from = after ? decodeFeedCursor(after) : undefined;
-  const { entries, before } = await dayEntries(db, view.scope, from, size + 1);
-  const lines = statementLines(entries, view.opening.plus(before))
-    .filter((line) => !from || isAfter(line.position, from))
-    .slice(0, size);
-  const last = lines.at(-1);
-  return { lines, nextCursor: last ? encodeFeedCursor(last.position) : after || undefined };
+  const cursor = after ? decodeDayCursor(view, after) : undefined;
+  const start = cursor ? cursor.balanceBefore : view.opening;
+  const page = await readLines(db, view.scope, view.opening, cursor?.position, start, size);
+  const last = page.lines.at(-1);
+  return {
+    lines: page.lines,
+    nextCursor: last && page.next ? encodeDayCursor(view, last.position, page.next) : after || undefined,
+  };
 }
 
-/** Every line of the day's scope, page by page, folded into its summary. */
+/**
+ * Every line of the day's scope in feed order, folded into its summary: read SUMMARY_PAGE entries at a
+ * time, each read starting from the balance the one before ended on, so the day is read once.
+ */
 export async function summarise(
   db: Queryable,
   scope: DayScope | undefined,
@@ -181,16 +209,15 @@ export async function summarise(
 ): Promise<DaySummary> {
   if (!scope) return summariseDay(opening, []);
   const summariser = new DaySummariser(opening);
-  let from: StatementLine["position"] | undefined;
+  let from: FeedPosition | undefined;
+  let start = opening;
   for (;;) {
-    const { entries, before } = await dayEntries(db, scope, from, SUMMARY_PAGE + 1);
-    const lines = statementLines(entries, opening.plus(before)).filter(
-      (l) => !from || isAfter(l.position, from),
-    );
-    summariser.add(lines);
-    const last = lines.at(-1);
-    if (!last || entries.length <= SUMMARY_PAGE) return summariser.summary();
+    const page = await readLines(db, scope, opening, from, start, undefined);
+    summariser.add(page.lines);
+    const last = page.lines.at(-1);
+    if (!last || !page.more || !page.next) return summariser.summary();
     from = last.position;
+    start = page.next;
   }
 }
 

@@ -292,7 +292,7 @@ export async function insertClosedDay(
 }
 
 interface DayEntryRow extends BalanceEntryRow {
-  readonly before: string;
+  readonly before: string | null;
 }
 
 /**
@@ -338,27 +338,41 @@ function scopeSql(scope: DayScope): { from: string; params: unknown[] } {
 }
 
 /**
- * Up to `limit` entries of the day's scope from `from` on (inclusive of its entry, as the feed does), and
- * the sum of the scope's entries before the first of them. One statement: one snapshot.
+ * The statement of `dayEntries`: up to `limit` entries of the day's scope from `from` on (inclusive of its
+ * entry, as the feed does) and, when `sumBefore`, the sum of the scope's entries before the first of them.
+ * One statement: one snapshot.
  *
  * The scope is written out twice rather than shared in a CTE: a CTE read twice is materialised whole and
  * sorted for every page, while written out, the page is an index range scan in feed order from `from`
- * (entries_feed) that stops after `limit` rows, and the sum reads only the amounts before `from`.
+ * (entries_feed) that stops after `limit` rows, and the sum reads only the amounts before `from`. The sum
+ * costs time in the entries before `from`: a caller that knows the balance there (carried from the page
+ * before) leaves it out, so the page costs time in `limit` alone.
  */
-export async function dayEntries(
-  q: Queryable,
+export function dayEntriesQuery(
   scope: DayScope,
   from: FeedPosition | undefined,
   limit: number,
-): Promise<{ entries: BalanceEntry[]; before: Dec }> {
+  sumBefore: boolean,
+): { text: string; values: unknown[] } {
   const { from: source, params } = scopeSql(scope);
   const n = params.length;
-  const res = await q.query<DayEntryRow>(
-    `WITH page AS (
-       SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}
+  const page = `SELECT e.xid, e.entry_id, e.movement_id, e.amount, e.created_at FROM ${source}
           AND (e.xid, e.entry_id) >= ($${n + 1}::xid8, $${n + 2}::bigint)
-        ORDER BY e.xid, e.entry_id LIMIT $${n + 3}
-     ),
+        ORDER BY e.xid, e.entry_id LIMIT $${n + 3}`;
+  const values = [...params, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit];
+  if (!sumBefore) {
+    return {
+      text: `WITH page AS (${page})
+     SELECT ${balanceEntryColumns("p", "mv", "t")}, NULL::text AS before
+       FROM page p
+       LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id
+       LEFT JOIN ledger.transactions t ON t.tx_id = mv.tx_id
+      ORDER BY p.xid, p.entry_id`,
+      values,
+    };
+  }
+  return {
+    text: `WITH page AS (${page}),
      before AS (
        SELECT COALESCE(sum(e.amount), 0) AS s FROM ${source}
           AND (e.xid, e.entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
@@ -369,10 +383,25 @@ export async function dayEntries(
        LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id
        LEFT JOIN ledger.transactions t ON t.tx_id = mv.tx_id
       ORDER BY p.xid, p.entry_id`,
-    [...params, (from?.xid ?? 0n).toString(), (from?.entryId ?? 0n).toString(), limit],
-  );
+    values,
+  };
+}
+
+/**
+ * Up to `limit` entries of the day's scope from `from` on, and (when `sumBefore`, the default) the sum of
+ * the scope's entries before the first of them; `before` is undefined when not asked for.
+ */
+export async function dayEntries(
+  q: Queryable,
+  scope: DayScope,
+  from: FeedPosition | undefined,
+  limit: number,
+  sumBefore = true,
+): Promise<{ entries: BalanceEntry[]; before: Dec | undefined }> {
+  const query = dayEntriesQuery(scope, from, limit, sumBefore);
+  const res = await q.query<DayEntryRow>(query.text, query.values);
   return {
-    before: new Dec(res.rows[0]?.before ?? "0"),
+    before: sumBefore ? new Dec(res.rows[0]?.before ?? "0") : undefined,
     // A day without entries from `from` on is the `before` row alone, its page columns null.
     entries: res.rows.filter((r) => r.entry_id !== null).map(toBalanceEntry),
   };
