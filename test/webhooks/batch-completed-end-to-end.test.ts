@@ -4,6 +4,7 @@
  * configuration subscribed to `batch.completed` only, signed and verified with the SDK, after both item
  * payouts are final. A second configuration subscribed to `transaction.success` receives each item's
  * notification naming its batch and item. The partner's and the operators' delivery lists serve the row.
+ * Answers and notification bodies are checked against the partner document the gateway serves.
  */
 import { randomBytes } from "node:crypto";
 import { verifyWebhook } from "@payouts/client";
@@ -15,6 +16,8 @@ import {
   fundedPartner,
   setUpBrazil,
 } from "../client/support/client-fixtures.js";
+import { createOpenApiValidator, documentedSchema } from "../support/openapi/openapi-validator.js";
+import { OpenApiContract } from "../support/openapi-contract.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { type ReceivedRequest, startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { type Json, sleep } from "./support/webhook-fixtures.js";
@@ -35,6 +38,7 @@ describe("batch.completed of a real bulk payout", () => {
   let platform: TestPlatform;
   let receiver: TestReceiver;
   let partner: FundedPartner;
+  let contract: OpenApiContract;
   /** Item statuses read by the receiver when the batch.completed notification arrived. */
   let statusesOnArrival: Promise<string[]> | undefined;
 
@@ -68,6 +72,7 @@ describe("batch.completed of a real bulk payout", () => {
       return { status: 200, body: "{}" };
     });
     partner = await fundedPartner(platform, "1000");
+    contract = new OpenApiContract((await platform.partner(undefined, "GET", "/openapi.json")).json);
   });
   afterAll(async () => {
     await platform?.close();
@@ -85,6 +90,7 @@ describe("batch.completed of a real bulk payout", () => {
         events,
       });
       expect(config.status, config.text).toBe(201);
+      contract.check("POST", "/webhookConfigs", config);
       expect(config.json.events).toEqual(events);
     }
     const customer = await call("POST", "/customers", BR_SENDER);
@@ -140,6 +146,12 @@ describe("batch.completed of a real bulk payout", () => {
     });
     expect(Number(event.paid_usd)).toBeCloseTo(Number(batch.total_usd), 12);
 
+    // The body is the documented one, closed: a field sent but not documented fails.
+    const hooks = createOpenApiValidator(contract.doc, { closed: true });
+    const bodySchema = (event: string) =>
+      documentedSchema(contract.doc, "webhooks", event, "post", "request");
+    expect(hooks.validate(bodySchema("batch.completed"), event)).toEqual([]);
+
     // Each item's own notification names its batch and item.
     const itemEvents = await Promise.all(
       items.map(async (r: ReceivedRequest) => (await verifyWebhook(r.rawBody, r.headers, SECRET)).event),
@@ -150,10 +162,13 @@ describe("batch.completed of a real bulk payout", () => {
       [batchId, "e2e-1"],
       [batchId, "e2e-2"],
     ]);
+    for (const itemEvent of itemEvents) {
+      expect(hooks.validate(bodySchema("transaction.success"), itemEvent)).toEqual([]);
+    }
 
     // The partner's delivery log and the operators' event_type filter serve the row.
     const partnerLog = await call("GET", `/webhookDeliveries?tx_id=${batchId}`);
-    expect(partnerLog.status, partnerLog.text).toBe(200);
+    contract.check("GET", "/webhookDeliveries", partnerLog);
     expect(partnerLog.json.deliveries.map((d: Json) => [d.event_type, d.event_id, d.status])).toEqual([
       ["batch.completed", event.event_id, "delivered"],
     ]);
