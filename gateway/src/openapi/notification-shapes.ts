@@ -129,8 +129,6 @@ export const StatementClosedNotification = component(
   ),
 );
 
-export type BatchCompletedNotificationBody = Static<typeof BatchCompletedNotification>;
-
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const BatchCompletedNotification = component(
@@ -157,7 +155,9 @@ export const BatchCompletedNotification = component(
         { additionalProperties: false, description: "Items by outcome." },
       ),
       paid_usd: UsdAmount("Sum of the succeeded items' debits."),
-      released_usd: UsdAmount("Reserved at funding but not paid, returned to the balance at completion."),
+      released_usd: UsdAmount(
+        "What completion returned from the batch's reservation to the balance: the shares of funded items never sent to the rail (a payout the rail failed is returned by its own reversal).",
+      ),
       event_id: Type.String({
         description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
       }),

@@ -1020,7 +1020,7 @@ export interface components {
             };
             /** @description USD decimal string, exact. Sum of the succeeded items' debits. */
             paid_usd: string;
-            /** @description USD decimal string, exact. Reserved at funding but not paid, returned to the balance at completion. */
+            /** @description USD decimal string, exact. What completion returned from the batch's reservation to the balance: the shares of funded items never sent to the rail (a payout the rail failed is returned by its own reversal). */
             released_usd: string;
             /** @description Unique per event and stable across retries and redeliveries: deduplicate by it. */
             event_id: string;
