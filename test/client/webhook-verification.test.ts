@@ -79,7 +79,11 @@ describe("notifications signed by the real dispatcher", () => {
     const requests = await receiver.waitFor(3, under("/events/"), 30_000);
     const verified = await Promise.all(requests.map((r) => verifyWebhook(r.rawBody, r.headers, SECRET)));
     const txEvents = verified.map(({ event }) => {
-      if (event.event_type === "statement.closed") throw new Error("a statement event, not a payout's");
+      if (event.event_type === "statement.closed" || event.event_type === "batch.completed") {
+        throw new Error(`a ${event.event_type} event, not a payout's`);
+      }
+      // A single payout's notification names no batch.
+      expect(event.batch_id).toBeUndefined();
       return event;
     });
     // Each transaction's events arrive in order; the two transactions' may interleave.

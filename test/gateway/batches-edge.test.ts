@@ -198,6 +198,16 @@ describe("bulk payouts at the partner edge", () => {
         "X-Idempotency-Key": "u-0",
       });
       expect([empty.status, empty.json.code, empty.json.field]).toEqual([400, "INVALID_FIELD", "file"]);
+      // A quote opening in the middle of an unquoted field is malformed CSV, not a server error.
+      const strayQuote = await upload(Buffer.from('{"a": 1}\r\n'), "text/csv", {
+        "X-Idempotency-Key": "u-quote",
+      });
+      expect([strayQuote.status, strayQuote.json.code, strayQuote.json.field]).toEqual([
+        400,
+        "INVALID_FIELD",
+        "file",
+      ]);
+      expect(strayQuote.json.message).toContain("INVALID_OPENING_QUOTE");
     });
 
     it("refuses row 10,001 with 413 BATCH_TOO_LARGE and closes the connection", async () => {

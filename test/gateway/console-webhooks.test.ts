@@ -148,6 +148,9 @@ describe("console webhook routes", () => {
       expect(await ids("status=pending")).toEqual([]);
       expect((await ids("event_type=transaction.success")).sort()).toEqual([betaTx, alphaTx].sort());
       expect(await ids("event_type=transaction.refunded")).toEqual([]);
+      // Every notified type is a valid filter, those without a delivery here included.
+      expect(await ids("event_type=statement.closed")).toEqual([]);
+      expect(await ids("event_type=batch.completed")).toEqual([]);
       expect(await ids(`partner_id=${alpha.partnerId}`)).toEqual([alphaTx]);
       expect(await ids(`tx_id=${betaTx}`)).toEqual([betaTx]);
       expect(await ids(`tx_id=${betaTx}&partner_id=${alpha.partnerId}`)).toEqual([]);

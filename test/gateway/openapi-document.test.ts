@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { documentedStatus, isReason } from "@payouts/gateway/internal/http/error-map";
 import {
   HTTP_METHODS,
@@ -7,6 +9,9 @@ import {
 } from "@payouts/gateway/internal/openapi/openapi-types";
 import { buildOpenApiDocument, openApiDocument } from "@payouts/gateway/openapi";
 import { stringifyJson } from "@payouts/platform/money/json-decimal";
+import { BatchEventSchema, TransactionEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import { buildBatchCompletedBody } from "@payouts/webhooks/internal/domain/batch-payload";
+import { buildNotificationBody } from "@payouts/webhooks/internal/domain/payload";
 import { describe, expect, it } from "vitest";
 import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { createOpenApiValidator } from "../support/openapi/openapi-validator.js";
@@ -91,6 +96,8 @@ describe("the OpenAPI document", () => {
       "webhooks POST transaction.success request",
       "webhooks POST transaction.refunded request",
       "webhooks POST transaction.failed request",
+      "webhooks POST statement.closed request",
+      "webhooks POST batch.completed request",
     ]) {
       expect(withExamples, where).toContain(where);
     }
@@ -187,14 +194,16 @@ describe("the OpenAPI document", () => {
   describe("webhooks", () => {
     const hooks = doc.webhooks as Json;
 
-    it("documents the four notifications with their paths", () => {
+    it("documents the five notifications with their paths", () => {
       expect(Object.keys(hooks)).toEqual([
         "transaction.success",
         "transaction.refunded",
         "transaction.failed",
         "statement.closed",
+        "batch.completed",
       ]);
       expect(hooks["statement.closed"].post.description).toContain("POST {url}/webhooks/statements/closed");
+      expect(hooks["batch.completed"].post.description).toContain("POST {url}/webhooks/batches/completed");
       for (const kind of ["success", "refunded", "failed"]) {
         expect(hooks[`transaction.${kind}`].post.description).toContain(
           `POST {url}/webhooks/transactions/${kind}`,
@@ -202,28 +211,29 @@ describe("the OpenAPI document", () => {
       }
     });
 
-    it.each(["transaction.success", "transaction.refunded", "transaction.failed", "statement.closed"])(
-      "%s documents both signatures and the event headers",
-      (name) => {
-        const headers = (hooks[name].post.parameters as Json[]).map((p) => p.name);
-        expect(headers).toEqual(
-          expect.arrayContaining([
-            "User-Agent",
-            "X-SERVICE-Signature",
-            "X-SERVICE-Event-Id",
-            "X-SERVICE-Event-Type",
-            "webhook-id",
-            "webhook-timestamp",
-            "webhook-signature",
-          ]),
-        );
-        const signature = (hooks[name].post.parameters as Json[]).find(
-          (p) => p.name === "X-SERVICE-Signature",
-        );
-        expect(signature?.description).toMatch(/base64\(HMAC-SHA256/);
-        expect(signature?.description).toContain("4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=");
-      },
-    );
+    it.each([
+      "transaction.success",
+      "transaction.refunded",
+      "transaction.failed",
+      "statement.closed",
+      "batch.completed",
+    ])("%s documents both signatures and the event headers", (name) => {
+      const headers = (hooks[name].post.parameters as Json[]).map((p) => p.name);
+      expect(headers).toEqual(
+        expect.arrayContaining([
+          "User-Agent",
+          "X-SERVICE-Signature",
+          "X-SERVICE-Event-Id",
+          "X-SERVICE-Event-Type",
+          "webhook-id",
+          "webhook-timestamp",
+          "webhook-signature",
+        ]),
+      );
+      const signature = (hooks[name].post.parameters as Json[]).find((p) => p.name === "X-SERVICE-Signature");
+      expect(signature?.description).toMatch(/base64\(HMAC-SHA256/);
+      expect(signature?.description).toContain("4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=");
+    });
 
     it("documents the receiver answers: {} for success, {received, message} for refunds", () => {
       const answer = (name: string) => hooks[name].post.responses["200"].content["application/json"];
@@ -233,6 +243,48 @@ describe("the OpenAPI document", () => {
         received: true,
         message: "ok",
       });
+    });
+
+    it("accepts the bodies the dispatcher builds: a batch item's outcome and batch.completed", () => {
+      const schemaOf = (name: string) => hooks[name].post.requestBody.content["application/json"].schema;
+      const occurredAt = timestampFromDate(new Date("2026-11-28T12:00:00.000Z"));
+      const item = create(TransactionEventSchema, {
+        eventId: "evt_item",
+        eventType: "transaction.failed",
+        occurredAt,
+        txId: "tx_item",
+        batchId: "bat_1",
+        itemRef: "payroll-7",
+        amount: "54",
+        fee: "0.45",
+        percentageFee: "0.15",
+        fixedFee: "0.3",
+        failureReason: "sandbox: destination account is closed",
+      });
+      const itemBody = JSON.parse(buildNotificationBody(item, { dp: 2, amountDp: 2 }).toString("utf8"));
+      expect(itemBody).toMatchObject({ batch_id: "bat_1", item_ref: "payroll-7" });
+      expect(validator.validate(schemaOf("transaction.failed"), itemBody)).toEqual([]);
+
+      const batch = create(BatchEventSchema, {
+        eventId: "evt_batch",
+        eventType: "batch.completed",
+        occurredAt,
+        batchId: "bat_1",
+        partnerId: "ptr_1",
+        status: "COMPLETED",
+        total: 3,
+        succeeded: 1,
+        failed: 1,
+        invalid: 1,
+        paidUsd: "10.45",
+        releasedUsd: "10.45",
+      });
+      const batchBody = JSON.parse(buildBatchCompletedBody(batch).toString("utf8"));
+      expect(batchBody.parent_batch_id).toBeNull();
+      expect(validator.validate(schemaOf("batch.completed"), batchBody)).toEqual([]);
+      expect(
+        validator.validate(schemaOf("batch.completed"), { ...batchBody, counts: { total: 3 } }),
+      ).not.toEqual([]);
     });
 
     it("refuses a body whose status does not match the event", () => {

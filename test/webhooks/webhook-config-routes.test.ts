@@ -52,6 +52,25 @@ describe("webhook configuration routes", () => {
     expect(res.text).not.toContain("basic-password-1");
   });
 
+  it("subscribes explicitly to every notified event type, in their canonical order", async () => {
+    const res = await createConfig({
+      url: `${receiver.url}/kinds`,
+      events: ["batch.completed", "statement.closed", "transaction.failed", "transaction.success"],
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.events).toEqual([
+      "transaction.success",
+      "transaction.failed",
+      "statement.closed",
+      "batch.completed",
+    ]);
+    const listed = await harness.api(partner, "GET", "/webhookConfigs");
+    const row = listed.json.webhook_configs.find(
+      (c: { config_id: string }) => c.config_id === res.json.config_id,
+    );
+    expect(row.events).toEqual(res.json.events);
+  });
+
   it("stores secrets sealed, not in clear", async () => {
     const { rows } = await harness.db.query<{ secret_sealed: string; basic_auth_sealed: string }>(
       "SELECT secret_sealed, basic_auth_sealed FROM webhooks.configs WHERE secret_sealed IS NOT NULL",

@@ -8,7 +8,8 @@ export type WebhookEvent =
   | Schemas["TransactionSuccessNotification"]
   | Schemas["TransactionRefundedNotification"]
   | Schemas["TransactionFailedNotification"]
-  | Schemas["StatementClosedNotification"];
+  | Schemas["StatementClosedNotification"]
+  | Schemas["BatchCompletedNotification"];
 
 export type WebhookEventType = WebhookEvent["event_type"];
 
@@ -204,7 +205,9 @@ function concat(a: Bytes, b: Bytes): Bytes {
   return joined;
 }
 
-const EVENT_STATUS: Readonly<Record<Exclude<WebhookEventType, "statement.closed">, string>> = {
+const EVENT_STATUS: Readonly<
+  Record<Exclude<WebhookEventType, "statement.closed" | "batch.completed">, string>
+> = {
   "transaction.success": "SUCCESS",
   "transaction.refunded": "REFUNDED",
   "transaction.failed": "FAILED",
@@ -215,6 +218,14 @@ function isEvent(value: unknown): value is WebhookEvent {
   const event = value as Record<string, unknown>;
   if (event.event_type === "statement.closed") {
     return typeof event.statement_id === "string" && typeof event.event_id === "string";
+  }
+  if (event.event_type === "batch.completed") {
+    return (
+      typeof event.batch_id === "string" &&
+      typeof event.counts === "object" &&
+      event.counts !== null &&
+      typeof event.event_id === "string"
+    );
   }
   const status = EVENT_STATUS[event.event_type as keyof typeof EVENT_STATUS];
   return (

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { type Readable, Transform, type TransformCallback } from "node:stream";
-import { parse } from "csv-parse";
+import { CsvError, parse } from "csv-parse";
 import split2 from "split2";
 import { ApiError, invalidField } from "../http/api-error.js";
 import { checkJsonBody } from "../http/text-safety.js";
@@ -116,10 +116,12 @@ function checkRowText(item: unknown, rowNumber: number): void {
 
 function csvError(error: unknown): unknown {
   if (error instanceof ApiError) return error;
-  const e = error as { code?: string; message?: string; lines?: number };
-  if (typeof e.code === "string" && e.code.startsWith("CSV_")) {
-    return invalidField("file", `is not valid CSV (${e.code} at line ${e.lines ?? "?"})`);
+  // Every csv-parse refusal, whatever its code (INVALID_OPENING_QUOTE has no CSV_ prefix), is a bad file.
+  if (error instanceof CsvError) {
+    const line = (error as CsvError & { lines?: number }).lines ?? "?";
+    return invalidField("file", `is not valid CSV (${error.code} at line ${line})`);
   }
+  const e = error as { message?: string };
   if (e.message === "maximum buffer reached") {
     return invalidField("file", `has a line longer than ${MAX_LINE_CHARS} characters`);
   }

@@ -3,7 +3,7 @@
  * section of the partner document (`outbound-webhooks.ts`). The body's members are in the order the
  * dispatcher writes them (services/webhooks/src/domain/payload.ts).
  */
-import { component, FreeMap, MoneyNumber, type Static, type TSchema, Type } from "../api/schema.js";
+import { component, FreeMap, MoneyNumber, Nullable, type Static, type TSchema, Type } from "../api/schema.js";
 import { RECIPIENT_DESCRIPTION, SENDER_DESCRIPTION } from "../operations/partner/transaction-api.js";
 
 const notification = <const S extends string, const E extends string>(
@@ -17,6 +17,18 @@ const notification = <const S extends string, const E extends string>(
     Type.Object(
       {
         tx_id: Type.String({ description: "The transaction." }),
+        batch_id: Type.Optional(
+          Type.String({
+            description:
+              "Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`).",
+          }),
+        ),
+        item_ref: Type.Optional(
+          Type.String({
+            description:
+              "Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch.",
+          }),
+        ),
         status: Type.Literal(status, { description: `Always \`${status}\`.` }),
         amount: Type.Optional(MoneyNumber("Local amount, at the currency's ISO 4217 minor units.")),
         fee: Type.Optional(MoneyNumber("USD, 2 decimals: `percentage_fee + fixed_fee`.")),
@@ -117,6 +129,49 @@ export const StatementClosedNotification = component(
   ),
 );
 
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const BatchCompletedNotification = component(
+  "BatchCompletedNotification",
+  Type.Object(
+    {
+      batch_id: Type.String({ description: "The batch (`GET /batches/{batch_id}`)." }),
+      partner_id: Type.String({ description: "The partner." }),
+      status: Type.Literal("COMPLETED", { description: "Always `COMPLETED`." }),
+      parent_batch_id: Nullable(
+        Type.String(),
+        "The batch this one retries (made by `POST /batches/{batch_id}/retry-failed`); null otherwise.",
+      ),
+      counts: Type.Object(
+        {
+          total: Count("Items in the batch."),
+          succeeded: Count("Items paid (SUCCESS)."),
+          failed: Count("Items funded whose payout failed (FAILED); their share is back on the balance."),
+          invalid: Count("Items refused at validation (INVALID), never funded."),
+          excluded: Count(
+            "Items left out (EXCLUDED) because the verified holder name differed, never funded.",
+          ),
+        },
+        { additionalProperties: false, description: "Items by outcome." },
+      ),
+      paid_usd: UsdAmount("Sum of the succeeded items' debits."),
+      released_usd: UsdAmount(
+        "What completion returned from the batch's reservation to the balance: the shares of funded items never sent to the rail (a payout the rail failed is returned by its own reversal).",
+      ),
+      event_id: Type.String({
+        description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
+      }),
+      event_type: Type.Literal("batch.completed", { description: "Event kind." }),
+      occurred_at: Type.String({ format: "date-time", description: "When the batch completed." }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "Body of `batch.completed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, exactly as the ledger booked them.",
+    },
+  ),
+);
+
 export const SuccessReceiverAnswer = component(
   "SuccessReceiverAnswer",
   Type.Object(
@@ -144,6 +199,7 @@ export const NOTIFICATION_SHAPES: readonly TSchema[] = [
   TransactionRefundedNotification,
   TransactionFailedNotification,
   StatementClosedNotification,
+  BatchCompletedNotification,
   SuccessReceiverAnswer,
   RefundedReceiverAnswer,
 ];

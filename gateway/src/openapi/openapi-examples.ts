@@ -205,6 +205,14 @@ export const NOTIFICATION_EXAMPLES = {
     "Sent to {url}/webhooks/statements/closed",
     '{"statement_id":"stmt_20261120_3f1c0b9a2e7d4c5b6a18","partner_id":"ptr_01m7xx8z3k4vq2t8m0n6w9y5bc","date":"2026-11-20","time_zone":"UTC","period_start":"2026-11-20T00:00:00.000Z","period_end":"2026-11-21T00:00:00.000Z","revision":1,"currency":"USD","opening_balance_usd":"1000","closing_balance_usd":"964.939726027397260274","line_count":3,"total_debits_usd":"35.060273972602739726","total_credits_usd":"0","sha256":"9f2b6c1e4a7d3b8c5e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f","event_id":"evt_01m7xxc1q2w3e4r5t6y7u8i9o0","event_type":"statement.closed","occurred_at":"2026-11-21T00:10:00.412Z"}',
   ),
+  batchItemSuccess: example(
+    "An item of a bulk payout: batch_id and item_ref name it",
+    '{"tx_id":"tx_01m7xxd2e9h4k6m8p0r2t4v6x8","batch_id":"bat_01m7xx9726hzfmmn1fcz6t8605","item_ref":"payroll-0001","status":"SUCCESS","amount":135.00,"fee":0.68,"percentage_fee":0.38,"fixed_fee":0.30,"sender":{"name_first":"Ana","name_last":"Souza","country":"BR"},"recipient":{"name":"Bruno Lima","country":"BR","name_last":"Lima","account_no":"52998224725","name_first":"Bruno"},"event_id":"evt_01m7xxd3f0j5l7n9q1s3u5w7y9","event_type":"transaction.success","occurred_at":"2026-11-21T03:00:12.031Z"}',
+  ),
+  batchCompleted: example(
+    "Sent to {url}/webhooks/batches/completed",
+    '{"batch_id":"bat_01m7xx9726hzfmmn1fcz6t8605","partner_id":"ptr_01m7xx8z3k4vq2t8m0n6w9y5bc","status":"COMPLETED","parent_batch_id":null,"counts":{"total":4,"succeeded":2,"failed":1,"invalid":1,"excluded":0},"paid_usd":"51.36","released_usd":"25.68","event_id":"evt_01m7xxd9a1c3e5g7j9l1n3q5s7","event_type":"batch.completed","occurred_at":"2026-11-21T03:00:14.512Z"}',
+  ),
   test: example(
     "POST /webhookConfigs/{id}/test: a synthetic success marked test",
     '{"tx_id":"tx_test","status":"SUCCESS","amount":100.00,"fee":1.80,"percentage_fee":1.50,"fixed_fee":0.30,"sender":{"name_first":"Test","name_last":"Sender","country":"US"},"recipient":{"name_first":"Test","name_last":"Recipient","country":"BR"},"event_id":"evt_test_01m7xx9s2sver6t336v3w1tf4e","event_type":"transaction.success","occurred_at":"2026-11-21T01:59:55.737Z","test":true}',

@@ -58,7 +58,7 @@ const NOTIFICATION_HEADERS: readonly Parameter[] = [
   ),
 ];
 
-const DELIVERY_RULES = `\`Content-Type: application/json\`; \`Authorization: Basic …\` when the config has \`basic_auth\`. Sent to every active config of the partner whose \`events\` filter matches (\`*\` matches every event type, including ones added later such as \`statement.closed\`). Delivery is at least once: deduplicate by \`event_id\`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; \`Retry-After\` is honoured up to twice the scheduled delay); after the last attempt the delivery is \`dead\` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.`;
+const DELIVERY_RULES = `\`Content-Type: application/json\`; \`Authorization: Basic …\` when the config has \`basic_auth\`. Sent to every active config of the partner whose \`events\` filter matches (\`*\` matches every event type, including ones added later such as \`statement.closed\` and \`batch.completed\`). Delivery is at least once: deduplicate by \`event_id\`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; \`Retry-After\` is honoured up to twice the scheduled delay); after the last attempt the delivery is \`dead\` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.`;
 
 const RETRIED: Response = { description: "Any other status: the notification is retried on the schedule." };
 const GONE: Response = { description: "Gone: the delivery stops and the config is deactivated." };
@@ -96,7 +96,11 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     summary: "A payout succeeded",
     when: 'Sent after the rail reports success and the transaction becomes SUCCESS. Test notifications (`POST /webhookConfigs/{id}/test`) come here too, marked `"test": true`.',
     schema: "TransactionSuccessNotification",
-    examples: { success: NOTIFICATION_EXAMPLES.success, test: NOTIFICATION_EXAMPLES.test },
+    examples: {
+      success: NOTIFICATION_EXAMPLES.success,
+      batchItem: NOTIFICATION_EXAMPLES.batchItemSuccess,
+      test: NOTIFICATION_EXAMPLES.test,
+    },
     answer: {
       description: "Taken in. The expected answer is an empty JSON object; any 2xx counts as delivered.",
       content: {
@@ -149,6 +153,23 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     when: "Sent once when the partner's day closes (after local midnight in the statement time zone plus a grace period): the frozen summary of `GET /statements/daily/{date}`. Delivery log entries show the `statement_id` as their `tx_id`.",
     schema: "StatementClosedNotification",
     examples: { closed: NOTIFICATION_EXAMPLES.statementClosed },
+    answer: {
+      description: "Taken in; any 2xx counts as delivered (an empty JSON object is fine).",
+      content: {
+        "application/json": {
+          schema: schemaRef("SuccessReceiverAnswer"),
+          examples: { empty: { value: {} } },
+        },
+      },
+    },
+  }),
+  "batch.completed": notification({
+    operationId: "batchCompleted",
+    path: "/webhooks/batches/completed",
+    summary: "A bulk payout completed",
+    when: "Sent once when every funded item of a batch reached its end (SUCCESS or FAILED) and the unpaid remainder went back to the balance: its counts by outcome and its amounts (`GET /batches/{batch_id}` and its items give the full report). Delivery log entries show the `batch_id` as their `tx_id`. Each item's own `transaction.success` or `transaction.failed` notification carries `batch_id` and `item_ref`.",
+    schema: "BatchCompletedNotification",
+    examples: { completed: NOTIFICATION_EXAMPLES.batchCompleted },
     answer: {
       description: "Taken in; any 2xx counts as delivered (an empty JSON object is fine).",
       content: {

@@ -8146,7 +8146,7 @@ export interface operations {
                 /** @description status */
                 status?: "pending" | "delivering" | "delivered" | "dead";
                 /** @description event_type */
-                event_type?: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed";
+                event_type?: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed";
                 /**
                  * @description One partner's deliveries.
                  * @example ptr_01m7xx9726hzfmmn1fcz6t8605

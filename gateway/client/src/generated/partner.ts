@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook receiver
-         * @description Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).
+         * @description Notifications of the chosen event kinds are sent to `{url}/webhooks/<resource>/<kind>`, e.g. `{url}/webhooks/transactions/success` (see the `webhooks` section for each kind's path). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).
          */
         post: operations["createWebhookConfig"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface webhooks {
          * A payout succeeded
          * @description `POST {url}/webhooks/transactions/success`, where `url` is the config's base URL. Sent after the rail reports success and the transaction becomes SUCCESS. Test notifications (`POST /webhookConfigs/{id}/test`) come here too, marked `"test": true`.
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed` and `batch.completed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionSuccess"];
         delete?: never;
@@ -699,7 +699,7 @@ export interface webhooks {
          * A successful payout was refunded
          * @description `POST {url}/webhooks/transactions/refunded`, where `url` is the config's base URL. Sent after operations refund a SUCCESS transaction (REFUNDED; the partner's balance is credited the whole debited total).
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed` and `batch.completed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionRefunded"];
         delete?: never;
@@ -721,7 +721,7 @@ export interface webhooks {
          * A payout failed
          * @description `POST {url}/webhooks/transactions/failed`, where `url` is the config's base URL. Sent after the rail fails a PROCESSING payout (FAILED; the debit is reversed).
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed` and `batch.completed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["transactionFailed"];
         delete?: never;
@@ -743,9 +743,31 @@ export interface webhooks {
          * A daily statement closed
          * @description `POST {url}/webhooks/statements/closed`, where `url` is the config's base URL. Sent once when the partner's day closes (after local midnight in the statement time zone plus a grace period): the frozen summary of `GET /statements/daily/{date}`. Delivery log entries show the `statement_id` as their `tx_id`.
          *
-         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed` and `batch.completed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
          */
         post: operations["statementClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bulk payout completed
+         * @description `POST {url}/webhooks/batches/completed`, where `url` is the config's base URL. Sent once when every funded item of a batch reached its end (SUCCESS or FAILED) and the unpaid remainder went back to the balance: its counts by outcome and its amounts (`GET /batches/{batch_id}` and its items give the full report). Delivery log entries show the `batch_id` as their `tx_id`. Each item's own `transaction.success` or `transaction.failed` notification carries `batch_id` and `item_ref`.
+         *
+         *     `Content-Type: application/json`; `Authorization: Basic …` when the config has `basic_auth`. Sent to every active config of the partner whose `events` filter matches (`*` matches every event type, including ones added later such as `statement.closed` and `batch.completed`). Delivery is at least once: deduplicate by `event_id`. For one transaction and one config, events arrive in order (a success before its refund). Answer 2xx within 10 s and do slow work afterwards. Any other answer, a timeout or a connection error is retried (default ≈ 0 s, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, 48 h, ±20 % jitter; `Retry-After` is honoured up to twice the scheduled delay); after the last attempt the delivery is `dead` and can be redelivered. Redirects are not followed. Answer 410 Gone only to retire the receiver: the config is deactivated.
+         */
+        post: operations["batchCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -777,6 +799,10 @@ export interface components {
         TransactionSuccessNotification: {
             /** @description The transaction. */
             tx_id: string;
+            /** @description Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`). */
+            batch_id?: string;
+            /** @description Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch. */
+            item_ref?: string;
             /**
              * @description Always `SUCCESS`.
              * @constant
@@ -820,6 +846,10 @@ export interface components {
         TransactionRefundedNotification: {
             /** @description The transaction. */
             tx_id: string;
+            /** @description Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`). */
+            batch_id?: string;
+            /** @description Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch. */
+            item_ref?: string;
             /**
              * @description Always `REFUNDED`.
              * @constant
@@ -865,6 +895,10 @@ export interface components {
         TransactionFailedNotification: {
             /** @description The transaction. */
             tx_id: string;
+            /** @description Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`). */
+            batch_id?: string;
+            /** @description Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch. */
+            item_ref?: string;
             /**
              * @description Always `FAILED`.
              * @constant
@@ -955,6 +989,49 @@ export interface components {
             /**
              * Format: date-time
              * @description When the day was closed.
+             */
+            occurred_at: string;
+        };
+        /** @description Body of `batch.completed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, exactly as the ledger booked them. */
+        BatchCompletedNotification: {
+            /** @description The batch (`GET /batches/{batch_id}`). */
+            batch_id: string;
+            /** @description The partner. */
+            partner_id: string;
+            /**
+             * @description Always `COMPLETED`.
+             * @constant
+             */
+            status: "COMPLETED";
+            /** @description The batch this one retries (made by `POST /batches/{batch_id}/retry-failed`); null otherwise. */
+            parent_batch_id: string | null;
+            /** @description Items by outcome. */
+            counts: {
+                /** @description Items in the batch. */
+                total: number;
+                /** @description Items paid (SUCCESS). */
+                succeeded: number;
+                /** @description Items funded whose payout failed (FAILED); their share is back on the balance. */
+                failed: number;
+                /** @description Items refused at validation (INVALID), never funded. */
+                invalid: number;
+                /** @description Items left out (EXCLUDED) because the verified holder name differed, never funded. */
+                excluded: number;
+            };
+            /** @description USD decimal string, exact. Sum of the succeeded items' debits. */
+            paid_usd: string;
+            /** @description USD decimal string, exact. What completion returned from the batch's reservation to the balance: the shares of funded items never sent to the rail (a payout the rail failed is returned by its own reversal). */
+            released_usd: string;
+            /** @description Unique per event and stable across retries and redeliveries: deduplicate by it. */
+            event_id: string;
+            /**
+             * @description Event kind.
+             * @constant
+             */
+            event_type: "batch.completed";
+            /**
+             * Format: date-time
+             * @description When the batch completed.
              */
             occurred_at: string;
         };
@@ -1712,7 +1789,7 @@ export interface components {
             config_id: string;
             /** @description The receiver's base URL. */
             url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed" | "*")[];
             /** @description Whether notifications are sent. */
             active: boolean;
             /** @description Whether notifications are signed. */
@@ -1731,7 +1808,7 @@ export interface components {
         WebhookConfigCreateRequest: {
             /**
              * Format: uri
-             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
+             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`, `{url}/webhooks/statements/closed` and `{url}/webhooks/batches/completed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
              */
             url: string;
             /**
@@ -1740,7 +1817,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed" | "*")[];
             /**
              * @description Inactive configs receive nothing.
              * @default true
@@ -1764,11 +1841,11 @@ export interface components {
         WebhookConfigUpdateRequest: {
             /**
              * Format: uri
-             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
+             * @description The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`, `{url}/webhooks/statements/closed` and `{url}/webhooks/batches/completed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.
              */
             url?: string;
             /** @description Event kinds to receive; `*` is every kind, including kinds added later. Case-sensitive. */
-            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
+            events?: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed" | "*")[];
             /** @description Activate or deactivate. */
             active?: boolean;
             secret?: string | null;
@@ -1787,7 +1864,7 @@ export interface components {
             config_id: string;
             /** @description The receiver's base URL. */
             url: string;
-            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "*")[];
+            events: ("transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed" | "*")[];
             /** @description Whether notifications are sent. */
             active: boolean;
             /** @description Whether notifications are signed. */
@@ -1844,8 +1921,8 @@ export interface components {
              * @description Event kind.
              * @enum {string}
              */
-            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed";
-            /** @description The transaction; for `statement.closed`, the statement id. */
+            event_type: "transaction.success" | "transaction.refunded" | "transaction.failed" | "statement.closed" | "batch.completed";
+            /** @description The transaction; for `statement.closed`, the statement id; for `batch.completed`, the batch id. */
             tx_id: string;
             /**
              * @description Delivery state.
@@ -7596,7 +7673,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries of this transaction (or statement id). */
+                /** @description Only deliveries of this transaction (or statement id, or batch id). */
                 tx_id?: string;
                 /** @description Only deliveries to this config. */
                 config_id?: string;
@@ -8478,6 +8555,85 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["StatementClosedNotification"];
+            };
+        };
+        responses: {
+            /** @description Taken in; any 2xx counts as delivered (an empty JSON object is fine). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessReceiverAnswer"];
+                };
+            };
+            /** @description Gone: the delivery stops and the config is deactivated. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status: the notification is retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    batchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `SERVICE-Webhook/<APP_VERSION>`: the brand and the platform's version.
+                 * @example SERVICE-Webhook/0.1.0
+                 */
+                "User-Agent": string;
+                /**
+                 * @description The event id, as `event_id` in the body; stable across retries.
+                 * @example evt_01m7xx9krh0y9g66pndrqk5bj5
+                 */
+                "X-SERVICE-Event-Id": string;
+                /**
+                 * @description The event kind.
+                 * @example transaction.success
+                 */
+                "X-SERVICE-Event-Type": string;
+                /**
+                 * @description 1 for the first attempt; counts retries and redeliveries.
+                 * @example 1
+                 */
+                "X-SERVICE-Attempt": string;
+                /**
+                 * @description Only when the config has a secret: base64(HMAC-SHA256(key = UTF-8 bytes of the secret, message = the exact raw body bytes)). Base64, not hex. Verify over the raw bytes as received, never over re-serialised JSON, and compare in constant time. Test vector: secret `partner-webhook-secret`, body `{"tx_id":"tx_01HQ","status":"SUCCESS","fee":0.50}` → `4AbbxHPz7+vXZISqBbGriE6Hzq68N7u+32S+UgGqcww=`. After a secret rotation it is signed with the new secret.
+                 * @example VPPDJtocLRI2E0RkcOWMjR0wkIucJQPdN5w9ODSI2o0=
+                 */
+                "X-SERVICE-Signature"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: the event id.
+                 * @example evt_01m7xx9krh0y9g66pndrqk5bj5
+                 */
+                "webhook-id"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: Unix seconds of this attempt. Reject values more than 5 minutes from your clock.
+                 * @example 1795226390
+                 */
+                "webhook-timestamp"?: string;
+                /**
+                 * @description Standard Webhooks, only with a secret: `v1,` + base64(HMAC-SHA256(same key, "{webhook-id}.{webhook-timestamp}." + raw body)). Standard Webhooks libraries take the key as `whsec_` + base64(secret). Test vector: id `evt_1`, timestamp `1700000000`, the body above → `v1,JSQq/wO3+WMtA6RZ6gUxuO2kD75Pgcv6t3NvLcQkmgE=`. During a secret rotation's grace period it carries two space-separated entries, `v1,<new> v1,<old>`: accept the message if any entry verifies.
+                 * @example v1,A2J9fUxGhbQuUg8LE26vsYCEvbCzI2tZgxLllSyCob4=
+                 */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchCompletedNotification"];
             };
         };
         responses: {

@@ -12,7 +12,13 @@ import { DeliveryTable } from "./delivery-table";
 import { ReceiverHealthSection } from "./receiver-health-table";
 
 const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
-const EVENTS = ["transaction.success", "transaction.refunded", "transaction.failed", "statement.closed"];
+const EVENTS = [
+  "transaction.success",
+  "transaction.refunded",
+  "transaction.failed",
+  "statement.closed",
+  "batch.completed",
+];
 
 export function WebhooksPage() {
   return (

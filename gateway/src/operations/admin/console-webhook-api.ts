@@ -20,7 +20,13 @@ import { WebhookDelivery } from "./console-transaction-api.js";
 export const DeliverySearchQuery = Query({
   status: Type.Optional(StringEnum(["pending", "delivering", "delivered", "dead"])),
   event_type: Type.Optional(
-    StringEnum(["transaction.success", "transaction.refunded", "transaction.failed", "statement.closed"]),
+    StringEnum([
+      "transaction.success",
+      "transaction.refunded",
+      "transaction.failed",
+      "statement.closed",
+      "batch.completed",
+    ]),
   ),
   partner_id: Type.Optional(Id("One partner's deliveries.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
   tx_id: Type.Optional(Id("One transaction's deliveries.", "tx_01m7xx9726hzfmmn1fcz6t8605")),

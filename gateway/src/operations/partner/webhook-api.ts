@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   "transaction.refunded",
   "transaction.failed",
   "statement.closed",
+  "batch.completed",
 ] as const;
 
 const EventFilter = StringEnum([...EVENT_TYPES, "*"]);
@@ -50,7 +51,7 @@ const EVENTS_DESCRIPTION =
 const UrlField = Type.String({
   format: "uri",
   description:
-    "The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.",
+    "The receiver's base URL: notifications go to `{url}/webhooks/transactions/success`, `/refunded` and `/failed`, `{url}/webhooks/statements/closed` and `{url}/webhooks/batches/completed`. https (http only where private URLs are allowed); no credentials, query or fragment; not already ending in `/webhooks/transactions/<kind>`.",
 });
 const SecretField = serviceRule(
   Type.String({
@@ -216,7 +217,7 @@ export const createWebhookConfig = defineOperation({
   tags: WEBHOOK_TAGS,
   summary: "Register a webhook receiver",
   description:
-    "Notifications of the chosen event kinds are sent to `{url}/webhooks/transactions/<kind>` (see the `webhooks` section). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
+    "Notifications of the chosen event kinds are sent to `{url}/webhooks/<resource>/<kind>`, e.g. `{url}/webhooks/transactions/success` (see the `webhooks` section for each kind's path). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
   body: WebhookConfigCreateRequest,
   bodyExamples: { signed: WEBHOOK_CONFIG_REQUEST_EXAMPLE },
   responses: {

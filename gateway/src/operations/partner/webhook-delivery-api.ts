@@ -41,7 +41,10 @@ export const WebhookDelivery = component(
         description: "The event's id, also sent as `webhook-id` and in the body: deduplicate by it.",
       }),
       event_type: StringEnum(EVENT_TYPES, { description: "Event kind." }),
-      tx_id: Type.String({ description: "The transaction; for `statement.closed`, the statement id." }),
+      tx_id: Type.String({
+        description:
+          "The transaction; for `statement.closed`, the statement id; for `batch.completed`, the batch id.",
+      }),
       status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
       attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
       next_attempt_at: Nullable(Timestamp("Only while pending: when the next attempt is due.")),
@@ -73,7 +76,7 @@ const DeliveryIdParams = Type.Object({ id: Type.String({ description: "The deliv
 
 export const ListDeliveriesQuery = Type.Object({
   tx_id: Type.Optional(
-    Type.String({ description: "Only deliveries of this transaction (or statement id)." }),
+    Type.String({ description: "Only deliveries of this transaction (or statement id, or batch id)." }),
   ),
   config_id: Type.Optional(Type.String({ description: "Only deliveries to this config." })),
   // The webhook service answers an unknown status (with the states it knows).
