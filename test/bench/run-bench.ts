@@ -343,6 +343,8 @@ async function measureDistributed(
     env: {
       // Payouts stay PROCESSING: settlement callbacks would add load to whatever is measured next.
       SANDBOX_AUTO_SETTLE_MS: "0",
+      // The bench's own funding (bench-seed.ts) is one operator's credit: no second operator to approve it.
+      FOUR_EYES_APPROVALS: "false",
       WEBHOOK_CONSUMER_GROUP: webhookGroup,
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
