@@ -64,6 +64,7 @@ export const PARTS = [
   "webhooks",
   "embedded",
   "statements",
+  "batch",
 ] as const;
 
 const FULL: BenchOptions = {

@@ -136,6 +136,23 @@ export interface StatementDownloadResult {
   readonly failure?: string;
 }
 
+/** A batch's fan-out against single executePayout calls of the same partner in the same run (batch-payouts.ts). */
+export interface BatchResult {
+  readonly items: number;
+  /** From the last item sent to VALIDATED. */
+  readonly validationSeconds: number;
+  /** From the approval to every item's payout accepted (PROCESSING or final). */
+  readonly acceptedSeconds: number;
+  readonly acceptedPerSecond: number;
+  /** From the approval to COMPLETED, the bench settling every item through the sandbox admin route. */
+  readonly completedSeconds: number;
+  readonly singlePayouts: number;
+  readonly singleConcurrency: number;
+  readonly singlePerSecond: number;
+  /** acceptedPerSecond / singlePerSecond. */
+  readonly ratio: number;
+}
+
 export interface BenchResults {
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -151,6 +168,7 @@ export interface BenchResults {
   readonly noisyNeighbour?: NoisyNeighbourResult;
   readonly statementRender?: readonly StatementRenderResult[];
   readonly statementDownload?: StatementDownloadResult;
+  readonly batch?: BatchResult;
   /** Highest peak RSS (MB) seen per process over the run. */
   readonly peakRssMb: Readonly<Record<string, number>>;
   /** False when VmHWM could not be reset, so per-scenario peaks are since process start. */

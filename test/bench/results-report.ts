@@ -101,6 +101,19 @@ export function renderMarkdown(results: BenchResults): string {
       ...(d.failure ? ["", `The download failed after ${d.seconds.toFixed(1)} s: ${d.failure}`] : []),
     );
   }
+  const b = results.batch;
+  if (b) {
+    lines.push(
+      "",
+      "### Bulk payouts",
+      "",
+      `One batch created through the partner API, validated, approved; items/s from the approval until every item's payout was accepted (PROCESSING), against ${b.singlePayouts} single executePayout calls (${b.singleConcurrency} in flight) of the same partner in the same run. COMPLETED includes the bench settling every item through the sandbox admin route.`,
+      "",
+      "| items | validation s | accepted s | items/s | single payouts/s | ratio | COMPLETED s |",
+      "|--:|--:|--:|--:|--:|--:|--:|",
+      `| ${b.items} | ${b.validationSeconds.toFixed(1)} | ${b.acceptedSeconds.toFixed(2)} | ${b.acceptedPerSecond.toFixed(0)} | ${b.singlePerSecond.toFixed(0)} | ${(b.ratio * 100).toFixed(0)} % | ${b.completedSeconds.toFixed(1)} |`,
+    );
+  }
   lines.push("", "### Peak RSS per process (MB, whole run)", "", "| process | peak RSS MB |", "|---|--:|");
   for (const [name, mb] of Object.entries(results.peakRssMb)) lines.push(`| ${name} | ${mb.toFixed(0)} |`);
   if (results.targets.length > 0) {

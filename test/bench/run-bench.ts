@@ -15,9 +15,11 @@ import {
 } from "@payouts/platform/events/event-signature";
 import { createKafkaEventBus } from "@payouts/platform/events/kafka-event-bus";
 import { createCleanupStack } from "../support/cleanup-stack.js";
+import { BATCH_ITEMS, measureBatchPayouts } from "./batch-payouts.js";
 import { type BenchOptions, parseBenchOptions, runLimitSeconds, runs, UsageError } from "./bench-options.js";
 import {
   type BaselineName,
+  type BatchResult,
   type BenchResults,
   type HttpScenarioResult,
   NOISY_PHASES,
@@ -146,6 +148,7 @@ async function main(): Promise<number> {
   http.push(...distributed.http);
   const statementDownload: StatementDownloadResult | undefined = distributed.statementDownload;
   const noisyNeighbour: NoisyNeighbourResult | undefined = distributed.noisyNeighbour;
+  const batch: BatchResult | undefined = distributed.batch;
   if (!options.skipEmbedded && runs(options, "embedded")) {
     http.push(...(await measureEmbedded(settings, monitor, runId)));
   }
@@ -177,9 +180,17 @@ async function main(): Promise<number> {
     ...(noisyNeighbour ? { noisyNeighbour } : {}),
     ...(statementRender ? { statementRender } : {}),
     ...(statementDownload ? { statementDownload } : {}),
+    ...(batch ? { batch } : {}),
     peakRssMb,
     peaksPerScenario: monitor.peaksPerWindow,
-    targets: checkTargets(compared, distributed.webhooks, peakRssMb, noisyNeighbour, statementDownload),
+    targets: checkTargets(
+      compared,
+      distributed.webhooks,
+      peakRssMb,
+      noisyNeighbour,
+      statementDownload,
+      batch,
+    ),
     problems,
   };
   const markdown = writeResults(outDir, results);
@@ -289,6 +300,7 @@ const DISTRIBUTED_PARTS = [
   "listTransactions",
   "webhooks",
   "statements",
+  "batch",
 ] as const;
 
 async function measureDistributed(
@@ -300,6 +312,7 @@ async function measureDistributed(
   webhooks: WebhookPhaseResult[];
   noisyNeighbour?: NoisyNeighbourResult;
   statementDownload?: StatementDownloadResult;
+  batch?: BatchResult;
 }> {
   const { monitor, problems } = settings;
   const databaseName = `bench_${infra.runId}`;
@@ -330,6 +343,8 @@ async function measureDistributed(
     env: {
       // Payouts stay PROCESSING: settlement callbacks would add load to whatever is measured next.
       SANDBOX_AUTO_SETTLE_MS: "0",
+      // The bench's own funding (bench-seed.ts) is one operator's credit: no second operator to approve it.
+      FOUR_EYES_APPROVALS: "false",
       WEBHOOK_CONSUMER_GROUP: webhookGroup,
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
@@ -355,6 +370,9 @@ async function measureDistributed(
   ] as const;
   for (const [name, make] of flow) if (runs(options, name)) http.push(await scenario(name, make()));
   checkAlive(topology.pids, problems);
+  const batch = runs(options, "batch")
+    ? await measureBatch(options, topology, tenant, infra.runId, problems)
+    : undefined;
   const webhooks = runs(options, "webhooks")
     ? await measureWebhooks(options, topology, tenant, settings, {
         ...infra,
@@ -374,7 +392,30 @@ async function measureDistributed(
     webhooks: webhooks.phases,
     ...(webhooks.noisyNeighbour ? { noisyNeighbour: webhooks.noisyNeighbour } : {}),
     ...(statementDownload ? { statementDownload } : {}),
+    ...(batch ? { batch } : {}),
   };
+}
+
+/** A batch's fan-out against single payouts of the same partner (batch-payouts.ts); an error is a problem. */
+async function measureBatch(
+  options: BenchOptions,
+  topology: DistributedTarget,
+  tenant: BenchTenant,
+  runId: string,
+  problems: string[],
+): Promise<BatchResult | undefined> {
+  const items = options.quick ? BATCH_ITEMS.quick : BATCH_ITEMS.full;
+  try {
+    return await measureBatchPayouts(
+      { platform: topology, tenant, runId, concurrency: options.connections, log },
+      items,
+    );
+  } catch (error) {
+    problems.push(`batch: ${(error as Error).message}`);
+    return undefined;
+  } finally {
+    checkAlive(topology.pids, problems);
+  }
 }
 
 /** A seeded day downloaded as CSV through the gateway (statement-download.ts). */

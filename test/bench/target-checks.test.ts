@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { httpScenario, loadResult, webhookPhase } from "./bench-fixtures.js";
-import { checkStatementDownload, checkTargets } from "./target-checks.js";
+import { checkBatch, checkStatementDownload, checkTargets } from "./target-checks.js";
 
 describe("checkTargets", () => {
   it("checks each performance target against the measured figures", () => {
@@ -103,5 +103,28 @@ describe("checkStatementDownload", () => {
       failure: "answered 503",
     });
     expect(failed[0]).toMatchObject({ measured: "failed after 15.2 s: answered 503", met: false });
+  });
+});
+
+describe("checkBatch", () => {
+  const batch = {
+    items: 300,
+    validationSeconds: 2,
+    acceptedSeconds: 1.5,
+    acceptedPerSecond: 200,
+    completedSeconds: 6,
+    singlePayouts: 75,
+    singleConcurrency: 50,
+    singlePerSecond: 240,
+    ratio: 200 / 240,
+  };
+
+  it("holds the batch's items accepted/s to 80 % of the single executePayout rate of the run", () => {
+    expect(checkBatch(batch)).toEqual({
+      target: "batch of 300: items accepted/s ≥ 80 % of single executePayout/s",
+      measured: "83 % (200 items/s vs 240 payouts/s)",
+      met: true,
+    });
+    expect(checkBatch({ ...batch, acceptedPerSecond: 150, ratio: 150 / 240 }).met).toBe(false);
   });
 });

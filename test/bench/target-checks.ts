@@ -1,4 +1,5 @@
 import type {
+  BatchResult,
   HttpScenarioResult,
   NoisyNeighbourResult,
   StatementDownloadResult,
@@ -24,6 +25,8 @@ const SERVICE_RSS_LIMIT_MB = 150;
 const STATEMENT_DOWNLOAD_MIN_LINES_PER_SECOND = 20_000;
 const STATEMENT_DOWNLOAD_RSS_RISE_LIMIT_MB = 50;
 const EMBEDDED_RSS_LIMIT_MB = 400;
+/** A batch's items accepted per second as a fraction of single executePayout calls per second. */
+const BATCH_RATE_TARGET = 0.8;
 /** The partner endpoints whose tail latency is held to 4 × their median. */
 const ENDPOINTS = [
   "previewQuotations",
@@ -40,6 +43,7 @@ export function checkTargets(
   peakRssMb: Readonly<Record<string, number>>,
   noisy?: NoisyNeighbourResult,
   statementDownload?: StatementDownloadResult,
+  batch?: BatchResult,
 ): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const scenario = (name: string) => http.find((s) => s.name === name && s.mode === "distributed");
@@ -105,6 +109,7 @@ export function checkTargets(
   }
   checks.push(...checkWebhookTargets(webhooks, noisy));
   if (statementDownload) checks.push(...checkStatementDownload(statementDownload));
+  if (batch) checks.push(checkBatch(batch));
   const services = SERVICE_PROCESSES.filter((name) => peakRssMb[name] !== undefined);
   if (services.length > 0) {
     const worst = Math.max(...services.map((name) => peakRssMb[name] ?? 0));
@@ -148,6 +153,15 @@ export function checkStatementDownload(d: StatementDownloadResult): TargetCheck[
       met: rise !== undefined && rise < STATEMENT_DOWNLOAD_RSS_RISE_LIMIT_MB,
     },
   ];
+}
+
+/** A batch's fan-out: items accepted per second against single executePayout calls of the same run. */
+export function checkBatch(b: BatchResult): TargetCheck {
+  return {
+    target: `batch of ${b.items}: items accepted/s ≥ ${pct(BATCH_RATE_TARGET)} of single executePayout/s`,
+    measured: `${pct(b.ratio)} (${fixed(b.acceptedPerSecond, 0)} items/s vs ${fixed(b.singlePerSecond, 0)} payouts/s)`,
+    met: b.ratio >= BATCH_RATE_TARGET,
+  };
 }
 
 function pct(fraction: number): string {
