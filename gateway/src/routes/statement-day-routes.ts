@@ -51,23 +51,31 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
 
   /**
    * The day's lines, page by page, stopped at the summary's line count: lines that became visible after the
-   * summary was read come after all of its lines in feed order, so the document stays consistent.
+   * summary was read come after all of its lines in feed order, so the document stays consistent. The next
+   * page is asked for as soon as a page arrives, so the ledger reads it while this one is rendered and
+   * written; no more than that one page is read ahead, so a slow reader still holds the ledger back.
    */
   async function* linesOf(partnerId: string, summary: DailyStatementSummary): AsyncIterable<StatementLine> {
-    let after = "";
-    let left = summary.line_count;
-    while (left > 0) {
-      const page = await statements.listDailyStatementLines({
+    const pageAfter = (after: string, left: number) =>
+      statements.listDailyStatementLines({
         partnerId,
         date: summary.date,
         revision: summary.revision,
         after,
         limit: Math.min(left, LINE_PAGE),
       });
+    let left = summary.line_count;
+    let pending = left > 0 ? pageAfter("", left) : undefined;
+    while (pending) {
+      const page = await pending;
       if (page.lines.length === 0) return;
-      for (const line of page.lines.slice(0, left)) yield renderLine(line);
+      const lines = page.lines.slice(0, left);
       left -= page.lines.length;
-      after = page.nextCursor;
+      pending = left > 0 ? pageAfter(page.nextCursor, left) : undefined;
+      // A reader that stops (the client went away) leaves the page read ahead unawaited: its failure is
+      // of no one's concern then, and must not surface as an unhandled rejection.
+      pending?.catch(() => {});
+      for (const line of lines) yield renderLine(line);
     }
   }
 
