@@ -19,6 +19,7 @@ import {
   getDailyStatement,
   listStatements,
 } from "../operations/partner/statement-day-api.js";
+import { pagedLines } from "../statements/paged-lines.js";
 import type { StatementDocument } from "../statements/statement-document.js";
 import {
   negotiateStatementFormat,
@@ -50,33 +51,19 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
   const { statements } = deps.clients;
 
   /**
-   * The day's lines, page by page, stopped at the summary's line count: lines that became visible after the
-   * summary was read come after all of its lines in feed order, so the document stays consistent. The next
-   * page is asked for as soon as a page arrives, so the ledger reads it while this one is rendered and
-   * written; no more than that one page is read ahead, so a slow reader still holds the ledger back.
+   * The day's lines, stopped at the summary's line count: lines that became visible after the summary was
+   * read come after all of its lines in feed order, so the document stays consistent.
    */
   async function* linesOf(partnerId: string, summary: DailyStatementSummary): AsyncIterable<StatementLine> {
-    const pageAfter = (after: string, left: number) =>
+    const read = (after: string, limit: number) =>
       statements.listDailyStatementLines({
         partnerId,
         date: summary.date,
         revision: summary.revision,
         after,
-        limit: Math.min(left, LINE_PAGE),
+        limit,
       });
-    let left = summary.line_count;
-    let pending = left > 0 ? pageAfter("", left) : undefined;
-    while (pending) {
-      const page = await pending;
-      if (page.lines.length === 0) return;
-      const lines = page.lines.slice(0, left);
-      left -= page.lines.length;
-      pending = left > 0 ? pageAfter(page.nextCursor, left) : undefined;
-      // A reader that stops (the client went away) leaves the page read ahead unawaited: its failure is
-      // of no one's concern then, and must not surface as an unhandled rejection.
-      pending?.catch(() => {});
-      for (const line of lines) yield renderLine(line);
-    }
+    for await (const line of pagedLines(read, summary.line_count, LINE_PAGE)) yield renderLine(line);
   }
 
   addRoute(app, getDailyStatement, async (request, reply) => {
