@@ -19,6 +19,7 @@ import {
   getDailyStatement,
   listStatements,
 } from "../operations/partner/statement-day-api.js";
+import { pagedLines } from "../statements/paged-lines.js";
 import type { StatementDocument } from "../statements/statement-document.js";
 import {
   negotiateStatementFormat,
@@ -50,25 +51,19 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
   const { statements } = deps.clients;
 
   /**
-   * The day's lines, page by page, stopped at the summary's line count: lines that became visible after the
-   * summary was read come after all of its lines in feed order, so the document stays consistent.
+   * The day's lines, stopped at the summary's line count: lines that became visible after the summary was
+   * read come after all of its lines in feed order, so the document stays consistent.
    */
   async function* linesOf(partnerId: string, summary: DailyStatementSummary): AsyncIterable<StatementLine> {
-    let after = "";
-    let left = summary.line_count;
-    while (left > 0) {
-      const page = await statements.listDailyStatementLines({
+    const read = (after: string, limit: number) =>
+      statements.listDailyStatementLines({
         partnerId,
         date: summary.date,
         revision: summary.revision,
         after,
-        limit: Math.min(left, LINE_PAGE),
+        limit,
       });
-      if (page.lines.length === 0) return;
-      for (const line of page.lines.slice(0, left)) yield renderLine(line);
-      left -= page.lines.length;
-      after = page.nextCursor;
-    }
+    for await (const line of pagedLines(read, summary.line_count, LINE_PAGE)) yield renderLine(line);
   }
 
   addRoute(app, getDailyStatement, async (request, reply) => {
