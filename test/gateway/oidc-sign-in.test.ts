@@ -1,11 +1,10 @@
-import { createServer, type Server } from "node:http";
 import { buildAdminApp } from "@payouts/gateway/internal/admin-app";
 import type { OidcFetch } from "@payouts/gateway/internal/operators/oidc-sign-in";
 import type { FastifyInstance } from "fastify";
-import { decodeJwt, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
-import Provider from "oidc-provider";
+import { decodeJwt, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, callJson } from "../support/call-json.js";
+import { OIDC_CLIENT, startOidcProvider, type TestOidcProvider } from "../support/oidc-provider.js";
 import { CSRF, sessionCookieOf, withCookie } from "../support/operator-session.js";
 import { freePort, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
@@ -16,13 +15,11 @@ import { freePort, startTestPlatform, type TestPlatform } from "../support/test-
  * only a misbehaving provider or a man in the middle can trip (audience, issuer, expiry) — an ID token
  * re-signed with the provider's own key and one claim changed on its way to the gateway.
  */
-const CLIENT = { id: "payouts-admin", secret: "oidc-client-secret-0123456789abcdef" };
 let platform: TestPlatform;
-let idp: Server;
+let idp: TestOidcProvider;
 let issuer: string;
 let gateway: FastifyInstance;
 let adminUrl: string;
-let signingKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
 /** Claims the next token response's ID token gets changed by, or undefined to pass it through. */
 let tamper: ((claims: JWTPayload) => JWTPayload) | undefined;
 /** The user the provider signs in next, and their groups. */
@@ -35,48 +32,10 @@ const GROUPS: Record<string, string[]> = {
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const idpPort = await freePort();
   const adminPort = await freePort();
-  issuer = `http://127.0.0.1:${idpPort}`;
   adminUrl = `http://127.0.0.1:${adminPort}`;
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  signingKey = keys.privateKey;
-  const jwk = { ...(await exportJWK(keys.privateKey)), kid: "k1", alg: "RS256", use: "sig" };
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT.id,
-        client_secret: CLIENT.secret,
-        redirect_uris: [`${adminUrl}/admin/oidc/callback`],
-        post_logout_redirect_uris: [`${adminUrl}/console/`],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-      },
-    ],
-    jwks: { keys: [jwk] },
-    cookies: { keys: ["oidc-test-cookie-key"] },
-    claims: { openid: ["sub"], groups: ["groups"], profile: ["preferred_username"] },
-    conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx: unknown, sub: string) => ({
-      accountId: sub,
-      claims: async () => ({ sub, preferred_username: sub, groups: GROUPS[sub] ?? [] }),
-    }),
-  });
-  const handle = provider.callback();
-  idp = createServer((req, res) => {
-    if (!req.url?.startsWith("/interaction/")) return void handle(req, res);
-    // The user signs in and consents at once: the provider records the grant and resumes the flow.
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      const grant = new provider.Grant({ accountId: nextUser, clientId: String(details.params.client_id) });
-      grant.addOIDCScope(String(details.params.scope));
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: nextUser }, consent: { grantId } });
-    })();
-  });
-  await new Promise<void>((resolve) => idp.listen(idpPort, "127.0.0.1", resolve));
+  idp = await startOidcProvider({ adminUrl, groups: GROUPS, signInAs: () => nextUser });
+  issuer = idp.issuer;
 
   const deps = platform.runtime.gateway.adminDeps;
   const oidcFetch: OidcFetch = async (url, options) => {
@@ -87,7 +46,7 @@ beforeAll(async () => {
     tamper = undefined;
     body.id_token = await new SignJWT(claims)
       .setProtectedHeader({ alg: "RS256", kid: "k1" })
-      .sign(signingKey);
+      .sign(idp.signingKey);
     return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
   };
   gateway = await buildAdminApp(
@@ -97,8 +56,8 @@ beforeAll(async () => {
       config: {
         ...deps.config,
         oidcIssuer: issuer,
-        oidcClientId: CLIENT.id,
-        oidcClientSecret: CLIENT.secret,
+        oidcClientId: OIDC_CLIENT.id,
+        oidcClientSecret: OIDC_CLIENT.secret,
         oidcRedirectUri: `${adminUrl}/admin/oidc/callback`,
         oidcScopes: "openid profile groups",
         oidcRoleMap: { "ops-view": "viewer", "ops-finance": "finance", "ops-admins": "admin" },
@@ -112,8 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  idp?.closeAllConnections();
-  await new Promise((resolve) => idp?.close(resolve));
+  await idp?.close();
   await platform?.close();
 });
 

@@ -60,6 +60,8 @@ export interface EditableTableProps<Row, D extends Draft> {
   readonly onSaved: (message: string) => void;
   /** The Edit button's text and accessible name. */
   readonly editButton: (row: Row) => { readonly text: string; readonly label: string };
+  /** False when the signed-in role may not save: rows are shown without Edit. */
+  readonly editable?: boolean;
   readonly saveText: (row: Row) => string;
   /** More buttons of a shown row, after Edit (e.g. Revoke). */
   readonly actions?: (row: Row) => ReactNode;
@@ -122,9 +124,11 @@ function ShownRow<Row, D extends Draft>({
       ))}
       <td>
         <div className="row-actions">
-          <button type="button" onClick={onEdit} aria-label={edit.label}>
-            {edit.text}
-          </button>
+          {table.editable !== false && (
+            <button type="button" onClick={onEdit} aria-label={edit.label}>
+              {edit.text}
+            </button>
+          )}
           {table.actions?.(row)}
         </div>
       </td>

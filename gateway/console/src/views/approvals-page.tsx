@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
 import { Field } from "../components/field";
@@ -91,6 +91,7 @@ export function ApprovalsPage() {
 type Decision = "approve" | "reject";
 
 function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
+  const can = useCan();
   const api = useApi();
   const client = useQueryClient();
   const [decision, setDecision] = useState<Decision>();
@@ -144,18 +145,22 @@ function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone:
       <td>
         {pending && (
           <div className="toolbar">
-            <button
-              type="button"
-              className="primary"
-              disabled={a.approval_refusal !== null}
-              aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
-              onClick={() => open("approve")}
-            >
-              Approve…
-            </button>
-            <button type="button" onClick={() => open("reject")}>
-              Reject…
-            </button>
+            {can("POST /admin/approvals/{approval_id}/approve") && (
+              <button
+                type="button"
+                className="primary"
+                disabled={a.approval_refusal !== null}
+                aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
+                onClick={() => open("approve")}
+              >
+                Approve…
+              </button>
+            )}
+            {can("POST /admin/approvals/{approval_id}/reject") && (
+              <button type="button" onClick={() => open("reject")}>
+                Reject…
+              </button>
+            )}
           </div>
         )}
         {pending && a.approval_refusal && (

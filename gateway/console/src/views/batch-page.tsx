@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
@@ -106,6 +106,7 @@ function BatchSummary({ batch }: { batch: Types.Batch }) {
 }
 
 function CancelBatch({ batch }: { batch: Types.Batch }) {
+  const mayCancel = useCan()("POST /admin/batches/{batch_id}/cancel");
   const api = useApi();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -123,7 +124,7 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   return (
     <>
       {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
-      {CANCELLABLE.includes(batch.status) && (
+      {CANCELLABLE.includes(batch.status) && mayCancel && (
         <div className="toolbar">
           <button
             type="button"

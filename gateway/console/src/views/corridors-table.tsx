@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
@@ -21,6 +21,7 @@ const BLANK: Types.Corridor = {
 export function CorridorsTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["corridors"], queryFn: () => api.listCorridors() });
+  const mayEdit = useCan()("PUT /admin/corridors/{country_code}");
   const [done, setDone] = useState<string>();
   return (
     <section aria-labelledby="corridors-heading">
@@ -39,13 +40,18 @@ export function CorridorsTable() {
             save={async (c, draft) => savedMessage(await api.putCorridor(c.country_code, trimmed(draft)))}
             invalidates={["corridors"]}
             onSaved={setDone}
+            editable={mayEdit}
             editButton={(c) => ({ text: "Edit", label: `Edit ${c.country_code} corridor` })}
             saveText={(c) => `Save ${c.country_code}`}
           />
         )}
       </QueryState>
-      <h3>Add a corridor</h3>
-      <NewCorridor onDone={setDone} />
+      {mayEdit && (
+        <>
+          <h3>Add a corridor</h3>
+          <NewCorridor onDone={setDone} />
+        </>
+      )}
     </section>
   );
 }

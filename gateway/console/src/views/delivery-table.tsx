@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime, StatusBadge } from "../components/format";
@@ -41,6 +41,7 @@ function DeliveryRow({
   showAttempts: boolean;
   onDone: (message: string) => void;
 }) {
+  const mayRedeliver = useCan()("POST /admin/webhook-deliveries/{delivery_id}/redeliver");
   const api = useApi();
   const client = useQueryClient();
   const redeliver = useMutation({
@@ -82,7 +83,7 @@ function DeliveryRow({
           {d.last_error && <div className="muted wrap">{d.last_error}</div>}
         </td>
         <td>
-          {redeliverable(d) && (
+          {redeliverable(d) && mayRedeliver && (
             <button
               type="button"
               onClick={() => redeliver.mutate()}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
@@ -13,6 +13,7 @@ import { CURRENCY, checkPositiveDecimal } from "../components/validation";
 export function FxRatesTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["fx-rates"], queryFn: () => api.listFxRates() });
+  const mayEdit = useCan()("PUT /admin/fx-rates/{currency}");
   const [done, setDone] = useState<string>();
   return (
     <section aria-labelledby="fx-heading">
@@ -33,12 +34,13 @@ export function FxRatesTable() {
             }
             invalidates={["fx-rates"]}
             onSaved={setDone}
+            editable={mayEdit}
             editButton={(rate) => ({ text: "Edit", label: `Edit ${rate.currency} rate` })}
             saveText={() => "Save"}
           />
         )}
       </QueryState>
-      <NewFxRate onDone={setDone} />
+      {mayEdit && <NewFxRate onDone={setDone} />}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
@@ -41,6 +41,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
     setLimitProblem(problem);
     if (!problem) create.mutate();
   }
+  const can = useCan();
   const apps = query.data?.apps;
   const active = (apps ?? []).filter((a) => !a.revoked_at);
   const revoked = (apps ?? []).filter((a) => a.revoked_at);
@@ -88,9 +89,14 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
           }}
           invalidates={["apps", partnerId]}
           onSaved={setDone}
+          editable={can("PATCH /admin/partners/{partner_id}/apps/{client_id}")}
           editButton={(app) => ({ text: "Edit limit", label: `Edit limit of ${app.client_id}` })}
           saveText={() => "Save limit"}
-          actions={(app) => <RevokeApp app={app} onDone={setDone} refresh={refresh} />}
+          actions={(app) =>
+            can("DELETE /admin/partners/{partner_id}/apps/{client_id}") && (
+              <RevokeApp app={app} onDone={setDone} refresh={refresh} />
+            )
+          }
         />
       )}
       {revoked.length > 0 && (
@@ -98,19 +104,21 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
           Revoked: {revoked.map((a) => `${a.client_id} (${formatTime(a.revoked_at)})`).join(", ")}
         </p>
       )}
-      <form className="inline-form" onSubmit={submit} noValidate>
-        <Field
-          id="new-app-limit"
-          label="Preview rate limit per minute (optional)"
-          inputMode="numeric"
-          value={limit}
-          onChange={(e) => setLimit(e.target.value)}
-          error={limitProblem}
-        />
-        <button type="submit" className="primary" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create app"}
-        </button>
-      </form>
+      {can("POST /admin/partners/{partner_id}/apps") && (
+        <form className="inline-form" onSubmit={submit} noValidate>
+          <Field
+            id="new-app-limit"
+            label="Preview rate limit per minute (optional)"
+            inputMode="numeric"
+            value={limit}
+            onChange={(e) => setLimit(e.target.value)}
+            error={limitProblem}
+          />
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create app"}
+          </button>
+        </form>
+      )}
       {create.isError && <ErrorMessage error={create.error} prefix="App not created" />}
     </section>
   );

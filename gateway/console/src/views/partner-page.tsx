@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
@@ -16,6 +16,7 @@ export function PartnerPage() {
   const api = useApi();
   const client = useQueryClient();
   const query = useQuery({ queryKey: ["partner", partnerId], queryFn: () => api.getPartner(partnerId) });
+  const mayEdit = useCan()("PATCH /admin/partners/{partner_id}");
   const [saved, setSaved] = useState<string>();
   const update = useMutation({
     mutationFn: (input: Parameters<typeof api.updatePartner>[1]) => api.updatePartner(partnerId, input),
@@ -47,14 +48,21 @@ export function PartnerPage() {
             <section aria-labelledby="partner-edit-heading">
               <h2 id="partner-edit-heading">Fees and currencies</h2>
               {saved && <ResultNotice onDismiss={() => setSaved(undefined)}>{saved}</ResultNotice>}
-              <PartnerForm
-                key={partner.updated_at}
-                idPrefix="edit-partner"
-                initial={draftOf(partner)}
-                submitLabel="Save changes"
-                pending={update.isPending}
-                onSubmit={(input) => update.mutate(input)}
-              />
+              {mayEdit ? (
+                <PartnerForm
+                  key={partner.updated_at}
+                  idPrefix="edit-partner"
+                  initial={draftOf(partner)}
+                  submitLabel="Save changes"
+                  pending={update.isPending}
+                  onSubmit={(input) => update.mutate(input)}
+                />
+              ) : (
+                <p>
+                  {partner.supported_currencies.join(", ") || "No currencies"}; fees {partner.fees.percent}% +{" "}
+                  {partner.fees.fixed_usd} USD.
+                </p>
+              )}
               {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
             </section>
             <PartnerBalance partnerId={partner.partner_id} />

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
@@ -20,6 +20,7 @@ const SUGGESTED_ZONES = [
 
 /** The time zone the partner's daily statements are cut in. */
 export function PartnerStatements({ partnerId }: { partnerId: string }) {
+  const mayEdit = useCan()("PUT /admin/partners/{partner_id}/statement-settings");
   const api = useApi();
   const client = useQueryClient();
   const settings = useQuery({
@@ -62,9 +63,11 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
                 <option key={name} value={name} />
               ))}
             </datalist>
-            <button type="submit" disabled={save.isPending || zone === undefined}>
-              Save time zone
-            </button>
+            {mayEdit && (
+              <button type="submit" disabled={save.isPending || zone === undefined}>
+                Save time zone
+              </button>
+            )}
           </form>
         )}
       </QueryState>

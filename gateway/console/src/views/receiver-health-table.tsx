@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatAge, formatTime } from "../components/format";
@@ -85,6 +85,11 @@ function ReceiverRow({
 }) {
   const api = useApi();
   const client = useQueryClient();
+  const mayToggle = useCan()(
+    r.paused
+      ? "POST /admin/webhook-receivers/{config_id}/resume"
+      : "POST /admin/webhook-receivers/{config_id}/pause",
+  );
   const toggle = useMutation({
     mutationFn: () => api.setReceiverPaused(r.config_id, !r.paused),
     onSuccess: async (saved) => {
@@ -118,15 +123,17 @@ function ReceiverRow({
       </td>
       <td>{r.pending > 0 ? formatAge(r.oldest_pending_age_seconds) : "—"}</td>
       <td>
-        <button
-          type="button"
-          className={r.paused ? "primary" : "danger"}
-          onClick={() => toggle.mutate()}
-          disabled={toggle.isPending}
-          aria-label={`${r.paused ? "Resume" : "Pause"} ${r.config_id}`}
-        >
-          {r.paused ? "Resume" : "Pause"}
-        </button>
+        {mayToggle && (
+          <button
+            type="button"
+            className={r.paused ? "primary" : "danger"}
+            onClick={() => toggle.mutate()}
+            disabled={toggle.isPending}
+            aria-label={`${r.paused ? "Resume" : "Pause"} ${r.config_id}`}
+          >
+            {r.paused ? "Resume" : "Pause"}
+          </button>
+        )}
         {toggle.isError && <ErrorMessage error={toggle.error} prefix="Not changed" />}
       </td>
     </tr>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
@@ -37,6 +37,7 @@ export function ReconciliationPage() {
 }
 
 function Runs() {
+  const mayRun = useCan()("POST /admin/reconciliation/runs");
   const api = useApi();
   const client = useQueryClient();
   const [date, setDate] = useState(yesterday);
@@ -63,19 +64,21 @@ function Runs() {
   return (
     <section aria-labelledby="runs-heading">
       <h2 id="runs-heading">Runs</h2>
-      <form className="inline-form" aria-label="Run a reconciliation" onSubmit={submit}>
-        <Field
-          id="run-date"
-          label="UTC day"
-          type="date"
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
-        <button type="submit" className="primary" disabled={start.isPending || !date}>
-          Run now
-        </button>
-        {start.isError && <ErrorMessage error={start.error} prefix="Not run" />}
-      </form>
+      {mayRun && (
+        <form className="inline-form" aria-label="Run a reconciliation" onSubmit={submit}>
+          <Field
+            id="run-date"
+            label="UTC day"
+            type="date"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+          />
+          <button type="submit" className="primary" disabled={start.isPending || !date}>
+            Run now
+          </button>
+          {start.isError && <ErrorMessage error={start.error} prefix="Not run" />}
+        </form>
+      )}
       {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
       <QueryState query={query} what="runs" isEmpty={(d) => d.runs.length === 0} empty="No run yet.">
         {(data) => (
@@ -191,6 +194,7 @@ function Breaks() {
 }
 
 function BreakRow({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
+  const mayResolve = useCan()("POST /admin/reconciliation/breaks/{break_id}/resolve");
   const api = useApi();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -242,7 +246,7 @@ function BreakRow({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone
         )}
       </td>
       <td>
-        {!b.resolution && (
+        {!b.resolution && mayResolve && (
           <button type="button" onClick={() => setOpen(true)} aria-label={`Resolve ${b.break_id}`}>
             Resolve…
           </button>

@@ -69,22 +69,25 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
     run.mutate(action);
   }
   const refundable = tx.status === "SUCCESS" && can("POST /admin/transactions/{tx_id}/refund");
+  const failable = tx.status === "PROCESSING" && can("POST /admin/transactions/{tx_id}/fail");
   const settleable = tx.status === "PROCESSING" && can("POST /admin/sandbox/transactions/{tx_id}/settle");
   return (
     <>
       {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
-      {(refundable || settleable) && (
+      {(refundable || failable || settleable) && (
         <div className="toolbar">
           {refundable && (
             <button type="button" className="danger" onClick={() => open({ kind: "refund" })}>
               Refund…
             </button>
           )}
+          {failable && (
+            <button type="button" className="danger" onClick={() => open({ kind: "fail" })}>
+              Force fail…
+            </button>
+          )}
           {settleable && (
             <>
-              <button type="button" className="danger" onClick={() => open({ kind: "fail" })}>
-                Force fail…
-              </button>
               <button type="button" onClick={() => open({ kind: "settle", outcome: "SUCCESS" })}>
                 Sandbox: settle as paid…
               </button>

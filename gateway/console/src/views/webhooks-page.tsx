@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
+import { useApi, useCan } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { PagerControls, useCursorPager } from "../components/pager";
@@ -165,6 +165,7 @@ function Configs() {
 
 function ConfigRow({ config: c, onDone }: { config: Types.WebhookConfig; onDone: (m: string) => void }) {
   const api = useApi();
+  const mayToggle = useCan()("PATCH /admin/webhook-configs/{config_id}");
   const client = useQueryClient();
   const toggle = useMutation({
     mutationFn: () => api.setWebhookConfigEnabled(c.config_id, !c.enabled),
@@ -193,15 +194,17 @@ function ConfigRow({ config: c, onDone }: { config: Types.WebhookConfig; onDone:
         </div>
       </td>
       <td>
-        <button
-          type="button"
-          className={c.enabled ? "danger" : "primary"}
-          onClick={() => toggle.mutate()}
-          disabled={toggle.isPending}
-          aria-label={`${c.enabled ? "Disable" : "Enable"} ${c.config_id}`}
-        >
-          {c.enabled ? "Disable" : "Enable"}
-        </button>
+        {mayToggle && (
+          <button
+            type="button"
+            className={c.enabled ? "danger" : "primary"}
+            onClick={() => toggle.mutate()}
+            disabled={toggle.isPending}
+            aria-label={`${c.enabled ? "Disable" : "Enable"} ${c.config_id}`}
+          >
+            {c.enabled ? "Disable" : "Enable"}
+          </button>
+        )}
         {toggle.isError && <ErrorMessage error={toggle.error} prefix="Not changed" />}
       </td>
     </tr>
