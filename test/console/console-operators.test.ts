@@ -100,9 +100,9 @@ const GATED: { path: () => string; loaded: (page: Page) => Locator; controls: (p
       path: () => "/webhooks",
       loaded: (page) => page.getByRole("region", { name: "Webhook configs table" }).getByText(configId),
       controls: (page) => [
-      page.getByRole("button", { name: `Disable ${configId}` }),
-      page.getByRole("button", { name: `Pause ${configId}` }),
-    ],
+        page.getByRole("button", { name: `Disable ${configId}` }),
+        page.getByRole("button", { name: `Pause ${configId}` }),
+      ],
     },
     {
       path: () => "/reconciliation",
