@@ -97,7 +97,7 @@ for (let round = 1; round <= rounds; round++) {
       env: {
         ...env,
         SANDBOX_AUTO_SETTLE_MS: "0",
-        // The seed credits the bench partner with one admin token: no second operator to approve it.
+        // The bench partner is funded by one admin token's credit: no second operator to approve it.
         FOUR_EYES_APPROVALS: "false",
         WEBHOOK_CONSUMER_GROUP: `tracecost-${runId}`,
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
