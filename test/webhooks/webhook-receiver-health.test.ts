@@ -238,7 +238,8 @@ describe("receiver health", () => {
       [big.config_id],
     );
     const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
-    expect(text).toContain("deliveries_config_pending_age_idx");
+    // Either partial index on pending rows serves the range; which one is the planner's choice.
+    expect(text).toMatch(/on deliveries_config_(pending_age|due)_idx/);
     expect(text).not.toContain("Seq Scan");
   });
 });
