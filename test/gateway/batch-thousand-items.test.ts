@@ -375,7 +375,7 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
     }
     expect(validated.counts).toMatchObject({ total: ITEMS, invalid: built.invalid.size, excluded: 0 });
     expect(validItems.length + invalidItems.length).toBe(ITEMS);
-    const itemTotal = validItems.reduce((sum, i) => sum.plus(i.total_usd), new Dec(0));
+    const itemTotal = validItems.reduce<Dec>((sum, i) => sum.plus(i.total_usd), new Dec(0));
     expect(itemTotal.eq(validated.total_usd)).toBe(true);
 
     // One cent short: refused with the exact shortfall, and nothing moves.
@@ -422,7 +422,7 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
     });
     expect(completed.reserved_usd).toBe("0");
 
-    const paid = succeeded.reduce((sum, i) => sum.plus(i.total_usd), new Dec(0));
+    const paid = succeeded.reduce<Dec>((sum, i) => sum.plus(i.total_usd), new Dec(0));
     const balance = await balanceOf(platform, partner.partnerId);
     expect(new Dec(balance).eq(start.minus(paid)), `${balance} vs ${start.minus(paid)}`).toBe(true);
     expect(new Dec(completed.released_usd).eq(total.minus(paid))).toBe(true);
