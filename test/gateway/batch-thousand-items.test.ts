@@ -355,7 +355,7 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
         const batch = await call("GET", `/batches/${batchId}`);
         return batch.json.status === "VALIDATING" ? undefined : batch.json;
       },
-      90_000,
+      150_000,
     );
     const validatedMs = Date.now() - started;
     expect(validated.status).toBe("VALIDATED");
@@ -404,7 +404,7 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
           );
         return batch.json.status === "COMPLETED" ? batch.json : undefined;
       },
-      100_000,
+      200_000,
     );
     const completedMs = Date.now() - started;
 
@@ -425,7 +425,6 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
     const paid = succeeded.reduce<Dec>((sum, i) => sum.plus(i.total_usd), new Dec(0));
     const balance = await balanceOf(platform, partner.partnerId);
     expect(new Dec(balance).eq(start.minus(paid)), `${balance} vs ${start.minus(paid)}`).toBe(true);
-    expect(new Dec(completed.released_usd).eq(total.minus(paid))).toBe(true);
 
     // No transaction is debited twice.
     const txIds = final.map((i) => i.tx_id).filter((t): t is string => typeof t === "string");
@@ -436,14 +435,29 @@ describe("a bulk payout of 1,000 items across every corridor", () => {
     );
     expect(debits.rows.filter((r) => r.n > 1)).toEqual([]);
     expect(debits.rows.length).toBeGreaterThanOrEqual(succeeded.length);
+    // The reservation paid out every debited item; a debited item that failed was reversed to the balance
+    // like any failed payout, and completion released the rest.
+    const debited = new Set(debits.rows.map((r) => r.tx_id));
+    const reversed = failed
+      .filter((i) => debited.has(i.tx_id))
+      .reduce<Dec>((sum, i) => sum.plus(i.total_usd), new Dec(0));
+    expect(new Dec(completed.released_usd).eq(total.minus(paid).minus(reversed))).toBe(true);
+
+    // Settlements and the fan-out meet on the batch row before any account row, so PostgreSQL never had to
+    // break a deadlock between them (its counter is per database; this one is the platform's own).
+    const deadlocks = await platform.runtime.db.query<{ deadlocks: string }>(
+      "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()",
+    );
+    expect(Number(deadlocks.rows[0]?.deadlocks)).toBe(0);
 
     const invalidByCode: Record<string, number> = {};
     for (const i of invalidItems) invalidByCode[i.error_code] = (invalidByCode[i.error_code] ?? 0) + 1;
     console.log(
       `batch-thousand-items: items=${ITEMS} valid=${validItems.length} invalid=${JSON.stringify(invalidByCode)} ` +
         `excluded=${completed.counts.excluded} succeeded=${succeeded.length} failed=${failed.length} ` +
+        `paid_usd=${toDecimalString(paid)} reversed_usd=${toDecimalString(reversed)} ` +
         `total_usd=${completed.total_usd} released_usd=${completed.released_usd} final_balance=${balance} ` +
         `validated_in_ms=${validatedMs} completed_in_ms=${completedMs}`,
     );
-  }, 240_000);
+  }, 420_000);
 });

@@ -5,7 +5,7 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
 import { itemStatusForTransaction } from "../batches/domain/batch-status.js";
-import { completeIfDone } from "../batches/operations/complete-batch.js";
+import { completeIfDone, lockForCompletion } from "../batches/operations/complete-batch.js";
 import { addItemFollowsTransaction } from "../batches/store/item-follows-transaction.js";
 import type { Movement } from "../domain/posting-rules.js";
 import { canTransition, type TxStatus } from "../domain/transaction-status.js";
@@ -54,6 +54,10 @@ export async function transition(
 ): Promise<ChangedTransaction> {
   const st = new Statement();
   const changed = addTransition(st, locked, spec);
+  const completes = locked.tx.batchItem && (spec.to === "SUCCESS" || spec.to === "FAILED");
+  // Before the movement touches any account row: the batch fan-out holds the batch row while it moves
+  // money into in_flight, so taking the batch row after in_flight would deadlock with it.
+  if (completes) await lockForCompletion(q, locked.tx.partnerId, locked.tx.batchItem.batchId);
   const res = await st.run<TxRow>(q, TRANSITION_RESULT);
   const tx = transitionApplied(res.rows, describe(locked, spec));
   // A batch item that became final may be its batch's last: completion is checked in this transaction.

@@ -31,19 +31,23 @@ export function createCallbackDispatcher(options: {
 
   const deliverDue = async (txId?: string): Promise<number> => {
     const claimed = await claimDueCallbacks(db, now(), CLAIM_MS, BATCH, txId);
-    let delivered = 0;
-    for (const submission of claimed) {
-      try {
-        await sendRailCallback(target, submission);
-        await markDelivered(db, submission.txId, now());
-        delivered++;
-      } catch (error) {
-        const retryAt = new Date(now().getTime() + callbackBackoffMs(submission.callbackAttempts + 1));
-        logger.warn({ tx_id: submission.txId, err: error }, "rail callback failed; will retry");
-        await markCallbackFailed(db, submission.txId, String((error as Error).message), retryAt);
-      }
-    }
-    return delivered;
+    // Each claimed callback is a different transaction, so they go out together: a bulk payout's items
+    // settle at the gateway's pace, not one round trip after another.
+    const outcomes = await Promise.all(
+      claimed.map(async (submission) => {
+        try {
+          await sendRailCallback(target, submission);
+          await markDelivered(db, submission.txId, now());
+          return true;
+        } catch (error) {
+          const retryAt = new Date(now().getTime() + callbackBackoffMs(submission.callbackAttempts + 1));
+          logger.warn({ tx_id: submission.txId, err: error }, "rail callback failed; will retry");
+          await markCallbackFailed(db, submission.txId, String((error as Error).message), retryAt);
+          return false;
+        }
+      }),
+    );
+    return outcomes.filter(Boolean).length;
   };
 
   const task = createPeriodicTask({

@@ -18,6 +18,7 @@ import {
   findBatch,
   hasUnfinishedItems,
   itemStatuses,
+  type StoredBatch,
   sumItemTotals,
   updateBatch,
 } from "../store/batch-store.js";
@@ -30,8 +31,7 @@ import {
 export async function completeIfDone(q: Queryable, batchId: string, now: Date): Promise<boolean> {
   const peek = await findBatch(q, batchId, "");
   if (peek?.status !== "PROCESSING") return false;
-  await lockBalance(q, peek.partnerId);
-  const batch = await findBatch(q, batchId, "", true);
+  const batch = await lockForCompletion(q, peek.partnerId, batchId);
   if (batch?.status !== "PROCESSING") return false;
   // Read after the batch lock: an item another transaction finished before it released the lock is seen
   // (an index probe, so the items before the last cost nothing like a scan of the batch).
@@ -75,6 +75,21 @@ export async function completeIfDone(q: Queryable, batchId: string, now: Date): 
     headers: { "event-id": event.eventId, "event-type": event.eventType },
   });
   return true;
+}
+
+/**
+ * The partner's balance row, then the batch row, locked until the caller's transaction ends (again, if the
+ * caller holds them already). A settlement of an item takes them before its movement touches any account,
+ * so it and the fan-out (batch row, then reservation, then in_flight) always meet on the batch row first.
+ * Concurrent settlements of one batch queue here, so the last of them sees every other item final.
+ */
+export async function lockForCompletion(
+  q: Queryable,
+  partnerId: string,
+  batchId: string,
+): Promise<StoredBatch | undefined> {
+  await lockBalance(q, partnerId);
+  return findBatch(q, batchId, "", true);
 }
 
 /** The partner's reservation row, locked until the caller's transaction ends; its balance. */
