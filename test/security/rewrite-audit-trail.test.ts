@@ -9,68 +9,17 @@
  * owner, who has every privilege, is refused by the append-only triggers, and the chain head moves only
  * onto the next record, so a removed tail cannot be hidden by moving the head back.
  */
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { appendAuditRecord, verifyAuditChain } from "@payouts/gateway/internal/audit/audit-store";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
-import { generateServiceDatabaseUrls } from "@payouts/runtime/internal/database-roles";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
-import { createTestDatabase } from "../support/infra.js";
+import { describe, expect, it } from "vitest";
+import { attempt, useMigratedRoles } from "../support/migrated-roles.js";
 
-let database: { url: string; drop: () => Promise<void> };
-let urls: Record<string, string>;
-const clients: pg.Client[] = [];
-
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  clients.push(client);
-  return client;
-}
-
-/** The error message of `sql`, or "succeeded". */
-async function attempt(client: pg.Client, sql: string): Promise<string> {
-  try {
-    await client.query(sql);
-    return "succeeded";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // Roles are server-wide: named after this test's database so that nothing else shares them.
-  urls = generateServiceDatabaseUrls(database.url, new URL(database.url).pathname.slice(1));
-  const migrate = spawnSync(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
-      "migrate",
-    ],
-    {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "info", ...urls },
-      encoding: "utf8",
-      timeout: 120_000,
-    },
-  );
-  expect(migrate.status, `${migrate.stdout}${migrate.stderr}`).toBe(0);
-}, 180_000);
-
-afterAll(async () => {
-  for (const client of clients) await client.end();
-  await database?.drop();
-});
+const roles = useMigratedRoles();
+const { connect } = roles;
 
 describe("the admin audit trail", () => {
   it("cannot be rewritten with the gateway's credentials, nor by the schema's owner", async () => {
-    const gatewayUrl = urls.GATEWAY_DATABASE_URL ?? "";
+    const gatewayUrl = roles.urls.GATEWAY_DATABASE_URL ?? "";
     // The gateway appends as it does for every admin request, with its own role.
     const db = createPgDatabase({ connectionString: gatewayUrl, maxConnections: 2 });
     try {
@@ -113,7 +62,7 @@ describe("the admin audit trail", () => {
       expect(await attempt(gateway, sql), name).toMatch(/^permission denied for table audit_records$/);
     }
     // The owner (the migration role) holds every privilege: the triggers refuse it.
-    const owner = await connect(database.url);
+    const owner = await connect(roles.ownerUrl);
     for (const [name, sql] of Object.entries(rewrites)) {
       expect(await attempt(owner, sql), name).toBe("audit_records is append-only");
     }

@@ -8,68 +8,17 @@
  * UPDATE or DELETE of a closed day is refused for lack of privilege. Even the schema's owner, who has every
  * privilege, is refused by the append-only triggers; and no one can add an entry to a day once it closed.
  */
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { closeNextDay } from "@payouts/ledger/internal/operations/daily-statements";
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
-import { generateServiceDatabaseUrls } from "@payouts/runtime/internal/database-roles";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
-import { createTestDatabase } from "../support/infra.js";
+import { describe, expect, it } from "vitest";
+import { attempt, useMigratedRoles } from "../support/migrated-roles.js";
 
-let database: { url: string; drop: () => Promise<void> };
-let urls: Record<string, string>;
-const clients: pg.Client[] = [];
-
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  clients.push(client);
-  return client;
-}
-
-/** The error message of `sql`, or "succeeded". */
-async function attempt(client: pg.Client, sql: string): Promise<string> {
-  try {
-    await client.query(sql);
-    return "succeeded";
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // Roles are server-wide: named after this test's database so that nothing else shares them.
-  urls = generateServiceDatabaseUrls(database.url, new URL(database.url).pathname.slice(1));
-  const migrate = spawnSync(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
-      "migrate",
-    ],
-    {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "info", ...urls },
-      encoding: "utf8",
-      timeout: 120_000,
-    },
-  );
-  expect(migrate.status, `${migrate.stdout}${migrate.stderr}`).toBe(0);
-}, 180_000);
-
-afterAll(async () => {
-  for (const client of clients) await client.end();
-  await database?.drop();
-});
+const roles = useMigratedRoles();
+const { connect } = roles;
 
 describe("a closed daily statement", () => {
   it("cannot be rewritten with the ledger's credentials, nor by the schema's owner", async () => {
-    const ledgerUrl = urls.LEDGER_DATABASE_URL ?? "";
+    const ledgerUrl = roles.urls.LEDGER_DATABASE_URL ?? "";
     const ledger = await connect(ledgerUrl);
     const p = "ptr_victim";
     // A credit written as the ledger writes it, on 2026-05-01, and a second one for the next day.
@@ -129,7 +78,7 @@ describe("a closed daily statement", () => {
       expect(await attempt(ledger, sql), name).toMatch(/^permission denied for table statement_day/);
     }
     // The owner (the migration role) holds every privilege: the triggers refuse it.
-    const owner = await connect(database.url);
+    const owner = await connect(roles.ownerUrl);
     for (const [name, sql] of Object.entries(rewrites)) {
       expect(await attempt(owner, sql), name).toMatch(/^statement_day(s|_entries) is append-only$/);
     }

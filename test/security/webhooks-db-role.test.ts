@@ -14,15 +14,11 @@ import type { Database } from "@payouts/platform/database/database";
 import { serviceRoleProblems } from "@payouts/platform/database/service-roles";
 import { generateEventSigningKeys } from "@payouts/platform/events/event-signature";
 import { generateServiceCredentials } from "@payouts/platform/rpc/service-credentials";
-import {
-  ALL_SCHEMAS,
-  DATABASE_USERS,
-  generateServiceDatabaseUrls,
-} from "@payouts/runtime/internal/database-roles";
-import pg from "pg";
+import { ALL_SCHEMAS, DATABASE_USERS } from "@payouts/runtime/internal/database-roles";
+import type { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../e2e/support/distributed-topology.js";
-import { createTestDatabase } from "../support/infra.js";
+import { useMigratedRoles } from "../support/migrated-roles.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 /** A table of each schema, to try to read. */
@@ -35,18 +31,10 @@ const TABLE_OF: Record<string, string> = {
   rail: "rail.submissions",
 };
 
-let database: { url: string; drop: () => Promise<void> };
-let urls: Record<string, string>;
-const clients: pg.Client[] = [];
+const roles = useMigratedRoles();
+const { connect } = roles;
 
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  clients.push(client);
-  return client;
-}
-
-async function refused(client: pg.Client, sql: string): Promise<string | undefined> {
+async function refused(client: Client, sql: string): Promise<string | undefined> {
   try {
     await client.query(sql);
     return "succeeded";
@@ -55,42 +43,16 @@ async function refused(client: pg.Client, sql: string): Promise<string | undefin
   }
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // Roles are server-wide: named after this test's database so that nothing else shares them.
-  const prefix = new URL(database.url).pathname.slice(1);
-  urls = generateServiceDatabaseUrls(database.url, prefix);
-  const migrate = spawnSync(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      join(REPO_ROOT, "services", "runtime", "src", "cli.ts"),
-      "migrate",
-    ],
-    {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, LOG_LEVEL: "info", ...urls },
-      encoding: "utf8",
-      timeout: 120_000,
-    },
-  );
-  expect(migrate.status, `${migrate.stdout}${migrate.stderr}`).toBe(0);
-  for (const url of Object.values(urls)) {
+beforeAll(() => {
+  for (const url of Object.values(roles.urls)) {
     // The passwords are never printed.
-    expect(`${migrate.stdout}${migrate.stderr}`).not.toContain(decodeURIComponent(new URL(url).password));
+    expect(roles.migrateOutput).not.toContain(decodeURIComponent(new URL(url).password));
   }
-}, 180_000);
-
-afterAll(async () => {
-  for (const client of clients) await client.end();
-  await database?.drop();
 });
 
 describe("the webhook dispatcher's database role", () => {
   it("cannot credit, read or plant secrets, move balances or create objects: SQLSTATE 42501 each time", async () => {
-    const dispatcher = await connect(urls.WEBHOOKS_DATABASE_URL ?? "");
+    const dispatcher = await connect(roles.urls.WEBHOOKS_DATABASE_URL ?? "");
     const attempts = {
       insertEntry: `INSERT INTO ledger.entries (movement_id, partner_id, kind, amount)
                       VALUES ('mov_evil', 'p_evil', 'balance', 1000000)`,
@@ -110,7 +72,7 @@ describe("the webhook dispatcher's database role", () => {
   });
 
   it("still does its own work on its own tables", async () => {
-    const dispatcher = await connect(urls.WEBHOOKS_DATABASE_URL ?? "");
+    const dispatcher = await connect(roles.urls.WEBHOOKS_DATABASE_URL ?? "");
     await dispatcher.query(
       `INSERT INTO webhooks.configs (config_id, partner_id, url, events)
          VALUES ('whc_own', 'p_own', 'https://receiver.example', '{transaction.success}')`,
@@ -130,7 +92,7 @@ describe("every service role", () => {
   it("is refused on every schema but its own, and reads its own", async () => {
     const outcomes: string[] = [];
     for (const user of Object.values(DATABASE_USERS)) {
-      const client = await connect(urls[user.urlEnv] ?? "");
+      const client = await connect(roles.urls[user.urlEnv] ?? "");
       for (const [schema, table] of Object.entries(TABLE_OF)) {
         const code = await refused(client, `SELECT 1 FROM ${table} LIMIT 1`);
         const expected = schema === user.schema ? "succeeded" : "42501";
@@ -142,7 +104,7 @@ describe("every service role", () => {
   });
 
   it("the ledger's may append to the book but not rewrite it", async () => {
-    const ledger = await connect(urls.LEDGER_DATABASE_URL ?? "");
+    const ledger = await connect(roles.urls.LEDGER_DATABASE_URL ?? "");
     expect(await refused(ledger, "UPDATE ledger.entries SET amount = 0")).toBe("42501");
     expect(await refused(ledger, "DELETE FROM ledger.movements")).toBe("42501");
     expect(await refused(ledger, "UPDATE ledger.accounts SET balance = balance WHERE false")).toBe(
@@ -151,7 +113,7 @@ describe("every service role", () => {
   });
 
   it("the migration role is reported unfit to run a service", async () => {
-    const migration = await connect(database.url);
+    const migration = await connect(roles.ownerUrl);
     const problems = await serviceRoleProblems(migration, "webhooks", ALL_SCHEMAS);
     expect(problems.join("; ")).toMatch(/superuser/);
   });
@@ -187,10 +149,10 @@ describe("production mode", () => {
           timeout: 25_000,
         },
       );
-    const asMigrationRole = run(database.url);
+    const asMigrationRole = run(roles.ownerUrl);
     expect(asMigrationRole.status).toBe(2);
     expect(asMigrationRole.stdout).toContain("must connect as its own database role (WEBHOOKS_DATABASE_URL");
-    const asOwnRole = run(urls.WEBHOOKS_DATABASE_URL ?? "");
+    const asOwnRole = run(roles.urls.WEBHOOKS_DATABASE_URL ?? "");
     expect(asOwnRole.stdout).toContain("webhooks gRPC server listening");
     expect(asOwnRole.stdout).not.toContain("must connect as its own database role");
   }, 90_000);
