@@ -123,6 +123,23 @@ async function validated(partnerId: string, batchId: string): Promise<Batch> {
   );
 }
 
+/** A batch created with `request` and validated. */
+async function validatedBatch(request: Parameters<typeof batches.createBatch>[0]): Promise<Batch> {
+  const { batch } = await batches.createBatch(request);
+  return validated(request.partnerId ?? "", batch?.batchId ?? "");
+}
+
+async function completedBatch(partnerId: string, batchId: string): Promise<Batch> {
+  return waitFor(
+    `batch ${batchId} completed`,
+    async () => {
+      const { batch } = await batches.getBatch({ partnerId, batchId });
+      return batch?.status === BatchStatus.COMPLETED ? batch : undefined;
+    },
+    30_000,
+  );
+}
+
 async function itemsOf(partnerId: string, batchId: string): Promise<Map<string, BatchItem>> {
   const { items } = await batches.listBatchItems({ partnerId, batchId, limit: 1000 });
   return new Map(items.map((i) => [i.itemRef, i]));
@@ -244,14 +261,13 @@ describe("validation", () => {
 describe("funding", () => {
   it("answers INSUFFICIENT_FUNDS with the exact shortfall and writes nothing", async () => {
     const partner = await newPartner();
-    const { batch } = await batches.createBatch({
+    const done = await validatedBatch({
       partnerId: partner.partnerId,
       items: [
         item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "123.45"),
         item(partner, "b", { ...NG, paymentDestination: "0000000018" }, "15000"),
       ],
     });
-    const done = await validated(partner.partnerId, batch?.batchId ?? "");
     const total = new Dec(done.totalUsd);
     expect(total.gt(0)).toBe(true);
     await credit(partner.partnerId, "10.00");
@@ -315,14 +331,7 @@ describe("funding", () => {
     // One movement took the whole payable total from the balance.
     expect(new Dec(await account(partner.partnerId, "balance")).eq(start.minus(done.totalUsd))).toBe(true);
 
-    const completed = await waitFor(
-      "batch completed",
-      async () => {
-        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
-        return b?.status === BatchStatus.COMPLETED ? b : undefined;
-      },
-      30_000,
-    );
+    const completed = await completedBatch(partner.partnerId, done.batchId);
     const items = await itemsOf(partner.partnerId, done.batchId);
     expect(items.get("ok-1")?.status).toBe(BatchItemStatus.SUCCESS);
     expect(items.get("ok-2")?.status).toBe(BatchItemStatus.SUCCESS);
@@ -481,7 +490,7 @@ describe("the fan-out survives a crash", () => {
 describe("before funding", () => {
   it("replaces and removes items, revalidates, and starts a new approval round", async () => {
     const partner = await newPartner();
-    const { batch } = await batches.createBatch({
+    const first = await validatedBatch({
       partnerId: partner.partnerId,
       requiredApprovals: 2,
       items: [
@@ -489,7 +498,6 @@ describe("before funding", () => {
         item(partner, "b", { ...BR, paymentDestination: "52998224724" }, "10"),
       ],
     });
-    const first = await validated(partner.partnerId, batch?.batchId ?? "");
     expect(first.counts).toMatchObject({ pending: 1, invalid: 1 });
     const items = await itemsOf(partner.partnerId, first.batchId);
     expect(first.expiresAt?.seconds).toBe(items.get("a")?.quote?.expiresAt?.seconds);
@@ -579,14 +587,13 @@ describe("before funding", () => {
 
   it("keeps a batch with nothing to pay from approval and expires it after the pending TTL", async () => {
     const partner = await newPartner();
-    const { batch } = await batches.createBatch({
+    const done = await validatedBatch({
       partnerId: partner.partnerId,
       items: [
         item(partner, "bad-digit", { ...BR, paymentDestination: "52998224724" }, "10"),
         item(partner, "bad-amount", { ...BR, paymentDestination: "52998224725" }, "-5"),
       ],
     });
-    const done = await validated(partner.partnerId, batch?.batchId ?? "");
     expect(done.counts).toMatchObject({ invalid: 2, pending: 0 });
     // Not VALIDATED for good: it expires PENDING_TTL_MS (a day by default) after validation.
     const validatedAt = Number(done.validatedAt?.seconds ?? 0n) * 1000;
@@ -611,11 +618,10 @@ describe("before funding", () => {
 
   it("expires a validated batch nobody approved in time: items CANCELLED, approval refused", async () => {
     const partner = await newPartner();
-    const { batch } = await batches.createBatch({
+    const done = await validatedBatch({
       partnerId: partner.partnerId,
       items: [item(partner, "a", { ...BR, paymentDestination: "52998224725" }, "10")],
     });
-    const done = await validated(partner.partnerId, batch?.batchId ?? "");
     // Its first quote's expiry, brought forward.
     await platform.runtime.db.query(
       "UPDATE ledger.batches SET expires_at = now() - interval '1 second' WHERE batch_id = $1",
@@ -642,13 +648,12 @@ describe("completion", () => {
   it("pays every funded item exactly once at its quote even when every quote expired before the fan-out", async () => {
     const partner = await newPartner();
     const refs = ["q1", "q2", "q3", "q4"];
-    const { batch } = await batches.createBatch({
+    const done = await validatedBatch({
       partnerId: partner.partnerId,
       items: refs.map((r, i) =>
         item(partner, r, { ...BR, paymentDestination: "52998224725" }, `${11 + i}.5`),
       ),
     });
-    const done = await validated(partner.partnerId, batch?.batchId ?? "");
     await credit(partner.partnerId, "500.00");
     const start = new Dec(await account(partner.partnerId, "balance"));
     // The fan-out is held up (a dead worker's lease) while, after funding, every quote and even the pending
@@ -667,14 +672,7 @@ describe("completion", () => {
               pending_expires_at = now() - interval '1 second' WHERE tx_id = ANY($1::text[])`,
       [txIds],
     );
-    const completed = await waitFor(
-      "batch completed",
-      async () => {
-        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
-        return b?.status === BatchStatus.COMPLETED ? b : undefined;
-      },
-      30_000,
-    );
+    const completed = await completedBatch(partner.partnerId, done.batchId);
     const after = await itemsOf(partner.partnerId, done.batchId);
     expect(refs.map((r) => after.get(r)?.status)).toEqual(refs.map(() => BatchItemStatus.SUCCESS));
     expect(completed.releasedUsd).toBe("0");
@@ -698,14 +696,13 @@ describe("completion", () => {
 
   it("releases what an unpaid item reserved back to the balance, exactly", async () => {
     const partner = await newPartner();
-    const { batch } = await batches.createBatch({
+    const done = await validatedBatch({
       partnerId: partner.partnerId,
       items: [
         item(partner, "paid", { ...BR, paymentDestination: "52998224725" }, "10.01"),
         item(partner, "late", { ...BR, paymentDestination: "52998224725" }, "20.02"),
       ],
     });
-    const done = await validated(partner.partnerId, batch?.batchId ?? "");
     await credit(partner.partnerId, "100.00");
     const start = new Dec(await account(partner.partnerId, "balance"));
     // One item's transaction passed its pending TTL and the sweeper expired it before the batch was funded.
@@ -723,14 +720,7 @@ describe("completion", () => {
     });
     await batches.approveBatch({ partnerId: partner.partnerId, batchId: done.batchId, approverId: "key_1" });
     const items = await itemsOf(partner.partnerId, done.batchId);
-    const completed = await waitFor(
-      "batch completed",
-      async () => {
-        const { batch: b } = await batches.getBatch({ partnerId: partner.partnerId, batchId: done.batchId });
-        return b?.status === BatchStatus.COMPLETED ? b : undefined;
-      },
-      30_000,
-    );
+    const completed = await completedBatch(partner.partnerId, done.batchId);
     const after = await itemsOf(partner.partnerId, done.batchId);
     expect(after.get("paid")?.status).toBe(BatchItemStatus.SUCCESS);
     expect(after.get("late")).toMatchObject({ status: BatchItemStatus.FAILED });
