@@ -67,8 +67,9 @@ export interface ClaimOptions {
 
 /**
  * Claims due deliveries of active configurations that the ordering rules let go (ordering.ts mirrors the
- * NOT EXISTS predicate and BATCH_COMPLETED_RELEASED), at most `perConfigLimit` (or the configuration's `raisedLimits` entry) in flight per
- * configuration, and at most `perPartnerLimit` of one partner in flight from this worker.
+ * NOT EXISTS predicate and BATCH_COMPLETED_RELEASED), at most `perConfigLimit` (or the configuration's
+ * `raisedLimits` entry) in flight per configuration, and at most `perPartnerLimit` of one partner in flight
+ * from this worker.
  *
  * Receiver health (circuit-breaker.ts `admission` and `probeTaken`): a paused configuration, or one whose
  * circuit is open and not yet due for a probe, is skipped before any of its rows is read, so its backlog
