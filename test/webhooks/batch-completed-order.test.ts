@@ -3,12 +3,14 @@
  * order: the batch event (keyed by batch id) before an item's event (keyed by tx id), as two partitions
  * may deliver them. The batch's delivery is stored at once but not claimed until the intake has stored
  * every item's final event the batch event announces (BatchEvent.executed_items) and every delivery of
- * those events to the partner (any configuration) is delivered or dead.
+ * those events to the partner (any configuration) is delivered or dead. That check is one probe of the
+ * index of unsettled item deliveries and one of the batch's tally, whatever the delivered history.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { newId } from "@payouts/platform/ids";
 import { type BatchEvent, BatchEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import { CLAIM_DUE_SQL, claimParameters } from "@payouts/webhooks/internal/store/delivery-queue-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { createConfig, newTxId, sleep } from "./support/webhook-fixtures.js";
@@ -164,6 +166,39 @@ describe("batch.completed waits for the item events consumed after it", () => {
       (await batchDelivery(batch))[0]?.status === "delivered" ? true : undefined,
     );
     expect(requestsTo("/batches/", batch.eventId)).toHaveLength(1);
+  });
+
+  it("checks a batch.completed row with one index probe, however many item deliveries are stored", async () => {
+    const partner = await harness.createPartner();
+    const config = await createConfig(harness, partner, {
+      url: `${receiver.url}/probe`,
+      secret: SECRET,
+      events: ["*"],
+    });
+    // 40,000 delivered item events of 400 earlier batches; none of them is in the batch index.
+    await harness.db.query(
+      `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
+         body, status, attempts, next_attempt_at, delivered_at, batch_id)
+       SELECT 'whd_probe_' || i, 'evt_probe_' || i, $1, $2, 'tx_probe_' || i, 3, 'transaction.success',
+              '\\x7b7d'::bytea, 'delivered', 1, now(), now(), 'bat_probe_' || (i % 400)
+         FROM generate_series(1, 40000) AS i`,
+      [config.config_id, partner.partnerId],
+    );
+    await harness.db.query("ANALYZE webhooks.deliveries");
+    const plan = await harness.db.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN ${CLAIM_DUE_SQL}`,
+      claimParameters({
+        now: new Date(),
+        leaseMs: 10_000,
+        workerId: "whw_probe",
+        limit: 8,
+        perConfigLimit: 4,
+      }),
+    );
+    const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toContain("deliveries_batch_open_idx on deliveries i");
+    expect(text).not.toMatch(/Seq Scan on deliveries i\b/);
+    expect(text).toContain("batch_tallies_pkey on batch_tallies t");
   });
 
   it("sends batch.completed consumed after its items' events without waiting", async () => {
