@@ -122,8 +122,11 @@ describe("bulk payouts through the client", () => {
       "BATCH_DUPLICATE",
       first.batch.batch_id,
     ]);
-    const cancelled = await client.cancelBatch(first.batch.batch_id);
+    const tooLong = await failureOf(client.cancelBatch(first.batch.batch_id, { reason: "x".repeat(201) }));
+    expect([tooLong.status, tooLong.code, tooLong.field]).toEqual([400, "INVALID_FIELD", "reason"]);
+    const cancelled = await client.cancelBatch(first.batch.batch_id, { reason: "uploaded twice" });
     expect(cancelled.status).toBe("CANCELLED");
+    expect(cancelled.cancel_reason).toBe("cancelled by the partner: uploaded twice");
     const page = await client.listBatches({ status: "CANCELLED" });
     expect(page.batches.map((b) => b.batch_id)).toContain(first.batch.batch_id);
   });

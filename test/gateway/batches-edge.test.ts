@@ -266,6 +266,35 @@ describe("bulk payouts at the partner edge", () => {
       expect(cancelled.json.status).toBe("CANCELLED");
     });
 
+    it("keeps the partner's reason for cancelling, and refuses a bad one before changing anything", async () => {
+      const res = await upload(ndjsonFile(3, "why"), "application/x-ndjson", {
+        "X-Idempotency-Key": "u-why",
+      });
+      expect(res.status, res.text).toBe(202);
+      const batchId: string = res.json.batch_id;
+      for (const reason of ["", "x".repeat(201), "line one\nline two", "tab\there", 42]) {
+        const refused = await call("POST", `/batches/${batchId}/cancel`, { reason });
+        expect([refused.status, refused.json.code, refused.json.field], JSON.stringify(reason)).toEqual([
+          400,
+          "INVALID_FIELD",
+          "reason",
+        ]);
+      }
+      expect((await call("GET", `/batches/${batchId}`)).json.status).not.toBe("CANCELLED");
+
+      const reason = "payroll file had the wrong month — ".padEnd(200, "é");
+      expect(reason.length).toBe(200);
+      const cancelled = await call("POST", `/batches/${batchId}/cancel`, { reason });
+      expect([cancelled.status, cancelled.json.status], cancelled.text).toEqual([200, "CANCELLED"]);
+      expect(cancelled.json.cancel_reason).toBe(`cancelled by the partner: ${reason}`);
+      // Kept with the batch: the resource and the operators' view (the console reads it) carry it.
+      expect((await call("GET", `/batches/${batchId}`)).json.cancel_reason).toBe(
+        `cancelled by the partner: ${reason}`,
+      );
+      const operators = await platform.admin("GET", `/admin/batches/${batchId}`);
+      expect(operators.json.cancel_reason).toBe(`cancelled by the partner: ${reason}`);
+    });
+
     it("replays the same bytes, refuses a changed body with 422, and names the first batch of a duplicate file", async () => {
       const file = csvFile(3, "idem");
       const first = await upload(file, "text/csv", { "X-Idempotency-Key": "u-idem" });

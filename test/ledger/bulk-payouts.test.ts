@@ -361,6 +361,8 @@ describe("funding", () => {
       succeeded: 2,
       failed: 1,
       invalid: 1,
+      // The three paid items, each with its transaction.success or transaction.failed above.
+      executedItems: 3,
     });
     expect(new Dec(event.paidUsd).eq(settled)).toBe(true);
     // It comes after every item's own events, and those name their batch and item.
@@ -726,6 +728,14 @@ describe("completion", () => {
     expect(after.get("late")).toMatchObject({ status: BatchItemStatus.FAILED });
     expect(after.get("late")?.failureReason).toMatch(/TRANSACTION_NOT_PENDING/);
     expect(completed.releasedUsd).toBe(new Dec(items.get("late")?.totalUsd ?? "0").toFixed());
+    // The batch event counts only the paid item as one whose transaction event a consumer should await.
+    const outbox = await platform.runtime.db.query<{ payload: Uint8Array }>(
+      "SELECT payload FROM ledger.outbox WHERE event_key = $1 AND event_type = 'batch.completed'",
+      [done.batchId],
+    );
+    expect(outbox.rows.map((r) => fromBinary(BatchEventSchema, r.payload))).toMatchObject([
+      { failed: 1, succeeded: 1, executedItems: 1 },
+    ]);
     expect(await account(partner.partnerId, "reservation")).toBe("0");
     expect(
       new Dec(await account(partner.partnerId, "balance")).eq(

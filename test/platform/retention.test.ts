@@ -156,6 +156,12 @@ describe("webhook retention", () => {
               ('evt_recent_no_delivery', 'transaction.success', 'tx_w', now() - 2 * ${DAY})`,
     );
 
+    // Batch tallies: one whose last event is past retention, one recent.
+    await h.db.query(
+      `INSERT INTO webhooks.batch_tallies (batch_id, items_expected, items_final, updated_at)
+       VALUES ('bat_old', 2, 2, now() - 40 * ${DAY}), ('bat_recent', 2, 1, now() - 2 * ${DAY})`,
+    );
+
     const job = createWebhookRetention({
       db: h.db,
       env: { WEBHOOK_RETENTION_BATCH_SIZE: "2" },
@@ -167,7 +173,9 @@ describe("webhook retention", () => {
       "webhooks.deliveries": 3,
       // The three whose deliveries just went, and the one that never had any.
       "webhooks.processed_events": 4,
+      "webhooks.batch_tallies": 1,
     });
+    expect(await ids("SELECT batch_id AS id FROM webhooks.batch_tallies")).toEqual(["bat_recent"]);
     expect(await ids("SELECT delivery_id AS id FROM webhooks.deliveries")).toEqual(
       ["whd_old_dead", "whd_old_delivering", "whd_old_pending", "whd_recent_delivered"].sort(),
     );

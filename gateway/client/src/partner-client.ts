@@ -123,6 +123,11 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface CancelBatchOptions extends CallOptions {
+  /** Why you cancel it: 1–200 characters without control characters. */
+  readonly reason?: string;
+}
+
 /** Calls whose answer carries USD amounts: `dp` rounds them (0–10, default 2); stored values keep full precision. */
 export interface MoneyCallOptions extends CallOptions {
   readonly dp?: number;
@@ -616,12 +621,20 @@ export class PayoutsClient {
     );
   }
 
-  /** `POST /batches/{batch_id}/cancel`, before funding. */
-  cancelBatch(batchId: string, options: CallOptions = {}): Promise<Batch> {
+  /**
+   * `POST /batches/{batch_id}/cancel`, before funding. `reason` (1–200 characters) is kept on the batch's
+   * `cancel_reason`.
+   */
+  cancelBatch(batchId: string, options: CancelBatchOptions = {}): Promise<Batch> {
+    const { reason, ...call } = options;
     return this.send(
       (init) =>
-        this.api.POST("/batches/{batch_id}/cancel", { ...init, params: { path: { batch_id: batchId } } }),
-      options,
+        this.api.POST("/batches/{batch_id}/cancel", {
+          ...init,
+          params: { path: { batch_id: batchId } },
+          ...(reason === undefined ? {} : { body: { reason } }),
+        }),
+      call,
     );
   }
 

@@ -215,10 +215,11 @@ export async function registerBatchRoutes(app: FastifyInstance, deps: GatewayDep
 
   addRoute(app, cancelBatch, async (request, reply) => {
     const { partnerId } = partnerOf(request);
+    const body = readBody(cancelBatch.body, request.body);
     const res = await batches.cancelBatch({
       partnerId,
       batchId: request.params.batch_id,
-      reason: "cancelled by the partner",
+      reason: partnerCancelReason(body.reason),
     });
     return replyJson(reply, 200, renderBatch(res.batch));
   });
@@ -369,4 +370,9 @@ function refused(error: unknown, request: FastifyRequest, reply: FastifyReply): 
     );
   }
   throw error;
+}
+
+/** What a partner's cancellation keeps as the batch's `cancel_reason`, as an operator's names the operator. */
+function partnerCancelReason(reason: string | undefined): string {
+  return reason === undefined ? "cancelled by the partner" : `cancelled by the partner: ${reason}`;
 }

@@ -355,7 +355,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a batch before funding */
+        /**
+         * Cancel a batch before funding
+         * @description Its items' PENDING transactions expire. The body is optional; a `reason` is kept on the batch's `cancel_reason` after `cancelled by the partner: `.
+         */
         post: operations["cancelBatch"];
         delete?: never;
         options?: never;
@@ -1631,6 +1634,13 @@ export interface components {
         PutBatchItemsRequest: {
             /** @description 1 to 1000 items; more → 413 `BATCH_TOO_LARGE` (upload a file, or add the rest with `PUT /batches/{batch_id}/items`). */
             items: components["schemas"]["BatchItemRequest"][];
+        };
+        CancelBatchRequest: {
+            /**
+             * @description Why you cancel it, 1–200 characters without control characters; kept on the batch as `cancel_reason` ("cancelled by the partner: …").
+             * @example payroll file had the wrong month
+             */
+            reason?: string;
         };
         StatementPage: {
             /** @description In feed order. */
@@ -5370,7 +5380,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelBatchRequest"];
+            };
+        };
         responses: {
             /** @description The cancelled batch. */
             200: {
@@ -5388,6 +5402,7 @@ export interface operations {
              *     - `INVALID_FIELD`: a path or query parameter contains a NUL character (`field` names it)
              *     - `INVALID_FIELD`: the body is not valid JSON, or not a JSON object
              *     - `INVALID_FIELD`: a string or key in the body contains a NUL character or an unpaired surrogate (`field` names it), or the body nests deeper than 64 levels
+             *     - `INVALID_FIELD`: `reason` is not 1–200 characters or holds a control character
              */
             400: {
                 headers: {

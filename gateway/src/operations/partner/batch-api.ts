@@ -166,6 +166,27 @@ export const PutBatchItemsRequest = component(
   Type.Object({ items: ITEMS }, { additionalProperties: false }),
 );
 
+/** Longest reason a partner may give when cancelling a batch. */
+export const MAX_CANCEL_REASON = 200;
+
+export const CancelBatchRequest = component(
+  "CancelBatchRequest",
+  Type.Object(
+    {
+      reason: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: MAX_CANCEL_REASON,
+          pattern: "^[^\\u0000-\\u001f\\u007f]+$",
+          description: `Why you cancel it, 1–${MAX_CANCEL_REASON} characters without control characters; kept on the batch as \`cancel_reason\` ("cancelled by the partner: …").`,
+          examples: ["payroll file had the wrong month"],
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 const BatchCounts = component(
   "BatchCounts",
   Type.Object(
@@ -593,9 +614,16 @@ export const cancelBatch = defineOperation({
   operationId: "cancelBatch",
   tags: TAGS,
   summary: "Cancel a batch before funding",
+  description:
+    "Its items' PENDING transactions expire. The body is optional; a `reason` is kept on the batch's `cancel_reason` after `cancelled by the partner: `.",
   pathParams: BATCH_ID,
+  body: CancelBatchRequest,
   responses: { 200: { description: "The cancelled batch.", schema: Batch } },
-  errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"]],
+  errors: [
+    ["INVALID_FIELD", `\`reason\` is not 1–${MAX_CANCEL_REASON} characters or holds a control character`],
+    NOT_FOUND,
+    ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"],
+  ],
 });
 
 export const retryFailedBatchItems = defineOperation({

@@ -16,6 +16,8 @@ export interface CompletedBatch {
   readonly partnerId: string;
   readonly parentBatchId: string;
   readonly counts: BatchCounts;
+  /** Items whose transaction was paid out and is final: each had a transaction.success or .failed event. */
+  readonly executedItems: number;
   readonly paidUsd: Dec;
   readonly releasedUsd: Dec;
 }
@@ -34,6 +36,7 @@ export function batchCompletedEvent(batch: CompletedBatch, eventId: string, occu
     failed: batch.counts.FAILED,
     invalid: batch.counts.INVALID,
     excluded: batch.counts.EXCLUDED,
+    executedItems: batch.executedItems,
     paidUsd: toDecimalString(batch.paidUsd),
     releasedUsd: toDecimalString(batch.releasedUsd),
   });

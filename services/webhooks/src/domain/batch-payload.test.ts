@@ -20,6 +20,7 @@ const event = (overrides: Partial<Parameters<typeof create<typeof BatchEventSche
     excluded: 0,
     paidUsd: "31.35",
     releasedUsd: "10.45",
+    executedItems: 4,
     ...overrides,
   });
 

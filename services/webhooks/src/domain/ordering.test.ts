@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { blockingDelivery, isSettled, mayDeliver, type SequencedDelivery } from "./ordering.js";
+import {
+  batchCompletedHold,
+  blockingDelivery,
+  isSettled,
+  mayDeliver,
+  mayDeliverBatchCompleted,
+  type SequencedDelivery,
+} from "./ordering.js";
 
 const d = (sequence: number, status: string): SequencedDelivery => ({ sequence: BigInt(sequence), status });
 
@@ -89,4 +96,39 @@ describe("ordering under a random scheduler", () => {
       expect(received, `seed ${seed}`).toEqual([...received].sort((a, b) => (a < b ? -1 : 1)));
     },
   );
+});
+
+describe("mayDeliverBatchCompleted", () => {
+  const item = (status: string) => ({ status });
+  const tally = (itemsExpected: number | undefined, itemsFinal: number) => ({ itemsExpected, itemsFinal });
+
+  it.each([
+    ["every item event delivered, all recorded", [item("delivered"), item("delivered")], tally(2, 2), true],
+    ["an item event dead", [item("dead"), item("delivered")], tally(2, 2), true],
+    ["an item event pending", [item("delivered"), item("pending")], tally(2, 2), false],
+    ["an item event in flight", [item("delivering"), item("delivered")], tally(2, 2), false],
+    // No configuration receives item events: only the intake's count can hold it back.
+    ["no item deliveries, all recorded", [], tally(3, 3), true],
+    ["no item deliveries, one not consumed yet", [], tally(3, 2), false],
+    // The item event consumed after the batch's: its deliveries are settled but one more is awaited.
+    ["item deliveries settled, one event not consumed yet", [item("delivered")], tally(2, 1), false],
+    ["nothing paid", [], tally(0, 0), true],
+    // A batch event without the count (before it existed) waits only for the deliveries it can see.
+    ["no count from the batch event", [item("delivered")], tally(undefined, 1), true],
+    ["nothing recorded for the batch", [], undefined, true],
+  ])("%s → %s", (_name, deliveries, counts, expected) => {
+    expect(mayDeliverBatchCompleted(deliveries, counts)).toBe(expected);
+  });
+
+  it("names what holds it back: an unsettled delivery first, then the missing count", () => {
+    const pending = { status: "pending", id: "whd_2" };
+    expect(batchCompletedHold([{ status: "delivered", id: "whd_1" }, pending], tally(5, 1))).toEqual({
+      reason: "item-delivery-unsettled",
+      delivery: pending,
+    });
+    expect(batchCompletedHold([{ status: "dead", id: "whd_1" }], tally(5, 1))).toEqual({
+      reason: "item-events-missing",
+      missing: 4,
+    });
+  });
 });

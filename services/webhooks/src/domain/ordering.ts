@@ -1,5 +1,6 @@
 /**
- * Per-transaction ordering of notifications.
+ * Ordering of notifications: per transaction (below), and batch.completed after its items' events (at the
+ * end of this file).
  *
  * Rule: for one transaction and one webhook configuration, an event is not delivered before every earlier
  * event (lower `sequence`) of that pair is settled, i.e. `delivered` or `dead`. A receiver therefore never
@@ -67,4 +68,57 @@ export function mayDeliver(
   siblings: readonly SequencedDelivery[],
 ): boolean {
   return blockingDelivery(candidate, siblings) === undefined;
+}
+
+/**
+ * batch.completed after its items' events.
+ *
+ * Rule: a partner's `batch.completed` delivery (to any of its configurations) is not delivered while
+ *
+ * - any delivery of an item event of that batch to that partner (any configuration, any item event type)
+ *   is unsettled (pending or in flight): the summary never overtakes an item's own notification, while an
+ *   item's delivery that is delivered or dead releases it as it releases later events of its transaction;
+ * - or the intake has recorded fewer of the batch's final item events (transaction.success or
+ *   transaction.failed carrying the batch id) than the batch event says there were
+ *   (BatchEvent.executed_items). Item events are keyed by tx id and the batch event by batch id, so they
+ *   travel on different partitions and an item's event may be consumed after the batch's; until it is, no
+ *   delivery row of it exists to wait for. The count is kept whether or not any configuration receives
+ *   item events.
+ *
+ * The claim mirrors this (delivery-queue-store.ts BATCH_COMPLETED_RELEASED); deliveries stored claimed by
+ * the intake are never batch.completed ones, so the claim alone decides.
+ */
+export interface BatchTally {
+  /** BatchEvent.executed_items; undefined until the batch event is consumed. */
+  readonly itemsExpected: number | undefined;
+  /** Final item events consumed so far. */
+  readonly itemsFinal: number;
+}
+
+export type BatchCompletedHold<T> =
+  | { readonly reason: "item-delivery-unsettled"; readonly delivery: T }
+  | { readonly reason: "item-events-missing"; readonly missing: number };
+
+/**
+ * What holds a batch.completed delivery back, or `undefined` when it may be delivered. `itemDeliveries`
+ * are the partner's deliveries of the batch's item events; `tally` is undefined when the intake recorded
+ * nothing for the batch.
+ */
+export function batchCompletedHold<T extends Pick<SequencedDelivery, "status">>(
+  itemDeliveries: readonly T[],
+  tally: BatchTally | undefined,
+): BatchCompletedHold<T> | undefined {
+  const unsettled = itemDeliveries.find((d) => !SETTLED_DELIVERY_STATUSES.includes(d.status));
+  if (unsettled !== undefined) return { reason: "item-delivery-unsettled", delivery: unsettled };
+  const missing = (tally?.itemsExpected ?? 0) - (tally?.itemsFinal ?? 0);
+  if (missing > 0) return { reason: "item-events-missing", missing };
+  return undefined;
+}
+
+/** The batch predicate: true when nothing holds this batch.completed delivery back. */
+export function mayDeliverBatchCompleted(
+  itemDeliveries: readonly Pick<SequencedDelivery, "status">[],
+  tally: BatchTally | undefined,
+): boolean {
+  return batchCompletedHold(itemDeliveries, tally) === undefined;
 }

@@ -12,6 +12,11 @@
  * StatementEvent (its deliveries ordered by statement id, as a transaction's are by tx id), batch.completed
  * a BatchEvent (ordered by batch id), anything else a TransactionEvent.
  *
+ * batch.completed waits for its items' events (ordering.ts `batchCompletedHold`): an item's deliveries carry
+ * its batch id, and each batch's tally counts the final item events consumed (transaction.success or
+ * transaction.failed with a batch id) against the count the batch event announces, in the transaction that
+ * stores the deliveries, whichever of the two is consumed first.
+ *
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
  */
@@ -42,6 +47,7 @@ import { buildStatementClosedBody } from "../domain/statement-payload.js";
 import { activeConfigsOfPartners } from "../store/config-store.js";
 import type { ClaimedDelivery } from "../store/delivery-queue-store.js";
 import {
+  addToBatchTallies,
   insertDeliveries,
   markEventsProcessed,
   type NewDelivery,
@@ -124,6 +130,10 @@ interface IntakeEvent {
   readonly orderKey: string;
   readonly sequence: bigint;
   readonly occurredAt: Timestamp | undefined;
+  /** An item event's batch (TransactionEvent.batch_id), stored on its deliveries. */
+  readonly batchId?: string;
+  /** What this event adds to its batch's tally, if anything. */
+  readonly tally?: { readonly batchId: string; readonly itemsFinal: number; readonly itemsExpected?: number };
 }
 
 type Decoded = { event: IntakeEvent; body: Buffer | undefined } | { problem: string };
@@ -193,6 +203,7 @@ function decodeBatchEvent(message: EventMessage): Decoded {
     orderKey: decoded.batchId,
     sequence: 1n,
     occurredAt: decoded.occurredAt,
+    tally: { batchId: decoded.batchId, itemsFinal: 0, itemsExpected: decoded.executedItems },
   };
   try {
     return { event, body: buildBatchCompletedBody({ ...decoded, eventId }) };
@@ -218,6 +229,14 @@ function decodeTransactionEvent(message: EventMessage): Decoded {
     orderKey: decoded.txId,
     sequence: decoded.sequence,
     occurredAt: decoded.occurredAt,
+    ...(decoded.batchId === ""
+      ? {}
+      : {
+          batchId: decoded.batchId,
+          ...(isFinalItemEvent(decoded.eventType)
+            ? { tally: { batchId: decoded.batchId, itemsFinal: 1 } }
+            : {}),
+        }),
   };
   // A TransactionEvent labelled with another notified type (statement.closed) is not one to notify.
   if (!isTransactionEventType(event.eventType)) return { event, body: undefined };
@@ -232,6 +251,27 @@ function decodeTransactionEvent(message: EventMessage): Decoded {
   } catch (error) {
     return { problem: `event ${event.eventId} cannot be notified: ${(error as Error).message}` };
   }
+}
+
+/** The event that makes a batch item final: each paid item's transaction has exactly one. */
+function isFinalItemEvent(eventType: string): boolean {
+  return eventType === "transaction.success" || eventType === "transaction.failed";
+}
+
+/** Sums the tallies of the events, per batch. */
+function batchTallies(
+  events: readonly Notifiable[],
+): Map<string, { itemsFinal: number; itemsExpected?: number }> {
+  const tallies = new Map<string, { itemsFinal: number; itemsExpected?: number }>();
+  for (const { event } of events) {
+    if (event.tally === undefined) continue;
+    const { batchId, itemsFinal, itemsExpected } = event.tally;
+    const sum = tallies.get(batchId) ?? { itemsFinal: 0 };
+    sum.itemsFinal += itemsFinal;
+    if (itemsExpected !== undefined) sum.itemsExpected = itemsExpected;
+    tallies.set(batchId, sum);
+  }
+  return tallies;
 }
 
 /**
@@ -285,6 +325,7 @@ function storeInTransaction(
       );
       if (fresh.size === 0) return { count: 0, claimed: [] };
       const newEvents = events.filter(({ event }) => fresh.has(event.eventId));
+      await addToBatchTallies(tx, batchTallies(newEvents), now);
       const configs = await activeConfigsOfPartners(tx, [
         ...new Set(newEvents.map(({ event }) => event.partnerId)),
       ]);
@@ -307,6 +348,7 @@ function storeInTransaction(
             nextAttemptAt,
             traceparent,
             occurredAt,
+            batchId: event.batchId,
           }));
       });
       const claimed = await insertDeliveries(tx, deliveries, now, reserve(deliveries.length));

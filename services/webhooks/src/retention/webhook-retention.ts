@@ -3,7 +3,9 @@
  *   - delivered deliveries WEBHOOK_RETENTION_DELIVERED_DAYS after their delivery, with their attempts
  *     (attempts first, so each table's count is exact);
  *   - processed events WEBHOOK_RETENTION_PROCESSED_EVENTS_DAYS after they were consumed, once no delivery
- *     row of theirs is left.
+ *     row of theirs is left;
+ *   - batch tallies (ordering.ts `batchCompletedHold`) as long after their last event. A batch.completed still
+ *     waiting then for item events that never came is no longer held by the count.
  * Never deleted: pending, in-flight and dead deliveries (dead ones stay visible and redeliverable) and
  * their attempts. The per-transaction ordering rule looks only at earlier rows that are neither delivered
  * nor dead, so removing delivered rows never lets an event overtake another. A processed event is the
@@ -77,6 +79,13 @@ export function webhookRetentionRules(deliveredDays: number, processedEventsDays
            LIMIT $2)
         AND p.processed_at < $1
         AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = p.event_id)`,
+    },
+    {
+      table: "webhooks.batch_tallies",
+      cutoff: daysBefore(processedEventsDays),
+      deleteBatch: `DELETE FROM webhooks.batch_tallies t WHERE ctid IN (
+          SELECT ctid FROM webhooks.batch_tallies t WHERE t.updated_at < $1 LIMIT $2)
+        AND t.updated_at < $1`,
     },
   ];
 }

@@ -66,9 +66,10 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims due deliveries of active configurations that the ordering rule lets go (ordering.ts mirrors the
- * NOT EXISTS predicate), at most `perConfigLimit` (or the configuration's `raisedLimits` entry) in flight per
- * configuration, and at most `perPartnerLimit` of one partner in flight from this worker.
+ * Claims due deliveries of active configurations that the ordering rules let go (ordering.ts mirrors the
+ * NOT EXISTS predicate and BATCH_COMPLETED_RELEASED), at most `perConfigLimit` (or the configuration's
+ * `raisedLimits` entry) in flight per configuration, and at most `perPartnerLimit` of one partner in flight
+ * from this worker.
  *
  * Receiver health (circuit-breaker.ts `admission` and `probeTaken`): a paused configuration, or one whose
  * circuit is open and not yet due for a probe, is skipped before any of its rows is read, so its backlog
@@ -89,6 +90,20 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
   const res = await db.query<ClaimedDelivery>(CLAIM_DUE_SQL, claimParameters(options));
   return res.rows;
 }
+
+/**
+ * The batch rule (ordering.ts `batchCompletedHold`) as a predicate on the candidate row `d`: a
+ * batch.completed row (its tx_id is the batch id) is released only when no delivery of an item event of that
+ * batch to that partner is pending or in flight (one probe of deliveries_batch_open_idx, migration 013) and
+ * the intake has consumed as many final item events as the batch event announced (the batch's
+ * webhooks.batch_tallies row, a primary-key probe). Every other row passes at its first comparison.
+ */
+export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
+               NOT EXISTS (SELECT 1 FROM webhooks.deliveries i
+                            WHERE i.batch_id = d.tx_id AND i.partner_id = d.partner_id
+                              AND i.status IN ('pending', 'delivering'))
+               AND NOT EXISTS (SELECT 1 FROM webhooks.batch_tallies t
+                                WHERE t.batch_id = d.tx_id AND t.items_final < coalesce(t.items_expected, 0))))`;
 
 /**
  * The statement of claimDueDeliveries, exported so that its cost is measured on this very text.
@@ -121,6 +136,7 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
                 WHERE e.config_id = d.config_id AND e.tx_id = d.tx_id
                   AND e.sequence < d.sequence
                   AND e.status NOT IN ('delivered', 'dead'))
+             AND ${BATCH_COMPLETED_RELEASED}
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT $8::int) d
            ORDER BY d.next_attempt_at, d.sequence

@@ -45,6 +45,8 @@ export interface NewDelivery {
   /** W3C trace context the attempts continue. */
   readonly traceparent?: string | undefined;
   readonly occurredAt?: Date | undefined;
+  /** The batch an item event belongs to (TransactionEvent.batch_id); undefined for every other event. */
+  readonly batchId?: string | undefined;
 }
 
 export const COLUMNS = `delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, status, attempts,
@@ -96,7 +98,8 @@ export interface PreclaimOptions {
  * storing process sends them without a claim statement: due now, of an active configuration that is not
  * paused and whose circuit is closed, with no earlier unsettled delivery of their (config, tx) stored or in
  * this batch (the ordering rule of ordering.ts), within the configuration's cap of live claims and the
- * partner's bound of this worker's claims, in batch order up to `limit`. The others are stored pending for
+ * partner's bound of this worker's claims, in batch order up to `limit`; never a batch.completed row, which
+ * waits for its items' deliveries (ordering.ts `batchCompletedHold`). The others are stored pending for
  * the claim. Nothing else changes: a process that
  * dies after the commit has its claims released by releaseAbandonedClaims like any other.
  */
@@ -111,9 +114,9 @@ export async function insertDeliveries(
   const res = await db.query<ClaimedDelivery>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
+                            $8::text[], $9::text[], $10::text[], $11::text[], $20::text[]) WITH ORDINALITY
          AS d(delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type, body, next_attempt_at,
-              traceparent, occurred_at, ord)
+              traceparent, occurred_at, batch_id, ord)
      ), ready AS (
        SELECT i.delivery_id, i.config_id, i.ord,
               row_number() OVER (PARTITION BY i.config_id ORDER BY i.ord) AS config_turn
@@ -129,6 +132,8 @@ export async function insertDeliveries(
           AND NOT EXISTS (
             SELECT 1 FROM input j
              WHERE j.config_id = i.config_id AND j.tx_id = i.tx_id AND j.sequence::bigint < i.sequence::bigint)
+          -- batch.completed waits for its items' deliveries (ordering.ts batchCompletedHold): the claim decides.
+          AND i.event_type <> 'batch.completed'
      ), live AS (
        SELECT f.config_id, count(*) AS in_flight FROM webhooks.deliveries f
         WHERE $14::int > 0 AND f.status = 'delivering' AND f.lease_expires_at > statement_timestamp()
@@ -152,11 +157,11 @@ export async function insertDeliveries(
         LIMIT $14
      ), inserted AS (
        INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
-         body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at,
+         body, next_attempt_at, created_at, updated_at, traceparent, event_occurred_at, batch_id,
          status, attempts, claimed_by, lease_expires_at)
        SELECT d.delivery_id, d.event_id, d.config_id, d.partner_id, d.tx_id, d.sequence::bigint, d.event_type,
               decode(d.body, 'hex'), d.next_attempt_at::timestamptz, $12, $12, d.traceparent,
-              d.occurred_at::timestamptz,
+              d.occurred_at::timestamptz, d.batch_id,
               CASE WHEN c.delivery_id IS NULL THEN 'pending' ELSE 'delivering' END,
               CASE WHEN c.delivery_id IS NULL THEN 0 ELSE 1 END,
               CASE WHEN c.delivery_id IS NULL THEN NULL ELSE $13 END,
@@ -194,6 +199,7 @@ export async function insertDeliveries(
       preclaim?.answered ?? [],
       JSON.stringify(preclaim?.raisedLimits ?? {}),
       preclaim?.perPartnerLimit ?? preclaim?.limit ?? 0,
+      column((d) => d.batchId ?? null),
     ],
   );
   return res.rows;
@@ -259,4 +265,35 @@ export async function scheduleNow(db: Queryable, deliveryId: string, now: Date):
     [deliveryId, now],
   );
   return res.rows[0]!;
+}
+
+/**
+ * Adds to each batch's tally (webhooks.batch_tallies, ordering.ts `batchCompletedHold`): `itemsFinal`, the
+ * final item events just consumed per batch, and `itemsExpected`, what a batch event just consumed says
+ * there are. Call with fresh events only (markEventsProcessed), so an event redelivered by the bus is not
+ * counted twice. One statement; rows are taken in batch id order, so two intakes never deadlock on them.
+ */
+export async function addToBatchTallies(
+  db: Queryable,
+  tallies: ReadonlyMap<string, { readonly itemsFinal: number; readonly itemsExpected?: number | undefined }>,
+  now: Date,
+): Promise<void> {
+  if (tallies.size === 0) return;
+  const ids = [...tallies.keys()].sort();
+  await db.query(
+    `INSERT INTO webhooks.batch_tallies (batch_id, items_final, items_expected, updated_at)
+     SELECT t.batch_id, t.items_final, t.items_expected, $4
+       FROM unnest($1::text[], $2::int[], $3::int[]) AS t(batch_id, items_final, items_expected)
+      ORDER BY t.batch_id
+     ON CONFLICT (batch_id) DO UPDATE
+        SET items_final = webhooks.batch_tallies.items_final + excluded.items_final,
+            items_expected = coalesce(excluded.items_expected, webhooks.batch_tallies.items_expected),
+            updated_at = excluded.updated_at`,
+    [
+      ids,
+      ids.map((id) => tallies.get(id)?.itemsFinal ?? 0),
+      ids.map((id) => tallies.get(id)?.itemsExpected ?? null),
+      now,
+    ],
+  );
 }

@@ -15,6 +15,7 @@ import { insertKeyedOutboxEvent } from "../../store/outbox-store.js";
 import { countItems } from "../domain/batch-status.js";
 import {
   batchHeld,
+  countExecutedItems,
   findBatch,
   hasUnfinishedItems,
   itemStatuses,
@@ -54,12 +55,14 @@ export async function completeIfDone(q: Queryable, batchId: string, now: Date): 
   await updateBatch(q, batchId, "COMPLETED", now, { completedAt: now, releasedUsd: released });
   const counts = countItems(statuses);
   const paidUsd = await sumItemTotals(q, batchId, ["SUCCESS", "REFUNDED"]);
+  const executedItems = await countExecutedItems(q, batchId);
   const event = batchCompletedEvent(
     {
       batchId,
       partnerId: batch.partnerId,
       parentBatchId: batch.parentBatchId,
       counts,
+      executedItems,
       paidUsd,
       releasedUsd: released,
     },

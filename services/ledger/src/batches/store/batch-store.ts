@@ -501,6 +501,20 @@ export async function itemStatuses(q: Queryable, batchId: string): Promise<ItemS
   return res.rows.map((r) => r.status).filter(isItemStatus);
 }
 
+/**
+ * Items whose payout ran: their transaction reached SUCCESS, FAILED or REFUNDED (each passed through
+ * PROCESSING, so each emitted one transaction.success or transaction.failed). An item failed without being
+ * paid keeps a PENDING or EXPIRED transaction and is not counted.
+ */
+export async function countExecutedItems(q: Queryable, batchId: string): Promise<number> {
+  const res = await q.query<{ executed: number }>(
+    `SELECT count(*)::int AS executed FROM ledger.batch_items i JOIN ledger.transactions t ON t.tx_id = i.tx_id
+      WHERE i.batch_id = $1 AND t.status IN ('SUCCESS', 'FAILED', 'REFUNDED')`,
+    [batchId],
+  );
+  return res.rows[0]?.executed ?? 0;
+}
+
 /** Whether any funded item still waits to be paid or is in flight (an index probe). */
 export async function hasUnfinishedItems(q: Queryable, batchId: string): Promise<boolean> {
   const res = await q.query<{ found: boolean }>(
