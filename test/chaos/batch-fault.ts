@@ -3,13 +3,15 @@
  * BatchService, called as the gateway), the ledger process (which runs the fan-out worker) killed with
  * SIGKILL at about 30 % and again at about 60 % of the fan-out and started again each time, then an audit
  * of the batch in the database: every item paid exactly once (one transaction, one debit), none lost, the
- * batch COMPLETED with nothing left in its reservation and exactly one `batch.completed` outbox row.
+ * batch COMPLETED with nothing left in its reservation and exactly one `batch.completed` outbox row; then
+ * the partner's receiver: that event accepted (signatures valid) under one event id, however often it came.
  */
 import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import type pg from "pg";
 import type { DistributedTopology } from "../e2e/support/distributed-topology.js";
 import { grpcJsUnary } from "../e2e/support/grpc-js-unary.js";
 import { withClient } from "./chaos-infra.js";
+import type { ReceivedBatchCompletion } from "./chaos-receiver.js";
 
 export interface BatchFaultContext {
   readonly topology: DistributedTopology;
@@ -20,6 +22,8 @@ export interface BatchFaultContext {
   readonly downSeconds: number;
   readonly restartLedger: () => Promise<void>;
   readonly note: (text: string) => void;
+  /** What the partner's receiver got of `batch.completed` so far. */
+  readonly batchCompletions: () => readonly ReceivedBatchCompletion[];
 }
 
 /** The fractions of the fan-out at which the ledger is killed. */
@@ -124,7 +128,29 @@ export async function runBatchUnderKills(ctx: BatchFaultContext): Promise<string
     }
     await sleep(500);
   }
-  return [...problems, ...(await auditBatch(ctx.databaseUrl, batchId, ctx.items))];
+  problems.push(...(await auditBatch(ctx.databaseUrl, batchId, ctx.items)));
+  return [...problems, ...(await awaitBatchCompleted(ctx, batchId))];
+}
+
+/** Waits up to 60 s for the receiver to accept the batch's `batch.completed`; the problems found. */
+async function awaitBatchCompleted(ctx: BatchFaultContext, batchId: string): Promise<string[]> {
+  const ofBatch = () => ctx.batchCompletions().filter((n) => n.batchId === batchId);
+  const by = Date.now() + 60_000;
+  while (!ofBatch().some((n) => n.answer === 200) && Date.now() < by) await sleep(200);
+  const received = ofBatch();
+  const accepted = received.filter((n) => n.answer === 200);
+  const problems: string[] = [];
+  if (accepted.length === 0) {
+    const answers = received.map((n) => n.answer).join(", ") || "nothing";
+    problems.push(
+      `batch.completed of ${batchId} not accepted by the receiver within 60 s (answers: ${answers})`,
+    );
+  }
+  const eventIds = new Set(received.map((n) => n.eventId));
+  if (eventIds.size > 1) problems.push(`batch.completed of ${batchId} came under ${eventIds.size} event ids`);
+  if (received.some((n) => n.partnerId !== ctx.partnerId))
+    problems.push(`batch.completed of ${batchId} arrived on another partner's path`);
+  return problems;
 }
 
 /** The batch's audit, straight from the ledger's tables. */

@@ -1,8 +1,9 @@
 /**
  * The partners' webhook receiver: one node:http server, a path per partner (`/p/<key>`, configured as
  * the partner's webhook URL), both signatures verified over the raw bytes with that partner's secret.
- * Every POST is recorded in arrival order with its verdict. While `failing` is on it answers 500 to
- * everything (the failing-receiver fault); a bad signature gets 401; otherwise 200.
+ * Every transaction notification is recorded in arrival order with its verdict; a `batch.completed` (the
+ * bulk payout fault) is kept apart, with its own verdict. While `failing` is on it answers 500 to everything
+ * (the failing-receiver fault); a bad signature gets 401; otherwise 200.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -11,6 +12,15 @@ import { isAccepted, type NotificationKind, type ReceivedNotification } from "./
 import { verifySignatures } from "./webhook-signatures.js";
 
 const PATH = /^\/p\/([\w-]+)\/webhooks\/transactions\/(success|failed|refunded)$/;
+const BATCH_COMPLETED_PATH = /^\/p\/([\w-]+)\/webhooks\/batches\/completed$/;
+
+/** A `batch.completed` notification as it arrived, and what the receiver answered. */
+export interface ReceivedBatchCompletion {
+  readonly partnerId: string | undefined;
+  readonly batchId: string | undefined;
+  readonly eventId: string | undefined;
+  readonly answer: number;
+}
 
 interface Registered {
   readonly partnerId: string;
@@ -19,6 +29,7 @@ interface Registered {
 
 export class ChaosReceiver {
   readonly notifications: ReceivedNotification[] = [];
+  readonly batchCompletions: ReceivedBatchCompletion[] = [];
   /** Answer 500 to everything while true. */
   failing = false;
   private readonly partners = new Map<string, Registered>();
@@ -71,23 +82,11 @@ export class ChaosReceiver {
   }
 
   private record(request: IncomingMessage, rawBody: Buffer): number {
+    const batchMatch = request.method === "POST" ? BATCH_COMPLETED_PATH.exec(request.url ?? "") : null;
+    if (batchMatch) return this.recordBatchCompletion(request, rawBody, this.partners.get(batchMatch[1]!));
     const match = request.method === "POST" ? PATH.exec(request.url ?? "") : null;
     const registered = match ? this.partners.get(match[1]!) : undefined;
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return typeof value === "string" ? value : undefined;
-    };
-    const verdict = registered
-      ? verifySignatures({
-          secret: registered.secret,
-          rawBody,
-          serviceSignature: header("x-service-signature"),
-          webhookId: header("webhook-id"),
-          webhookTimestamp: header("webhook-timestamp"),
-          webhookSignature: header("webhook-signature"),
-          nowSeconds: Math.floor(Date.now() / 1000),
-        })
-      : { service: false, standard: false };
+    const verdict = this.verify(request, rawBody, registered);
     const body = parseBody(rawBody);
     const signed = verdict.service && verdict.standard;
     const status = this.failing ? 500 : signed ? 200 : 401;
@@ -108,6 +107,46 @@ export class ChaosReceiver {
     this.notifications.push(notification);
     if (isAccepted(notification)) for (const listener of this.listeners) listener(notification);
     return status;
+  }
+
+  private recordBatchCompletion(
+    request: IncomingMessage,
+    rawBody: Buffer,
+    registered: Registered | undefined,
+  ): number {
+    const verdict = this.verify(request, rawBody, registered);
+    const status = this.failing ? 500 : verdict.service && verdict.standard ? 200 : 401;
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(rawBody.toString("utf8")) as Record<string, unknown>;
+    } catch {
+      // Recorded with no batch id: the audit then finds no accepted completion of the batch.
+    }
+    this.batchCompletions.push({
+      partnerId: registered?.partnerId,
+      batchId: typeof body.batch_id === "string" ? body.batch_id : undefined,
+      eventId: typeof body.event_id === "string" ? body.event_id : undefined,
+      answer: status,
+    });
+    return status;
+  }
+
+  private verify(request: IncomingMessage, rawBody: Buffer, registered: Registered | undefined) {
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return typeof value === "string" ? value : undefined;
+    };
+    return registered
+      ? verifySignatures({
+          secret: registered.secret,
+          rawBody,
+          serviceSignature: header("x-service-signature"),
+          webhookId: header("webhook-id"),
+          webhookTimestamp: header("webhook-timestamp"),
+          webhookSignature: header("webhook-signature"),
+          nowSeconds: Math.floor(Date.now() / 1000),
+        })
+      : { service: false, standard: false };
   }
 }
 

@@ -340,6 +340,7 @@ async function inject(fault: Fault, options: ChaosOptions, ctx: FaultContext): P
         downSeconds: options.killDownSeconds,
         restartLedger: () => supervisor.restart("ledger", 0, "restarted after kill -9"),
         note,
+        batchCompletions: () => receiver.batchCompletions,
       });
       for (const detail of problems) batchFindings.push({ fault: currentFault, check: "batch", detail });
       note(problems.length ? `batch audit: ${problems.length} problem(s)` : "batch audit passed");
