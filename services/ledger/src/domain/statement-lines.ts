@@ -241,3 +241,18 @@ export function feedPageSize(limit: number): number {
   }
   return limit;
 }
+
+/** Most lines of one page of a day's lines: the gateway downloads a day in pages of this size. */
+export const MAX_DAY_LINES_PAGE = 5000;
+
+/**
+ * The page size of a day's lines asked for: 0 means the feed's default; otherwise 1 to MAX_DAY_LINES_PAGE,
+ * larger than the public feed's limit (a page of a day is read from the running balance its cursor carries).
+ */
+export function dayLinesPageSize(limit: number): number {
+  if (limit === 0) return DEFAULT_FEED_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DAY_LINES_PAGE) {
+    throw invalidField("limit", `must be an integer from 1 to ${MAX_DAY_LINES_PAGE}`);
+  }
+  return limit;
+}

@@ -23,8 +23,8 @@ import {
   validTimeZone,
 } from "../domain/statement-days.js";
 import {
+  dayLinesPageSize,
   type FeedPosition,
-  feedPageSize,
   isAfter,
   type ScaledLine,
   type StatementLine,
@@ -57,8 +57,6 @@ import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
 export const MAX_STATEMENT_RANGE_DAYS = 31;
 /** Entries read per round trip while a day is summarised. */
 const SUMMARY_PAGE = 5000;
-/** Most lines of one page of a day's lines (the statement download's internal page). */
-export const MAX_DAY_LINES_PAGE = 5000;
 
 export type DayStatus = "open" | "closed";
 
@@ -182,18 +180,6 @@ async function readLines(
   const last = lines.at(-1);
   const main = last && all.find((l) => l.position.entryId === last.position.entryId && l.position.part === 0);
   return { lines, next: main && main.balanceAfter - main.amountUsd, more: entries.length === read };
-}
-
-/**
- * The page size of a day's lines: 0 means the feed's default; otherwise 1 to MAX_DAY_LINES_PAGE. The
- * gateway streams a whole day in pages of this size, so it may be larger than the public feed's limit.
- */
-export function dayLinesPageSize(limit: number): number {
-  if (limit === 0) return feedPageSize(0);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DAY_LINES_PAGE) {
-    throw invalidField("limit", `must be an integer from 1 to ${MAX_DAY_LINES_PAGE}`);
-  }
-  return limit;
 }
 
 /**
