@@ -31,7 +31,7 @@ import {
 import { renderLine } from "./statement-routes.js";
 
 /** Lines asked of the ledger per page while a statement is written. */
-const LINE_PAGE = 1000;
+const LINE_PAGE = 5000;
 
 /** The renderer of `format`; a closed day's renders the same bytes every time. */
 function rendererFor(format: StatementFormat, day?: DailyStatementSummary): StatementRenderer {

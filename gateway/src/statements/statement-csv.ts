@@ -9,8 +9,7 @@
  * Empty means null. The line's `id`, `type` and `currency` are `line_id`, `line_type` and `amount_currency`,
  * so no column name is shared with the summary's.
  */
-import { pipeline, Readable } from "node:stream";
-import { stringify } from "csv-stringify";
+import { stringify } from "csv-stringify/sync";
 import {
   LINE_FIELDS,
   type StatementDocument,
@@ -39,48 +38,50 @@ function summaryRecord(summary: StatementSummary): Cell[] {
   return ["summary", ...SUMMARY_FIELDS.map((field) => summary[field]), ...LINE_FIELDS.map(() => null)];
 }
 
-function lineRecord(summary: StatementSummary, line: StatementLine): Cell[] {
+/** The cells of a line row before the line's own: `record_type` and the summary columns it repeats. */
+function linePrefix(summary: StatementSummary): Cell[] {
   const summaryCells = SUMMARY_FIELDS.map((field) =>
     field === "statement_id" || field === "date" ? summary[field] : null,
   );
-  return ["line", ...summaryCells, ...LINE_FIELDS.map((field) => line[field])];
+  return ["line", ...summaryCells];
 }
 
-async function* csvRecords(range: AsyncIterable<StatementDocument>): AsyncGenerator<Cell[]> {
+function lineRecord(prefix: readonly Cell[], line: StatementLine): Cell[] {
+  const record = prefix.slice();
+  for (const field of LINE_FIELDS) record.push(line[field]);
+  return record;
+}
+
+/** Records are stringified and handed on this many at a time rather than one stream write per record. */
+const BATCH_RECORDS = 500;
+
+const CSV_OPTIONS = {
+  columns: [...CSV_COLUMNS],
+  record_delimiter: "windows",
+  cast: { number: (value: number) => String(value) },
+} as const;
+
+/**
+ * The CSV text of a range, streamed: pulls the next lines only as fast as the reader takes the text. Each
+ * batch of records is one call of csv-stringify's synchronous API; every record ends with its CRLF, so the
+ * batches concatenate to the text one stringifier would write for all records (header first).
+ */
+export async function* renderCsv(range: AsyncIterable<StatementDocument>): AsyncGenerator<string> {
+  let header = true;
+  let records: Cell[][] = [];
+  const take = () => {
+    const text = stringify(records, { ...CSV_OPTIONS, header });
+    header = false;
+    records = [];
+    return text;
+  };
   for await (const { summary, lines } of range) {
-    yield summaryRecord(summary);
-    for await (const line of lines) yield lineRecord(summary, line);
-  }
-}
-
-/** Records are handed on in pieces of about this many characters rather than one write per record. */
-const FLUSH_CHARS = 64 * 1024;
-
-async function* batched(records: AsyncIterable<string>): AsyncGenerator<string> {
-  let parts: string[] = [];
-  let size = 0;
-  for await (const part of records) {
-    parts.push(part);
-    size += part.length;
-    if (size >= FLUSH_CHARS) {
-      yield parts.join("");
-      parts = [];
-      size = 0;
+    records.push(summaryRecord(summary));
+    const prefix = linePrefix(summary);
+    for await (const line of lines) {
+      records.push(lineRecord(prefix, line));
+      if (records.length >= BATCH_RECORDS) yield take();
     }
   }
-  if (size > 0) yield parts.join("");
-}
-
-/** The CSV text of a range, streamed: pulls the next lines only as fast as the reader takes the text. */
-export function renderCsv(range: AsyncIterable<StatementDocument>): AsyncIterable<string> {
-  const stringifier = stringify({
-    header: true,
-    columns: [...CSV_COLUMNS],
-    record_delimiter: "windows",
-    cast: { number: (value) => String(value) },
-  });
-  // A failing source (the ledger stream breaking mid-day) destroys the stringifier with its error, so the
-  // reader sees the error instead of a file that merely looks short.
-  stringifier.setEncoding("utf8");
-  return batched(pipeline(Readable.from(csvRecords(range)), stringifier, () => {}));
+  yield take();
 }

@@ -16,10 +16,11 @@
  * unambiguous. A day with no line hashes the empty string.
  */
 import { Sha256, sha256Hex } from "@payouts/platform/digest";
-import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import type { Dec } from "@payouts/platform/money/decimal";
 import { DateTime, IANAZone } from "luxon";
 import { invalidField } from "./ledger-failure.js";
-import type { StatementLine } from "./statement-lines.js";
+import { decOf, formatScaled, scaledOf } from "./scaled-amount.js";
+import { type ScaledLine, type StatementLine, toScaledLine } from "./statement-lines.js";
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
@@ -99,19 +100,18 @@ export function hasStarted(period: StatementPeriod, now: Date): boolean {
 }
 
 /** The canonical text of one line (see the file comment). */
-export function canonicalLine(line: StatementLine): string {
-  const dec = (v: Dec | undefined) => (v === undefined ? "" : toDecimalString(v));
+export function canonicalLine(line: ScaledLine): string {
   const fields = [
     line.id,
     line.type,
     line.txId ?? "",
     line.partnerTransactionId ?? "",
-    dec(line.localAmount),
+    line.localAmount ?? "",
     line.currency ?? "",
-    dec(line.exchangeRate),
-    dec(line.amountUsd),
+    line.exchangeRate ?? "",
+    formatScaled(line.amountUsd),
     line.createdAt.toISOString(),
-    dec(line.balanceAfter),
+    formatScaled(line.balanceAfter),
   ];
   return `${JSON.stringify(fields)}\n`;
 }
@@ -119,26 +119,27 @@ export function canonicalLine(line: StatementLine): string {
 /**
  * Folds a day's lines, in order, into its summary, page by page so a long day is never held whole. The
  * running balance of the lines must continue from `opening` (checked: a gap is a bug, not a statement).
+ * Sums are exact (scaled amounts): opening + Σ lines = closing to the last decimal.
  */
 export class DaySummariser {
   private readonly hash = new Sha256();
-  private balance: Dec;
+  private balance: bigint;
   private count = 0;
-  private debits = new Dec(0);
-  private credits = new Dec(0);
+  private debits = 0n;
+  private credits = 0n;
 
   constructor(private readonly opening: Dec) {
-    this.balance = opening;
+    this.balance = scaledOf(opening);
   }
 
-  add(lines: Iterable<StatementLine>): void {
+  add(lines: Iterable<ScaledLine>): void {
     for (const line of lines) {
-      this.balance = this.balance.plus(line.amountUsd);
-      if (!this.balance.eq(line.balanceAfter)) {
+      this.balance += line.amountUsd;
+      if (this.balance !== line.balanceAfter) {
         throw new Error(`line ${line.id} does not continue the day's running balance`);
       }
-      if (line.amountUsd.isNegative()) this.debits = this.debits.minus(line.amountUsd);
-      else this.credits = this.credits.plus(line.amountUsd);
+      if (line.amountUsd < 0n) this.debits -= line.amountUsd;
+      else this.credits += line.amountUsd;
       this.count++;
       this.hash.update(canonicalLine(line));
     }
@@ -147,10 +148,10 @@ export class DaySummariser {
   summary(): DaySummary {
     return {
       openingBalance: this.opening,
-      closingBalance: this.balance,
+      closingBalance: decOf(this.balance),
       lineCount: this.count,
-      totalDebits: this.debits,
-      totalCredits: this.credits,
+      totalDebits: decOf(this.debits),
+      totalCredits: decOf(this.credits),
       sha256: this.hash.hex(),
     };
   }
@@ -159,7 +160,7 @@ export class DaySummariser {
 /** The summary of lines held at once (tests, small days). */
 export function summariseDay(opening: Dec, lines: Iterable<StatementLine>): DaySummary {
   const s = new DaySummariser(opening);
-  s.add(lines);
+  s.add(Array.from(lines, toScaledLine));
   return s.summary();
 }
 

@@ -8,13 +8,14 @@
  * which of its lines (0 the main line, 1 the fee line). Cursors are opaque (base64url JSON) and validated
  * strictly when read back.
  */
-import type { Dec } from "@payouts/platform/money/decimal";
+import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import {
   DEFAULT_FEED_PAGE_SIZE,
   MAX_FEED_PAGE_SIZE,
   type StatementLineType,
 } from "@payouts/platform/statement-feed";
 import { invalidField } from "./ledger-failure.js";
+import { decOf, scaledOf } from "./scaled-amount.js";
 
 export interface FeedPosition {
   readonly xid: bigint;
@@ -79,46 +80,119 @@ export function lineId(entryId: bigint, part: 0 | 1): string {
 }
 
 /**
+ * A balance entry with its USD amounts scaled (scaled-amount.ts) and its local amount and rate as canonical
+ * decimal text: what the daily statement reads, so a day of lines costs no decimal object per line.
+ */
+export interface ScaledEntry {
+  readonly xid: bigint;
+  readonly entryId: bigint;
+  readonly movementKind: string;
+  readonly amount: bigint;
+  readonly createdAt: Date;
+  readonly txId: string | undefined;
+  readonly partnerTransactionId: string | undefined;
+  readonly currency: string | undefined;
+  readonly localAmount: string | undefined;
+  readonly exchangeRate: string | undefined;
+  readonly fee: bigint | undefined;
+}
+
+/** A StatementLine with its USD amounts scaled and its local amount and rate as canonical decimal text. */
+export interface ScaledLine {
+  readonly id: string;
+  readonly type: StatementLineType;
+  readonly position: FeedPosition;
+  readonly txId: string | undefined;
+  readonly partnerTransactionId: string | undefined;
+  readonly localAmount: string | undefined;
+  readonly currency: string | undefined;
+  readonly exchangeRate: string | undefined;
+  readonly amountUsd: bigint;
+  readonly createdAt: Date;
+  readonly balanceAfter: bigint;
+}
+
+/**
  * The lines of `entries` (in feed order), with the running balance from `opening` (the balance before the
  * first entry). A payout-related entry's amount part carries the entry's sign; its fee line the rest.
  */
-export function statementLines(entries: readonly BalanceEntry[], opening: Dec): StatementLine[] {
-  const lines: StatementLine[] = [];
+export function scaledStatementLines(entries: readonly ScaledEntry[], opening: bigint): ScaledLine[] {
+  const lines: ScaledLine[] = [];
   let balance = opening;
   for (const e of entries) {
     const txType = TX_LINE_TYPES[e.movementKind];
-    const sign = e.amount.isNegative() ? -1 : 1;
-    const fee = txType && e.fee && !e.fee.isZero() ? e.fee.times(sign) : undefined;
-    const main = fee ? e.amount.minus(fee) : e.amount;
-    balance = balance.plus(main);
-    const common = { txId: e.txId, partnerTransactionId: e.partnerTransactionId, createdAt: e.createdAt };
+    const fee = txType && e.fee ? (e.amount < 0n ? -e.fee : e.fee) : 0n;
+    const main = e.amount - fee;
+    balance += main;
     lines.push({
-      ...common,
       id: lineId(e.entryId, 0),
       type: txType ?? OPERATOR_LINE_TYPES[e.movementKind] ?? "credit",
       position: { xid: e.xid, entryId: e.entryId, part: 0 },
+      txId: e.txId,
+      partnerTransactionId: e.partnerTransactionId,
       localAmount: txType ? e.localAmount : undefined,
       currency: txType ? e.currency : undefined,
       exchangeRate: txType ? e.exchangeRate : undefined,
       amountUsd: main,
+      createdAt: e.createdAt,
       balanceAfter: balance,
     });
-    if (fee) {
-      balance = balance.plus(fee);
+    if (fee !== 0n) {
+      balance += fee;
       lines.push({
-        ...common,
         id: lineId(e.entryId, 1),
         type: "fee",
         position: { xid: e.xid, entryId: e.entryId, part: 1 },
+        txId: e.txId,
+        partnerTransactionId: e.partnerTransactionId,
         localAmount: undefined,
         currency: undefined,
         exchangeRate: undefined,
         amountUsd: fee,
+        createdAt: e.createdAt,
         balanceAfter: balance,
       });
     }
   }
   return lines;
+}
+
+const decimalText = (v: Dec | undefined) => (v === undefined ? undefined : toDecimalString(v));
+const decimalOf = (v: string | undefined) => (v === undefined ? undefined : new Dec(v));
+
+export function toScaledEntry(e: BalanceEntry): ScaledEntry {
+  return {
+    ...e,
+    amount: scaledOf(e.amount),
+    localAmount: decimalText(e.localAmount),
+    exchangeRate: decimalText(e.exchangeRate),
+    fee: e.fee === undefined ? undefined : scaledOf(e.fee),
+  };
+}
+
+export function toScaledLine(line: StatementLine): ScaledLine {
+  return {
+    ...line,
+    localAmount: decimalText(line.localAmount),
+    exchangeRate: decimalText(line.exchangeRate),
+    amountUsd: scaledOf(line.amountUsd),
+    balanceAfter: scaledOf(line.balanceAfter),
+  };
+}
+
+export function toDecimalLine(line: ScaledLine): StatementLine {
+  return {
+    ...line,
+    localAmount: decimalOf(line.localAmount),
+    exchangeRate: decimalOf(line.exchangeRate),
+    amountUsd: decOf(line.amountUsd),
+    balanceAfter: decOf(line.balanceAfter),
+  };
+}
+
+/** `scaledStatementLines` of decimal entries, as decimal lines. */
+export function statementLines(entries: readonly BalanceEntry[], opening: Dec): StatementLine[] {
+  return scaledStatementLines(entries.map(toScaledEntry), scaledOf(opening)).map(toDecimalLine);
 }
 
 /** Whether `a` comes after `b` in feed order. */
@@ -164,6 +238,21 @@ export function feedPageSize(limit: number): number {
   if (limit === 0) return DEFAULT_FEED_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FEED_PAGE_SIZE) {
     throw invalidField("limit", `must be an integer from 1 to ${MAX_FEED_PAGE_SIZE}`);
+  }
+  return limit;
+}
+
+/** Most lines of one page of a day's lines: the gateway downloads a day in pages of this size. */
+export const MAX_DAY_LINES_PAGE = 5000;
+
+/**
+ * The page size of a day's lines asked for: 0 means the feed's default; otherwise 1 to MAX_DAY_LINES_PAGE,
+ * larger than the public feed's limit (a page of a day is read from the running balance its cursor carries).
+ */
+export function dayLinesPageSize(limit: number): number {
+  if (limit === 0) return DEFAULT_FEED_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DAY_LINES_PAGE) {
+    throw invalidField("limit", `must be an integer from 1 to ${MAX_DAY_LINES_PAGE}`);
   }
   return limit;
 }

@@ -9,7 +9,7 @@ import { missingField } from "../domain/ledger-failure.js";
 import { correctStatementDay } from "../operations/correct-statement-day.js";
 import {
   type DayStatement,
-  dayLinesPage,
+  dayScaledLinesPage,
   dayStatement,
   dayStatements,
   getTimeZone,
@@ -18,7 +18,7 @@ import {
   viewRevision,
 } from "../operations/daily-statements.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
-import { toStatementLineMessage } from "../proto/statement-line-message.js";
+import { toScaledLineMessage } from "../proto/statement-line-message.js";
 import { mapFailures } from "./ledger-handlers.js";
 
 export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof StatementService> {
@@ -53,8 +53,8 @@ export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof St
         req.revision || 1,
         deps.now(),
       );
-      const page = await dayLinesPage(deps.db, view, req.after, req.limit);
-      return { lines: page.lines.map(toStatementLineMessage), nextCursor: page.nextCursor ?? "" };
+      const page = await dayScaledLinesPage(deps.db, view, req.after, req.limit);
+      return { lines: page.lines.map(toScaledLineMessage), nextCursor: page.nextCursor ?? "" };
     },
 
     async listDailyStatements(req) {

@@ -6,6 +6,7 @@ import type { Database, Queryable } from "@payouts/platform/database/database";
 import { newId } from "@payouts/platform/ids";
 import { Dec } from "@payouts/platform/money/decimal";
 import { invalidField, LEDGER, ledgerFailure } from "../domain/ledger-failure.js";
+import { decOf, scaledOf } from "../domain/scaled-amount.js";
 import {
   addDays,
   DaySummariser,
@@ -22,11 +23,13 @@ import {
   validTimeZone,
 } from "../domain/statement-days.js";
 import {
+  dayLinesPageSize,
   type FeedPosition,
-  feedPageSize,
   isAfter,
+  type ScaledLine,
   type StatementLine,
-  statementLines,
+  scaledStatementLines,
+  toDecimalLine,
 } from "../domain/statement-lines.js";
 import { statementClosedEvent } from "../events/statement-event.js";
 import { insertKeyedOutboxEvent } from "../store/outbox-store.js";
@@ -53,7 +56,7 @@ import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
 /** Days one ListDailyStatements call may span. */
 export const MAX_STATEMENT_RANGE_DAYS = 31;
 /** Entries read per round trip while a day is summarised. */
-const SUMMARY_PAGE = 1000;
+const SUMMARY_PAGE = 5000;
 
 export type DayStatus = "open" | "closed";
 
@@ -164,38 +167,56 @@ const boundOf = (day: ClosedDay): ClosedBound => ({ watermark: day.watermark, en
 async function readLines(
   db: Queryable,
   scope: DayScope,
-  opening: Dec,
+  opening: bigint,
   from: FeedPosition | undefined,
-  start: Dec | undefined,
+  start: bigint | undefined,
   size: number | undefined,
-): Promise<{ lines: StatementLine[]; next: Dec | undefined; more: boolean }> {
+): Promise<{ lines: ScaledLine[]; next: bigint | undefined; more: boolean }> {
   const read = (size ?? SUMMARY_PAGE) + 1;
   const { entries, before } = await dayEntries(db, scope, from, read, start === undefined);
-  const all = statementLines(entries, start ?? opening.plus(before ?? 0));
+  const all = scaledStatementLines(entries, start ?? opening + (before ?? 0n));
   const after = from ? all.filter((line) => isAfter(line.position, from)) : all;
   const lines = size === undefined ? after : after.slice(0, size);
   const last = lines.at(-1);
   const main = last && all.find((l) => l.position.entryId === last.position.entryId && l.position.part === 0);
-  return { lines, next: main?.balanceAfter.minus(main.amountUsd), more: entries.length === read };
+  return { lines, next: main && main.balanceAfter - main.amountUsd, more: entries.length === read };
 }
 
-/** One page of a day's lines after `after` (a cursor of this day), with running balances. */
+/**
+ * One page of a day's lines after `after` (a cursor of this day), with running balances, their USD
+ * amounts scaled (`scaled-amount.ts`): what the statement download pages through.
+ */
+export async function dayScaledLinesPage(
+  db: Queryable,
+  view: DayView,
+  after: string,
+  limit: number,
+): Promise<{ lines: ScaledLine[]; nextCursor: string | undefined }> {
+  const size = dayLinesPageSize(limit);
+  if (!view.scope) return { lines: [], nextCursor: after || undefined };
+  const cursor = after ? decodeDayCursor(view, after) : undefined;
+  const opening = scaledOf(view.opening);
+  const start = cursor ? cursor.balanceBefore && scaledOf(cursor.balanceBefore) : opening;
+  const page = await readLines(db, view.scope, opening, cursor?.position, start, size);
+  const last = page.lines.at(-1);
+  return {
+    lines: page.lines,
+    nextCursor:
+      last && page.next !== undefined
+        ? encodeDayCursor(view, last.position, decOf(page.next))
+        : after || undefined,
+  };
+}
+
+/** `dayScaledLinesPage` with decimal amounts. */
 export async function dayLinesPage(
   db: Queryable,
   view: DayView,
   after: string,
   limit: number,
 ): Promise<{ lines: StatementLine[]; nextCursor: string | undefined }> {
-  const size = feedPageSize(limit);
-  if (!view.scope) return { lines: [], nextCursor: after || undefined };
-  const cursor = after ? decodeDayCursor(view, after) : undefined;
-  const start = cursor ? cursor.balanceBefore : view.opening;
-  const page = await readLines(db, view.scope, view.opening, cursor?.position, start, size);
-  const last = page.lines.at(-1);
-  return {
-    lines: page.lines,
-    nextCursor: last && page.next ? encodeDayCursor(view, last.position, page.next) : after || undefined,
-  };
+  const page = await dayScaledLinesPage(db, view, after, limit);
+  return { lines: page.lines.map(toDecimalLine), nextCursor: page.nextCursor };
 }
 
 /**
@@ -209,13 +230,14 @@ export async function summarise(
 ): Promise<DaySummary> {
   if (!scope) return summariseDay(opening, []);
   const summariser = new DaySummariser(opening);
+  const scaledOpening = scaledOf(opening);
   let from: FeedPosition | undefined;
-  let start = opening;
+  let start = scaledOpening;
   for (;;) {
-    const page = await readLines(db, scope, opening, from, start, undefined);
+    const page = await readLines(db, scope, scaledOpening, from, start, undefined);
     summariser.add(page.lines);
     const last = page.lines.at(-1);
-    if (!last || !page.more || !page.next) return summariser.summary();
+    if (!last || !page.more || page.next === undefined) return summariser.summary();
     from = last.position;
     start = page.next;
   }

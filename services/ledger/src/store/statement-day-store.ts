@@ -16,9 +16,10 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import { parseScaled } from "../domain/scaled-amount.js";
 import type { DaySummary } from "../domain/statement-days.js";
-import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
-import { type BalanceEntryRow, balanceEntryColumns, toBalanceEntry } from "./statement-store.js";
+import type { FeedPosition, ScaledEntry } from "../domain/statement-lines.js";
+import { type BalanceEntryRow, balanceEntryColumns, toScaledEntry } from "./statement-store.js";
 
 /** What the last closed day's close took: every entry below `watermark` written before `end`. */
 export interface ClosedBound {
@@ -397,13 +398,13 @@ export async function dayEntries(
   from: FeedPosition | undefined,
   limit: number,
   sumBefore = true,
-): Promise<{ entries: BalanceEntry[]; before: Dec | undefined }> {
+): Promise<{ entries: ScaledEntry[]; before: bigint | undefined }> {
   const query = dayEntriesQuery(scope, from, limit, sumBefore);
   const res = await q.query<DayEntryRow>(query.text, query.values);
   return {
-    before: sumBefore ? new Dec(res.rows[0]?.before ?? "0") : undefined,
+    before: sumBefore ? parseScaled(res.rows[0]?.before ?? "0") : undefined,
     // A day without entries from `from` on is the `before` row alone, its page columns null.
-    entries: res.rows.filter((r) => r.entry_id !== null).map(toBalanceEntry),
+    entries: res.rows.filter((r) => r.entry_id !== null).map(toScaledEntry),
   };
 }
 

@@ -13,7 +13,8 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec } from "@payouts/platform/money/decimal";
-import type { BalanceEntry, FeedPosition } from "../domain/statement-lines.js";
+import { canonicalDecimal, parseScaled } from "../domain/scaled-amount.js";
+import type { BalanceEntry, FeedPosition, ScaledEntry } from "../domain/statement-lines.js";
 
 /** Entries summed since the last checkpoint before a page records a new one. */
 export const CHECKPOINT_SPACING = 1000;
@@ -66,6 +67,25 @@ export function toBalanceEntry(r: BalanceEntryRow): BalanceEntry {
     exchangeRate: decimalOrUndefined(r.exchange_rate),
     amountUsd: decimalOrUndefined(r.amount_usd),
     fee: decimalOrUndefined(r.fee),
+  };
+}
+
+const canonicalOrUndefined = (v: string | null) => (v === null ? undefined : canonicalDecimal(v));
+
+/** The row as a ScaledEntry: no decimal object per entry (the daily statement's read). */
+export function toScaledEntry(r: BalanceEntryRow): ScaledEntry {
+  return {
+    xid: BigInt(r.xid),
+    entryId: BigInt(r.entry_id),
+    movementKind: r.movement_kind,
+    amount: parseScaled(r.amount),
+    createdAt: r.created_at,
+    txId: r.tx_id ?? undefined,
+    partnerTransactionId: r.partner_transaction_id ?? undefined,
+    currency: r.currency ?? undefined,
+    localAmount: canonicalOrUndefined(r.local_amount),
+    exchangeRate: canonicalOrUndefined(r.exchange_rate),
+    fee: r.fee === null ? undefined : parseScaled(r.fee),
   };
 }
 

@@ -280,7 +280,7 @@ export type ListDailyStatementLinesRequest = Message<"payouts.ledger.v1.ListDail
   after: string;
 
   /**
-   * 0 = 100, at most 1000.
+   * 0 = 100, at most 5000 (the gateway downloads a day in pages of 5000).
    *
    * @generated from field: int32 limit = 4;
    */
