@@ -311,7 +311,10 @@ export async function recordAttempts(
               delivered_at = CASE WHEN i.status = 'delivered' THEN i.at::timestamptz ELSE d.delivered_at END,
               updated_at = i.at::timestamptz
          FROM input i
-        WHERE d.delivery_id = i.delivery_id AND d.status = 'delivering' AND d.attempts = i.attempt
+        -- The rows are found by primary key. The guard is written so that no partial index on status can
+        -- serve it: the prepared plan otherwise read every claim in flight, dead index entries included.
+        WHERE d.delivery_id = ANY($1::text[]) AND d.delivery_id = i.delivery_id
+          AND CASE WHEN d.status = 'delivering' THEN d.attempts = i.attempt ELSE false END
        RETURNING d.delivery_id, d.config_id, i.disable_reason, i.at::timestamptz AS at, i.circuit
      ), successes AS (
        SELECT u.config_id, max(u.at) AS last_success FROM updated u WHERE u.circuit = 'success'
