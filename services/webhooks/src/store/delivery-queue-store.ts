@@ -293,6 +293,7 @@ export interface RecordedBatch {
  *
  * An attempt of a delivery deleted meanwhile (its configuration was deleted) is skipped rather than
  * failing the statement; times travel as ISO text so both database adapters bind the arrays alike.
+ * No `*` in it, so each connection prepares it once (statement-names.ts) instead of planning it per batch.
  */
 export async function recordAttempts(
   db: Queryable,
@@ -307,8 +308,10 @@ export async function recordAttempts(
     transition: string | null;
   }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[],
-                            $8::text[], $9::text[], $10::text[], $11::text[])
+       SELECT i.delivery_id, i.attempt, i.status_code, i.error, i.latency_ms, i.at, i.response_body, i.status,
+              i.next_attempt_at, i.disable_reason, i.circuit
+         FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[],
+                     $8::text[], $9::text[], $10::text[], $11::text[])
          AS i(delivery_id, attempt, status_code, error, latency_ms, at, response_body, status, next_attempt_at,
               disable_reason, circuit)
      ), attempts AS (
@@ -324,7 +327,10 @@ export async function recordAttempts(
               delivered_at = CASE WHEN i.status = 'delivered' THEN i.at::timestamptz ELSE d.delivered_at END,
               updated_at = i.at::timestamptz
          FROM input i
-        WHERE d.delivery_id = i.delivery_id AND d.status = 'delivering' AND d.attempts = i.attempt
+        -- The rows are found by primary key. The guard is written so that no partial index on status can
+        -- serve it: the prepared plan otherwise read every claim in flight, dead index entries included.
+        WHERE d.delivery_id = ANY($1::text[]) AND d.delivery_id = i.delivery_id
+          AND CASE WHEN d.status = 'delivering' THEN d.attempts = i.attempt ELSE false END
        RETURNING d.delivery_id, d.config_id, i.disable_reason, i.at::timestamptz AS at, i.circuit
      ), successes AS (
        SELECT u.config_id, max(u.at) AS last_success FROM updated u WHERE u.circuit = 'success'
@@ -369,7 +375,8 @@ export async function recordAttempts(
                 ELSE c.circuit_retry_at END
          -- Only the configurations this batch may change are locked, in config_id order (as the claim
          -- does): two statements never wait for each other's rows in a cycle.
-         FROM (SELECT o.* FROM outcomes o JOIN webhooks.configs lc ON lc.config_id = o.config_id
+         FROM (SELECT o.config_id, o.reset, o.failures, o.last_failure, o.disable_reason, o.disabled_at, o.state_before
+                 FROM outcomes o JOIN webhooks.configs lc ON lc.config_id = o.config_id
                 WHERE (lc.active AND o.disable_reason IS NOT NULL) OR o.failures > 0
                       OR (o.reset AND (lc.circuit_failures <> 0 OR lc.circuit_state <> 'closed'))
                 ORDER BY o.config_id FOR UPDATE OF lc) b

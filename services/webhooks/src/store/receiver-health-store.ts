@@ -1,8 +1,8 @@
 /**
  * Receiver health: each configuration's circuit breaker, operator pause and backlog (WebhookAdminService and
  * the backlog gauges). Not on the delivery path. Each receiver's backlog and oldest pending row are read from
- * the partial index of its pending rows (migration 012), so the cost grows with the backlog of the receivers
- * listed, never with the size of the deliveries table.
+ * the claim's partial index of pending rows, which carries created_at (migration 014), so the cost grows with
+ * the backlog of the receivers listed, never with the size of the deliveries table.
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import type { ReceiverFigures } from "../domain/receiver-backlog.js";
