@@ -5,7 +5,8 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
-import type { BreakType, LedgerPayout, ReconciliationBreak } from "../domain/reconciliation-matching.js";
+import type { BreakType } from "../domain/break-types.js";
+import type { LedgerPayout, ReconciliationBreak } from "../domain/reconciliation-matching.js";
 import type { TxStatus } from "../domain/transaction-status.js";
 
 interface PayoutRow {
