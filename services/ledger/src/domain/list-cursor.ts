@@ -52,6 +52,20 @@ export function decodePosition(
   return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
 }
 
+/**
+ * A page out of `rows` read with one more than `limit`: its first `limit` rows and the cursor of the next
+ * page, made from the page's last row ("" when there is no next page).
+ */
+export function splitPage<T>(
+  rows: readonly T[],
+  limit: number,
+  cursorOf: (last: T) => string,
+): { page: T[]; nextCursor: string } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : "" };
+}
+
 /** The page size asked for: 0 means the default; otherwise 1 to MAX_PAGE_SIZE. */
 export function pageSize(limit: number): number {
   if (limit === 0) return DEFAULT_PAGE_SIZE;

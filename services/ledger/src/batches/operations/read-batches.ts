@@ -9,7 +9,7 @@ import type {
   BatchStatus,
 } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { invalidField, missingField } from "../../domain/ledger-failure.js";
-import { decodePosition, encodePosition, pageSize } from "../../domain/list-cursor.js";
+import { decodePosition, encodePosition, pageSize, splitPage } from "../../domain/list-cursor.js";
 import type { LedgerDeps } from "../../operations/ledger-deps.js";
 import { batchStatusName, itemStatusName, toBatchMessage, toItemMessage } from "../batch-message.js";
 import { BATCH, batchFailure } from "../domain/batch-failure.js";
@@ -36,14 +36,10 @@ export async function listBatchesPage(
     after: input.cursor === "" ? undefined : decodePosition(input.cursor, BATCH_ID, "cursor", "listBatches"),
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = splitPage(rows, limit, (last) => encodePosition(last.createdAt, last.batchId));
   const batches: Batch[] = [];
   for (const b of page) batches.push(toBatchMessage(await viewBatch(deps.db, b)));
-  const last = page.at(-1);
-  return {
-    batches,
-    nextCursor: rows.length > limit && last ? encodePosition(last.createdAt, last.batchId) : "",
-  };
+  return { batches, nextCursor };
 }
 
 export async function listBatchItemsPage(
@@ -58,7 +54,7 @@ export async function listBatchItemsPage(
   if (!Number.isSafeInteger(afterRow) || afterRow < 0)
     throw invalidField("cursor", "is not a cursor of this list");
   const rows = await listItems(deps.db, batch.batchId, itemStatusName(input.status), afterRow, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = splitPage(rows, limit, (last) => String(last.rowNumber));
   const txs = await transactionsOf(
     deps.db,
     page.flatMap((i) => (i.txId ? [i.txId] : [])),
@@ -66,6 +62,5 @@ export async function listBatchItemsPage(
   const items: BatchItem[] = page.map((item) =>
     toItemMessage(item, item.txId ? txs.get(item.txId) : undefined),
   );
-  const last = page.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? String(last.rowNumber) : "" };
+  return { items, nextCursor };
 }
