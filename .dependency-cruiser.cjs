@@ -29,7 +29,7 @@ const PURE_PLATFORM = [
  * What the services export for the HTTP edge, and all the gateway may import from them: each service's
  * refusal reasons (mapped to HTTP statuses), the ledger's balance limit, the pricing service's preview
  * body check (the edge answers it before the credentials), and the domain lists the API documents spell
- * out (the lookup service's ID document types, the ledger's payout refusal order). A new one is added here
+ * out (the lookup service's ID document types, the ledger's payout refusal order, batch statuses and reconciliation break types). A new one is added here
  * and to the service's package.json `exports`.
  */
 const EDGE_EXPORTS = [
@@ -38,6 +38,8 @@ const EDGE_EXPORTS = [
   "^services/pricing/src/preview-body\\.ts$",
   "^services/lookup/src/ic-types\\.ts$",
   "^services/ledger/src/payout-refusals\\.ts$",
+  "^services/ledger/src/batch-statuses\\.ts$",
+  "^services/ledger/src/reconciliation-breaks\\.ts$",
 ];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

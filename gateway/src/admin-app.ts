@@ -1,17 +1,15 @@
 import fastifyCookie from "@fastify/cookie";
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
 import { activeTelemetry } from "@payouts/platform/telemetry/start-telemetry";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { installAdminAccess } from "./admin/admin-access.js";
 import { ADMIN_ROUTE_MODULES } from "./admin/admin-route-modules.js";
 import { registerConsole } from "./admin/console-static.js";
 import { addRoute, fastifyPath } from "./api/operation.js";
 import { installAuditTrail } from "./audit/audit-trail.js";
-import { listenerLimitsOf } from "./gateway-config.js";
+import { createListener } from "./create-listener.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { ApiError } from "./http/api-error.js";
-import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
-import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { adminOpenApiDocument } from "./openapi/openapi-document.js";
 import { adminOpenApi, healthz, metrics, readyz } from "./operations/admin/admin-listener-api.js";
 import { exportAudit } from "./operations/admin/audit-api.js";
@@ -27,18 +25,7 @@ export async function buildAdminApp(
   deps: GatewayDeps,
   readiness: () => Promise<boolean>,
 ): Promise<FastifyInstance> {
-  const limits = listenerLimitsOf(deps.config);
-  const app = Fastify({
-    ...listenerTimeoutOptions(limits),
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
-    bodyLimit: 256 * 1024,
-    frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
-  });
-  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
-  installEdge(app, deps.logger);
+  const app = createListener(deps);
   const telemetry = createHttpServerTelemetry("admin");
   app.addHook("onRequest", async (request) => {
     telemetry.started(request.method, request.routeOptions.url, request.id);

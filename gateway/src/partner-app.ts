@@ -1,35 +1,18 @@
 import { createHttpServerTelemetry } from "@payouts/platform/telemetry/http-server-telemetry";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { authenticate } from "./auth/partner-auth.js";
-import { listenerLimitsOf } from "./gateway-config.js";
+import { createListener } from "./create-listener.js";
 import type { GatewayDeps } from "./gateway-deps.js";
-import { answerClientError, answerFrameworkError, installEdge, requestIdFor } from "./http/install-edge.js";
-import { capConnectionsPerAddress, listenerTimeoutOptions } from "./http/listener-limits.js";
 import { PARTNER_ROUTE_MODULES } from "./routes/partner-route-modules.js";
 
 /** The public partner listener: Basic-authenticated JSON routes of the partner API. */
 export async function buildPartnerApp(deps: GatewayDeps): Promise<FastifyInstance> {
-  const limits = listenerLimitsOf(deps.config);
-  const app = Fastify({
-    ...listenerTimeoutOptions(limits),
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => requestIdFor(req.headers["x-request-id"]),
-    bodyLimit: 256 * 1024,
-    frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
+  const app = createListener(deps, {
     return503OnClosing: true,
     // The client address (request.ip) keys the failed-login throttle; behind a proxy it comes from
     // X-Forwarded-For, trusted for exactly TRUST_PROXY_HOPS hops.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxyHops,
   });
-  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
-  installEdge(app, deps.logger);
   const telemetry = createHttpServerTelemetry("partner");
   app.addHook("onRequest", async (request) => {
     telemetry.started(request.method, request.routeOptions.url, request.id);

@@ -80,18 +80,19 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
   };
 }
 
-export interface NewApproval {
-  readonly approvalId: string;
-  readonly action: ApprovalAction;
-  readonly partnerId: string | null;
-  readonly txId: string | null;
-  readonly amountUsd: string | null;
-  readonly requestBody: Record<string, unknown>;
-  readonly idempotencyKey: string | null;
-  readonly requestFingerprint: string | null;
-  readonly requestedBy: Actor;
-  readonly ttlMs: number;
-}
+/** A request to store: the fields of its record known when it is made, and how long it may wait. */
+export type NewApproval = Pick<
+  ApprovalRecord,
+  | "approvalId"
+  | "action"
+  | "partnerId"
+  | "txId"
+  | "amountUsd"
+  | "requestBody"
+  | "idempotencyKey"
+  | "requestFingerprint"
+  | "requestedBy"
+> & { readonly ttlMs: number };
 
 /**
  * Stores a new PENDING request expiring `ttlMs` from the database's clock. A request with an idempotency

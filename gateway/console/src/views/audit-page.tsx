@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useSearchParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
+import { DateFilter, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { formatTime } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
@@ -16,7 +16,7 @@ const FILTERS = [
   { name: "target_id", label: "Target id", placeholder: "ptr_…" },
 ] as const;
 
-type FilterName = (typeof FILTERS)[number]["name"] | "outcome" | "from" | "to";
+const FILTER_NAMES = [...FILTERS.map((f) => f.name), "outcome", "from", "to"] as const;
 
 /**
  * The audit trail: whether its hash chain checks out, every state-changing admin request newest first with
@@ -24,16 +24,7 @@ type FilterName = (typeof FILTERS)[number]["name"] | "outcome" | "from" | "to";
  */
 export function AuditPage() {
   const api = useApi();
-  const [params, setParams] = useSearchParams();
-  const filters: Record<FilterName, string> = {
-    actor: params.get("actor") ?? "",
-    route: params.get("route") ?? "",
-    target_id: params.get("target_id") ?? "",
-    outcome: params.get("outcome") ?? "",
-    from: params.get("from") ?? "",
-    to: params.get("to") ?? "",
-  };
-  const key = params.toString();
+  const { filters, key, bind } = useUrlFilters(FILTER_NAMES);
   const pager = useCursorPager(key);
   const query = useQuery({
     queryKey: ["audit", key, pager.cursor],
@@ -50,12 +41,6 @@ export function AuditPage() {
       URL.revokeObjectURL(url);
     },
   });
-  const update = (name: FilterName, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next);
-  };
   return (
     <>
       <h1>Audit</h1>
@@ -64,50 +49,17 @@ export function AuditPage() {
         <h2 id="audit-heading">Admin actions</h2>
         <form className="grid-form" aria-label="Filter audit records" onSubmit={(e) => e.preventDefault()}>
           {FILTERS.map((f) => (
-            <div className="field" key={f.name}>
-              <label htmlFor={`audit-${f.name}`}>{f.label}</label>
-              <input
-                id={`audit-${f.name}`}
-                defaultValue={filters[f.name]}
-                placeholder={f.placeholder}
-                onBlur={(e) => update(f.name, e.target.value.trim())}
-                onKeyDown={(e) => {
-                  if (e.key === "Enter") update(f.name, e.currentTarget.value.trim());
-                }}
-              />
-            </div>
+            <TextFilter
+              key={f.name}
+              id={`audit-${f.name}`}
+              label={f.label}
+              placeholder={f.placeholder}
+              {...bind(f.name)}
+            />
           ))}
-          <div className="field">
-            <label htmlFor="audit-outcome">Outcome</label>
-            <select
-              id="audit-outcome"
-              value={filters.outcome}
-              onChange={(e) => update("outcome", e.target.value)}
-            >
-              <option value="">Any</option>
-              {OUTCOMES.map((o) => (
-                <option key={o}>{o}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="audit-from">From (UTC day)</label>
-            <input
-              id="audit-from"
-              type="date"
-              value={filters.from}
-              onChange={(e) => update("from", e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="audit-to">Before (UTC day)</label>
-            <input
-              id="audit-to"
-              type="date"
-              value={filters.to}
-              onChange={(e) => update("to", e.target.value)}
-            />
-          </div>
+          <SelectFilter id="audit-outcome" label="Outcome" options={OUTCOMES} {...bind("outcome")} />
+          <DateFilter id="audit-from" label="From (UTC day)" {...bind("from")} />
+          <DateFilter id="audit-to" label="Before (UTC day)" {...bind("to")} />
         </form>
         <p>
           <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>

@@ -1,3 +1,4 @@
+import { EDITABLE_STATUSES, ITEM_STATUSES } from "@payouts/ledger/batch-statuses";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
@@ -5,11 +6,11 @@ import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { DataTable } from "../components/data-table";
+import { SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-import { BATCH_ITEM_STATUSES, CANCELLABLE } from "./batch-statuses";
 
 const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["total", "Items"],
@@ -124,7 +125,7 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   return (
     <>
       {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
-      {CANCELLABLE.includes(batch.status) && mayCancel && (
+      {EDITABLE_STATUSES.includes(batch.status) && mayCancel && (
         <div className="toolbar">
           <button
             type="button"
@@ -170,15 +171,13 @@ function BatchItems({ batchId }: { batchId: string }) {
     <>
       <h2>Items</h2>
       <form className="grid-form search" aria-label="Filter items" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor="item-status">Status</label>
-          <select id="item-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            {BATCH_ITEM_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter
+          id="item-status"
+          label="Status"
+          value={status}
+          options={ITEM_STATUSES}
+          onChange={setStatus}
+        />
       </form>
       <QueryState
         query={items}

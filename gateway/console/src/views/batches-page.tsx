@@ -1,11 +1,12 @@
+import { BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
 import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
+import { SelectFilter } from "../components/filters";
 import { formatTime, StatusBadge, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
-import { BATCH_STATUSES } from "./batch-statuses";
 
 /** Every partner's bulk payouts, newest first, filtered by status (kept in the URL). */
 export function BatchesPage() {
@@ -22,19 +23,13 @@ export function BatchesPage() {
     <>
       <h1>Batches</h1>
       <form className="grid-form search" aria-label="Filter batches" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor="batch-status">Status</label>
-          <select
-            id="batch-status"
-            value={status}
-            onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}
-          >
-            <option value="">Any</option>
-            {BATCH_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter
+          id="batch-status"
+          label="Status"
+          value={status}
+          options={BATCH_STATUSES}
+          onChange={(value) => setParams(value ? { status: value } : {})}
+        />
       </form>
       <QueryState
         query={query}

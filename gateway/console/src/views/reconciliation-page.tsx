@@ -1,3 +1,4 @@
+import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
@@ -10,14 +11,6 @@ import { formatTime } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
-
-const BREAK_TYPES = [
-  "missing_at_rail",
-  "missing_in_ledger",
-  "amount_mismatch",
-  "status_mismatch",
-  "duplicate_at_rail",
-] as const;
 
 /** Yesterday in UTC: the last closed settlement day. */
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
+import { DateFilter, SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
@@ -70,6 +71,7 @@ function TransactionSearch() {
     setParams(next);
   }
   const set = (f: Filter, value: string) => setDraft((d) => ({ ...d, [f]: value }));
+  const bind = (f: Filter) => ({ value: draft[f], onChange: (value: string) => set(f, value) });
   const text = (f: Filter, label: string, placeholder?: string) => (
     <div className="field">
       <label htmlFor={`tx-${f}`}>{label}</label>
@@ -88,34 +90,15 @@ function TransactionSearch() {
         {text("tx_id", "Transaction id", "tx_…")}
         {text("partner_transaction_id", "Partner's transaction id")}
         {text("partner_id", "Partner id", "ptr_…")}
-        <div className="field">
-          <label htmlFor="tx-status">Status</label>
-          <select id="tx-status" value={draft.status} onChange={(e) => set("status", e.target.value)}>
-            <option value="">Any</option>
-            {TRANSACTION_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter id="tx-status" label="Status" options={TRANSACTION_STATUSES} {...bind("status")} />
         {text("country", "Corridor (country)", "BR")}
-        <div className="field">
-          <label htmlFor="tx-created-from">Created from</label>
-          <input
-            id="tx-created-from"
-            type="datetime-local"
-            value={draft.created_from}
-            onChange={(e) => set("created_from", e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="tx-created-to">Created until</label>
-          <input
-            id="tx-created-to"
-            type="datetime-local"
-            value={draft.created_to}
-            onChange={(e) => set("created_to", e.target.value)}
-          />
-        </div>
+        <DateFilter
+          id="tx-created-from"
+          label="Created from"
+          type="datetime-local"
+          {...bind("created_from")}
+        />
+        <DateFilter id="tx-created-to" label="Created until" type="datetime-local" {...bind("created_to")} />
         <div className="row-actions">
           <button type="submit" className="primary">
             Search

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useSearchParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
+import { SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { PagerControls, useCursorPager } from "../components/pager";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
@@ -33,13 +33,7 @@ export function WebhooksPage() {
 
 function Deliveries() {
   const api = useApi();
-  const [params, setParams] = useSearchParams();
-  const filters = {
-    status: params.get("status") ?? "",
-    event_type: params.get("event_type") ?? "",
-    partner_id: params.get("partner_id") ?? "",
-  };
-  const key = params.toString();
+  const { filters, key, bind } = useUrlFilters(["status", "event_type", "partner_id"]);
   const pager = useCursorPager(key);
   const [redelivered, setRedelivered] = useState<string>();
   const query = useQuery({
@@ -47,54 +41,13 @@ function Deliveries() {
     queryFn: () => api.listDeliveries({ ...filters, cursor: pager.cursor, limit: 25 }),
     refetchInterval: 5_000,
   });
-  const update = (name: keyof typeof filters, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next);
-  };
   return (
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Deliveries</h2>
       <form className="grid-form" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor="delivery-outcome">Outcome</label>
-          <select
-            id="delivery-outcome"
-            value={filters.status}
-            onChange={(e) => update("status", e.target.value)}
-          >
-            <option value="">Any</option>
-            {OUTCOMES.map((o) => (
-              <option key={o}>{o}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="delivery-event">Event</label>
-          <select
-            id="delivery-event"
-            value={filters.event_type}
-            onChange={(e) => update("event_type", e.target.value)}
-          >
-            <option value="">Any</option>
-            {EVENTS.map((o) => (
-              <option key={o}>{o}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="delivery-partner">Partner id</label>
-          <input
-            id="delivery-partner"
-            defaultValue={filters.partner_id}
-            placeholder="ptr_…"
-            onBlur={(e) => update("partner_id", e.target.value.trim())}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") update("partner_id", e.currentTarget.value.trim());
-            }}
-          />
-        </div>
+        <SelectFilter id="delivery-outcome" label="Outcome" options={OUTCOMES} {...bind("status")} />
+        <SelectFilter id="delivery-event" label="Event" options={EVENTS} {...bind("event_type")} />
+        <TextFilter id="delivery-partner" label="Partner id" placeholder="ptr_…" {...bind("partner_id")} />
       </form>
       {redelivered && <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>}
       <QueryState

@@ -13,7 +13,7 @@ import {
   Type,
 } from "../../api/schema.js";
 import { AUDIT_OUTCOMES } from "../../audit/audit-outcome.js";
-import { CURSOR_CASE, Cursor, Limit, NextCursor, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CURSOR_CASE, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const AUDIT_TAG = ["Audit"];
 
@@ -42,8 +42,7 @@ const FILTERS = {
 
 export const AuditSearchQuery = Query({
   ...FILTERS,
-  limit: Type.Optional(Limit(50)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(50),
 });
 export const AuditExportQuery = Query(FILTERS);
 
@@ -92,13 +91,7 @@ export const AuditRecordShape = component(
 );
 export type AuditRecordShape = Static<typeof AuditRecordShape>;
 
-export const AuditPage = component(
-  "AuditPage",
-  Type.Object(
-    { records: Type.Array(AuditRecordShape), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const AuditPage = ListPage("AuditPage", "records", AuditRecordShape);
 
 export const AuditVerification = component(
   "AuditVerification",

@@ -13,7 +13,7 @@ import {
   BatchItemList,
   BatchList,
 } from "../partner/batch-api.js";
-import { CONSOLE_TAG, CURSOR_CASE, Cursor, Id, Limit, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CONSOLE_TAG, CURSOR_CASE, Id, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const BATCH_PAGE = 50;
 const NOT_FOUND: ErrorCase = ["BATCH_NOT_FOUND", "no batch has this id"];
@@ -21,14 +21,12 @@ const NOT_FOUND: ErrorCase = ["BATCH_NOT_FOUND", "no batch has this id"];
 export const AdminBatchListQuery = Query({
   status: Type.Optional(StringEnum(BATCH_STATUSES, { description: "Only batches in this status." })),
   partner_id: Type.Optional(Id("Only this partner's batches.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
-  limit: Type.Optional(Limit(BATCH_PAGE)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(BATCH_PAGE),
 });
 
 export const AdminBatchItemsQuery = Query({
   status: Type.Optional(StringEnum(BATCH_ITEM_STATUSES, { description: "Only items in this status." })),
-  limit: Type.Optional(Limit(BATCH_PAGE)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(BATCH_PAGE),
 });
 
 export const adminListBatches = defineOperation({

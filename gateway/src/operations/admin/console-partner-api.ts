@@ -16,10 +16,10 @@ import {
   CONSOLE_TAG,
   Count,
   CURSOR_CASE,
-  Cursor,
-  Limit,
+  ListPage,
   NextCursor,
   PARTNER_NOT_FOUND,
+  Paging,
   QUERY_CASE,
   Query,
 } from "./console-query-shapes.js";
@@ -30,8 +30,7 @@ export const PARTNER_PAGE = 20;
 
 export const PartnerListQuery = Query({
   name: Type.Optional(Type.String({ maxLength: 200, description: "Part of the name, any case." })),
-  limit: Type.Optional(Limit(PARTNER_PAGE)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(PARTNER_PAGE),
 });
 
 export const PartnerListItem = component(
@@ -51,13 +50,7 @@ export const PartnerListItem = component(
 );
 export type PartnerListItem = Static<typeof PartnerListItem>;
 
-export const PartnerPage = component(
-  "PartnerPage",
-  Type.Object(
-    { partners: Type.Array(PartnerListItem), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const PartnerPage = ListPage("PartnerPage", "partners", PartnerListItem);
 
 const AppFields = {
   client_id: Type.String(),
@@ -114,8 +107,7 @@ export const AppParams = Type.Object({
 });
 
 export const BalanceEntriesQuery = Query({
-  limit: Type.Optional(Limit(20)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(20),
 });
 
 export const BalanceEntry = component(

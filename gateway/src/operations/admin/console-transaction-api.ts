@@ -18,10 +18,9 @@ import {
   CONSOLE_TAG,
   Count,
   CURSOR_CASE,
-  Cursor,
   Id,
-  Limit,
-  NextCursor,
+  ListPage,
+  Paging,
   QUERY_CASE,
   Query,
 } from "./console-query-shapes.js";
@@ -56,8 +55,7 @@ export const TransactionSearchQuery = Query({
   ),
   created_from: Type.Optional(QueryDate("Created at or after (RFC 3339, or a date = midnight UTC).")),
   created_to: Type.Optional(QueryDate("Created at or before; not before `created_from`.")),
-  limit: Type.Optional(Limit(20)),
-  cursor: Type.Optional(Cursor),
+  ...Paging(20),
 });
 
 const SUMMARY_FIELDS = {
@@ -83,13 +81,7 @@ export const TransactionSummary = component(
 );
 export type TransactionSummary = Static<typeof TransactionSummary>;
 
-export const TransactionSearchPage = component(
-  "TransactionSearchPage",
-  Type.Object(
-    { transactions: Type.Array(TransactionSummary), next_cursor: NextCursor },
-    { additionalProperties: false },
-  ),
-);
+export const TransactionSearchPage = ListPage("TransactionSearchPage", "transactions", TransactionSummary);
 
 const MaskedDestination = Type.Object(
   {

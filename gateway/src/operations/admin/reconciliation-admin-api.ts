@@ -3,18 +3,10 @@
  * of a rail and UTC day, list runs and breaks, resolve a break with a note; and the sandbox rail's
  * discrepancy control that exercises it.
  */
+import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
 import { defineOperation } from "../../api/operation.js";
 import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
 import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
-
-/** The break types, as the ledger writes them (services/ledger/src/domain/reconciliation-matching.ts). */
-export const BREAK_TYPES = [
-  "missing_at_rail",
-  "missing_in_ledger",
-  "amount_mismatch",
-  "status_mismatch",
-  "duplicate_at_rail",
-] as const;
 
 const TAG = ["Reconciliation"];
 

@@ -3,6 +3,7 @@
  * or uploaded as a CSV or NDJSON file, validated item by item by the ledger's BatchService with the rules
  * of lookupPaymentCode and getQuotation, approved (by one or two credentials), funded all at once and paid.
  */
+import { ITEM_STATUSES as BATCH_ITEM_STATUSES, BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
 import { defineOperation } from "../../api/operation.js";
 import {
   component,
@@ -38,29 +39,9 @@ export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
 /** Bytes of one JSON request with items. */
 export const MAX_ITEMS_BODY_BYTES = 2 * 1024 * 1024;
 
-export const BATCH_STATUSES = [
-  "DRAFT",
-  "VALIDATING",
-  "VALIDATED",
-  "AWAITING_APPROVAL",
-  "PROCESSING",
-  "COMPLETED",
-  "CANCELLED",
-  "EXPIRED",
-] as const;
+/** The ledger's batch and item statuses, in lifecycle order. */
+export { BATCH_ITEM_STATUSES, BATCH_STATUSES };
 export type BatchStatusName = (typeof BATCH_STATUSES)[number];
-
-export const BATCH_ITEM_STATUSES = [
-  "VALIDATING",
-  "INVALID",
-  "EXCLUDED",
-  "PENDING",
-  "PROCESSING",
-  "SUCCESS",
-  "FAILED",
-  "REFUNDED",
-  "CANCELLED",
-] as const;
 export type BatchItemStatusName = (typeof BATCH_ITEM_STATUSES)[number];
 
 export const NAME_MISMATCH_POLICIES = ["exclude", "include"] as const;

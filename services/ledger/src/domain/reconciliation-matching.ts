@@ -9,20 +9,8 @@
  * whatever day the ledger noted.
  */
 import { type Dec, parseDecimal } from "@payouts/platform/money/decimal";
+import { BREAK_TYPES, type BreakType } from "./break-types.js";
 import type { TxStatus } from "./transaction-status.js";
-
-export const BREAK_TYPES = [
-  "missing_at_rail",
-  "missing_in_ledger",
-  "amount_mismatch",
-  "status_mismatch",
-  "duplicate_at_rail",
-] as const;
-export type BreakType = (typeof BREAK_TYPES)[number];
-
-export function isBreakType(value: string): value is BreakType {
-  return (BREAK_TYPES as readonly string[]).includes(value);
-}
 
 /** One line of the rail's settlement records. */
 export interface RailRecord {

@@ -17,7 +17,7 @@ import {
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { decodeEntryCursor, encodeEntryCursor } from "../domain/entry-cursor.js";
 import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
-import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import { decodeCursor, encodeCursor, pageSize, splitPage } from "../domain/list-cursor.js";
 import { fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import { failureRejection } from "../reasons.js";
 import {
@@ -70,13 +70,8 @@ export function createLedgerAdminHandlers(deps: {
         after: req.cursor ? decodeCursor(req.cursor) : undefined,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        transactions: page.map((tx) => toTransactionMessage(tx)),
-        nextCursor:
-          rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, txId: last.txId }) : "",
-      };
+      const { page, nextCursor } = splitPage(rows, limit, encodeCursor);
+      return { transactions: page.map((tx) => toTransactionMessage(tx)), nextCursor };
     },
 
     async listTransactionMovements(req) {
@@ -102,8 +97,7 @@ export function createLedgerAdminHandlers(deps: {
       const limit = pageSize(req.limit);
       const before = req.cursor ? decodeEntryCursor(req.cursor) : undefined;
       const { rows, balanceNow } = await balanceEntries(db, req.partnerId, before, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, nextCursor } = splitPage(rows, limit, (last) => encodeEntryCursor(last.entry_id));
       return {
         entries: page.map((e) =>
           create(BalanceEntrySchema, {
@@ -117,7 +111,7 @@ export function createLedgerAdminHandlers(deps: {
             createdAt: timestampFromDate(e.created_at),
           }),
         ),
-        nextCursor: rows.length > limit && last ? encodeEntryCursor(last.entry_id) : "",
+        nextCursor,
         balanceUsd: decimal(balanceNow),
       };
     },

@@ -8,7 +8,7 @@ import { isOperatorCall } from "@payouts/platform/rpc/service-auth";
 import { currentTraceparent } from "@payouts/platform/telemetry/trace-context";
 import { type LedgerService, TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { invalidField, LedgerFailure, missingField, notFound } from "../domain/ledger-failure.js";
-import { decodeCursor, encodeCursor, pageSize } from "../domain/list-cursor.js";
+import { decodeCursor, encodeCursor, pageSize, splitPage } from "../domain/list-cursor.js";
 import { createTransaction } from "../operations/create-transaction.js";
 import { creditBalance } from "../operations/credit-balance.js";
 import { executePayout } from "../operations/execute-payout.js";
@@ -93,13 +93,8 @@ export function createLedgerHandlers(
         after: req.cursor ? decodeCursor(req.cursor) : undefined,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        transactions: page.map((tx) => toTransactionMessage(tx)),
-        nextCursor:
-          rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, txId: last.txId }) : "",
-      };
+      const { page, nextCursor } = splitPage(rows, limit, encodeCursor);
+      return { transactions: page.map((tx) => toTransactionMessage(tx)), nextCursor };
     },
 
     async quoteTransaction(req, ctx) {

@@ -13,9 +13,9 @@ import {
   ReconciliationRunSchema,
   type ReconciliationService,
 } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
+import { isBreakType } from "../domain/break-types.js";
 import { invalidField, LEDGER, ledgerFailure, missingField } from "../domain/ledger-failure.js";
 import { pageSize } from "../domain/list-cursor.js";
-import { isBreakType } from "../domain/reconciliation-matching.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
 import { resolveBreak } from "../operations/resolve-break.js";
 import { runReconciliation } from "../operations/run-reconciliation.js";

@@ -6,7 +6,7 @@
 import type { Queryable } from "@payouts/platform/database/database";
 import type { ListPosition } from "../domain/list-cursor.js";
 import type { TxStatus } from "../domain/transaction-status.js";
-import { fromRow, type StoredTransaction, TRANSACTION_COLUMNS, type TxRow } from "./transaction-store.js";
+import { listNewestFirst, type StoredTransaction, when } from "./transaction-store.js";
 
 export interface SearchFilter {
   readonly txId: string | undefined;
@@ -23,35 +23,21 @@ export interface SearchFilter {
 
 /** Newest first, by (created_at, tx_id) descending; `after` is the last position of the previous page. */
 export async function searchTransactions(q: Queryable, f: SearchFilter): Promise<StoredTransaction[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: string, value: unknown) => {
-    params.push(value);
-    where.push(clause.replaceAll("?", `$${params.length}`));
-  };
-  if (f.txId) add("tx_id = ?", f.txId);
-  if (f.partnerId) add("partner_id = ?", f.partnerId);
-  if (f.partnerTransactionId) {
-    add("partner_transaction_id = ?", f.partnerTransactionId);
-    where.push("partner_transaction_id <> ''");
-  }
-  if (f.status) add("status = ?", f.status);
-  if (f.countryCode) add("country_code = ?", f.countryCode);
-  if (f.currency) add("currency = ?", f.currency);
-  if (f.createdFrom) add("created_at >= ?", f.createdFrom);
-  if (f.createdTo) add("created_at <= ?", f.createdTo);
-  if (f.after) {
-    params.push(f.after.createdAt, f.after.txId);
-    where.push(`(created_at, tx_id) < ($${params.length - 1}, $${params.length})`);
-  }
-  params.push(f.limit);
-  const res = await q.query<TxRow>(
-    `SELECT ${TRANSACTION_COLUMNS} FROM ledger.transactions
-      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY created_at DESC, tx_id DESC LIMIT $${params.length}`,
-    params,
+  return listNewestFirst(
+    q,
+    [
+      when(f.txId, "tx_id = ?"),
+      when(f.partnerId, "partner_id = ?"),
+      when(f.partnerTransactionId, "partner_transaction_id = ? AND partner_transaction_id <> ''"),
+      when(f.status, "status = ?"),
+      when(f.countryCode, "country_code = ?"),
+      when(f.currency, "currency = ?"),
+      when(f.createdFrom, "created_at >= ?"),
+      when(f.createdTo, "created_at <= ?"),
+    ],
+    f.after,
+    f.limit,
   );
-  return res.rows.map(fromRow);
 }
 
 export interface MovementRow {

@@ -5,7 +5,8 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
-import type { BreakType, LedgerPayout, ReconciliationBreak } from "../domain/reconciliation-matching.js";
+import type { BreakType } from "../domain/break-types.js";
+import type { LedgerPayout, ReconciliationBreak } from "../domain/reconciliation-matching.js";
 import type { TxStatus } from "../domain/transaction-status.js";
 
 interface PayoutRow {
@@ -215,20 +216,11 @@ export async function openBreaks(
   return res.rowCount;
 }
 
-export interface StoredBreak {
+/** A break as stored: what matching found, where and when, and how an operator resolved it. */
+export interface StoredBreak extends ReconciliationBreak {
   readonly breakId: string;
   readonly rail: string;
   readonly day: string;
-  readonly type: BreakType;
-  readonly key: string;
-  readonly txId: string;
-  readonly railReference: string;
-  readonly ledgerAmount: string | undefined;
-  readonly railAmount: string | undefined;
-  readonly currency: string;
-  readonly ledgerStatus: string;
-  readonly railStatus: string;
-  readonly detail: string;
   readonly runId: string;
   readonly openedAt: Date;
   readonly resolution: { note: string; resolvedBy: string; resolvedAt: Date } | undefined;

@@ -43,21 +43,22 @@ export interface BatchItemKey {
   readonly itemRef: string;
 }
 
-export interface NewTransaction {
-  readonly txId: string;
-  readonly partnerId: string;
-  readonly customerId: string;
-  readonly countryCode: string;
-  readonly currency: string;
-  readonly destination: Record<string, unknown>;
-  readonly amount: Dec | undefined;
-  readonly partnerTransactionId: string;
-  readonly partnerAppId: string;
-  readonly walletIdentifier: string;
-  readonly pendingExpiresAt: Date;
-  readonly createdAt: Date;
-  readonly batchItem?: BatchItemKey | undefined;
-}
+/** A transaction to store: the fields known when it is created (its batch item only for a bulk payout's). */
+export type NewTransaction = Pick<
+  StoredTransaction,
+  | "txId"
+  | "partnerId"
+  | "customerId"
+  | "countryCode"
+  | "currency"
+  | "destination"
+  | "amount"
+  | "partnerTransactionId"
+  | "partnerAppId"
+  | "walletIdentifier"
+  | "pendingExpiresAt"
+  | "createdAt"
+> & { readonly batchItem?: BatchItemKey | undefined };
 
 export interface HistoryRow {
   readonly txId: string;
@@ -354,23 +355,52 @@ export interface ListFilter {
 
 /** Newest first, by (created_at, tx_id) descending; `after` is the last position of the previous page. */
 export async function listTransactions(q: Queryable, f: ListFilter): Promise<StoredTransaction[]> {
-  const where = ["partner_id = $1"];
-  const params: unknown[] = [f.partnerId];
-  const add = (clause: string, value: unknown) => {
-    params.push(value);
-    where.push(clause.replaceAll("?", `$${params.length}`));
-  };
-  if (f.status) add("status = ?", f.status);
-  if (f.partnerTransactionId) add("partner_transaction_id = ?", f.partnerTransactionId);
-  if (f.createdFrom) add("created_at >= ?", f.createdFrom);
-  if (f.createdTo) add("created_at <= ?", f.createdTo);
-  if (f.after) {
-    params.push(f.after.createdAt, f.after.txId);
+  return listNewestFirst(
+    q,
+    [
+      ["partner_id = ?", f.partnerId],
+      when(f.status, "status = ?"),
+      when(f.partnerTransactionId, "partner_transaction_id = ?"),
+      when(f.createdFrom, "created_at >= ?"),
+      when(f.createdTo, "created_at <= ?"),
+    ],
+    f.after,
+    f.limit,
+  );
+}
+
+/** A condition of a transaction list: a clause whose `?` stands for `value`. */
+export type Condition = readonly [clause: string, value: unknown];
+
+/** The condition `clause` on `value`, or none when no value was given. */
+export const when = (value: unknown, clause: string): Condition | undefined =>
+  value ? [clause, value] : undefined;
+
+/**
+ * The transactions that meet every condition, newest first by (created_at, tx_id) descending, after the
+ * position `after` (the last of the previous page), at most `limit`.
+ */
+export async function listNewestFirst(
+  q: Queryable,
+  conditions: readonly (Condition | undefined)[],
+  after: ListPosition | undefined,
+  limit: number,
+): Promise<StoredTransaction[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  for (const condition of conditions) {
+    if (condition === undefined) continue;
+    params.push(condition[1]);
+    where.push(condition[0].replaceAll("?", `$${params.length}`));
+  }
+  if (after) {
+    params.push(after.createdAt, after.txId);
     where.push(`(created_at, tx_id) < ($${params.length - 1}, $${params.length})`);
   }
-  params.push(f.limit);
+  params.push(limit);
   const res = await q.query<TxRow>(
-    `SELECT ${COLUMNS} FROM ledger.transactions WHERE ${where.join(" AND ")}
+    `SELECT ${COLUMNS} FROM ledger.transactions
+      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
       ORDER BY created_at DESC, tx_id DESC LIMIT $${params.length}`,
     params,
   );

@@ -8,7 +8,7 @@
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { payoutsMeter } from "@payouts/platform/telemetry/payouts-meter";
-import { BREAK_TYPES } from "../domain/reconciliation-matching.js";
+import { BREAK_TYPES } from "../domain/break-types.js";
 import { openBreakCounts } from "../store/reconciliation-store.js";
 
 export interface OpenBreaksGauge {

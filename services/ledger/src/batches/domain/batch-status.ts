@@ -51,10 +51,15 @@ export const isBatchStatus = (s: string): s is BatchStatus =>
 export const isItemStatus = (s: string): s is ItemStatus => (ITEM_STATUSES as readonly string[]).includes(s);
 
 /** Items may be added, replaced or removed, and the batch cancelled, only before funding. */
+export const EDITABLE_STATUSES: readonly BatchStatus[] = [
+  "DRAFT",
+  "VALIDATING",
+  "VALIDATED",
+  "AWAITING_APPROVAL",
+];
+
 export function isEditable(status: BatchStatus): boolean {
-  return (
-    status === "DRAFT" || status === "VALIDATING" || status === "VALIDATED" || status === "AWAITING_APPROVAL"
-  );
+  return EDITABLE_STATUSES.includes(status);
 }
 
 /** Approval applies to a batch whose every item has a result. */

@@ -9,7 +9,7 @@ import type {
   BatchStatus,
 } from "@payouts/proto/payouts/ledger/v1/batches_pb";
 import { invalidField, missingField } from "../../domain/ledger-failure.js";
-import { pageSize } from "../../domain/list-cursor.js";
+import { decodePosition, encodePosition, pageSize, splitPage } from "../../domain/list-cursor.js";
 import type { LedgerDeps } from "../../operations/ledger-deps.js";
 import { batchStatusName, itemStatusName, toBatchMessage, toItemMessage } from "../batch-message.js";
 import { BATCH, batchFailure } from "../domain/batch-failure.js";
@@ -22,6 +22,9 @@ export async function getBatch(deps: LedgerDeps, partnerId: string, batchId: str
   return toBatchMessage(await viewBatch(deps.db, batch));
 }
 
+/** The batch ids a listBatches cursor may name. */
+const BATCH_ID = /^bat_[0-9a-z]{1,64}$/;
+
 export async function listBatchesPage(
   deps: LedgerDeps,
   input: { partnerId: string; status: BatchStatus; limit: number; cursor: string },
@@ -30,17 +33,13 @@ export async function listBatchesPage(
   const rows = await listBatches(deps.db, {
     partnerId: input.partnerId,
     status: batchStatusName(input.status),
-    after: input.cursor === "" ? undefined : decodeBatchCursor(input.cursor),
+    after: input.cursor === "" ? undefined : decodePosition(input.cursor, BATCH_ID, "cursor", "listBatches"),
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = splitPage(rows, limit, (last) => encodePosition(last.createdAt, last.batchId));
   const batches: Batch[] = [];
   for (const b of page) batches.push(toBatchMessage(await viewBatch(deps.db, b)));
-  const last = page.at(-1);
-  return {
-    batches,
-    nextCursor: rows.length > limit && last ? encodeBatchCursor(last) : "",
-  };
+  return { batches, nextCursor };
 }
 
 export async function listBatchItemsPage(
@@ -55,7 +54,7 @@ export async function listBatchItemsPage(
   if (!Number.isSafeInteger(afterRow) || afterRow < 0)
     throw invalidField("cursor", "is not a cursor of this list");
   const rows = await listItems(deps.db, batch.batchId, itemStatusName(input.status), afterRow, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = splitPage(rows, limit, (last) => String(last.rowNumber));
   const txs = await transactionsOf(
     deps.db,
     page.flatMap((i) => (i.txId ? [i.txId] : [])),
@@ -63,30 +62,5 @@ export async function listBatchItemsPage(
   const items: BatchItem[] = page.map((item) =>
     toItemMessage(item, item.txId ? txs.get(item.txId) : undefined),
   );
-  const last = page.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? String(last.rowNumber) : "" };
-}
-
-/** ListBatches' opaque cursor: the (created_at, batch_id) of a page's last batch. */
-function encodeBatchCursor(b: { createdAt: Date; batchId: string }): string {
-  return Buffer.from(JSON.stringify([b.createdAt.getTime(), b.batchId]), "utf8").toString("base64url");
-}
-
-function decodeBatchCursor(cursor: string): { createdAt: Date; id: string } {
-  let parsed: unknown;
-  try {
-    parsed = cursor.length <= 200 ? JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    !Number.isSafeInteger(parsed[0]) ||
-    typeof parsed[1] !== "string" ||
-    !/^bat_[0-9a-z]{1,64}$/.test(parsed[1])
-  ) {
-    throw invalidField("cursor", "is not a cursor returned by listBatches");
-  }
-  return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+  return { items, nextCursor };
 }
