@@ -119,9 +119,10 @@ async function held(batchId: string): Promise<string> {
 
 describe("a batch item's reservation check", () => {
   it("touches as many blocks at item 5,000 as at item 10", async () => {
-    // Three items at each end (their median), each group after a VACUUM so that both start with the same pruned update chains
-    // of the hot rows (accounts, batch); the band allows for an index grown by a level, a few blocks, while a
-    // sum over the batch's entries reads thousands at item 5,000.
+    // Three items at each end (their median), each group after a VACUUM so that both start with the same
+    // pruned update chains of the hot rows (accounts, batch). The band, 25 blocks, allows for the indexes the
+    // item writes to having grown by a level between the two ends (82 against 95 blocks has been seen),
+    // while a sum over the batch's entries reads thousands at item 5,000.
     await payItems("bat_measured", 1, 9);
     await vacuum();
     const early = [];
@@ -132,7 +133,7 @@ describe("a batch item's reservation check", () => {
     for (let n = ITEMS - 2; n <= ITEMS; n++) late.push(await costOfItem("bat_measured", n));
     const report = `items 10-12: ${early.join(", ")} blocks; items ${ITEMS - 2}-${ITEMS}: ${late.join(", ")} blocks`;
     expect(median(early), report).toBeGreaterThan(0);
-    expect(median(late), report).toBeLessThanOrEqual(median(early) + 10);
+    expect(median(late), report).toBeLessThanOrEqual(median(early) + 25);
     // The share the trigger keeps is exact: everything reserved was paid.
     expect(Number(await held("bat_measured"))).toBe(0);
   });

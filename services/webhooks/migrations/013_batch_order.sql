@@ -1,4 +1,4 @@
--- batch.completed after its items' events (ordering.ts `batchCompletedHeldBy`).
+-- batch.completed after its items' events (ordering.ts `batchCompletedHold`).
 --
 -- The batch an item event belongs to (TransactionEvent.batch_id), on that event's deliveries only; NULL on
 -- every other row, batch.completed's own included (its tx_id is the batch id).
