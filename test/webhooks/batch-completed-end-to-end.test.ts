@@ -9,30 +9,15 @@
 import { randomBytes } from "node:crypto";
 import { verifyWebhook } from "@payouts/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BR_PIX_DESTINATION,
-  BR_SENDER,
-  type FundedPartner,
-  fundedPartner,
-  setUpBrazil,
-} from "../client/support/client-fixtures.js";
+import { type FundedPartner, fundedPartner, setUpBrazil } from "../client/support/client-fixtures.js";
 import { createOpenApiValidator, documentedSchema } from "../support/openapi/openapi-validator.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
+import { approvedTwoItemBatch } from "./support/batch-fixtures.js";
 import { type ReceivedRequest, startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { type Json, sleep } from "./support/webhook-fixtures.js";
 
 const SECRET = "batch-end-to-end-secret-0123456789";
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe("batch.completed of a real bulk payout", () => {
   let platform: TestPlatform;
@@ -93,30 +78,7 @@ describe("batch.completed of a real bulk payout", () => {
       contract.check("POST", "/webhookConfigs", config);
       expect(config.json.events).toEqual(events);
     }
-    const customer = await call("POST", "/customers", BR_SENDER);
-    expect(customer.status, customer.text).toBe(201);
-    const item = (n: number) => ({
-      item_ref: `e2e-${n}`,
-      amount: "54",
-      partner_transaction_id: `e2e-ptx-${n}`,
-      customer_id: customer.json.customer_id,
-      ...BR_PIX_DESTINATION,
-    });
-
-    const created = await call(
-      "POST",
-      "/batches",
-      { items: [item(1), item(2)] },
-      { "X-Idempotency-Key": `batch-${randomBytes(6).toString("hex")}` },
-    );
-    expect(created.status, created.text).toBe(202);
-    const batchId: string = created.json.batch_id;
-    await eventually("validation", async () => {
-      const batch = await call("GET", `/batches/${batchId}`);
-      return batch.json.status === "VALIDATING" ? undefined : batch.json;
-    });
-    const approved = await call("POST", `/batches/${batchId}/approve`);
-    expect([approved.status, approved.json.status], approved.text).toEqual([200, "PROCESSING"]);
+    const batchId = await approvedTwoItemBatch(call, "e2e");
 
     const [request] = await receiver.waitFor(1, (r) => r.path.startsWith("/batches/"), 30_000);
     const items = await receiver.waitFor(2, (r) => r.path.startsWith("/items/"), 30_000);

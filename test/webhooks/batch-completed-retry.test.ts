@@ -8,14 +8,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BR_PIX_DESTINATION,
-  BR_SENDER,
-  type FundedPartner,
-  fundedPartner,
-  setUpBrazil,
-} from "../client/support/client-fixtures.js";
+import { type FundedPartner, fundedPartner, setUpBrazil } from "../client/support/client-fixtures.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
+import { approvedTwoItemBatch } from "./support/batch-fixtures.js";
 import { startTestReceiver, type TestReceiver } from "./support/test-receiver.js";
 import { sleep } from "./support/webhook-fixtures.js";
 
@@ -94,30 +89,7 @@ describe("batch.completed to a receiver down for 20 seconds", () => {
       });
       expect(config.status, config.text).toBe(201);
     }
-    const customer = await call("POST", "/customers", BR_SENDER);
-    expect(customer.status, customer.text).toBe(201);
-    const item = (n: number) => ({
-      item_ref: `retry-${n}`,
-      amount: "54",
-      partner_transaction_id: `retry-ptx-${n}`,
-      customer_id: customer.json.customer_id,
-      ...BR_PIX_DESTINATION,
-    });
-    const created = await call(
-      "POST",
-      "/batches",
-      { items: [item(1), item(2)] },
-      { "X-Idempotency-Key": `batch-${randomBytes(6).toString("hex")}` },
-    );
-    expect(created.status, created.text).toBe(202);
-    const batchId: string = created.json.batch_id;
-    for (;;) {
-      const batch = await call("GET", `/batches/${batchId}`);
-      if (batch.json.status !== "VALIDATING") break;
-      await sleep(100);
-    }
-    const approved = await call("POST", `/batches/${batchId}/approve`);
-    expect([approved.status, approved.json.status], approved.text).toEqual([200, "PROCESSING"]);
+    const batchId = await approvedTwoItemBatch(call, "retry");
 
     const acked = (prefix: string) => answered.filter((a) => a.path.startsWith(prefix) && a.status === 200);
     const end = Date.now() + 100_000;
