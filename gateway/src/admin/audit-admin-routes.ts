@@ -3,6 +3,7 @@
  * the listener's hooks (audit/audit-trail.ts), for every route alike.
  */
 import { Readable } from "node:stream";
+import { keysetPage } from "@payouts/platform/database/keyset-page";
 import { stringify } from "csv-stringify";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -30,12 +31,8 @@ export function registerAuditAdminRoutes(app: FastifyInstance, deps: GatewayDeps
     const limit = q.limit ?? 50;
     const before = q.cursor === undefined ? undefined : sequenceOfCursor(q.cursor);
     const records = await searchAuditRecords(deps.db, filterOf(q), limit + 1, before);
-    const page = records.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      records: page.map(renderAuditRecord),
-      next_cursor: records.length > limit && last ? cursorOf(last.sequence) : null,
-    };
+    const { page, nextCursor } = keysetPage(records, limit, (last) => cursorOf(last.sequence));
+    return { records: page.map(renderAuditRecord), next_cursor: nextCursor || null };
   });
 
   addRoute(app, exportAudit, async (request, reply) => {

@@ -5,6 +5,7 @@
  * partner-admin-routes.ts; credits in ledger-admin-routes.ts.
  */
 
+import { keysetPage } from "@payouts/platform/database/keyset-page";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -39,7 +40,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
       throw new ApiError(400, "INVALID_FIELD", "cursor is not a cursor returned by this list", "cursor");
     }
     const rows = await listPartners(deps.db, { name, after: cursor || undefined, limit: limit + 1 });
-    const page = rows.slice(0, limit);
+    const { page, nextCursor } = keysetPage(rows, limit, (last) => last.partner_id);
     const { balances } = await ledgerAdmin.listBalances({ partnerIds: page.map((p) => p.partner_id) });
     const balanceOf = new Map(balances.map((b) => [b.partnerId, b]));
     return {
@@ -52,7 +53,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, deps: Gateway
         created_at: p.created_at.toISOString(),
         updated_at: p.updated_at.toISOString(),
       })),
-      next_cursor: rows.length > limit ? (page.at(-1)?.partner_id ?? null) : null,
+      next_cursor: nextCursor || null,
     };
   });
 

@@ -3,9 +3,11 @@
  * times ISO 8601. Nothing secret leaves here: account numbers and payment keys are masked to their last
  * four characters, the sender is reduced to name and country, webhook secrets are only `has_secret`.
  */
+
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { maskAccount } from "@payouts/platform/logging/logger";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { statusWireName } from "@payouts/platform/transaction-status";
 import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import type { Movement } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import type { StatusChange, Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
@@ -15,7 +17,6 @@ import type {
   DeliveryRecord,
   ReceiverHealth as ReceiverHealthMessage,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
-import { transactionStatusName } from "../http/render-transaction.js";
 import type {
   TransactionDetail,
   TransactionSummary,
@@ -33,7 +34,7 @@ export function renderTransactionSummary(tx: Transaction): TransactionSummary {
     tx_id: tx.txId,
     partner_id: tx.partnerId,
     partner_transaction_id: tx.partnerTransactionId,
-    status: transactionStatusName(tx.status) as Status,
+    status: statusWireName(tx.status) as Status,
     country: d?.countryCode ?? "",
     currency: tx.currency,
     amount: tx.amount || null,
@@ -121,9 +122,8 @@ function renderQuote(q: Quote | undefined) {
 
 function renderStatusChange(change: StatusChange): TransactionDetail["status_history"][number] {
   return {
-    from:
-      change.from === TransactionStatus.UNSPECIFIED ? null : (transactionStatusName(change.from) as Status),
-    to: transactionStatusName(change.to) as Status,
+    from: change.from === TransactionStatus.UNSPECIFIED ? null : (statusWireName(change.from) as Status),
+    to: statusWireName(change.to) as Status,
     reason: change.reason,
     at: timestampIso(change.at),
   };

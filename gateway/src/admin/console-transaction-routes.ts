@@ -3,13 +3,14 @@
  * LedgerAdminService for the rows and movements, the webhook dispatcher's WebhookAdminService for the
  * deliveries. Actions on a transaction (refund, fail, sandbox settle) are in ledger-admin-routes.ts.
  */
+
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { statusFromName } from "@payouts/platform/transaction-status";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { invalidField } from "../http/api-error.js";
 import { NO_QUERY, readQuery } from "../http/read-query.js";
-import { transactionStatusFromName } from "../http/render-transaction.js";
 import { getTransactionDetail, searchTransactions } from "../operations/admin/console-transaction-api.js";
 import { renderTransactionDetail, renderTransactionSummary } from "./console-render.js";
 
@@ -21,7 +22,7 @@ export function registerConsoleTransactionRoutes(app: FastifyInstance, deps: Gat
 
   addRoute(app, searchTransactions, async (request) => {
     const q = readQuery(searchTransactions.query, request.query);
-    const status = q.status ? transactionStatusFromName(q.status) : undefined;
+    const status = q.status ? statusFromName(q.status) : undefined;
     const res = await ledgerAdmin.searchTransactions({
       txId: q.tx_id ?? "",
       partnerTransactionId: q.partner_transaction_id ?? "",

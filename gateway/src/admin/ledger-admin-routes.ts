@@ -9,6 +9,7 @@
 import { newId } from "@payouts/platform/ids";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { statusWireName } from "@payouts/platform/transaction-status";
 import type { Transaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -18,7 +19,6 @@ import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
-import { transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
 import {
@@ -129,7 +129,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
       tx_id: txId,
       outcome,
       delivered: res.delivered,
-      status: transaction ? (transactionStatusName(transaction.status) as AdminTransaction["status"]) : null,
+      status: transaction ? (statusWireName(transaction.status) as AdminTransaction["status"]) : null,
     };
   });
 }
@@ -208,7 +208,7 @@ export function renderAdminTransaction(tx: Transaction): AdminTransaction {
   return {
     tx_id: tx.txId,
     partner_id: tx.partnerId,
-    status: transactionStatusName(tx.status) as AdminTransaction["status"],
+    status: statusWireName(tx.status) as AdminTransaction["status"],
     amount: tx.amount,
     currency: tx.currency,
     amount_usd: q?.amountUsd ?? null,

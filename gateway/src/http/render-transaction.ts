@@ -8,8 +8,8 @@ import { currencyByCode } from "@payouts/platform/money/currencies";
 import { Dec } from "@payouts/platform/money/decimal";
 import { fixed, type JsonDecimal, local, rate, usd } from "@payouts/platform/money/json-decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
-import { statusFromName, statusWireName } from "@payouts/platform/transaction-status";
-import type { Destination } from "@payouts/proto/payouts/common/v1/common_pb";
+import { statusWireName } from "@payouts/platform/transaction-status";
+import type { Destination, Quote } from "@payouts/proto/payouts/common/v1/common_pb";
 import {
   type StatusChange,
   type Transaction,
@@ -22,33 +22,15 @@ import type {
   TransactionStatusName,
 } from "../operations/partner/transaction-api.js";
 
-/** The wire name of a status; UNSPECIFIED for the unset value (see @payouts/platform/transaction-status). */
-export function transactionStatusName(status: TransactionStatus): string {
-  return statusWireName(status);
-}
-
-/** Partner-facing status names accepted by the listTransactions filter. */
-export function transactionStatusFromName(name: string): TransactionStatus | undefined {
-  return statusFromName(name);
-}
-
 export function renderTransaction(tx: Transaction, dp: number): TransactionShape {
   const quote = tx.quote;
   return {
     tx_id: tx.txId,
-    status: transactionStatusName(tx.status) as TransactionStatusName,
+    status: statusWireName(tx.status) as TransactionStatusName,
     country: tx.destination?.countryCode ?? "",
     currency: tx.currency,
     amount: localAmount(tx.amount || "0", tx.currency),
-    ...(quote
-      ? {
-          exchange_rate: rate(new Dec(quote.exchangeRate)),
-          amount_usd: usd(new Dec(quote.amountUsd), dp),
-          fee: usd(new Dec(quote.fee), dp),
-          percentage_fee: usd(new Dec(quote.percentageFee), dp),
-          fixed_fee: usd(new Dec(quote.fixedFee), dp),
-        }
-      : {}),
+    ...(quote ? renderQuoteFigures(quote, dp) : {}),
     partner_transaction_id: tx.partnerTransactionId,
     qr_data: renderQrData(tx.destination),
     ...(tx.failureReason ? { failure_reason: tx.failureReason } : {}),
@@ -57,6 +39,17 @@ export function renderTransaction(tx: Transaction, dp: number): TransactionShape
     updated_at: timestampIso(tx.updatedAt),
     // A transaction always has its creation in its history; an empty list means it was not asked for.
     ...(tx.history.length > 0 ? { status_history: tx.history.map(renderStatusChange) } : {}),
+  };
+}
+
+/** A quote's exchange rate (10 decimals) and its USD amount and fees at `dp`, as every partner shape has them. */
+export function renderQuoteFigures(quote: Quote, dp: number) {
+  return {
+    exchange_rate: rate(new Dec(quote.exchangeRate)),
+    amount_usd: usd(new Dec(quote.amountUsd), dp),
+    fee: usd(new Dec(quote.fee), dp),
+    percentage_fee: usd(new Dec(quote.percentageFee), dp),
+    fixed_fee: usd(new Dec(quote.fixedFee), dp),
   };
 }
 
@@ -95,8 +88,8 @@ function renderStatusChange(change: StatusChange): StatusChangeShape {
     from:
       change.from === TransactionStatus.UNSPECIFIED
         ? null
-        : (transactionStatusName(change.from) as TransactionStatusName),
-    to: transactionStatusName(change.to) as TransactionStatusName,
+        : (statusWireName(change.from) as TransactionStatusName),
+    to: statusWireName(change.to) as TransactionStatusName,
     reason: change.reason,
     at: timestampIso(change.at),
   };

@@ -1,4 +1,5 @@
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import type { OperatorRole } from "../admin/admin-actor.js";
 
 export interface OperatorRow {
@@ -39,22 +40,12 @@ export async function insertOperator(
   return res.rows[0]!;
 }
 
-export async function findOperatorByUsername(
-  db: Queryable,
-  username: string,
-): Promise<OperatorRow | undefined> {
-  const res = await db.query<OperatorRow>("SELECT * FROM gateway.operators WHERE username = $1", [username]);
-  return res.rows[0];
+export function findOperatorByUsername(db: Queryable, username: string): Promise<OperatorRow | undefined> {
+  return firstRow<OperatorRow>(db, "SELECT * FROM gateway.operators WHERE username = $1", [username]);
 }
 
-export async function findOperatorBySubject(
-  db: Queryable,
-  subject: string,
-): Promise<OperatorRow | undefined> {
-  const res = await db.query<OperatorRow>("SELECT * FROM gateway.operators WHERE oidc_subject = $1", [
-    subject,
-  ]);
-  return res.rows[0];
+export function findOperatorBySubject(db: Queryable, subject: string): Promise<OperatorRow | undefined> {
+  return firstRow<OperatorRow>(db, "SELECT * FROM gateway.operators WHERE oidc_subject = $1", [subject]);
 }
 
 export async function listOperators(db: Queryable): Promise<OperatorRow[]> {
@@ -62,21 +53,22 @@ export async function listOperators(db: Queryable): Promise<OperatorRow[]> {
 }
 
 /** Writes the role (OIDC sign-ins follow the provider's claim); undefined when there is no such operator. */
-export async function setOperatorRole(
+export function setOperatorRole(
   db: Queryable,
   username: string,
   role: OperatorRole,
 ): Promise<OperatorRow | undefined> {
-  const res = await db.query<OperatorRow>(
+  return firstRow<OperatorRow>(
+    db,
     "UPDATE gateway.operators SET role = $2, updated_at = now() WHERE username = $1 RETURNING *",
     [username, role],
   );
-  return res.rows[0];
 }
 
 /** Disables the operator and ends every session of theirs, in one statement. */
-export async function disableOperator(db: Queryable, username: string): Promise<OperatorRow | undefined> {
-  const res = await db.query<OperatorRow>(
+export function disableOperator(db: Queryable, username: string): Promise<OperatorRow | undefined> {
+  return firstRow<OperatorRow>(
+    db,
     `WITH disabled AS (
        UPDATE gateway.operators SET disabled_at = COALESCE(disabled_at, now()), updated_at = now()
         WHERE username = $1 RETURNING *
@@ -87,7 +79,6 @@ export async function disableOperator(db: Queryable, username: string): Promise<
      SELECT * FROM disabled`,
     [username],
   );
-  return res.rows[0];
 }
 
 export async function insertMachineCredential(
@@ -102,16 +93,16 @@ export async function insertMachineCredential(
   return res.rows[0]!;
 }
 
-export async function findActiveMachineCredential(
+export function findActiveMachineCredential(
   db: Queryable,
   tokenHash: string,
 ): Promise<MachineCredentialRow | undefined> {
-  const res = await db.query<MachineCredentialRow>(
+  return firstRow<MachineCredentialRow>(
+    db,
     `SELECT credential_id, name, role, created_at, revoked_at FROM gateway.machine_credentials
       WHERE token_hash = $1 AND revoked_at IS NULL`,
     [tokenHash],
   );
-  return res.rows[0];
 }
 
 export async function listMachineCredentials(db: Queryable): Promise<MachineCredentialRow[]> {
@@ -121,14 +112,14 @@ export async function listMachineCredentials(db: Queryable): Promise<MachineCred
   return res.rows;
 }
 
-export async function revokeMachineCredential(
+export function revokeMachineCredential(
   db: Queryable,
   name: string,
 ): Promise<MachineCredentialRow | undefined> {
-  const res = await db.query<MachineCredentialRow>(
+  return firstRow<MachineCredentialRow>(
+    db,
     `UPDATE gateway.machine_credentials SET revoked_at = COALESCE(revoked_at, now()) WHERE name = $1
      RETURNING credential_id, name, role, created_at, revoked_at`,
     [name],
   );
-  return res.rows[0];
 }

@@ -2,15 +2,16 @@
  * `GET /statements/daily/{date}/transactions`: a partner's reconciliation view of a day, from the ledger
  * (ListDayTransactions), amounts at full precision so the lines sum exactly to each balance effect.
  */
+
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { statusWireName } from "@payouts/platform/transaction-status";
 import type { DayTransaction } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import { partnerOf } from "../auth/partner-auth.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readQuery } from "../http/read-query.js";
-import { transactionStatusName } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import {
   type DayTransactionsPage,
@@ -46,7 +47,7 @@ function renderDayTransaction(tx: DayTransaction): DayTransactionsPage["transact
   return {
     partner_transaction_id: tx.partnerTransactionId || null,
     tx_id: tx.txId,
-    status: transactionStatusName(tx.status) as TransactionStatusName,
+    status: statusWireName(tx.status) as TransactionStatusName,
     created_at: timestampIso(tx.createdAt) ?? "",
     amount: tx.amount || null,
     currency: tx.currency,

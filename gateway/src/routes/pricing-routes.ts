@@ -1,5 +1,5 @@
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
-import { local, rate, usd } from "@payouts/platform/money/json-decimal";
+import { local } from "@payouts/platform/money/json-decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import { validatePreviewBody } from "@payouts/pricing/preview-body";
 import type { Quote } from "@payouts/proto/payouts/common/v1/common_pb";
@@ -11,6 +11,7 @@ import { ApiError } from "../http/api-error.js";
 import { readDp } from "../http/dp-param.js";
 import { withExactNumbers } from "../http/json-number-text.js";
 import { createPreviewRateLimiter } from "../http/preview-rate-limiter.js";
+import { renderQuoteFigures } from "../http/render-transaction.js";
 import { replyJson } from "../http/reply-json.js";
 import { previewQuotations, type QuotationItem } from "../operations/partner/quote-api.js";
 
@@ -63,11 +64,7 @@ function renderQuotation(quote: Quote, dp: number): QuotationItem {
   return {
     amount: local(new Dec(quote.amount), quote.currency),
     currency: quote.currency,
-    exchange_rate: rate(new Dec(quote.exchangeRate)),
-    amount_usd: usd(new Dec(quote.amountUsd), dp),
-    fee: usd(new Dec(quote.fee), dp),
-    percentage_fee: usd(new Dec(quote.percentageFee), dp),
-    fixed_fee: usd(new Dec(quote.fixedFee), dp),
+    ...renderQuoteFigures(quote, dp),
     expires_at: timestampIso(quote.expiresAt),
   };
 }

@@ -7,17 +7,18 @@
  * replayed later. A verdict already recorded is answered 200 with changed=false, so the rail's retries
  * (each signed anew) and a replay within the tolerance are harmless.
  */
+
 import {
   checkRailCallbackSignature,
   RAIL_SIGNATURE_HEADER,
   RAIL_TIMESTAMP_HEADER,
 } from "@payouts/platform/signing/rail-callback-signature";
+import { statusWireName } from "@payouts/platform/transaction-status";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { ApiError } from "../http/api-error.js";
 import { readBody } from "../http/read-body.js";
-import { transactionStatusName } from "../http/render-transaction.js";
 import { checkJsonBody } from "../http/text-safety.js";
 import { type RailCallbackResult, railCallback } from "../operations/partner/rail-callback-api.js";
 
@@ -50,7 +51,7 @@ export async function registerRailCallbackRoutes(app: FastifyInstance, deps: Gat
         return {
           tx_id: res.transaction?.txId ?? "",
           status: (res.transaction
-            ? transactionStatusName(res.transaction.status)
+            ? statusWireName(res.transaction.status)
             : "") as RailCallbackResult["status"],
           changed: res.changed,
         };

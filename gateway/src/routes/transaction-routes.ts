@@ -3,10 +3,12 @@
  * `GET /transactions/{tx_id}` and `GET /balance`. Business rules live in pricing and the ledger; this
  * file reads the JSON, calls them, and renders their answers.
  */
+
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Dec } from "@payouts/platform/money/decimal";
-import { rate, usd } from "@payouts/platform/money/json-decimal";
+import { usd } from "@payouts/platform/money/json-decimal";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
+import { statusFromName } from "@payouts/platform/transaction-status";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
@@ -16,7 +18,7 @@ import { readDp } from "../http/dp-param.js";
 import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
 import { readQuery } from "../http/read-query.js";
-import { localAmount, renderTransaction, transactionStatusFromName } from "../http/render-transaction.js";
+import { localAmount, renderQuoteFigures, renderTransaction } from "../http/render-transaction.js";
 import { replayedRefusal } from "../http/replayed-refusal.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
@@ -49,11 +51,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
       tx_id: txId,
       amount: localAmount(quote.amount, quote.currency),
       currency: quote.currency,
-      exchange_rate: rate(new Dec(quote.exchangeRate)),
-      amount_usd: usd(new Dec(quote.amountUsd), dp),
-      fee: usd(new Dec(quote.fee), dp),
-      percentage_fee: usd(new Dec(quote.percentageFee), dp),
-      fixed_fee: usd(new Dec(quote.fixedFee), dp),
+      ...renderQuoteFigures(quote, dp),
       total_usd: usd(new Dec(quote.totalUsd), dp),
       expires_at: timestampIso(quote.expiresAt),
     };
@@ -123,7 +121,7 @@ export function registerTransactionRoutes(app: FastifyInstance, deps: GatewayDep
 }
 
 function statusOf(name: string): TransactionStatus {
-  const status = transactionStatusFromName(name);
+  const status = statusFromName(name);
   if (status === undefined) throw new Error(`status ${name} passed the shape but has no ledger value`);
   return status;
 }

@@ -4,6 +4,7 @@
  * exactly one decision (and one execution) wins.
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import type { AdminActor } from "../admin/admin-actor.js";
 import type { ApprovalAction, ApprovalStatus } from "../approvals/four-eyes-rules.js";
 
@@ -132,23 +133,20 @@ export async function insertApproval(
   return { created: false, approval: existing };
 }
 
-export async function findApproval(db: Queryable, approvalId: string): Promise<ApprovalRecord | undefined> {
-  const res = await db.query<ApprovalRow>("SELECT * FROM gateway.approval_requests WHERE approval_id = $1", [
-    approvalId,
-  ]);
-  return res.rows[0] && toRecord(res.rows[0]);
+export function findApproval(db: Queryable, approvalId: string): Promise<ApprovalRecord | undefined> {
+  return oneApproval(db, "SELECT * FROM gateway.approval_requests WHERE approval_id = $1", [approvalId]);
 }
 
-export async function findApprovalByKey(
+export function findApprovalByKey(
   db: Queryable,
   action: ApprovalAction,
   idempotencyKey: string,
 ): Promise<ApprovalRecord | undefined> {
-  const res = await db.query<ApprovalRow>(
+  return oneApproval(
+    db,
     "SELECT * FROM gateway.approval_requests WHERE action = $1 AND idempotency_key = $2",
     [action, idempotencyKey],
   );
-  return res.rows[0] && toRecord(res.rows[0]);
 }
 
 /** Requests newest first, of one status when given, at most `limit`. */
@@ -178,52 +176,66 @@ export async function expireOverdueApprovals(db: Queryable): Promise<number> {
  * PENDING and unexpired → EXECUTING, decided by `actor`: the one winner of concurrent approvals gets the
  * row; everyone else gets undefined.
  */
-export async function claimApproval(
+export function claimApproval(
   db: Queryable,
   approvalId: string,
   actor: Actor,
 ): Promise<ApprovalRecord | undefined> {
-  const res = await db.query<ApprovalRow>(
-    `UPDATE gateway.approval_requests
-     SET status = 'EXECUTING', decided_by_id = $2, decided_by_name = $3, decided_by_kind = $4, decided_at = now()
-     WHERE approval_id = $1 AND status = 'PENDING' AND expires_at > now()
-     RETURNING *`,
-    [approvalId, actor.id, actor.name, actor.kind],
-  );
-  return res.rows[0] && toRecord(res.rows[0]);
+  return decidePending(db, approvalId, actor, "EXECUTING", null);
 }
 
 /** EXECUTING → APPROVED with what carrying it out answered; undefined when another attempt recorded it first. */
-export async function recordApprovalOutcome(
+export function recordApprovalOutcome(
   db: Queryable,
   approvalId: string,
   outcome: Record<string, unknown>,
 ): Promise<ApprovalRecord | undefined> {
-  const res = await db.query<ApprovalRow>(
+  return oneApproval(
+    db,
     `UPDATE gateway.approval_requests SET status = 'APPROVED', outcome = $2, executed_at = now()
      WHERE approval_id = $1 AND status = 'EXECUTING'
      RETURNING *`,
     [approvalId, JSON.stringify(outcome)],
   );
-  return res.rows[0] && toRecord(res.rows[0]);
 }
 
 /** PENDING and unexpired → REJECTED by `actor`; undefined when it was no longer pending. */
-export async function rejectApproval(
+export function rejectApproval(
   db: Queryable,
   approvalId: string,
   actor: Actor,
   reason: string,
 ): Promise<ApprovalRecord | undefined> {
-  const res = await db.query<ApprovalRow>(
+  return decidePending(db, approvalId, actor, "REJECTED", reason);
+}
+
+/** A PENDING, unexpired request → `status`, decided by `actor` now; undefined when it was no longer pending. */
+function decidePending(
+  db: Queryable,
+  approvalId: string,
+  actor: Actor,
+  status: "EXECUTING" | "REJECTED",
+  reason: string | null,
+): Promise<ApprovalRecord | undefined> {
+  return oneApproval(
+    db,
     `UPDATE gateway.approval_requests
-     SET status = 'REJECTED', decided_by_id = $2, decided_by_name = $3, decided_by_kind = $4, decided_at = now(),
-         decision_reason = $5
+     SET status = $5, decided_by_id = $2, decided_by_name = $3, decided_by_kind = $4, decided_at = now(),
+         decision_reason = $6
      WHERE approval_id = $1 AND status = 'PENDING' AND expires_at > now()
      RETURNING *`,
-    [approvalId, actor.id, actor.name, actor.kind, reason],
+    [approvalId, actor.id, actor.name, actor.kind, status, reason],
   );
-  return res.rows[0] && toRecord(res.rows[0]);
+}
+
+/** The record of the row a statement answers; undefined when it answers none. */
+async function oneApproval(
+  db: Queryable,
+  sql: string,
+  params: unknown[],
+): Promise<ApprovalRecord | undefined> {
+  const row = await firstRow<ApprovalRow>(db, sql, params);
+  return row && toRecord(row);
 }
 
 /** Approved requests still EXECUTING whose decision is at least `olderThanMs` old: for the re-drive sweep. */

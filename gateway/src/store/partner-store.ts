@@ -1,4 +1,5 @@
 import type { Database, Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import { newId } from "@payouts/platform/ids";
 
 /**
@@ -30,25 +31,24 @@ export async function insertPartner(db: Queryable, partnerId: string, name: stri
   return res.rows[0]!;
 }
 
-export async function findPartner(db: Queryable, partnerId: string): Promise<PartnerRow | undefined> {
-  const res = await db.query<PartnerRow>("SELECT * FROM gateway.partners WHERE partner_id = $1", [partnerId]);
-  return res.rows[0];
+export function findPartner(db: Queryable, partnerId: string): Promise<PartnerRow | undefined> {
+  return firstRow<PartnerRow>(db, "SELECT * FROM gateway.partners WHERE partner_id = $1", [partnerId]);
 }
 
 /**
  * Records a change to the partner: its name when given, and `updated_at` whatever changed, since a change
  * to its pricing (kept by the pricing service) is a change to the partner too.
  */
-export async function touchPartner(
+export function touchPartner(
   db: Queryable,
   partnerId: string,
   name: string | undefined,
 ): Promise<PartnerRow | undefined> {
-  const res = await db.query<PartnerRow>(
+  return firstRow<PartnerRow>(
+    db,
     "UPDATE gateway.partners SET name = COALESCE($2, name), updated_at = now() WHERE partner_id = $1 RETURNING *",
     [partnerId, name ?? null],
   );
-  return res.rows[0];
 }
 
 export interface AppSecretRow {
@@ -82,11 +82,9 @@ export async function insertApp(
   return res.rows[0]!;
 }
 
-export async function findAppCredentials(
-  db: Queryable,
-  clientId: string,
-): Promise<AppCredentials | undefined> {
-  const res = await db.query<AppCredentials>(
+export function findAppCredentials(db: Queryable, clientId: string): Promise<AppCredentials | undefined> {
+  return firstRow<AppCredentials>(
+    db,
     `SELECT a.*,
             COALESCE(array_agg(s.secret_hash ORDER BY s.created_at DESC, s.secret_id DESC)
                      FILTER (WHERE s.secret_id IS NOT NULL), '{}') AS secret_hashes
@@ -96,7 +94,6 @@ export async function findAppCredentials(
      GROUP BY a.client_id`,
     [clientId],
   );
-  return res.rows[0];
 }
 
 export type AddSecretOutcome =
@@ -115,13 +112,9 @@ export function addAppSecret(
   clientId: string,
   secretHash: string,
 ): Promise<AddSecretOutcome> {
-  return db.transaction(async (tx) => {
-    const app = await tx.query<AppRow>(
-      "SELECT * FROM gateway.apps WHERE client_id = $1 AND partner_id = $2 FOR UPDATE",
-      [clientId, partnerId],
-    );
-    if (!app.rows[0]) return { kind: "app_not_found" };
-    if (app.rows[0].revoked_at !== null) return { kind: "app_revoked" };
+  return withLockedApp(db, partnerId, clientId, async (tx, app) => {
+    if (!app) return { kind: "app_not_found" };
+    if (app.revoked_at !== null) return { kind: "app_revoked" };
     const active = await tx.query(
       "SELECT 1 FROM gateway.app_secrets WHERE client_id = $1 AND revoked_at IS NULL",
       [clientId],
@@ -162,7 +155,7 @@ export type RevokeSecretOutcome =
 
 /**
  * Revokes one secret of the partner's app. Idempotent. The last active secret of an active app is
- * refused: revoking the app itself is the way to stop it working. Locks the app row like addAppSecret.
+ * refused: revoking the app itself is the way to stop it working. Locks the app row like addAppSecret (withLockedApp).
  */
 export function revokeAppSecret(
   db: Database,
@@ -170,12 +163,8 @@ export function revokeAppSecret(
   clientId: string,
   secretId: string,
 ): Promise<RevokeSecretOutcome> {
-  return db.transaction(async (tx) => {
-    const app = await tx.query<AppRow>(
-      "SELECT * FROM gateway.apps WHERE client_id = $1 AND partner_id = $2 FOR UPDATE",
-      [clientId, partnerId],
-    );
-    if (!app.rows[0]) return { kind: "secret_not_found" };
+  return withLockedApp(db, partnerId, clientId, async (tx, app) => {
+    if (!app) return { kind: "secret_not_found" };
     const secrets = await tx.query<AppSecretRow>(
       "SELECT secret_id, client_id, created_at, revoked_at FROM gateway.app_secrets WHERE client_id = $1",
       [clientId],
@@ -184,15 +173,31 @@ export function revokeAppSecret(
     if (!target) return { kind: "secret_not_found" };
     if (target.revoked_at !== null) return { kind: "revoked" };
     const othersActive = secrets.rows.some((s) => s.secret_id !== secretId && s.revoked_at === null);
-    if (!othersActive && app.rows[0].revoked_at === null) return { kind: "last_secret" };
+    if (!othersActive && app.revoked_at === null) return { kind: "last_secret" };
     await tx.query("UPDATE gateway.app_secrets SET revoked_at = now() WHERE secret_id = $1", [secretId]);
     return { kind: "revoked" };
   });
 }
 
-export async function findApp(db: Queryable, clientId: string): Promise<AppRow | undefined> {
-  const res = await db.query<AppRow>("SELECT * FROM gateway.apps WHERE client_id = $1", [clientId]);
-  return res.rows[0];
+/** Runs `fn` in a transaction that holds the partner's app row locked (undefined: the partner has no such app). */
+function withLockedApp<T>(
+  db: Database,
+  partnerId: string,
+  clientId: string,
+  fn: (tx: Queryable, app: AppRow | undefined) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const app = await firstRow<AppRow>(
+      tx,
+      "SELECT * FROM gateway.apps WHERE client_id = $1 AND partner_id = $2 FOR UPDATE",
+      [clientId, partnerId],
+    );
+    return fn(tx, app);
+  });
+}
+
+export function findApp(db: Queryable, clientId: string): Promise<AppRow | undefined> {
+  return firstRow<AppRow>(db, "SELECT * FROM gateway.apps WHERE client_id = $1", [clientId]);
 }
 
 /** Marks the app revoked; false when it does not exist under that partner. Idempotent. */

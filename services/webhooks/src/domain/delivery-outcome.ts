@@ -2,7 +2,7 @@
  * What happens to a delivery after one attempt: the response class (retry-policy) combined with the
  * schedule. Pure, so the worker only applies the decision.
  */
-import { type AttemptOutcome, classifyResponse, nextAttempt } from "./retry-policy.js";
+import { type AttemptOutcome, classifyResponse, type NextAttemptInput, nextAttempt } from "./retry-policy.js";
 
 export type DeliveryDecision =
   | { readonly kind: "delivered" }
@@ -12,27 +12,16 @@ export type DeliveryDecision =
   /** 410 Gone: the delivery is dead and the configuration is switched off. */
   | { readonly kind: "disable" };
 
-export interface DecisionInput {
+/** The attempt just finished (counted in `attemptsMade`) and what the schedule needs to place the next one. */
+export interface DecisionInput extends NextAttemptInput {
   readonly outcome: AttemptOutcome;
-  /** Attempts made so far, the one just finished included. */
-  readonly attemptsMade: number;
-  readonly schedule: readonly number[];
-  readonly nowMs: number;
-  readonly random: () => number;
-  readonly retryAfterHeader?: string | undefined;
 }
 
 export function decideAfterAttempt(input: DecisionInput): DeliveryDecision {
   const responseClass = classifyResponse(input.outcome);
   if (responseClass === "delivered") return { kind: "delivered" };
   if (responseClass === "disable") return { kind: "disable" };
-  const next = nextAttempt({
-    attemptsMade: input.attemptsMade,
-    schedule: input.schedule,
-    nowMs: input.nowMs,
-    random: input.random,
-    retryAfterHeader: input.retryAfterHeader,
-  });
+  const next = nextAttempt(input);
   return next.kind === "dead" ? { kind: "dead" } : { kind: "retry", atMs: next.atMs };
 }
 

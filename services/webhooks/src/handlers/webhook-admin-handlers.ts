@@ -6,6 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { keysetPage } from "@payouts/platform/database/keyset-page";
 import {
   type ConfigRecord,
   ConfigRecordSchema,
@@ -80,12 +81,8 @@ export function createWebhookAdminHandlers(
         before,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        deliveries: await records(page),
-        nextCursor: rows.length > limit && last ? encodeIdCursor(last.delivery_id) : "",
-      };
+      const { page, nextCursor } = keysetPage(rows, limit, (last) => encodeIdCursor(last.delivery_id));
+      return { deliveries: await records(page), nextCursor };
     },
 
     async getDeliveryStats() {
@@ -133,12 +130,8 @@ export function createWebhookAdminHandlers(
         after,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        configs: page.map(configRecord),
-        nextCursor: rows.length > limit && last ? encodeIdCursor(last.config_id) : "",
-      };
+      const { page, nextCursor } = keysetPage(rows, limit, (last) => encodeIdCursor(last.config_id));
+      return { configs: page.map(configRecord), nextCursor };
     },
 
     async setConfigActive(req) {
@@ -169,11 +162,10 @@ export function createWebhookAdminHandlers(
         after,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, nextCursor } = keysetPage(rows, limit, (last) => encodeIdCursor(last.config_id));
       return {
         receivers: page.map((row) => receiverHealth(row, now)),
-        nextCursor: rows.length > limit && last ? encodeIdCursor(last.config_id) : "",
+        nextCursor,
         asOf: timestampFromDate(now),
       };
     },

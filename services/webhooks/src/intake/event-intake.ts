@@ -20,7 +20,8 @@
  * An event that can never become a notification (undecodable, no id, money that is not a decimal) is
  * logged and acknowledged: retrying it would block its partition forever and fix nothing.
  */
-import { fromBinary } from "@bufbuild/protobuf";
+import { fromBinary, type Message } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Database } from "@payouts/platform/database/database";
 import type { EventBatchHandler, EventMessage } from "@payouts/platform/events/event-bus";
@@ -29,7 +30,9 @@ import { monotonicIds } from "@payouts/platform/ids";
 import type { Logger } from "@payouts/platform/logging/logger";
 import { minorUnits } from "@payouts/platform/money/currencies";
 import {
+  type BatchEvent,
   BatchEventSchema,
+  type StatementEvent,
   StatementEventSchema,
   TransactionEventSchema,
 } from "@payouts/proto/payouts/events/v1/events_pb";
@@ -141,8 +144,10 @@ type Decoded = { event: IntakeEvent; body: Buffer | undefined } | { problem: str
 const EVENT_ID = /^[\x21-\x2d\x2f-\x7e]{1,200}$/;
 
 function decodeEvent(message: EventMessage): Decoded {
-  if (message.headers["event-type"] === STATEMENT_CLOSED) return decodeStatementEvent(message);
-  if (message.headers["event-type"] === BATCH_COMPLETED) return decodeBatchEvent(message);
+  if (message.headers["event-type"] === STATEMENT_CLOSED)
+    return decodeOwnEvent(message, STATEMENT_CLOSED_EVENT);
+  if (message.headers["event-type"] === BATCH_COMPLETED)
+    return decodeOwnEvent(message, BATCH_COMPLETED_EVENT);
   return decodeTransactionEvent(message);
 }
 
@@ -151,62 +156,75 @@ function badEventId(eventId: string): Decoded | undefined {
   return { problem: `event id ${JSON.stringify(eventId)} is missing or not a visible-ASCII id without "."` };
 }
 
-function decodeStatementEvent(message: EventMessage): Decoded {
-  let decoded: ReturnType<typeof fromBinary<typeof StatementEventSchema>>;
-  try {
-    decoded = fromBinary(StatementEventSchema, message.value);
-  } catch (error) {
-    return { problem: `not a StatementEvent (${(error as Error).message})` };
-  }
-  const eventId = decoded.eventId || (message.headers["event-id"] ?? "");
-  const bad = badEventId(eventId);
-  if (bad) return bad;
-  if (decoded.eventType !== STATEMENT_CLOSED) {
-    return { problem: `event ${eventId} is labelled ${STATEMENT_CLOSED} but carries ${decoded.eventType}` };
-  }
-  if (decoded.partnerId === "") return { problem: `event ${eventId} has no partner_id` };
-  if (decoded.statementId === "") return { problem: `event ${eventId} has no statement_id` };
-  const event: IntakeEvent = {
-    eventId,
-    eventType: STATEMENT_CLOSED,
-    partnerId: decoded.partnerId,
-    orderKey: decoded.statementId,
-    sequence: 1n,
-    occurredAt: decoded.occurredAt,
-  };
-  try {
-    return { event, body: buildStatementClosedBody({ ...decoded, eventId }) };
-  } catch (error) {
-    return { problem: `event ${eventId} cannot be notified: ${(error as Error).message}` };
-  }
+/** The fields intake reads of an event type that has a message of its own. */
+interface OwnEventFields {
+  eventId: string;
+  readonly eventType: string;
+  readonly partnerId: string;
+  readonly occurredAt?: Timestamp | undefined;
 }
 
-function decodeBatchEvent(message: EventMessage): Decoded {
-  let decoded: ReturnType<typeof fromBinary<typeof BatchEventSchema>>;
+/**
+ * An event type with a message of its own, one event per thing it reports (statement.closed: a statement,
+ * batch.completed: a batch): its deliveries are ordered by that thing's id.
+ */
+interface OwnEventKind<M extends Message & OwnEventFields> {
+  readonly eventType: string;
+  readonly schema: GenMessage<M>;
+  /** The id that orders the deliveries, and its field's name for the message saying it is missing. */
+  readonly orderKey: (event: M) => string;
+  readonly orderKeyField: string;
+  readonly tally?: (event: M) => NonNullable<IntakeEvent["tally"]>;
+  readonly buildBody: (event: M) => Buffer;
+}
+
+const STATEMENT_CLOSED_EVENT: OwnEventKind<StatementEvent> = {
+  eventType: STATEMENT_CLOSED,
+  schema: StatementEventSchema,
+  orderKey: (event) => event.statementId,
+  orderKeyField: "statement_id",
+  buildBody: buildStatementClosedBody,
+};
+
+const BATCH_COMPLETED_EVENT: OwnEventKind<BatchEvent> = {
+  eventType: BATCH_COMPLETED,
+  schema: BatchEventSchema,
+  orderKey: (event) => event.batchId,
+  orderKeyField: "batch_id",
+  tally: (event) => ({ batchId: event.batchId, itemsFinal: 0, itemsExpected: event.executedItems }),
+  buildBody: buildBatchCompletedBody,
+};
+
+function decodeOwnEvent<M extends Message & OwnEventFields>(
+  message: EventMessage,
+  kind: OwnEventKind<M>,
+): Decoded {
+  let decoded: M;
   try {
-    decoded = fromBinary(BatchEventSchema, message.value);
+    decoded = fromBinary(kind.schema, message.value);
   } catch (error) {
-    return { problem: `not a BatchEvent (${(error as Error).message})` };
+    return { problem: `not a ${kind.schema.name} (${(error as Error).message})` };
   }
   const eventId = decoded.eventId || (message.headers["event-id"] ?? "");
   const bad = badEventId(eventId);
   if (bad) return bad;
-  if (decoded.eventType !== BATCH_COMPLETED) {
-    return { problem: `event ${eventId} is labelled ${BATCH_COMPLETED} but carries ${decoded.eventType}` };
+  if (decoded.eventType !== kind.eventType) {
+    return { problem: `event ${eventId} is labelled ${kind.eventType} but carries ${decoded.eventType}` };
   }
   if (decoded.partnerId === "") return { problem: `event ${eventId} has no partner_id` };
-  if (decoded.batchId === "") return { problem: `event ${eventId} has no batch_id` };
+  const orderKey = kind.orderKey(decoded);
+  if (orderKey === "") return { problem: `event ${eventId} has no ${kind.orderKeyField}` };
   const event: IntakeEvent = {
     eventId,
-    eventType: BATCH_COMPLETED,
+    eventType: kind.eventType,
     partnerId: decoded.partnerId,
-    orderKey: decoded.batchId,
+    orderKey,
     sequence: 1n,
     occurredAt: decoded.occurredAt,
-    tally: { batchId: decoded.batchId, itemsFinal: 0, itemsExpected: decoded.executedItems },
+    ...(kind.tally ? { tally: kind.tally(decoded) } : {}),
   };
   try {
-    return { event, body: buildBatchCompletedBody({ ...decoded, eventId }) };
+    return { event, body: kind.buildBody({ ...decoded, eventId }) };
   } catch (error) {
     return { problem: `event ${eventId} cannot be notified: ${(error as Error).message}` };
   }

@@ -1,6 +1,6 @@
 import type { Database } from "@payouts/platform/database/database";
 import type { Logger } from "@payouts/platform/logging/logger";
-import { createSecretBox, generateSealingKey, type SecretBox, sealingKeyId } from "./secret-box.js";
+import { createSecretBox, generateSealingKey, type SecretBox } from "./secret-box.js";
 
 /**
  * The SecretBox of this process. With `WEBHOOK_SECRET_KEY` set, that key. Without it, a key generated on
@@ -19,13 +19,14 @@ export function sealingKeyProvider(
     box ??= configuredKey
       ? Promise.resolve(createSecretBox(configuredKey))
       : storedKey(db).then((key) => {
+          const stored = createSecretBox(key);
           if (mode === "distributed") {
             logger.warn(
-              { key_id: sealingKeyId(key) },
+              { key_id: stored.keyId },
               "WEBHOOK_SECRET_KEY is not set: receiver secrets are sealed with a key stored in the database",
             );
           }
-          return createSecretBox(key);
+          return stored;
         });
     box.catch(() => {
       box = undefined;

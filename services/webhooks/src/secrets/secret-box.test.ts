@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createSecretBox, generateSealingKey, parseSealingKey, sealingKeyId } from "./secret-box.js";
+import { createSecretBox, generateSealingKey, parseSealingKey } from "./secret-box.js";
 
 const KEY = Buffer.alloc(32, 7);
 
@@ -48,8 +49,14 @@ describe("parseSealingKey", () => {
   });
 
   it("fingerprints a key stably without revealing it", () => {
-    expect(sealingKeyId(KEY)).toBe(sealingKeyId(Buffer.from(KEY)));
-    expect(sealingKeyId(KEY)).not.toBe(sealingKeyId(generateSealingKey()));
-    expect(sealingKeyId(KEY)).toMatch(/^[0-9a-f]{16}$/);
+    const keyId = createSecretBox(KEY).keyId;
+    expect(createSecretBox(Buffer.from(KEY)).keyId).toBe(keyId);
+    expect(createSecretBox(generateSealingKey()).keyId).not.toBe(keyId);
+    expect(keyId).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("keeps the key id the service's stored secrets name (its own label over the key)", () => {
+    const expected = createHash("sha256").update("payouts-webhook-sealing-key").update(KEY).digest("hex");
+    expect(createSecretBox(KEY).keyId).toBe(expected.slice(0, 16));
   });
 });

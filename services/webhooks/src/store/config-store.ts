@@ -1,4 +1,5 @@
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 
 /** A receiver configuration as stored; secrets stay sealed (see secret-box.ts). */
 export interface ConfigRow {
@@ -71,18 +72,18 @@ function stateParams(state: ConfigState): unknown[] {
 }
 
 /** One partner's configuration; another partner's id is simply not found. `lock` for read-modify-write. */
-export async function findConfig(
+export function findConfig(
   db: Queryable,
   partnerId: string,
   configId: string,
   options: { lock?: boolean } = {},
 ): Promise<ConfigRow | undefined> {
-  const res = await db.query<ConfigRow>(
+  return firstRow<ConfigRow>(
+    db,
     `SELECT ${COLUMNS} FROM webhooks.configs WHERE partner_id = $1 AND config_id = $2
      ${options.lock ? "FOR UPDATE" : ""}`,
     [partnerId, configId],
   );
-  return res.rows[0];
 }
 
 /**

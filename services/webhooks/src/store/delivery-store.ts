@@ -1,4 +1,5 @@
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import type { ClaimedDelivery } from "./delivery-queue-store.js";
 
 export type DeliveryStatus = "pending" | "delivering" | "delivered" | "dead";
@@ -235,18 +236,18 @@ export async function listDeliveries(db: Queryable, filter: DeliveryFilter): Pro
   return res.rows;
 }
 
-export async function findDelivery(
+export function findDelivery(
   db: Queryable,
   partnerId: string,
   deliveryId: string,
   options: { lock?: boolean } = {},
 ): Promise<DeliveryRow | undefined> {
-  const res = await db.query<DeliveryRow>(
+  return firstRow<DeliveryRow>(
+    db,
     `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE partner_id = $1 AND delivery_id = $2 AND kind = 'event'
      ${options.lock ? "FOR UPDATE" : ""}`,
     [partnerId, deliveryId],
   );
-  return res.rows[0];
 }
 
 export async function attemptsOf(db: Queryable, deliveryIds: readonly string[]): Promise<AttemptRow[]> {

@@ -4,6 +4,7 @@
  * their row's created_at, so "newest first" pages by id on the primary keys.
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import { COLUMNS as CONFIG_COLUMNS, type ConfigRow } from "./config-store.js";
 import { COLUMNS as DELIVERY_COLUMNS, type DeliveryRow, type DeliveryStatus } from "./delivery-store.js";
 
@@ -51,17 +52,17 @@ export async function searchDeliveries(q: Queryable, f: OperatorDeliveryFilter):
 }
 
 /** One event delivery of any partner; `lock` for read-modify-write. */
-export async function findAnyDelivery(
+export function findAnyDelivery(
   q: Queryable,
   deliveryId: string,
   options: { lock?: boolean } = {},
 ): Promise<DeliveryRow | undefined> {
-  const res = await q.query<DeliveryRow>(
+  return firstRow<DeliveryRow>(
+    q,
     `SELECT ${DELIVERY_COLUMNS} FROM webhooks.deliveries WHERE delivery_id = $1 AND kind = 'event'
      ${options.lock ? "FOR UPDATE" : ""}`,
     [deliveryId],
   );
-  return res.rows[0];
 }
 
 export interface DeliveryStatsRow {
@@ -134,14 +135,15 @@ export async function searchConfigs(
  * doing, so the partner cannot switch it back on; on: the reason and the mark are cleared. Undefined when
  * there is no such config.
  */
-export async function setConfigActive(
+export function setConfigActive(
   q: Queryable,
   configId: string,
   active: boolean,
   reason: string,
   now: Date,
 ): Promise<ConfigWithCounts | undefined> {
-  const res = await q.query<ConfigWithCounts>(
+  return firstRow<ConfigWithCounts>(
+    q,
     `WITH changed AS (
        UPDATE webhooks.configs
           SET active = $2, disabled_reason = CASE WHEN $2 THEN NULL ELSE $3 END, disabled_by_operator = NOT $2,
@@ -152,5 +154,4 @@ export async function setConfigActive(
      SELECT ${withCounts("changed")} FROM changed`,
     [configId, active, reason, now],
   );
-  return res.rows[0];
 }

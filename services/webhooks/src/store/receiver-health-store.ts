@@ -5,6 +5,7 @@
  * the backlog of the receivers listed, never with the size of the deliveries table.
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 import type { ReceiverFigures } from "../domain/receiver-backlog.js";
 
 export type CircuitState = ReceiverFigures["circuitState"];
@@ -68,13 +69,14 @@ export async function listReceiverHealth(
  * Sets the operator's pause of one receiver and answers its health; undefined when there is no such
  * config. A paused receiver's rows stay pending and are not claimed; the circuit breaker is left as it is.
  */
-export async function setReceiverPaused(
+export function setReceiverPaused(
   q: Queryable,
   configId: string,
   paused: boolean,
   now: Date,
 ): Promise<ReceiverHealthRow | undefined> {
-  const res = await q.query<ReceiverHealthRow>(
+  return firstRow<ReceiverHealthRow>(
+    q,
     `WITH changed AS (
        UPDATE webhooks.configs
           SET paused = $2, updated_at = CASE WHEN paused = $2 THEN updated_at ELSE $3 END
@@ -84,7 +86,6 @@ export async function setReceiverPaused(
      SELECT ${HEALTH("changed")} FROM changed ${BACKLOG("changed")}`,
     [configId, paused, now],
   );
-  return res.rows[0];
 }
 
 /**

@@ -3,6 +3,7 @@
  * go through the same claim, caps and fair ranking, then read back and deleted by the TestConfig call.
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { firstRow } from "@payouts/platform/database/first-row";
 
 export interface NewTestDelivery {
   readonly deliveryId: string;
@@ -40,18 +41,15 @@ export interface TestDeliveryState {
   readonly latency_ms: number | null;
 }
 
-export async function readTestDelivery(
-  db: Queryable,
-  deliveryId: string,
-): Promise<TestDeliveryState | undefined> {
-  const res = await db.query<TestDeliveryState>(
+export function readTestDelivery(db: Queryable, deliveryId: string): Promise<TestDeliveryState | undefined> {
+  return firstRow<TestDeliveryState>(
+    db,
     `SELECT d.status, d.last_status_code, d.last_error, d.response_body,
             (SELECT a.latency_ms FROM webhooks.delivery_attempts a
               WHERE a.delivery_id = d.delivery_id ORDER BY a.attempt DESC LIMIT 1) AS latency_ms
        FROM webhooks.deliveries d WHERE d.delivery_id = $1 AND d.kind = 'test'`,
     [deliveryId],
   );
-  return res.rows[0];
 }
 
 /** Deletes a test row; with `onlyPending`, only if no worker has claimed it yet. True when deleted. */

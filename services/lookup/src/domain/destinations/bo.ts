@@ -1,7 +1,12 @@
 import { type BoBank, findBoBank } from "../institutions/bo-banks.js";
 import { fail, ok, type Recipient, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
-import type { CountryDestination, DestinationRequest, RecipientInput } from "./destination-request.js";
+import {
+  type CountryDestination,
+  type DestinationRequest,
+  type RecipientInput,
+  unknownCode,
+} from "./destination-request.js";
 
 /**
  * Bolivia: ACH bank transfers. No name enquiry exists, so the partner sends the account type and the
@@ -21,11 +26,7 @@ const CI_DIGITS = { min: 5, max: 8 };
 export function validateBoDestination(req: DestinationRequest): Result<CountryDestination> {
   const bank = findBoBank(req.code ?? "");
   if (bank === undefined) {
-    return fail(
-      "INVALID_DESTINATION_CODE",
-      "Unknown Bolivian bank code: see GET /listBanks?country_code=BO",
-      "payment_destination_code",
-    );
+    return unknownCode("Unknown Bolivian bank code: see GET /listBanks?country_code=BO");
   }
   const accountType = parseAccountType(req.account_type);
   if (!accountType.ok) return accountType;

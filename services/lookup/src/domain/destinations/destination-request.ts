@@ -1,4 +1,4 @@
-import type { ValidatedDestination } from "../types.js";
+import { fail, type ValidatedDestination } from "../types.js";
 
 /** Recipient fields a partner may send (required for BO bank transfers). */
 export interface RecipientInput {
@@ -34,3 +34,8 @@ export type CountryDestination = Pick<
   "destination_type" | "payment_destination" | "payment_destination_code" | "institution_name"
 > &
   Partial<Omit<ValidatedDestination, "country_code" | "currency" | "payment_method">>;
+
+/** INVALID_DESTINATION_CODE: the code in `field` names no institution of the country. */
+export function unknownCode(message: string, field = "payment_destination_code") {
+  return fail("INVALID_DESTINATION_CODE", message, field);
+}

@@ -7,7 +7,7 @@ import {
 } from "../institutions/gh-institutions.js";
 import { type DomainWarning, fail, ok, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
-import type { CountryDestination, DestinationRequest } from "./destination-request.js";
+import { type CountryDestination, type DestinationRequest, unknownCode } from "./destination-request.js";
 import { parsePhoneInput } from "./phone-input.js";
 
 /**
@@ -28,10 +28,8 @@ export function validateGhDestination(req: DestinationRequest): Result<CountryDe
   if (network !== undefined) return momoWallet(req, network);
   const bank = findGhBank(/^\d$/.test(code) ? `0${code}` : code);
   if (bank !== undefined) return bankAccount(req, bank);
-  return fail(
-    "INVALID_DESTINATION_CODE",
+  return unknownCode(
     "Unknown Ghanaian institution: send a 2-digit bank code or MTN, TELECEL or AIRTELTIGO (see GET /listBanks?country_code=GH)",
-    "payment_destination_code",
   );
 }
 

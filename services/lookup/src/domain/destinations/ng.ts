@@ -2,7 +2,7 @@ import { checkNuban } from "../check-digits/nuban.js";
 import { findNgInstitution, type NgInstitution } from "../institutions/ng-institutions.js";
 import { fail, ok, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
-import type { CountryDestination, DestinationRequest } from "./destination-request.js";
+import { type CountryDestination, type DestinationRequest, unknownCode } from "./destination-request.js";
 import { type PhoneInput, parsePhoneInput } from "./phone-input.js";
 
 /**
@@ -17,10 +17,8 @@ const INVALID = "INVALID_DESTINATION";
 export function validateNgDestination(req: DestinationRequest): Result<CountryDestination> {
   const institution = findNgInstitution(req.code ?? "");
   if (institution === undefined) {
-    return fail(
-      "INVALID_DESTINATION_CODE",
+    return unknownCode(
       "Unknown Nigerian institution code: send the NIP code (6 digits) or CBN code from GET /listBanks?country_code=NG",
-      "payment_destination_code",
     );
   }
   const account =

@@ -1,7 +1,7 @@
 import { findVnBank } from "../institutions/vn-banks.js";
 import { fail, ok, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
-import type { CountryDestination, DestinationRequest } from "./destination-request.js";
+import { type CountryDestination, type DestinationRequest, unknownCode } from "./destination-request.js";
 
 /**
  * Vietnam (merchant contract): merchant_id is the bank account number, account_reference the bank's
@@ -24,11 +24,7 @@ export function validateVnDestination(req: DestinationRequest): Result<CountryDe
   if (!/^\d{6}$/.test(bin)) return fail("INVALID_FIELD", "A bank BIN has 6 digits (e.g. 970436)", BIN_FIELD);
   const bank = findVnBank(bin);
   if (bank === undefined) {
-    return fail(
-      "INVALID_DESTINATION_CODE",
-      "Unknown bank BIN: see GET /listBanks?country_code=VN",
-      BIN_FIELD,
-    );
+    return unknownCode("Unknown bank BIN: see GET /listBanks?country_code=VN", BIN_FIELD);
   }
   const account = compactAccountNumber(req.destination);
   const { min, max } = ACCOUNT_DIGITS;

@@ -1,7 +1,7 @@
 import { findZmBank, ZM_MOBILE_MONEY_NETWORKS } from "../institutions/zm-banks.js";
 import { fail, ok, type Result } from "../types.js";
 import { compactAccountNumber } from "./account-number.js";
-import type { CountryDestination, DestinationRequest } from "./destination-request.js";
+import { type CountryDestination, type DestinationRequest, unknownCode } from "./destination-request.js";
 
 /**
  * Zambia: bank accounts only. Mobile-money networks and +260 phone numbers are refused; an account
@@ -16,15 +16,11 @@ const ACCOUNT_DIGITS = { min: 8, max: 16 };
 export function validateZmDestination(req: DestinationRequest): Result<CountryDestination> {
   const code = req.code ?? "";
   if (ZM_MOBILE_MONEY_NETWORKS.includes(code.toUpperCase())) {
-    return fail("INVALID_DESTINATION_CODE", BANKS_ONLY, "payment_destination_code");
+    return unknownCode(BANKS_ONLY);
   }
   const match = findZmBank(code);
   if (match === undefined) {
-    return fail(
-      "INVALID_DESTINATION_CODE",
-      "Unknown Zambian bank: see GET /listBanks?country_code=ZM",
-      "payment_destination_code",
-    );
+    return unknownCode("Unknown Zambian bank: see GET /listBanks?country_code=ZM");
   }
   if (req.destination.startsWith("+"))
     return fail("INVALID_DESTINATION", `Phone numbers are not accepted: ${BANKS_ONLY}`, req.field);
