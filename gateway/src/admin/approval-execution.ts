@@ -13,6 +13,7 @@ import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { needsRedrive } from "../approvals/four-eyes-rules.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { httpStatusFor } from "../http/error-map.js";
+import { answered } from "../http/service-answer.js";
 import type { ApprovalOutcome } from "../operations/admin/approval-admin-api.js";
 import {
   type ApprovalRecord,
@@ -81,8 +82,7 @@ async function carryOut(
         txId: approval.txId ?? "",
         reason: typeof body.reason === "string" ? body.reason : "",
       });
-      if (!res.transaction) throw new Error("ledger answered no transaction");
-      return succeeded(200, renderAdminTransaction(res.transaction));
+      return succeeded(200, renderAdminTransaction(answered(res.transaction, "ledger", "transaction")));
     }
     case "FORCE_FAIL": {
       const res = await ledger.failTransaction({
@@ -90,8 +90,7 @@ async function carryOut(
         reason: String(body.reason),
         force: true,
       });
-      if (!res.transaction) throw new Error("ledger answered no transaction");
-      return succeeded(200, renderAdminTransaction(res.transaction));
+      return succeeded(200, renderAdminTransaction(answered(res.transaction, "ledger", "transaction")));
     }
   }
 }

@@ -17,6 +17,7 @@ import type {
   DeliveryRecord,
   ReceiverHealth as ReceiverHealthMessage,
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
+import { wireFields } from "../http/wire-fields.js";
 import type {
   TransactionDetail,
   TransactionSummary,
@@ -105,19 +106,7 @@ function pick(value: JsonObject, keys: readonly string[]): JsonObject {
 }
 
 function renderQuote(q: Quote | undefined) {
-  if (!q) return null;
-  return {
-    quote_id: q.quoteId,
-    amount: q.amount,
-    currency: q.currency,
-    exchange_rate: q.exchangeRate,
-    amount_usd: q.amountUsd,
-    percentage_fee: q.percentageFee,
-    fixed_fee: q.fixedFee,
-    fee: q.fee,
-    total_usd: q.totalUsd,
-    expires_at: timestampIso(q.expiresAt),
-  };
+  return q ? { ...wireFields(q), expires_at: timestampIso(q.expiresAt) } : null;
 }
 
 function renderStatusChange(change: StatusChange): TransactionDetail["status_history"][number] {

@@ -8,14 +8,19 @@
  *
  * Receiver health: each receiver's circuit breaker, operator pause and backlog; pausing stops attempts
  * (rows wait, pending), resuming makes them due again at once.
+ *
+ * The query parameters are the dispatcher's request fields in snake_case; one left out is the field's zero
+ * value, which the dispatcher reads as "no filter".
  */
 
+import { camelCaseKeys } from "@payouts/platform/database/camel-case-keys";
 import { timestampIso } from "@payouts/platform/time/timestamp-iso";
 import type { FastifyInstance } from "fastify";
 import { addRoute } from "../api/operation.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import { readBody } from "../http/read-body.js";
-import { NO_QUERY, readQuery } from "../http/read-query.js";
+import { NO_QUERY, readQuery, readQueryRequest } from "../http/read-query.js";
+import { answered } from "../http/service-answer.js";
 import {
   listReceiverHealth,
   pauseReceiver,
@@ -31,33 +36,21 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: Gateway
   const { webhooksAdmin } = deps.clients;
 
   addRoute(app, searchDeliveries, async (request) => {
-    const q = readQuery(searchDeliveries.query, request.query);
-    const res = await webhooksAdmin.searchDeliveries({
-      status: q.status ?? "",
-      eventType: q.event_type ?? "",
-      partnerId: q.partner_id ?? "",
-      txId: q.tx_id ?? "",
-      configId: q.config_id ?? "",
-      limit: q.limit ?? 0,
-      cursor: q.cursor ?? "",
-    });
+    const res = await webhooksAdmin.searchDeliveries(readQueryRequest(searchDeliveries.query, request.query));
     return { deliveries: res.deliveries.map(renderDelivery), next_cursor: res.nextCursor || null };
   });
 
   addRoute(app, redeliverDelivery, async (request) => {
     readQuery(NO_QUERY, request.query);
     const res = await webhooksAdmin.redeliverDelivery({ deliveryId: request.params.delivery_id });
-    if (!res.delivery) throw new Error("dispatcher answered no delivery");
-    return renderDelivery(res.delivery);
+    return renderDelivery(answered(res.delivery, "dispatcher", "delivery"));
   });
 
   addRoute(app, searchConfigs, async (request) => {
-    const q = readQuery(searchConfigs.query, request.query);
+    const { enabled, ...q } = readQuery(searchConfigs.query, request.query);
     const res = await webhooksAdmin.searchConfigs({
-      partnerId: q.partner_id ?? "",
-      ...(q.enabled === undefined ? {} : { active: q.enabled }),
-      limit: q.limit ?? 0,
-      cursor: q.cursor ?? "",
+      ...camelCaseKeys(q),
+      ...(enabled === undefined ? {} : { active: enabled }),
     });
     return { webhook_configs: res.configs.map(renderConfig), next_cursor: res.nextCursor || null };
   });
@@ -69,19 +62,13 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: Gateway
       active: body.enabled,
       reason: body.reason ?? "",
     });
-    if (!res.config) throw new Error("dispatcher answered no config");
-    return renderConfig(res.config);
+    return renderConfig(answered(res.config, "dispatcher", "config"));
   });
 
   addRoute(app, listReceiverHealth, async (request) => {
-    const q = readQuery(listReceiverHealth.query, request.query);
-    const res = await webhooksAdmin.listReceiverHealth({
-      partnerId: q.partner_id ?? "",
-      withBacklog: q.with_backlog ?? false,
-      circuitOpen: q.circuit_open ?? false,
-      limit: q.limit ?? 0,
-      cursor: q.cursor ?? "",
-    });
+    const res = await webhooksAdmin.listReceiverHealth(
+      readQueryRequest(listReceiverHealth.query, request.query),
+    );
     return {
       as_of: timestampIso(res.asOf),
       receivers: res.receivers.map(renderReceiverHealth),
@@ -96,8 +83,7 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, deps: Gateway
     addRoute(app, operation, async (request) => {
       readQuery(NO_QUERY, request.query);
       const res = await call({ configId: request.params.config_id });
-      if (!res.receiver) throw new Error("dispatcher answered no receiver");
-      return renderReceiverHealth(res.receiver);
+      return renderReceiverHealth(answered(res.receiver, "dispatcher", "receiver"));
     });
   }
 }

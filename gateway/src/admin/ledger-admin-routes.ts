@@ -21,6 +21,7 @@ import { readIdempotencyKey } from "../http/idempotency-key-header.js";
 import { readBody } from "../http/read-body.js";
 import { replyJson } from "../http/reply-json.js";
 import { requestFingerprint } from "../http/request-fingerprint.js";
+import { answered } from "../http/service-answer.js";
 import {
   type AdminTransaction,
   creditBalance,
@@ -102,8 +103,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
       return requestApproval(deps, request.params.tx_id, "REFUND", actorOf(request), { reason }, reply);
     }
     const res = await ledger.refundTransaction({ txId: request.params.tx_id, reason });
-    if (!res.transaction) throw new Error("ledger answered no transaction");
-    return renderAdminTransaction(res.transaction);
+    return renderAdminTransaction(answered(res.transaction, "ledger", "transaction"));
   });
 
   // PROCESSING → FAILED with the reversal of the debit, once the rail confirms it will not pay the payout
@@ -116,8 +116,7 @@ export function registerLedgerAdminRoutes(app: FastifyInstance, deps: GatewayDep
       return requestApproval(deps, request.params.tx_id, "FORCE_FAIL", actorOf(request), body, reply);
     }
     const res = await ledger.failTransaction({ txId: request.params.tx_id, reason, force });
-    if (!res.transaction) throw new Error("ledger answered no transaction");
-    return renderAdminTransaction(res.transaction);
+    return renderAdminTransaction(answered(res.transaction, "ledger", "transaction"));
   });
 
   addRoute(app, settleSandboxPayout, async (request): Promise<SettleResult> => {

@@ -17,6 +17,7 @@
  *   empty value (`partner_id=`) is refused there too, instead of reading as "no filter". Otherwise (the
  *   partner routes) other parameters are ignored and an empty one is absent.
  */
+import { type CamelCaseKeys, camelCaseKeys } from "@payouts/platform/database/camel-case-keys";
 import type { Static, TObject, TSchema } from "typebox";
 import { forbidsEmptyString, isAnyCase, isQueryDate, serviceRuleOf, Type } from "../api/schema.js";
 import { invalidField, missingField } from "./api-error.js";
@@ -28,6 +29,14 @@ export const QUERY_TEXT_MAX = 255;
 
 /** The query shape of a route that takes no parameters. */
 export const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/**
+ * `readQuery`, answered under the camelCase names of the called service's request fields: for routes whose
+ * parameters are that request's fields (a parameter left out is the field's zero value).
+ */
+export function readQueryRequest<T extends TObject>(shape: T, query: unknown): CamelCaseKeys<Static<T>> {
+  return camelCaseKeys(readQuery(shape, query));
+}
 
 export function readQuery<T extends TObject>(shape: T, query: unknown): Static<T> {
   const given = (query ?? {}) as Json;

@@ -5,6 +5,7 @@
  * disabled. Once `rotateMs` old it is replaced by a new id with the same expiry; the old id stays valid for
  * ROTATION_GRACE_SECONDS so requests already in flight with it still pass.
  */
+import { camelCaseKeys } from "@payouts/platform/database/camel-case-keys";
 import type { Queryable } from "@payouts/platform/database/database";
 import type { OperatorRole } from "../admin/admin-actor.js";
 import { randomToken, tokenDigest } from "./operator-secrets.js";
@@ -70,15 +71,7 @@ export async function touchSession(
     [tokenDigest(id), policy.idleMs, policy.rotateMs],
   );
   const row = res.rows[0];
-  if (!row) return undefined;
-  return {
-    sessionHash: row.session_hash,
-    operatorId: row.operator_id,
-    username: row.username,
-    role: row.role,
-    rotationDue: row.rotation_due,
-    idTokenHint: row.id_token_hint,
-  };
+  return row && camelCaseKeys(row);
 }
 
 /**

@@ -141,12 +141,11 @@ export async function registerBatchRoutes(app: FastifyInstance, deps: GatewayDep
 
   addRoute(app, listBatches, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const query = readQuery(listBatches.query, request.query);
+    const { status, ...paging } = readQuery(listBatches.query, request.query);
     const res = await batches.listBatches({
       partnerId,
-      ...(query.status ? { status: batchStatusFromName(query.status) } : {}),
-      limit: query.limit ?? 50,
-      cursor: query.cursor ?? "",
+      ...(status ? { status: batchStatusFromName(status) } : {}),
+      ...paging,
     });
     const page: BatchList = {
       batches: res.batches.map((b) => renderBatch(b)),
@@ -163,13 +162,12 @@ export async function registerBatchRoutes(app: FastifyInstance, deps: GatewayDep
 
   addRoute(app, listBatchItems, async (request, reply) => {
     const { partnerId } = partnerOf(request);
-    const query = readQuery(listBatchItems.query, request.query);
+    const { status, ...paging } = readQuery(listBatchItems.query, request.query);
     const res = await batches.listBatchItems({
       partnerId,
       batchId: request.params.batch_id,
-      ...(query.status ? { status: batchItemStatusFromName(query.status) } : {}),
-      limit: query.limit ?? 50,
-      cursor: query.cursor ?? "",
+      ...(status ? { status: batchItemStatusFromName(status) } : {}),
+      ...paging,
     });
     const page: BatchItemList = {
       items: res.items.map(renderBatchItem),

@@ -25,12 +25,7 @@ export function registerDayTransactionRoutes(app: FastifyInstance, deps: Gateway
   addRoute(app, listDailyTransactions, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const query = readQuery(listDailyTransactions.query, request.query);
-    const res = await ledger.listDayTransactions({
-      partnerId,
-      date: request.params.date,
-      after: query.after ?? "",
-      limit: query.limit ?? 0,
-    });
+    const res = await ledger.listDayTransactions({ partnerId, date: request.params.date, ...query });
     const page: DayTransactionsPage = {
       date: res.date,
       time_zone: res.timeZone,

@@ -23,11 +23,7 @@ export function registerStatementRoutes(app: FastifyInstance, deps: GatewayDeps)
   addRoute(app, listBalanceEntries, async (request, reply) => {
     const { partnerId } = partnerOf(request);
     const query = readQuery(listBalanceEntries.query, request.query);
-    const res = await ledger.listStatementLines({
-      partnerId,
-      after: query.after ?? "",
-      limit: query.limit ?? 0,
-    });
+    const res = await ledger.listStatementLines({ partnerId, ...query });
     const page: StatementPage = { entries: res.lines.map(renderLine), next_cursor: res.nextCursor || null };
     return replyJson(reply, 200, page);
   });

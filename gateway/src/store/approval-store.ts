@@ -3,6 +3,8 @@
  * UPDATE … WHERE status = … RETURNING: two operators deciding at once get one row back between them, so
  * exactly one decision (and one execution) wins.
  */
+
+import { camelCaseKeys } from "@payouts/platform/database/camel-case-keys";
 import type { Queryable } from "@payouts/platform/database/database";
 import { firstRow } from "@payouts/platform/database/first-row";
 import type { AdminActor } from "../admin/admin-actor.js";
@@ -56,28 +58,22 @@ export interface ApprovalRecord {
   readonly executedAt: Date | null;
 }
 
+/** The row's columns in camelCase, with the requester and the decider each as one actor. */
 function toRecord(row: ApprovalRow): ApprovalRecord {
+  const {
+    requested_by_id: requesterId,
+    requested_by_name: requesterName,
+    requested_by_kind: requesterKind,
+    decided_by_id: deciderId,
+    decided_by_name: deciderName,
+    decided_by_kind: deciderKind,
+    ...columns
+  } = row;
   return {
-    approvalId: row.approval_id,
-    action: row.action,
-    partnerId: row.partner_id,
-    txId: row.tx_id,
-    amountUsd: row.amount_usd,
-    requestBody: row.request_body,
-    idempotencyKey: row.idempotency_key,
-    requestFingerprint: row.request_fingerprint,
-    requestedBy: { id: row.requested_by_id, name: row.requested_by_name, kind: row.requested_by_kind },
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    status: row.status,
+    ...camelCaseKeys(columns),
+    requestedBy: { id: requesterId, name: requesterName, kind: requesterKind },
     decidedBy:
-      row.decided_by_id === null
-        ? null
-        : { id: row.decided_by_id, name: row.decided_by_name ?? "", kind: row.decided_by_kind ?? "operator" },
-    decidedAt: row.decided_at,
-    decisionReason: row.decision_reason,
-    outcome: row.outcome,
-    executedAt: row.executed_at,
+      deciderId === null ? null : { id: deciderId, name: deciderName ?? "", kind: deciderKind ?? "operator" },
   };
 }
 

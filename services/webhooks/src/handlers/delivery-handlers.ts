@@ -1,8 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { requirePartnerId } from "@payouts/platform/rpc/rejection";
 import type { WebhookService } from "@payouts/proto/payouts/webhooks/v1/webhooks_pb";
-import { reject, rejection } from "../reasons.js";
-import { findConfig } from "../store/config-store.js";
+import { rejection } from "../reasons.js";
 import {
   attemptsOf,
   DELIVERY_STATUSES,
@@ -10,8 +9,8 @@ import {
   type DeliveryStatus,
   findDelivery,
   listDeliveries,
-  scheduleNow,
 } from "../store/delivery-store.js";
+import { redeliverLocked } from "./redelivery.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toDeliveryMessage } from "./webhook-messages.js";
 
@@ -52,14 +51,7 @@ export function createDeliveryHandlers(deps: WebhookHandlerDeps): DeliveryHandle
       await deps.limits.take(partnerId, "redeliver");
       const row = await deps.db.transaction(async (tx) => {
         const current = await findDelivery(tx, partnerId, request.deliveryId, { lock: true });
-        if (current === undefined) throw reject("DELIVERY_NOT_FOUND", request.deliveryId);
-        if (current.status === "delivering") {
-          throw reject("DELIVERY_IN_PROGRESS");
-        }
-        const config = await findConfig(tx, partnerId, current.config_id);
-        if (config?.active !== true)
-          throw reject("WEBHOOK_CONFIG_INACTIVE", current.config_id, "redelivering");
-        return scheduleNow(tx, current.delivery_id, deps.now());
+        return redeliverLocked(tx, request.deliveryId, current, deps.now());
       });
       deps.wakeWorkers();
       const [delivery] = await withHistory([row]);

@@ -18,8 +18,7 @@ import {
 } from "@payouts/proto/payouts/webhooks/v1/webhooks_admin_pb";
 import { NOTIFIED_EVENT_TYPES } from "../domain/event-kinds.js";
 import { reject, rejection } from "../reasons.js";
-import { findConfig } from "../store/config-store.js";
-import { attemptsOf, DELIVERY_STATUSES, type DeliveryRow, scheduleNow } from "../store/delivery-store.js";
+import { attemptsOf, DELIVERY_STATUSES, type DeliveryRow } from "../store/delivery-store.js";
 import {
   type ConfigWithCounts,
   deliveryStats,
@@ -34,6 +33,7 @@ import {
   setReceiverPaused,
 } from "../store/receiver-health-store.js";
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "./delivery-handlers.js";
+import { redeliverLocked } from "./redelivery.js";
 import type { WebhookHandlerDeps } from "./webhook-handler-deps.js";
 import { toConfigMessage, toDeliveryMessage } from "./webhook-messages.js";
 
@@ -107,14 +107,7 @@ export function createWebhookAdminHandlers(
       if (!req.deliveryId) throw invalid("delivery_id", "is required");
       const row = await deps.db.transaction(async (tx) => {
         const current = await findAnyDelivery(tx, req.deliveryId, { lock: true });
-        if (current === undefined) throw reject("DELIVERY_NOT_FOUND", req.deliveryId);
-        if (current.status === "delivering") {
-          throw reject("DELIVERY_IN_PROGRESS");
-        }
-        const config = await findConfig(tx, current.partner_id, current.config_id);
-        if (config?.active !== true)
-          throw reject("WEBHOOK_CONFIG_INACTIVE", current.config_id, "redelivering");
-        return scheduleNow(tx, current.delivery_id, deps.now());
+        return redeliverLocked(tx, req.deliveryId, current, deps.now());
       });
       deps.wakeWorkers();
       const [delivery] = await records([row]);
