@@ -22,17 +22,6 @@ import { isCountryCode } from "./iso-countries.js";
  *   characters. Not unique: registering the same person twice gives two customers.
  */
 
-export interface CustomerInput {
-  readonly name_first?: string | undefined;
-  readonly name_last?: string | undefined;
-  readonly country?: string | undefined;
-  readonly ic_number?: string | undefined;
-  readonly ic_type?: string | undefined;
-  readonly phone?: string | undefined;
-  readonly email?: string | undefined;
-  readonly external_reference?: string | undefined;
-}
-
 /** A valid customer in canonical form; optional fields are "" when absent. */
 export interface CustomerFields {
   readonly name_first: string;
@@ -44,6 +33,9 @@ export interface CustomerFields {
   readonly email: string;
   readonly external_reference: string;
 }
+
+/** What a partner sends: the same fields, any of them left out, before validation. */
+export type CustomerInput = { readonly [Field in keyof CustomerFields]?: string | undefined };
 
 /**
  * Identity document types a sender may declare (`ic_type`), the one list: the API documents its codes
