@@ -3,7 +3,6 @@
  * UPDATE … WHERE status = … RETURNING: two operators deciding at once get one row back between them, so
  * exactly one decision (and one execution) wins.
  */
-
 import { camelCaseKeys } from "@payouts/platform/database/camel-case-keys";
 import type { Queryable } from "@payouts/platform/database/database";
 import { firstRow } from "@payouts/platform/database/first-row";

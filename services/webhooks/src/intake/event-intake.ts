@@ -144,10 +144,9 @@ type Decoded = { event: IntakeEvent; body: Buffer | undefined } | { problem: str
 const EVENT_ID = /^[\x21-\x2d\x2f-\x7e]{1,200}$/;
 
 function decodeEvent(message: EventMessage): Decoded {
-  if (message.headers["event-type"] === STATEMENT_CLOSED)
-    return decodeOwnEvent(message, STATEMENT_CLOSED_EVENT);
-  if (message.headers["event-type"] === BATCH_COMPLETED)
-    return decodeOwnEvent(message, BATCH_COMPLETED_EVENT);
+  const eventType = message.headers["event-type"];
+  if (eventType === STATEMENT_CLOSED) return decodeOwnEvent(message, STATEMENT_CLOSED_EVENT);
+  if (eventType === BATCH_COMPLETED) return decodeOwnEvent(message, BATCH_COMPLETED_EVENT);
   return decodeTransactionEvent(message);
 }
 
