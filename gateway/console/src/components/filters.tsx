@@ -1,3 +1,4 @@
+import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 
 /**
@@ -94,5 +95,33 @@ export function DateFilter({
       <label htmlFor={id}>{label}</label>
       <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />
     </div>
+  );
+}
+
+/** A one-field form (label, input, submit button) that hands the trimmed value to `onSubmit`. */
+export function InlineSearch({
+  id,
+  label,
+  button,
+  placeholder,
+  onSubmit,
+}: {
+  id: string;
+  label: string;
+  button: string;
+  placeholder?: string;
+  onSubmit: (value: string) => void;
+}) {
+  const [value, setValue] = useState("");
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit(value.trim());
+  }
+  return (
+    <form className="inline-form" onSubmit={submit}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} value={value} onChange={(e) => setValue(e.target.value)} placeholder={placeholder} />
+      <button type="submit">{button}</button>
+    </form>
   );
 }

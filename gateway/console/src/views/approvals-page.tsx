@@ -4,11 +4,11 @@ import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
+import type { Column } from "../components/data-table";
 import { Field } from "../components/field";
 import { formatDecimal, formatTime, StatusBadge } from "../components/format";
-import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { ListTable } from "../components/list-table";
+import { useNotice } from "../components/result-notice";
 
 const STATUSES = ["PENDING", "EXECUTING", "APPROVED", "REJECTED", "EXPIRED"] as const;
 
@@ -35,7 +35,7 @@ const REFUSAL_TEXT: Record<NonNullable<Types.ApprovalRequest["approval_refusal"]
 export function ApprovalsPage() {
   const api = useApi();
   const [status, setStatus] = useState<Types.ApprovalStatus | "">("PENDING");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   const query = useQuery({
     queryKey: ["approvals", status],
     queryFn: () => api.listApprovals(status),
@@ -65,32 +65,56 @@ export function ApprovalsPage() {
           </select>
         </label>
       </form>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState
+      {notice}
+      <ListTable
         query={query}
         what="approval requests"
-        isEmpty={(d) => d.approvals.length === 0}
         empty="No approval request with this status."
-      >
-        {(data) => (
-          <DataTable
-            label="Approval requests"
-            headers={["Request", "Action", "Target", "Amount (USD)", "Requested by", "Status", "Expires"]}
-            actions
-          >
-            {data.approvals.map((a) => (
-              <ApprovalRow key={a.approval_id} item={a} onDone={setDone} />
-            ))}
-          </DataTable>
-        )}
-      </QueryState>
+        items={(d) => d.approvals}
+        label="Approval requests"
+        columns={COLUMNS}
+        rowKey={(a) => a.approval_id}
+        rowData={(a) => ({ "data-approval-id": a.approval_id })}
+        actions={(a) => <Decide item={a} onDone={setDone} />}
+      />
     </>
   );
 }
 
+const COLUMNS: readonly Column<Types.ApprovalRequest>[] = [
+  { header: "Request", rowHeader: true, className: "mono", show: (a) => a.approval_id },
+  { header: "Action", show: (a) => ACTION_LABEL[a.action] },
+  { header: "Target", show: (a) => <Target item={a} /> },
+  {
+    header: "Amount (USD)",
+    className: "num",
+    show: (a) => (a.amount_usd === null ? "—" : formatDecimal(a.amount_usd)),
+  },
+  {
+    header: "Requested by",
+    show: (a) => (
+      <>
+        {a.requested_by.name} <span className="muted">({a.requested_by.kind})</span>
+      </>
+    ),
+  },
+  {
+    header: "Status",
+    show: (a) => (
+      <>
+        <StatusBadge status={a.status} />
+        {a.decided_by && <div className="muted">by {a.decided_by.name}</div>}
+        {a.outcome && !a.outcome.succeeded && <div className="muted wrap">{a.outcome.code}</div>}
+      </>
+    ),
+  },
+  { header: "Expires", show: (a) => formatTime(a.expires_at) },
+];
+
 type Decision = "approve" | "reject";
 
-function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
+/** Approve or reject one request, each after confirmation. */
+function Decide({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
   const can = useCan();
   const api = useApi();
   const client = useQueryClient();
@@ -124,78 +148,59 @@ function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone:
   }
   const pending = a.status === "PENDING";
   return (
-    <tr data-approval-id={a.approval_id}>
-      <th scope="row" className="mono">
-        {a.approval_id}
-      </th>
-      <td>{ACTION_LABEL[a.action]}</td>
-      <td>
-        <Target item={a} />
-      </td>
-      <td className="num">{a.amount_usd === null ? "—" : formatDecimal(a.amount_usd)}</td>
-      <td>
-        {a.requested_by.name} <span className="muted">({a.requested_by.kind})</span>
-      </td>
-      <td>
-        <StatusBadge status={a.status} />
-        {a.decided_by && <div className="muted">by {a.decided_by.name}</div>}
-        {a.outcome && !a.outcome.succeeded && <div className="muted wrap">{a.outcome.code}</div>}
-      </td>
-      <td>{formatTime(a.expires_at)}</td>
-      <td>
-        {pending && (
-          <div className="toolbar">
-            {can("POST /admin/approvals/{approval_id}/approve") && (
-              <button
-                type="button"
-                className="primary"
-                disabled={a.approval_refusal !== null}
-                aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
-                onClick={() => open("approve")}
-              >
-                Approve…
-              </button>
-            )}
-            {can("POST /admin/approvals/{approval_id}/reject") && (
-              <button type="button" onClick={() => open("reject")}>
-                Reject…
-              </button>
-            )}
-          </div>
-        )}
-        {pending && a.approval_refusal && (
-          <div id={`why-${a.approval_id}`} className="muted wrap">
-            {REFUSAL_TEXT[a.approval_refusal]}
-          </div>
-        )}
-        <ConfirmDialog
-          open={decision !== undefined}
-          title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
-          confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
-          danger={decision === "approve"}
-          pending={decide.isPending}
-          error={decide.error}
-          onConfirm={confirm}
-          onCancel={() => setDecision(undefined)}
-        >
-          <p>
-            {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
-          </p>
-          {decision === "approve" ? (
-            <p>Approving carries it out now, once.</p>
-          ) : (
-            <Field
-              id={`reject-reason-${a.approval_id}`}
-              label="Reason"
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-              error={problem}
-            />
+    <>
+      {pending && (
+        <div className="toolbar">
+          {can("POST /admin/approvals/{approval_id}/approve") && (
+            <button
+              type="button"
+              className="primary"
+              disabled={a.approval_refusal !== null}
+              aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
+              onClick={() => open("approve")}
+            >
+              Approve…
+            </button>
           )}
-        </ConfirmDialog>
-      </td>
-    </tr>
+          {can("POST /admin/approvals/{approval_id}/reject") && (
+            <button type="button" onClick={() => open("reject")}>
+              Reject…
+            </button>
+          )}
+        </div>
+      )}
+      {pending && a.approval_refusal && (
+        <div id={`why-${a.approval_id}`} className="muted wrap">
+          {REFUSAL_TEXT[a.approval_refusal]}
+        </div>
+      )}
+      <ConfirmDialog
+        open={decision !== undefined}
+        title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
+        confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
+        danger={decision === "approve"}
+        pending={decide.isPending}
+        error={decide.error}
+        onConfirm={confirm}
+        onCancel={() => setDecision(undefined)}
+      >
+        <p>
+          {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
+        </p>
+        {decision === "approve" ? (
+          <p>Approving carries it out now, once.</p>
+        ) : (
+          <Field
+            id={`reject-reason-${a.approval_id}`}
+            label="Reason"
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+            error={problem}
+          />
+        )}
+      </ConfirmDialog>
+    </>
   );
 }
 

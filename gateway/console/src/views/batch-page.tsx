@@ -5,10 +5,10 @@ import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
+import { type Column, DataTable } from "../components/data-table";
 import { SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
+import { ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
 
@@ -161,12 +161,11 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
 function BatchItems({ batchId }: { batchId: string }) {
   const api = useApi();
   const [status, setStatus] = useState("");
-  const pager = useCursorPager(status);
-  const items = useQuery({
-    queryKey: ["batch-items", batchId, status, pager.cursor],
-    queryFn: () => api.listBatchItems(batchId, { status, cursor: pager.cursor, limit: 50 }),
-    refetchInterval: 10_000,
-  });
+  const items = usePagedQuery(
+    ["batch-items", batchId, status],
+    (page) => api.listBatchItems(batchId, { status, ...page }),
+    { limit: 50, refetchInterval: 10_000 },
+  );
   return (
     <>
       <h2>Items</h2>
@@ -179,52 +178,53 @@ function BatchItems({ batchId }: { batchId: string }) {
           onChange={setStatus}
         />
       </form>
-      <QueryState
-        query={items}
+      <ListTable
+        {...items}
         what="items"
-        isEmpty={(d) => d.items.length === 0}
         empty="No item matches this filter."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Items table"
-              headers={["Row", "Item", "Status", "Amount", "Total USD", "Name check", "Transaction", "Error"]}
-            >
-              {data.items.map((item) => (
-                <tr key={item.item_ref}>
-                  <td className="num">{item.row_number}</td>
-                  <th scope="row" className="mono">
-                    {item.item_ref}
-                  </th>
-                  <td>
-                    <StatusBadge status={item.status} />
-                  </td>
-                  <td className="num">
-                    {formatDecimal(item.amount, 0)} {item.currency ?? ""}
-                  </td>
-                  <td>
-                    <Usd value={item.total_usd} />
-                  </td>
-                  <td>
-                    {item.name_match}
-                    {item.verified_name && <div className="muted">{item.verified_name}</div>}
-                  </td>
-                  <td className="mono">
-                    {item.tx_id ? <Link to={`/transactions/${item.tx_id}`}>{item.tx_id}</Link> : "—"}
-                  </td>
-                  <td>
-                    {item.error_code
-                      ? `${item.error_code}${item.error_field ? ` (${item.error_field})` : ""}: ${item.error_message ?? ""}`
-                      : (item.failure_reason ?? "—")}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Items" />
-          </>
-        )}
-      </QueryState>
+        items={(d) => d.items}
+        pagerLabel="Items"
+        label="Items table"
+        columns={ITEM_COLUMNS}
+        rowKey={(item) => item.item_ref}
+      />
     </>
   );
 }
+
+const ITEM_COLUMNS: readonly Column<Types.BatchItem>[] = [
+  { header: "Row", className: "num", show: (item) => item.row_number },
+  { header: "Item", rowHeader: true, className: "mono", show: (item) => item.item_ref },
+  { header: "Status", show: (item) => <StatusBadge status={item.status} /> },
+  {
+    header: "Amount",
+    className: "num",
+    show: (item) => (
+      <>
+        {formatDecimal(item.amount, 0)} {item.currency ?? ""}
+      </>
+    ),
+  },
+  { header: "Total USD", show: (item) => <Usd value={item.total_usd} /> },
+  {
+    header: "Name check",
+    show: (item) => (
+      <>
+        {item.name_match}
+        {item.verified_name && <div className="muted">{item.verified_name}</div>}
+      </>
+    ),
+  },
+  {
+    header: "Transaction",
+    className: "mono",
+    show: (item) => (item.tx_id ? <Link to={`/transactions/${item.tx_id}`}>{item.tx_id}</Link> : "—"),
+  },
+  {
+    header: "Error",
+    show: (item) =>
+      item.error_code
+        ? `${item.error_code}${item.error_field ? ` (${item.error_field})` : ""}: ${item.error_message ?? ""}`
+        : (item.failure_reason ?? "—"),
+  },
+];

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { isApprovalRequest, newIdempotencyKey } from "../api/admin-api";
+import { isApprovalRequest, newIdempotencyKey, type Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
+import type { Column } from "../components/data-table";
 import { Field } from "../components/field";
 import { formatDecimal, formatTime, roundDecimal, Usd } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
+import { ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
 import { checkPositiveDecimal } from "../components/validation";
@@ -114,48 +114,37 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
   );
 }
 
+const HISTORY_COLUMNS: readonly Column<Types.BalanceEntry>[] = [
+  { header: "When", show: (e) => formatTime(e.created_at) },
+  { header: "Kind", show: (e) => e.kind },
+  { header: "Amount", show: (e) => <Usd value={e.amount_usd} /> },
+  { header: "Balance after", show: (e) => <Usd value={e.balance_after_usd} /> },
+  {
+    header: "Reference / transaction",
+    show: (e) => (e.tx_id ? <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link> : (e.reference ?? "—")),
+  },
+];
+
 function BalanceHistory({ partnerId }: { partnerId: string }) {
   const api = useApi();
-  const pager = useCursorPager(partnerId);
-  const query = useQuery({
-    queryKey: ["balance-entries", partnerId, pager.cursor],
-    queryFn: () => api.listBalanceEntries(partnerId, { cursor: pager.cursor, limit: 20 }),
-  });
+  const entries = usePagedQuery(
+    ["balance-entries", partnerId],
+    (page) => api.listBalanceEntries(partnerId, page),
+    { limit: 20 },
+  );
   return (
     <>
       <h3>Balance history</h3>
-      <QueryState
-        query={query}
+      <ListTable
+        {...entries}
         what="balance history"
-        isEmpty={(d) => d.entries.length === 0}
         empty="No balance movements yet."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Balance history table"
-              headers={["When", "Kind", "Amount", "Balance after", "Reference / transaction"]}
-            >
-              {data.entries.map((e) => (
-                <tr key={e.entry_id}>
-                  <td>{formatTime(e.created_at)}</td>
-                  <td>{e.kind}</td>
-                  <td>
-                    <Usd value={e.amount_usd} />
-                  </td>
-                  <td>
-                    <Usd value={e.balance_after_usd} />
-                  </td>
-                  <td>
-                    {e.tx_id ? <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link> : (e.reference ?? "—")}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Balance history" />
-          </>
-        )}
-      </QueryState>
+        items={(d) => d.entries}
+        pagerLabel="Balance history"
+        label="Balance history table"
+        columns={HISTORY_COLUMNS}
+        rowKey={(e) => e.entry_id}
+      />
     </>
   );
 }

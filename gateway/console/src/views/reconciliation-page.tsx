@@ -1,16 +1,15 @@
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
+import type { Column } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { formatTime } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
-import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { ListTable, usePagedQuery } from "../components/list-table";
+import { useNotice } from "../components/result-notice";
 
 /** Yesterday in UTC: the last closed settlement day. */
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -29,16 +28,34 @@ export function ReconciliationPage() {
   );
 }
 
+const RUN_COLUMNS: readonly Column<Types.ReconciliationRun>[] = [
+  { header: "Run", rowHeader: true, className: "mono", show: (r) => r.run_id },
+  { header: "Day", show: (r) => r.date },
+  {
+    header: "Status",
+    show: (r) => (
+      <>
+        <span className={`badge ${r.status === "FAILED" ? "bad" : "ok"}`}>{r.status}</span>
+        {r.error && <div className="muted wrap">{r.error}</div>}
+      </>
+    ),
+  },
+  { header: "Started by", show: (r) => r.started_by },
+  { header: "Rail records", className: "num", show: (r) => r.rail_records },
+  { header: "Ledger payouts", className: "num", show: (r) => r.ledger_payouts },
+  { header: "Found", className: "num", show: (r) => r.breaks_found },
+  { header: "New", className: "num", show: (r) => r.breaks_opened },
+  { header: "Started", show: (r) => formatTime(r.started_at) },
+];
+
 function Runs() {
   const mayRun = useCan()("POST /admin/reconciliation/runs");
   const api = useApi();
   const client = useQueryClient();
   const [date, setDate] = useState(yesterday);
-  const [done, setDone] = useState<string>();
-  const pager = useCursorPager("runs");
-  const query = useQuery({
-    queryKey: ["reconciliation-runs", pager.cursor],
-    queryFn: () => api.listReconciliationRuns({ cursor: pager.cursor, limit: 10 }),
+  const [notice, setDone] = useNotice();
+  const runs = usePagedQuery(["reconciliation-runs"], (page) => api.listReconciliationRuns(page), {
+    limit: 10,
   });
   const start = useMutation({
     mutationFn: () => api.startReconciliationRun(date),
@@ -72,48 +89,67 @@ function Runs() {
           {start.isError && <ErrorMessage error={start.error} prefix="Not run" />}
         </form>
       )}
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState query={query} what="runs" isEmpty={(d) => d.runs.length === 0} empty="No run yet.">
-        {(data) => (
-          <>
-            <DataTable
-              label="Reconciliation runs"
-              headers={[
-                "Run",
-                "Day",
-                "Status",
-                "Started by",
-                "Rail records",
-                "Ledger payouts",
-                "Found",
-                "New",
-                "Started",
-              ]}
-            >
-              {data.runs.map((r) => (
-                <tr key={r.run_id} data-run-id={r.run_id}>
-                  <th scope="row" className="mono">
-                    {r.run_id}
-                  </th>
-                  <td>{r.date}</td>
-                  <td>
-                    <span className={`badge ${r.status === "FAILED" ? "bad" : "ok"}`}>{r.status}</span>
-                    {r.error && <div className="muted wrap">{r.error}</div>}
-                  </td>
-                  <td>{r.started_by}</td>
-                  <td className="num">{r.rail_records}</td>
-                  <td className="num">{r.ledger_payouts}</td>
-                  <td className="num">{r.breaks_found}</td>
-                  <td className="num">{r.breaks_opened}</td>
-                  <td>{formatTime(r.started_at)}</td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Runs" />
-          </>
-        )}
-      </QueryState>
+      {notice}
+      <ListTable
+        {...runs}
+        what="runs"
+        empty="No run yet."
+        items={(d) => d.runs}
+        pagerLabel="Runs"
+        label="Reconciliation runs"
+        columns={RUN_COLUMNS}
+        rowKey={(r) => r.run_id}
+        rowData={(r) => ({ "data-run-id": r.run_id })}
+      />
     </section>
+  );
+}
+
+const BREAK_COLUMNS: readonly Column<Types.ReconciliationBreak>[] = [
+  {
+    header: "Type",
+    rowHeader: true,
+    show: (b) => <span className={`badge ${b.resolution ? "ok" : "bad"}`}>{b.type}</span>,
+  },
+  { header: "Payout or record", className: "mono", show: (b) => b.key },
+  {
+    header: "Ledger",
+    show: (b) => <Side amount={b.ledger_amount} currency={b.currency} status={b.ledger_status} />,
+  },
+  {
+    header: "Rail",
+    show: (b) => <Side amount={b.rail_amount} currency={b.currency} status={b.rail_status} />,
+  },
+  { header: "Detail", className: "wrap", show: (b) => b.detail },
+  { header: "Day", show: (b) => b.date },
+  {
+    header: "Resolution",
+    className: "wrap",
+    show: (b) =>
+      b.resolution ? (
+        <>
+          {b.resolution.note}
+          <div className="muted">
+            {b.resolution.resolved_by}, {formatTime(b.resolution.resolved_at)}
+          </div>
+        </>
+      ) : (
+        "Open"
+      ),
+  },
+];
+
+/** One side of a break (the ledger's or the rail's): its amount and status, or dashes when it has none. */
+function Side(props: {
+  amount: string | null | undefined;
+  currency: string;
+  status: string | null | undefined;
+}) {
+  return (
+    <>
+      {props.amount ?? "—"} {props.amount ? props.currency : ""}
+      <div className="muted">{props.status || "—"}</div>
+    </>
   );
 }
 
@@ -122,13 +158,10 @@ function Breaks() {
   const [state, setState] = useState("open");
   const [type, setType] = useState("");
   const [date, setDate] = useState("");
-  const key = `${state}/${type}/${date}`;
-  const pager = useCursorPager(key);
-  const [done, setDone] = useState<string>();
-  const query = useQuery({
-    queryKey: ["reconciliation-breaks", key, pager.cursor],
-    queryFn: () => api.listReconciliationBreaks({ state, type, date, cursor: pager.cursor, limit: 25 }),
-  });
+  const [notice, setDone] = useNotice();
+  const breaks = usePagedQuery(["reconciliation-breaks", `${state}/${type}/${date}`], (page) =>
+    api.listReconciliationBreaks({ state, type, date, ...page }),
+  );
   return (
     <section aria-labelledby="breaks-heading">
       <h2 id="breaks-heading">Breaks</h2>
@@ -160,33 +193,25 @@ function Breaks() {
           onChange={(e) => setDate(e.target.value)}
         />
       </form>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState
-        query={query}
+      {notice}
+      <ListTable
+        {...breaks}
         what="breaks"
-        isEmpty={(d) => d.breaks.length === 0}
         empty="No break matches these filters."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Reconciliation breaks"
-              headers={["Type", "Payout or record", "Ledger", "Rail", "Detail", "Day", "Resolution"]}
-              actions
-            >
-              {data.breaks.map((b) => (
-                <BreakRow key={b.break_id} item={b} onDone={setDone} />
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Breaks" />
-          </>
-        )}
-      </QueryState>
+        items={(d) => d.breaks}
+        pagerLabel="Breaks"
+        label="Reconciliation breaks"
+        columns={BREAK_COLUMNS}
+        rowKey={(b) => b.break_id}
+        rowData={(b) => ({ "data-break-id": b.break_id })}
+        actions={(b) => <Resolve item={b} onDone={setDone} />}
+      />
     </section>
   );
 }
 
-function BreakRow({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
+/** Resolving a break after confirmation, with a note and who resolved it. */
+function Resolve({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
   const mayResolve = useCan()("POST /admin/reconciliation/breaks/{break_id}/resolve");
   const api = useApi();
   const client = useQueryClient();
@@ -211,69 +236,41 @@ function BreakRow({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone
     resolve.mutate();
   };
   return (
-    <tr data-break-id={b.break_id}>
-      <th scope="row">
-        <span className={`badge ${b.resolution ? "ok" : "bad"}`}>{b.type}</span>
-      </th>
-      <td className="mono">{b.key}</td>
-      <td>
-        {b.ledger_amount ?? "—"} {b.ledger_amount ? b.currency : ""}
-        <div className="muted">{b.ledger_status || "—"}</div>
-      </td>
-      <td>
-        {b.rail_amount ?? "—"} {b.rail_amount ? b.currency : ""}
-        <div className="muted">{b.rail_status || "—"}</div>
-      </td>
-      <td className="wrap">{b.detail}</td>
-      <td>{b.date}</td>
-      <td className="wrap">
-        {b.resolution ? (
-          <>
-            {b.resolution.note}
-            <div className="muted">
-              {b.resolution.resolved_by}, {formatTime(b.resolution.resolved_at)}
-            </div>
-          </>
-        ) : (
-          "Open"
-        )}
-      </td>
-      <td>
-        {!b.resolution && mayResolve && (
-          <button type="button" onClick={() => setOpen(true)} aria-label={`Resolve ${b.break_id}`}>
-            Resolve…
-          </button>
-        )}
-        <ConfirmDialog
-          open={open}
-          title={`Resolve the ${b.type} of ${b.key}?`}
-          confirmLabel="Resolve"
-          pending={resolve.isPending}
-          error={resolve.error}
-          onConfirm={confirm}
-          onCancel={() => setOpen(false)}
-        >
-          <p>
-            Resolving records your note; it moves no money. A correction is a refund, a failure or a credit of
-            its own.
-          </p>
-          <Field
-            id={`note-${b.break_id}`}
-            label="Note"
-            value={note}
-            maxLength={2000}
-            onChange={(e) => setNote(e.target.value)}
-            error={problem}
-          />
-          <Field
-            id={`who-${b.break_id}`}
-            label="Your name"
-            value={who}
-            maxLength={200}
-            onChange={(e) => setWho(e.target.value)}
-          />
-        </ConfirmDialog>
-      </td>
-    </tr>
+    <>
+      {!b.resolution && mayResolve && (
+        <button type="button" onClick={() => setOpen(true)} aria-label={`Resolve ${b.break_id}`}>
+          Resolve…
+        </button>
+      )}
+      <ConfirmDialog
+        open={open}
+        title={`Resolve the ${b.type} of ${b.key}?`}
+        confirmLabel="Resolve"
+        pending={resolve.isPending}
+        error={resolve.error}
+        onConfirm={confirm}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          Resolving records your note; it moves no money. A correction is a refund, a failure or a credit of
+          its own.
+        </p>
+        <Field
+          id={`note-${b.break_id}`}
+          label="Note"
+          value={note}
+          maxLength={2000}
+          onChange={(e) => setNote(e.target.value)}
+          error={problem}
+        />
+        <Field
+          id={`who-${b.break_id}`}
+          label="Your name"
+          value={who}
+          maxLength={200}
+          onChange={(e) => setWho(e.target.value)}
+        />
+      </ConfirmDialog>
+    </>
   );
 }
