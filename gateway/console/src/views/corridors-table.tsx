@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
-import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
 import { ResultNotice } from "../components/result-notice";
 import { COUNTRY, CURRENCY, checkNonNegativeDecimal, compareDecimals } from "../components/validation";
@@ -117,74 +117,37 @@ function validate(c: Types.Corridor): Problems {
   return { ...problems, ...checkLimits(c) };
 }
 
+const NEW_CORRIDOR_INPUTS: readonly DraftInput<Types.Corridor>[] = [
+  { field: "country_code", idSuffix: "country", label: "Country", maxLength: 2, upperCase: true },
+  { field: "currency", label: "Currency", maxLength: 3, upperCase: true },
+  { field: "min_amount", idSuffix: "min", label: "Minimum amount", inputMode: "decimal" },
+  { field: "max_amount", idSuffix: "max", label: "Maximum amount", inputMode: "decimal" },
+  { field: "enabled", label: "Enabled", checkbox: true },
+];
+
 /** A corridor for a country that has none yet. */
 function NewCorridor({ onDone }: { onDone: (message: string) => void }) {
   const api = useApi();
   const client = useQueryClient();
-  const [value, setValue] = useState(BLANK);
-  const [problems, setProblems] = useState<Problems>({});
+  const state = useDraft(BLANK, validate);
   const save = useMutation({
     mutationFn: ({ country_code, ...limits }: Types.Corridor) =>
       api.putCorridor(country_code, trimmed(limits)),
     onSuccess: () => client.invalidateQueries({ queryKey: ["corridors"] }),
   });
-  const prefix = "corridor-new";
-  const set = (patch: Partial<Types.Corridor>) => setValue((v) => ({ ...v, ...patch }));
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validate(value);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    save.mutate(value, {
+    if (!state.check()) return;
+    save.mutate(state.draft, {
       onSuccess: (saved) => {
-        setValue(BLANK);
+        state.reset();
         onDone(savedMessage(saved));
       },
     });
   }
   return (
     <form className="inline-form grid-form" onSubmit={submit} noValidate>
-      <Field
-        id={`${prefix}-country`}
-        label="Country"
-        value={value.country_code}
-        maxLength={2}
-        onChange={(e) => set({ country_code: e.target.value.toUpperCase() })}
-        error={problems.country_code}
-      />
-      <Field
-        id={`${prefix}-currency`}
-        label="Currency"
-        value={value.currency}
-        maxLength={3}
-        onChange={(e) => set({ currency: e.target.value.toUpperCase() })}
-        error={problems.currency}
-      />
-      <Field
-        id={`${prefix}-min`}
-        label="Minimum amount"
-        inputMode="decimal"
-        value={value.min_amount}
-        onChange={(e) => set({ min_amount: e.target.value })}
-        error={problems.min_amount}
-      />
-      <Field
-        id={`${prefix}-max`}
-        label="Maximum amount"
-        inputMode="decimal"
-        value={value.max_amount}
-        onChange={(e) => set({ max_amount: e.target.value })}
-        error={problems.max_amount}
-      />
-      <div className="field checkbox">
-        <input
-          id={`${prefix}-enabled`}
-          type="checkbox"
-          checked={value.enabled}
-          onChange={(e) => set({ enabled: e.target.checked })}
-        />
-        <label htmlFor={`${prefix}-enabled`}>Enabled</label>
-      </div>
+      <DraftFields idPrefix="corridor-new" inputs={NEW_CORRIDOR_INPUTS} state={state} />
       <div className="row-actions">
         <button type="submit" className="primary" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Add corridor"}
