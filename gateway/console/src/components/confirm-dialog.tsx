@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { ErrorMessage } from "./error-message";
 
 /**
@@ -58,4 +58,30 @@ export function ConfirmDialog({
       </form>
     </dialog>
   );
+}
+
+/** What a ConfirmDialog shows of the action it confirms. */
+interface Action {
+  readonly isPending: boolean;
+  readonly error: unknown;
+  readonly reset: () => void;
+}
+
+/**
+ * Whether a ConfirmDialog is open: `openFor(action)` opens it with the action's last outcome cleared,
+ * `bind(action)` gives the dialog its state (open, pending, error, and Cancel closing it).
+ */
+export function useConfirm() {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return {
+    open,
+    show: () => setOpen(true),
+    close,
+    openFor: (action: Action) => {
+      action.reset();
+      setOpen(true);
+    },
+    bind: (action: Action) => ({ open, pending: action.isPending, error: action.error, onCancel: close }),
+  };
 }

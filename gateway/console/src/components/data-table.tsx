@@ -54,37 +54,46 @@ export function Cell<Row>({ column, children }: { column: Column<Row>; children:
   );
 }
 
-/** Data attributes of a row (`data-run-id`), by which tests and scripts find it. */
-export type RowData = Readonly<Record<`data-${string}`, string | number>>;
+type IdField<Row> = { [K in keyof Row]: Row[K] extends string | number ? K : never }[keyof Row] & string;
+
+/** What a table of data shows: its accessible name, the field that names a row, and its columns. */
+export interface TableSpec<Row> {
+  /** The accessible name of the table's scroll region, e.g. "Batches table". */
+  readonly label: string;
+  /** The row's id field: its React key, and its data attribute by which tests find it (`run_id`: data-run-id). */
+  readonly rowId: IdField<Row>;
+  readonly columns: readonly Column<Row>[];
+}
 
 /**
- * A DataTable of `rows` laid out by `columns`; `actions` renders the buttons of a row in a last, unnamed
- * column (it may be a component with state of its own, one per row).
+ * The `rows` laid out as `table` says; `actions` renders the buttons of a row in a last, unnamed column
+ * (it may be a component with state of its own, one per row).
  */
-export function RowTable<Row>(props: {
-  readonly label: string;
-  readonly columns: readonly Column<Row>[];
+export function RowTable<Row>({
+  table,
+  rows,
+  actions,
+}: {
+  readonly table: TableSpec<Row>;
   readonly rows: readonly Row[];
-  readonly rowKey: (row: Row) => string | number;
-  readonly rowData?: ((row: Row) => RowData) | undefined;
   readonly actions?: ((row: Row) => ReactNode) | undefined;
 }) {
+  const idAttribute = `data-${table.rowId.replaceAll("_", "-")}`;
   return (
-    <DataTable
-      label={props.label}
-      headers={props.columns.map((column) => column.header)}
-      actions={props.actions !== undefined}
-    >
-      {props.rows.map((row) => (
-        <tr key={props.rowKey(row)} {...props.rowData?.(row)}>
-          {props.columns.map((column) => (
-            <Cell key={column.header} column={column}>
-              {column.show(row)}
-            </Cell>
-          ))}
-          {props.actions && <td>{props.actions(row)}</td>}
-        </tr>
-      ))}
+    <DataTable label={table.label} headers={table.columns.map((column) => column.header)} actions={!!actions}>
+      {rows.map((row) => {
+        const id = row[table.rowId] as string | number;
+        return (
+          <tr key={id} {...{ [idAttribute]: id }}>
+            {table.columns.map((column) => (
+              <Cell key={column.header} column={column}>
+                {column.show(row)}
+              </Cell>
+            ))}
+            {actions && <td>{actions(row)}</td>}
+          </tr>
+        );
+      })}
     </DataTable>
   );
 }

@@ -1,6 +1,6 @@
 import { type QueryKey, type UseQueryResult, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { type Column, type RowData, RowTable } from "./data-table";
+import { RowTable, type TableSpec } from "./data-table";
 import { PagerControls, useCursorPager } from "./pager";
 import { QueryState } from "./query-state";
 
@@ -27,40 +27,55 @@ export function usePagedQuery<T extends Page>(
   return { query, pager };
 }
 
-export interface ListProps<T extends object, Row> {
-  query: UseQueryResult<T>;
-  /** Given for a paged list: Previous/Next controls follow the rows. */
-  pager?: ReturnType<typeof useCursorPager>;
+/** A list's words and rows: what it lists, why it may be empty, and where an answer holds its rows. */
+export interface ListOf<T extends object, Row> {
   /** What is listed, for the loading and error messages ("batches"). */
-  what: string;
+  readonly what: string;
   /** Why there is nothing to show. */
-  empty: string;
+  readonly empty: string;
   /** The rows of an answer. */
-  items: (answer: T) => readonly Row[];
-  /** The name of the page controls, e.g. "Batches". */
-  pagerLabel?: string;
+  readonly items: (answer: T) => readonly Row[];
+  /** The name of the page controls when it is not `what`, capitalised ("Batches"). */
+  readonly pagerLabel?: string;
 }
 
+/** A list shown as a table. */
+export type ListSpec<T extends object, Row> = ListOf<T, Row> & TableSpec<Row>;
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
- * The loading, error and empty states of a list (QueryState), then its rows (`children`) and, when it is
- * paged, the Previous/Next controls.
+ * The loading, error and empty states of a list (QueryState), then its rows (`children`) and, when the
+ * list is paged, the Previous/Next controls.
  */
 export function ListState<T extends object, Row>({
   query,
   pager,
-  what,
-  empty,
-  items,
-  pagerLabel = what,
+  list,
   children,
-}: ListProps<T, Row> & { children: (rows: readonly Row[]) => ReactNode }) {
+}: {
+  query: UseQueryResult<T>;
+  /** Given for a paged list. */
+  pager?: ReturnType<typeof useCursorPager>;
+  list: ListOf<T, Row>;
+  children: (rows: readonly Row[]) => ReactNode;
+}) {
   return (
-    <QueryState query={query} what={what} isEmpty={(answer) => items(answer).length === 0} empty={empty}>
+    <QueryState
+      query={query}
+      what={list.what}
+      isEmpty={(answer) => list.items(answer).length === 0}
+      empty={list.empty}
+    >
       {(answer) => (
         <>
-          {children(items(answer))}
+          {children(list.items(answer))}
           {pager && (
-            <PagerControls pager={pager} nextCursor={(answer as Page).next_cursor} label={pagerLabel} />
+            <PagerControls
+              pager={pager}
+              nextCursor={(answer as Page).next_cursor}
+              label={list.pagerLabel ?? capitalised(list.what)}
+            />
           )}
         </>
       )}
@@ -68,33 +83,20 @@ export function ListState<T extends object, Row>({
   );
 }
 
-/** A ListState whose rows are shown in a RowTable named `label`. */
+/** A ListState whose rows are a RowTable; `actions` renders a row's buttons. */
 export function ListTable<T extends object, Row>({
-  label,
-  columns,
-  rowKey,
-  rowData,
+  list,
   actions,
-  ...list
-}: ListProps<T, Row> & {
-  label: string;
-  columns: readonly Column<Row>[];
-  rowKey: (row: Row) => string | number;
-  rowData?: (row: Row) => RowData;
+  ...state
+}: {
+  query: UseQueryResult<T>;
+  pager?: ReturnType<typeof useCursorPager>;
+  list: ListSpec<T, Row>;
   actions?: (row: Row) => ReactNode;
 }) {
   return (
-    <ListState {...list}>
-      {(rows) => (
-        <RowTable
-          label={label}
-          columns={columns}
-          rows={rows}
-          rowKey={rowKey}
-          rowData={rowData}
-          actions={actions}
-        />
-      )}
+    <ListState {...state} list={list}>
+      {(rows) => <RowTable table={list} rows={rows} actions={actions} />}
     </ListState>
   );
 }

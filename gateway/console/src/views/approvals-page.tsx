@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../components/confirm-dialog";
 import type { Column } from "../components/data-table";
 import { Field } from "../components/field";
 import { formatDecimal, formatTime, StatusBadge } from "../components/format";
-import { ListTable } from "../components/list-table";
+import { type ListSpec, ListTable } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
 
 const STATUSES = ["PENDING", "EXECUTING", "APPROVED", "REJECTED", "EXPIRED"] as const;
@@ -66,17 +66,7 @@ export function ApprovalsPage() {
         </label>
       </form>
       {notice}
-      <ListTable
-        query={query}
-        what="approval requests"
-        empty="No approval request with this status."
-        items={(d) => d.approvals}
-        label="Approval requests"
-        columns={COLUMNS}
-        rowKey={(a) => a.approval_id}
-        rowData={(a) => ({ "data-approval-id": a.approval_id })}
-        actions={(a) => <Decide item={a} onDone={setDone} />}
-      />
+      <ListTable query={query} list={APPROVALS} actions={(a) => <Decide item={a} onDone={setDone} />} />
     </>
   );
 }
@@ -110,6 +100,15 @@ const COLUMNS: readonly Column<Types.ApprovalRequest>[] = [
   },
   { header: "Expires", show: (a) => formatTime(a.expires_at) },
 ];
+
+const APPROVALS: ListSpec<Types.ApprovalList, Types.ApprovalRequest> = {
+  label: "Approval requests",
+  what: "approval requests",
+  empty: "No approval request with this status.",
+  items: (answer) => answer.approvals,
+  rowId: "approval_id",
+  columns: COLUMNS,
+};
 
 type Decision = "approve" | "reject";
 

@@ -5,7 +5,7 @@ import type { Column } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { DateFilter, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { formatTime } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
 
 const OUTCOMES = ["succeeded", "refused", "failed", "unknown"] as const;
@@ -63,17 +63,7 @@ export function AuditPage() {
           </button>
           {download.isError && <ErrorMessage error={download.error} prefix="Not exported" />}
         </p>
-        <ListTable
-          {...records}
-          what="audit records"
-          empty="No audit record matches these filters."
-          items={(d) => d.records}
-          pagerLabel="Audit records"
-          label="Audit records"
-          columns={COLUMNS}
-          rowKey={(r) => r.sequence}
-          rowData={(r) => ({ "data-sequence": r.sequence })}
-        />
+        <ListTable {...records} list={RECORDS} />
       </section>
     </>
   );
@@ -160,3 +150,12 @@ const COLUMNS: readonly Column<Types.AuditRecord>[] = [
     ),
   },
 ];
+
+const RECORDS: ListSpec<Types.AuditPage, Types.AuditRecord> = {
+  label: "Audit records",
+  what: "audit records",
+  empty: "No audit record matches these filters.",
+  items: (answer) => answer.records,
+  rowId: "sequence",
+  columns: COLUMNS,
+};

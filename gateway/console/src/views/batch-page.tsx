@@ -4,13 +4,14 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { type Column, DataTable } from "../components/data-table";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
+import type { Column } from "../components/data-table";
+import { DataTable } from "../components/data-table";
 import { SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 
 const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["total", "Items"],
@@ -110,12 +111,12 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   const mayCancel = useCan()("POST /admin/batches/{batch_id}/cancel");
   const api = useApi();
   const client = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [result, setResult] = useState<string>();
+  const confirm = useConfirm();
+  const [notice, setResult] = useNotice();
   const cancel = useMutation({
     mutationFn: () => api.cancelBatch(batch.batch_id),
     onSuccess: async (b) => {
-      setOpen(false);
+      confirm.close();
       setResult(`Cancelled ${b.batch_id}: ${b.counts.cancelled} items will not be paid.`);
       await client.invalidateQueries({ queryKey: ["batch", batch.batch_id] });
       await client.invalidateQueries({ queryKey: ["batches"] });
@@ -124,30 +125,20 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   });
   return (
     <>
-      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      {notice}
       {EDITABLE_STATUSES.includes(batch.status) && mayCancel && (
         <div className="toolbar">
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              cancel.reset();
-              setOpen(true);
-            }}
-          >
+          <button type="button" className="danger" onClick={() => confirm.openFor(cancel)}>
             Cancel batch…
           </button>
         </div>
       )}
       <ConfirmDialog
-        open={open}
+        {...confirm.bind(cancel)}
         title={`Cancel ${batch.batch_id}?`}
         confirmLabel="Cancel batch"
         danger
-        pending={cancel.isPending}
-        error={cancel.error}
         onConfirm={() => cancel.mutate()}
-        onCancel={() => setOpen(false)}
       >
         <p>
           None of its {batch.counts.total} items will be paid; their pending transactions expire. The partner
@@ -178,21 +169,12 @@ function BatchItems({ batchId }: { batchId: string }) {
           onChange={setStatus}
         />
       </form>
-      <ListTable
-        {...items}
-        what="items"
-        empty="No item matches this filter."
-        items={(d) => d.items}
-        pagerLabel="Items"
-        label="Items table"
-        columns={ITEM_COLUMNS}
-        rowKey={(item) => item.item_ref}
-      />
+      <ListTable {...items} list={ITEMS} />
     </>
   );
 }
 
-const ITEM_COLUMNS: readonly Column<Types.BatchItem>[] = [
+const ITEMS_COLUMNS: readonly Column<Types.BatchItem>[] = [
   { header: "Row", className: "num", show: (item) => item.row_number },
   { header: "Item", rowHeader: true, className: "mono", show: (item) => item.item_ref },
   { header: "Status", show: (item) => <StatusBadge status={item.status} /> },
@@ -228,3 +210,12 @@ const ITEM_COLUMNS: readonly Column<Types.BatchItem>[] = [
         : (item.failure_reason ?? "—"),
   },
 ];
+
+const ITEMS: ListSpec<Types.BatchItemList, Types.BatchItem> = {
+  label: "Items table",
+  what: "items",
+  empty: "No item matches this filter.",
+  items: (answer) => answer.items,
+  rowId: "item_ref",
+  columns: ITEMS_COLUMNS,
+};

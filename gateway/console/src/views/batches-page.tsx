@@ -5,7 +5,7 @@ import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
 import { SelectFilter } from "../components/filters";
 import { formatTime, StatusBadge, Usd } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 
 const COLUMNS: readonly Column<Types.Batch>[] = [
   {
@@ -29,6 +29,15 @@ const COLUMNS: readonly Column<Types.Batch>[] = [
   { header: "Created", show: (b) => formatTime(b.created_at) },
 ];
 
+const BATCHES: ListSpec<Types.BatchList, Types.Batch> = {
+  label: "Batches table",
+  what: "batches",
+  empty: "No batch matches this filter.",
+  items: (answer) => answer.batches,
+  rowId: "batch_id",
+  columns: COLUMNS,
+};
+
 /** Every partner's bulk payouts, newest first, filtered by status (kept in the URL). */
 export function BatchesPage() {
   const api = useApi();
@@ -49,16 +58,7 @@ export function BatchesPage() {
           onChange={(value) => setParams(value ? { status: value } : {})}
         />
       </form>
-      <ListTable
-        {...batches}
-        what="batches"
-        empty="No batch matches this filter."
-        items={(d) => d.batches}
-        pagerLabel="Batches"
-        label="Batches table"
-        columns={COLUMNS}
-        rowKey={(b) => b.batch_id}
-      />
+      <ListTable {...batches} list={BATCHES} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
@@ -150,11 +150,11 @@ function RevokeApp({
   refresh: () => Promise<void>;
 }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const revoke = useMutation({
     mutationFn: () => api.revokeApp(app.partner_id, app.client_id),
     onSuccess: async () => {
-      setConfirming(false);
+      confirm.close();
       onDone(`App ${app.client_id} revoked: its secrets stop working now.`);
       await refresh();
     },
@@ -164,23 +164,17 @@ function RevokeApp({
       <button
         type="button"
         className="danger"
-        onClick={() => {
-          revoke.reset();
-          setConfirming(true);
-        }}
+        onClick={() => confirm.openFor(revoke)}
         aria-label={`Revoke ${app.client_id}`}
       >
         Revoke
       </button>
       <ConfirmDialog
-        open={confirming}
+        {...confirm.bind(revoke)}
         title={`Revoke app ${app.client_id}?`}
         confirmLabel="Revoke app"
         danger
-        pending={revoke.isPending}
-        error={revoke.error}
         onConfirm={() => revoke.mutate()}
-        onCancel={() => setConfirming(false)}
       >
         <p>
           Every secret of this app stops working at once. This cannot be undone; create a new app instead.

@@ -7,7 +7,7 @@ import type { Column } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
 import { InlineSearch } from "../components/filters";
 import { formatTime, Usd } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { draftOf, PartnerForm } from "./partner-form";
 
 const COLUMNS: readonly Column<Types.PartnerList["partners"][number]>[] = [
@@ -26,6 +26,15 @@ const COLUMNS: readonly Column<Types.PartnerList["partners"][number]>[] = [
   { header: "In flight", show: (p) => <Usd value={p.in_flight_usd} /> },
   { header: "Created", show: (p) => formatTime(p.created_at) },
 ];
+
+const PARTNERS: ListSpec<Types.PartnerList, Types.PartnerList["partners"][number]> = {
+  label: "Partners table",
+  what: "partners",
+  empty: "No partners yet: create the first one below.",
+  items: (answer) => answer.partners,
+  rowId: "partner_id",
+  columns: COLUMNS,
+};
 
 export function PartnersPage() {
   const api = useApi();
@@ -54,16 +63,7 @@ export function PartnersPage() {
           placeholder="ptr_…"
           onSubmit={(id) => id && void navigate(`/partners/${encodeURIComponent(id)}`)}
         />
-        <ListTable
-          {...partners}
-          what="partners"
-          empty="No partners yet: create the first one below."
-          items={(d) => d.partners}
-          pagerLabel="Partners"
-          label="Partners table"
-          columns={COLUMNS}
-          rowKey={(p) => p.partner_id}
-        />
+        <ListTable {...partners} list={PARTNERS} />
       </section>
       {can("POST /admin/partners") && (
         <section aria-labelledby="partner-create-heading">

@@ -3,7 +3,7 @@ import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
 import { formatAge, formatTime } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
 import { ToggleAction } from "../components/toggle-action";
 
@@ -55,6 +55,16 @@ const COLUMNS: readonly Column<Types.ReceiverHealth>[] = [
   },
 ];
 
+const RECEIVERS: ListSpec<Types.ReceiverHealthList, Types.ReceiverHealth> = {
+  label: "Receiver health table",
+  what: "receiver health",
+  empty: "No receiver matches these filters.",
+  items: (answer) => answer.receivers,
+  pagerLabel: "Receivers",
+  rowId: "config_id",
+  columns: COLUMNS,
+};
+
 /**
  * Each receiver's circuit breaker, operator pause and backlog, refreshed every 5 s, with Pause and Resume.
  * A paused receiver's deliveries wait (pending, no attempt used); resuming sends them at once, in order.
@@ -90,14 +100,7 @@ export function ReceiverHealthSection() {
       {notice}
       <ListTable
         {...receivers}
-        what="receiver health"
-        empty="No receiver matches these filters."
-        items={(d) => d.receivers}
-        pagerLabel="Receivers"
-        label="Receiver health table"
-        columns={COLUMNS}
-        rowKey={(r) => r.config_id}
-        rowData={(r) => ({ "data-config-id": r.config_id })}
+        list={RECEIVERS}
         actions={(r) => (
           <ToggleAction
             route={

@@ -3,12 +3,13 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
 import type { Column } from "../components/data-table";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { ErrorMessage } from "../components/error-message";
-import { Field } from "../components/field";
+import { DateFilter } from "../components/filters";
 import { formatTime } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
 
 /** Yesterday in UTC: the last closed settlement day. */
@@ -48,6 +49,15 @@ const RUN_COLUMNS: readonly Column<Types.ReconciliationRun>[] = [
   { header: "Started", show: (r) => formatTime(r.started_at) },
 ];
 
+const RUNS: ListSpec<Types.ReconciliationRunList, Types.ReconciliationRun> = {
+  label: "Reconciliation runs",
+  what: "runs",
+  empty: "No run yet.",
+  items: (answer) => answer.runs,
+  rowId: "run_id",
+  columns: RUN_COLUMNS,
+};
+
 function Runs() {
   const mayRun = useCan()("POST /admin/reconciliation/runs");
   const api = useApi();
@@ -76,13 +86,7 @@ function Runs() {
       <h2 id="runs-heading">Runs</h2>
       {mayRun && (
         <form className="inline-form" aria-label="Run a reconciliation" onSubmit={submit}>
-          <Field
-            id="run-date"
-            label="UTC day"
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
+          <DateFilter id="run-date" label="UTC day" value={date} onChange={setDate} />
           <button type="submit" className="primary" disabled={start.isPending || !date}>
             Run now
           </button>
@@ -90,17 +94,7 @@ function Runs() {
         </form>
       )}
       {notice}
-      <ListTable
-        {...runs}
-        what="runs"
-        empty="No run yet."
-        items={(d) => d.runs}
-        pagerLabel="Runs"
-        label="Reconciliation runs"
-        columns={RUN_COLUMNS}
-        rowKey={(r) => r.run_id}
-        rowData={(r) => ({ "data-run-id": r.run_id })}
-      />
+      <ListTable {...runs} list={RUNS} />
     </section>
   );
 }
@@ -153,6 +147,15 @@ function Side(props: {
   );
 }
 
+const BREAKS: ListSpec<Types.ReconciliationBreakList, Types.ReconciliationBreak> = {
+  label: "Reconciliation breaks",
+  what: "breaks",
+  empty: "No break matches these filters.",
+  items: (answer) => answer.breaks,
+  rowId: "break_id",
+  columns: BREAK_COLUMNS,
+};
+
 function Breaks() {
   const api = useApi();
   const [state, setState] = useState("open");
@@ -185,91 +188,63 @@ function Breaks() {
             ))}
           </select>
         </label>
-        <Field
-          id="break-date"
-          label="UTC day"
-          type="date"
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
+        <DateFilter id="break-date" label="UTC day" value={date} onChange={setDate} />
       </form>
       {notice}
-      <ListTable
-        {...breaks}
-        what="breaks"
-        empty="No break matches these filters."
-        items={(d) => d.breaks}
-        pagerLabel="Breaks"
-        label="Reconciliation breaks"
-        columns={BREAK_COLUMNS}
-        rowKey={(b) => b.break_id}
-        rowData={(b) => ({ "data-break-id": b.break_id })}
-        actions={(b) => <Resolve item={b} onDone={setDone} />}
-      />
+      <ListTable {...breaks} list={BREAKS} actions={(b) => <Resolve item={b} onDone={setDone} />} />
     </section>
   );
 }
+
+type Resolution = { note: string; who: string };
+
+const RESOLUTION_INPUTS: readonly DraftInput<Resolution>[] = [
+  { field: "note", label: "Note", maxLength: 2000 },
+  { field: "who", label: "Your name", maxLength: 200 },
+];
+
+/** Both are required; the one message stands at the note. */
+const checkResolution = ({ note, who }: Resolution) => ({
+  note:
+    note.trim() && who.trim()
+      ? undefined
+      : "Write what you found and did, and who you are: both are kept on the break.",
+});
 
 /** Resolving a break after confirmation, with a note and who resolved it. */
 function Resolve({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
   const mayResolve = useCan()("POST /admin/reconciliation/breaks/{break_id}/resolve");
   const api = useApi();
   const client = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [note, setNote] = useState("");
-  const [who, setWho] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const confirm = useConfirm();
+  const form = useDraft({ note: "", who: "" }, checkResolution);
   const resolve = useMutation({
-    mutationFn: () => api.resolveReconciliationBreak(b.break_id, note.trim(), who.trim()),
+    mutationFn: () =>
+      api.resolveReconciliationBreak(b.break_id, form.draft.note.trim(), form.draft.who.trim()),
     onSuccess: async (saved) => {
-      setOpen(false);
+      confirm.close();
       onDone(`Break ${saved.break_id} resolved.`);
       await client.invalidateQueries({ queryKey: ["reconciliation-breaks"] });
     },
   });
-  const confirm = () => {
-    if (!note.trim() || !who.trim()) {
-      setProblem("Write what you found and did, and who you are: both are kept on the break.");
-      return;
-    }
-    setProblem(undefined);
-    resolve.mutate();
-  };
   return (
     <>
       {!b.resolution && mayResolve && (
-        <button type="button" onClick={() => setOpen(true)} aria-label={`Resolve ${b.break_id}`}>
+        <button type="button" onClick={confirm.show} aria-label={`Resolve ${b.break_id}`}>
           Resolve…
         </button>
       )}
       <ConfirmDialog
-        open={open}
+        {...confirm.bind(resolve)}
         title={`Resolve the ${b.type} of ${b.key}?`}
         confirmLabel="Resolve"
-        pending={resolve.isPending}
-        error={resolve.error}
-        onConfirm={confirm}
-        onCancel={() => setOpen(false)}
+        onConfirm={() => form.check() && resolve.mutate()}
       >
         <p>
           Resolving records your note; it moves no money. A correction is a refund, a failure or a credit of
           its own.
         </p>
-        <Field
-          id={`note-${b.break_id}`}
-          label="Note"
-          value={note}
-          maxLength={2000}
-          onChange={(e) => setNote(e.target.value)}
-          error={problem}
-        />
-        <Field
-          id={`who-${b.break_id}`}
-          label="Your name"
-          value={who}
-          maxLength={200}
-          onChange={(e) => setWho(e.target.value)}
-        />
+        <DraftFields idPrefix={`resolve-${b.break_id}`} inputs={RESOLUTION_INPUTS} state={form} />
       </ConfirmDialog>
     </>
   );

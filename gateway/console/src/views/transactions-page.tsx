@@ -6,7 +6,7 @@ import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
 import { DateFilter, SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
-import { ListTable, usePagedQuery } from "../components/list-table";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 
 const FILTERS = [
   "tx_id",
@@ -65,6 +65,15 @@ const COLUMNS: readonly Column<Types.TransactionSummary>[] = [
   { header: "Total USD", show: (tx) => <Usd value={tx.total_usd} /> },
   { header: "Created", show: (tx) => formatTime(tx.created_at) },
 ];
+
+const TRANSACTIONS: ListSpec<Types.TransactionList, Types.TransactionSummary> = {
+  label: "Transactions table",
+  what: "transactions",
+  empty: "No transaction matches these filters.",
+  items: (answer) => answer.transactions,
+  rowId: "tx_id",
+  columns: COLUMNS,
+};
 
 /** Search across partners; the filters live in the URL, so a search can be bookmarked or shared. */
 export function TransactionsPage() {
@@ -143,16 +152,7 @@ function TransactionSearch() {
           </button>
         </div>
       </form>
-      <ListTable
-        {...transactions}
-        what="transactions"
-        empty="No transaction matches these filters."
-        items={(d) => d.transactions}
-        pagerLabel="Transactions"
-        label="Transactions table"
-        columns={COLUMNS}
-        rowKey={(tx) => tx.tx_id}
-      />
+      <ListTable {...transactions} list={TRANSACTIONS} />
     </>
   );
 }

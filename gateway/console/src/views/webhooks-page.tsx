@@ -4,7 +4,7 @@ import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
 import { InlineSearch, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
-import { ListState, ListTable, usePagedQuery } from "../components/list-table";
+import { type ListOf, type ListSpec, ListState, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
 import { ToggleAction } from "../components/toggle-action";
 import { DeliveryTable } from "./delivery-table";
@@ -30,6 +30,12 @@ export function WebhooksPage() {
   );
 }
 
+const DELIVERIES: ListOf<Types.DeliveryList, Types.Delivery> = {
+  what: "deliveries",
+  empty: "No delivery matches these filters.",
+  items: (answer) => answer.deliveries,
+};
+
 function Deliveries() {
   const api = useApi();
   const { filters, key, bind } = useUrlFilters(["status", "event_type", "partner_id"]);
@@ -48,20 +54,14 @@ function Deliveries() {
         <TextFilter id="delivery-partner" label="Partner id" placeholder="ptr_…" {...bind("partner_id")} />
       </form>
       {notice}
-      <ListState
-        {...deliveries}
-        what="deliveries"
-        empty="No delivery matches these filters."
-        items={(d) => d.deliveries}
-        pagerLabel="Deliveries"
-      >
+      <ListState {...deliveries} list={DELIVERIES}>
         {(rows) => <DeliveryTable deliveries={rows} label="Webhook deliveries" onDone={setRedelivered} />}
       </ListState>
     </section>
   );
 }
 
-const CONFIG_COLUMNS: readonly Column<Types.WebhookConfig>[] = [
+const CONFIGS_COLUMNS: readonly Column<Types.WebhookConfig>[] = [
   {
     header: "Receiver",
     rowHeader: true,
@@ -88,6 +88,15 @@ const CONFIG_COLUMNS: readonly Column<Types.WebhookConfig>[] = [
   },
 ];
 
+const CONFIGS: ListSpec<Types.WebhookConfigList, Types.WebhookConfig> = {
+  label: "Webhook configs table",
+  what: "webhook configs",
+  empty: "No webhook receivers are configured.",
+  items: (answer) => answer.webhook_configs,
+  rowId: "config_id",
+  columns: CONFIGS_COLUMNS,
+};
+
 function Configs() {
   const api = useApi();
   const [shown, setShown] = useState("");
@@ -109,12 +118,7 @@ function Configs() {
       {notice}
       <ListTable
         query={query}
-        what="webhook configs"
-        empty="No webhook receivers are configured."
-        items={(d) => d.webhook_configs}
-        label="Webhook configs table"
-        columns={CONFIG_COLUMNS}
-        rowKey={(c) => c.config_id}
+        list={CONFIGS}
         actions={(c) => (
           <ToggleAction
             route="PATCH /admin/webhook-configs/{config_id}"
