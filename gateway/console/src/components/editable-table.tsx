@@ -72,15 +72,13 @@ export function EditableTable<Row, D extends Draft>(props: EditableTableProps<Ro
   );
 }
 
-function ShownRow<Row, D extends Draft>({
-  table,
-  row,
-  onEdit,
-}: {
-  table: EditableTableProps<Row, D>;
-  row: Row;
-  onEdit: () => void;
-}) {
+/** A row of the table, shown or being edited. */
+interface TableRow<Row, D extends Draft> {
+  readonly table: EditableTableProps<Row, D>;
+  readonly row: Row;
+}
+
+function ShownRow<Row, D extends Draft>({ table, row, onEdit }: TableRow<Row, D> & { onEdit: () => void }) {
   const edit = table.editButton(row);
   return (
     <tr>
@@ -107,11 +105,7 @@ function EditingRow<Row, D extends Draft>({
   table,
   row,
   onClose,
-}: {
-  table: EditableTableProps<Row, D>;
-  row: Row;
-  onClose: () => void;
-}) {
+}: TableRow<Row, D> & { onClose: () => void }) {
   const client = useQueryClient();
   const state = useDraft(table.draftOf(row), table.validate);
   const save = useMutation({

@@ -3,9 +3,8 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { ConfirmDialog, ReasonField, useReasonDialog } from "../components/confirm-dialog";
 import type { Column } from "../components/data-table";
-import { Field } from "../components/field";
 import { formatDecimal, formatTime, StatusBadge } from "../components/format";
 import { type ListSpec, ListTable } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
@@ -117,33 +116,26 @@ function Decide({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: 
   const can = useCan();
   const api = useApi();
   const client = useQueryClient();
-  const [decision, setDecision] = useState<Decision>();
-  const [reason, setReason] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const dialog = useReasonDialog<Decision>();
+  const decision = dialog.choice;
   const decide = useMutation({
     mutationFn: (d: Decision) =>
-      d === "approve" ? api.approve(a.approval_id) : api.reject(a.approval_id, reason.trim()),
+      d === "approve" ? api.approve(a.approval_id) : api.reject(a.approval_id, dialog.reason),
     onSuccess: async (res) => {
       onDone(describeDecision(res));
-      setDecision(undefined);
-      setReason("");
+      dialog.done();
       await client.invalidateQueries({ queryKey: ["approvals"] });
       if (res.target.partner_id)
         await client.invalidateQueries({ queryKey: ["balance", res.target.partner_id] });
     },
   });
-  const open = (d: Decision) => {
-    decide.reset();
-    setProblem(undefined);
-    setDecision(d);
-  };
+  const open = (d: Decision) => dialog.openFor(d, decide);
   function confirm() {
     if (!decision) return;
-    if (decision === "reject" && !reason.trim()) {
-      setProblem("Say why it is rejected; the requester sees it.");
-      return;
+    const missing = decision === "reject" && !dialog.reason;
+    if (dialog.require(missing ? "Say why it is rejected; the requester sees it." : undefined)) {
+      decide.mutate(decision);
     }
-    decide.mutate(decision);
   }
   const pending = a.status === "PENDING";
   return (
@@ -174,14 +166,11 @@ function Decide({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: 
         </div>
       )}
       <ConfirmDialog
-        open={decision !== undefined}
+        {...dialog.bind(decide)}
         title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
         confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
         danger={decision === "approve"}
-        pending={decide.isPending}
-        error={decide.error}
         onConfirm={confirm}
-        onCancel={() => setDecision(undefined)}
       >
         <p>
           {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
@@ -189,14 +178,7 @@ function Decide({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: 
         {decision === "approve" ? (
           <p>Approving carries it out now, once.</p>
         ) : (
-          <Field
-            id={`reject-reason-${a.approval_id}`}
-            label="Reason"
-            value={reason}
-            maxLength={500}
-            onChange={(e) => setReason(e.target.value)}
-            error={problem}
-          />
+          <ReasonField id={`reject-reason-${a.approval_id}`} {...dialog.field} />
         )}
       </ConfirmDialog>
     </>

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 import { COUNTRY, CURRENCY, checkNonNegativeDecimal, compareDecimals } from "../components/validation";
 
 const BLANK: Types.Corridor = {
@@ -22,11 +22,11 @@ export function CorridorsTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["corridors"], queryFn: () => api.listCorridors() });
   const mayEdit = useCan()("PUT /admin/corridors/{country_code}");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   return (
     <section aria-labelledby="corridors-heading">
       <h2 id="corridors-heading">Corridor limits</h2>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      {notice}
       <QueryState query={query} what="corridors" isEmpty={(d) => d.corridors.length === 0}>
         {(data) => (
           <EditableTable

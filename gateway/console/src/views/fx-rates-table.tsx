@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
@@ -7,7 +7,7 @@ import { type EditableColumn, EditableTable } from "../components/editable-table
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 import { CURRENCY, checkPositiveDecimal } from "../components/validation";
 
 /** FX rates (local currency units per USD) with inline editing; a new rate prices every later quote. */
@@ -15,11 +15,11 @@ export function FxRatesTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["fx-rates"], queryFn: () => api.listFxRates() });
   const mayEdit = useCan()("PUT /admin/fx-rates/{currency}");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   return (
     <section aria-labelledby="fx-heading">
       <h2 id="fx-heading">FX rates</h2>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      {notice}
       <QueryState query={query} what="FX rates" isEmpty={(d) => d.fx_rates.length === 0}>
         {(data) => (
           <EditableTable

@@ -9,7 +9,7 @@ import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 
 const checkLimit = (text: string) =>
   /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 1_000_000
@@ -25,7 +25,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
   const [limit, setLimit] = useState("");
   const [limitProblem, setLimitProblem] = useState<string>();
   const [created, setCreated] = useState<Types.CreatedApp>();
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   const create = useMutation({
     mutationFn: () =>
       api.createApp(partnerId, limit.trim() ? { preview_rate_limit_per_minute: Number(limit.trim()) } : {}),
@@ -64,7 +64,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
           </button>
         </div>
       )}
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      {notice}
       {apps === undefined ? (
         <QueryState query={query} what="apps">
           {() => null}

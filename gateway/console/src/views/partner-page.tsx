@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 import { PartnerApps } from "./partner-apps";
 import { PartnerBalance } from "./partner-balance";
 import { draftOf, PartnerForm } from "./partner-form";
@@ -17,7 +16,7 @@ export function PartnerPage() {
   const client = useQueryClient();
   const query = useQuery({ queryKey: ["partner", partnerId], queryFn: () => api.getPartner(partnerId) });
   const mayEdit = useCan()("PATCH /admin/partners/{partner_id}");
-  const [saved, setSaved] = useState<string>();
+  const [notice, setSaved] = useNotice();
   const update = useMutation({
     mutationFn: (input: Parameters<typeof api.updatePartner>[1]) => api.updatePartner(partnerId, input),
     onSuccess: async (partner) => {
@@ -47,7 +46,7 @@ export function PartnerPage() {
             </dl>
             <section aria-labelledby="partner-edit-heading">
               <h2 id="partner-edit-heading">Fees and currencies</h2>
-              {saved && <ResultNotice onDismiss={() => setSaved(undefined)}>{saved}</ResultNotice>}
+              {notice}
               {mayEdit ? (
                 <PartnerForm
                   key={partner.updated_at}

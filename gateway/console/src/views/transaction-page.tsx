@@ -1,12 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
 
@@ -35,7 +34,7 @@ export function TransactionPage() {
 }
 
 function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
-  const [redelivered, setRedelivered] = useState<string>();
+  const [notice, setRedelivered] = useNotice();
   return (
     <>
       <h1>
@@ -134,9 +133,7 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </section>
       <section aria-labelledby="tx-webhooks-heading">
         <h2 id="tx-webhooks-heading">Webhook deliveries</h2>
-        {redelivered && (
-          <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>
-        )}
+        {notice}
         <DeliveryTable
           deliveries={tx.webhook_deliveries}
           showAttempts
