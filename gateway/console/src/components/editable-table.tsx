@@ -11,6 +11,7 @@ import {
   useDraft,
 } from "./draft-field";
 import { ErrorMessage } from "./error-message";
+import { SubmitButton } from "./section";
 
 /** How a column is edited: a draft field's input, labelled for the row (e.g. "New rate per USD for BRL"). */
 export type ColumnEdit<Row, D extends Draft> = (
@@ -148,9 +149,7 @@ function EditingRow<Row, D extends Draft>({
       ))}
       <td>
         <form id={formId} onSubmit={submit} noValidate className="row-actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : table.saveText(row)}
-          </button>
+          <SubmitButton pending={save.isPending} text={table.saveText(row)} />
           <button type="button" onClick={onClose}>
             Cancel
           </button>

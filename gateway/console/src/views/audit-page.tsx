@@ -7,6 +7,7 @@ import { DateFilter, SelectFilter, TextFilter, useUrlFilters } from "../componen
 import { formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
+import { Section } from "../components/section";
 
 const OUTCOMES = ["succeeded", "refused", "failed", "unknown"] as const;
 
@@ -41,8 +42,7 @@ export function AuditPage() {
     <>
       <h1>Audit</h1>
       <ChainState />
-      <section aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Admin actions</h2>
+      <Section headingId="audit-heading" title="Admin actions">
         <form className="grid-form" aria-label="Filter audit records" onSubmit={(e) => e.preventDefault()}>
           {FILTERS.map((f) => (
             <TextFilter
@@ -64,7 +64,7 @@ export function AuditPage() {
           {download.isError && <ErrorMessage error={download.error} prefix="Not exported" />}
         </p>
         <ListTable {...records} list={RECORDS} />
-      </section>
+      </Section>
     </>
   );
 }
@@ -73,8 +73,7 @@ function ChainState() {
   const api = useApi();
   const query = useQuery({ queryKey: ["audit-verification"], queryFn: () => api.verifyAuditChain() });
   return (
-    <section aria-labelledby="chain-heading">
-      <h2 id="chain-heading">Hash chain</h2>
+    <Section headingId="chain-heading" title="Hash chain">
       <QueryState query={query} what="the chain check">
         {(v) =>
           v.ok ? (
@@ -92,7 +91,7 @@ function ChainState() {
       <button type="button" onClick={() => query.refetch()} disabled={query.isFetching}>
         Check again
       </button>
-    </section>
+    </Section>
   );
 }
 

@@ -1,12 +1,11 @@
 import { EDITABLE_STATUSES, ITEM_STATUSES } from "@payouts/ledger/batch-statuses";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
-import type { Column } from "../components/data-table";
-import { DataTable } from "../components/data-table";
+import { type Column, DataTable } from "../components/data-table";
 import { SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
@@ -24,6 +23,13 @@ const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["failed", "Failed"],
   ["refunded", "Refunded"],
   ["cancelled", "Cancelled"],
+];
+
+/** The batch's USD amounts, in the order they are shown. */
+const AMOUNTS: readonly [keyof Types.Batch & `${string}_usd`, string][] = [
+  ["total_usd", "Total"],
+  ["reserved_usd", "Reserved"],
+  ["released_usd", "Released"],
 ];
 
 /** One batch: its status, amounts and counts, the per-item report, and cancelling it before funding. */
@@ -73,18 +79,14 @@ function BatchSummary({ batch }: { batch: Types.Batch }) {
           {batch.approvals.length} of {batch.required_approvals}
           {batch.approvals.map((a) => ` · ${a.approver_id} at ${formatTime(a.at)}`).join("")}
         </dd>
-        <dt>Total</dt>
-        <dd>
-          <Usd value={batch.total_usd} />
-        </dd>
-        <dt>Reserved</dt>
-        <dd>
-          <Usd value={batch.reserved_usd} />
-        </dd>
-        <dt>Released</dt>
-        <dd>
-          <Usd value={batch.released_usd} />
-        </dd>
+        {AMOUNTS.map(([key, label]) => (
+          <Fragment key={key}>
+            <dt>{label}</dt>
+            <dd>
+              <Usd value={batch[key]} />
+            </dd>
+          </Fragment>
+        ))}
         <dt>Created</dt>
         <dd>{formatTime(batch.created_at)}</dd>
         {batch.cancel_reason && (

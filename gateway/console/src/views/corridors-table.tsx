@@ -7,6 +7,7 @@ import { type EditableColumn, EditableTable } from "../components/editable-table
 import { ErrorMessage } from "../components/error-message";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section, SubmitButton } from "../components/section";
 import { COUNTRY, CURRENCY, checkNonNegativeDecimal, compareDecimals } from "../components/validation";
 
 const BLANK: Types.Corridor = {
@@ -24,8 +25,7 @@ export function CorridorsTable() {
   const mayEdit = useCan()("PUT /admin/corridors/{country_code}");
   const [notice, setDone] = useNotice();
   return (
-    <section aria-labelledby="corridors-heading">
-      <h2 id="corridors-heading">Corridor limits</h2>
+    <Section headingId="corridors-heading" title="Corridor limits">
       {notice}
       <QueryState query={query} what="corridors" isEmpty={(d) => d.corridors.length === 0}>
         {(data) => (
@@ -52,7 +52,7 @@ export function CorridorsTable() {
           <NewCorridor onDone={setDone} />
         </>
       )}
-    </section>
+    </Section>
   );
 }
 
@@ -149,9 +149,7 @@ function NewCorridor({ onDone }: { onDone: (message: string) => void }) {
     <form className="inline-form grid-form" onSubmit={submit} noValidate>
       <DraftFields idPrefix="corridor-new" inputs={NEW_CORRIDOR_INPUTS} state={state} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Add corridor"}
-        </button>
+        <SubmitButton pending={save.isPending} text="Add corridor" />
       </div>
       {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
     </form>

@@ -8,6 +8,7 @@ import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { CURRENCY, checkPositiveDecimal } from "../components/validation";
 
 /** FX rates (local currency units per USD) with inline editing; a new rate prices every later quote. */
@@ -17,8 +18,7 @@ export function FxRatesTable() {
   const mayEdit = useCan()("PUT /admin/fx-rates/{currency}");
   const [notice, setDone] = useNotice();
   return (
-    <section aria-labelledby="fx-heading">
-      <h2 id="fx-heading">FX rates</h2>
+    <Section headingId="fx-heading" title="FX rates">
       {notice}
       <QueryState query={query} what="FX rates" isEmpty={(d) => d.fx_rates.length === 0}>
         {(data) => (
@@ -42,7 +42,7 @@ export function FxRatesTable() {
         )}
       </QueryState>
       {mayEdit && <NewFxRate onDone={setDone} />}
-    </section>
+    </Section>
   );
 }
 

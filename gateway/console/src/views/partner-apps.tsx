@@ -10,6 +10,7 @@ import { Field } from "../components/field";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section, SubmitButton } from "../components/section";
 
 const checkLimit = (text: string) =>
   /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 1_000_000
@@ -46,8 +47,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
   const active = (apps ?? []).filter((a) => !a.revoked_at);
   const revoked = (apps ?? []).filter((a) => a.revoked_at);
   return (
-    <section aria-labelledby="apps-heading">
-      <h2 id="apps-heading">Apps</h2>
+    <Section headingId="apps-heading" title="Apps">
       {created && (
         <div className="notice secret" role="status">
           <p>
@@ -114,13 +114,11 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
             onChange={(e) => setLimit(e.target.value)}
             error={limitProblem}
           />
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create app"}
-          </button>
+          <SubmitButton pending={create.isPending} text="Create app" pendingText="Creating…" />
         </form>
       )}
       {create.isError && <ErrorMessage error={create.error} prefix="App not created" />}
-    </section>
+    </Section>
   );
 }
 

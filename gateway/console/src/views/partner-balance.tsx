@@ -10,6 +10,7 @@ import { formatDecimal, formatTime, roundDecimal, Usd } from "../components/form
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { checkPositiveDecimal } from "../components/validation";
 
 /** The balance, crediting it (confirmed, idempotent), and its history. */
@@ -63,8 +64,7 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
     },
   });
   return (
-    <section aria-labelledby="balance-heading">
-      <h2 id="balance-heading">Balance</h2>
+    <Section headingId="balance-heading" title="Balance">
       {notice}
       <QueryState query={balance} what="the balance">
         {(b) => (
@@ -91,7 +91,7 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
         <DraftFields idPrefix="credit" inputs={CREDIT_INPUTS} state={form} />
       </ConfirmDialog>
       <BalanceHistory partnerId={partnerId} />
-    </section>
+    </Section>
   );
 }
 

@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
 import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
+import { SubmitButton } from "../components/section";
 import { CURRENCY, checkNonNegativeDecimal } from "../components/validation";
 
 export type PartnerDraft = {
@@ -80,9 +81,7 @@ export function PartnerForm({
     <form className="grid-form" onSubmit={submit} noValidate>
       <DraftFields idPrefix={idPrefix} inputs={INPUTS} state={state} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={pending}>
-          {pending ? "Saving…" : submitLabel}
-        </button>
+        <SubmitButton pending={pending} text={submitLabel} />
       </div>
     </form>
   );

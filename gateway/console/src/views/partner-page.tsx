@@ -5,6 +5,7 @@ import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { PartnerApps } from "./partner-apps";
 import { PartnerBalance } from "./partner-balance";
 import { draftOf, PartnerForm } from "./partner-form";
@@ -44,8 +45,7 @@ export function PartnerPage() {
               <dt>Updated</dt>
               <dd>{formatTime(partner.updated_at)}</dd>
             </dl>
-            <section aria-labelledby="partner-edit-heading">
-              <h2 id="partner-edit-heading">Fees and currencies</h2>
+            <Section headingId="partner-edit-heading" title="Fees and currencies">
               {notice}
               {mayEdit ? (
                 <PartnerForm
@@ -63,7 +63,7 @@ export function PartnerPage() {
                 </p>
               )}
               {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
-            </section>
+            </Section>
             <PartnerBalance partnerId={partner.partner_id} />
             <PartnerStatements partnerId={partner.partner_id} />
             <PartnerApps partnerId={partner.partner_id} />

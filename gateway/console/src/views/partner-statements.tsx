@@ -5,6 +5,7 @@ import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 
 /** Zones offered as suggestions; any IANA name is accepted (the API checks it). */
 const SUGGESTED_ZONES = [
@@ -38,8 +39,7 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
     },
   });
   return (
-    <section aria-labelledby="statements-heading">
-      <h2 id="statements-heading">Statements</h2>
+    <Section headingId="statements-heading" title="Statements">
       {notice}
       <QueryState query={settings} what="the statement settings">
         {(current) => (
@@ -72,6 +72,6 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
         )}
       </QueryState>
       {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
-    </section>
+    </Section>
   );
 }

@@ -8,6 +8,7 @@ import { ErrorMessage } from "../components/error-message";
 import { InlineSearch } from "../components/filters";
 import { formatTime, Usd } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
+import { Section } from "../components/section";
 import { draftOf, PartnerForm } from "./partner-form";
 
 const COLUMNS: readonly Column<Types.PartnerList["partners"][number]>[] = [
@@ -53,8 +54,7 @@ export function PartnersPage() {
   return (
     <>
       <h1>Partners</h1>
-      <section aria-labelledby="partner-list-heading">
-        <h2 id="partner-list-heading">All partners</h2>
+      <Section headingId="partner-list-heading" title="All partners">
         <InlineSearch id="partner-name-search" label="Name contains" button="Search" onSubmit={setSearch} />
         <InlineSearch
           id="open-partner"
@@ -64,10 +64,9 @@ export function PartnersPage() {
           onSubmit={(id) => id && void navigate(`/partners/${encodeURIComponent(id)}`)}
         />
         <ListTable {...partners} list={PARTNERS} />
-      </section>
+      </Section>
       {can("POST /admin/partners") && (
-        <section aria-labelledby="partner-create-heading">
-          <h2 id="partner-create-heading">Create a partner</h2>
+        <Section headingId="partner-create-heading" title="Create a partner">
           <PartnerForm
             idPrefix="new-partner"
             initial={draftOf()}
@@ -76,7 +75,7 @@ export function PartnersPage() {
             onSubmit={(input) => create.mutate(input)}
           />
           {create.isError && <ErrorMessage error={create.error} prefix="Partner not created" />}
-        </section>
+        </Section>
       )}
     </>
   );

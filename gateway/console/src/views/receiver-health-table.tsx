@@ -5,7 +5,9 @@ import type { Column } from "../components/data-table";
 import { formatAge, formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { ToggleAction } from "../components/toggle-action";
+import { receiverColumns } from "./receiver-columns";
 
 const CIRCUIT_LABEL: Record<Types.ReceiverHealth["circuit_state"], string> = {
   closed: "Closed",
@@ -14,18 +16,7 @@ const CIRCUIT_LABEL: Record<Types.ReceiverHealth["circuit_state"], string> = {
 };
 
 const COLUMNS: readonly Column<Types.ReceiverHealth>[] = [
-  {
-    header: "Receiver",
-    rowHeader: true,
-    show: (r) => (
-      <>
-        <span className="mono">{r.config_id}</span>
-        <div className="muted wrap">{r.url}</div>
-        {!r.enabled && <div className="muted">Disabled</div>}
-      </>
-    ),
-  },
-  { header: "Partner", className: "mono", show: (r) => r.partner_id },
+  ...receiverColumns<Types.ReceiverHealth>((r) => !r.enabled && <div className="muted">Disabled</div>),
   {
     header: "Circuit",
     show: (r) => (
@@ -85,8 +76,7 @@ export function ReceiverHealthSection() {
     { refetchInterval: 5_000 },
   );
   return (
-    <section aria-labelledby="receiver-health-heading">
-      <h2 id="receiver-health-heading">Receiver health</h2>
+    <Section headingId="receiver-health-heading" title="Receiver health">
       <form className="inline-form" aria-label="Filter receivers" onSubmit={(e) => e.preventDefault()}>
         <label>
           <input type="checkbox" checked={withBacklog} onChange={(e) => setWithBacklog(e.target.checked)} />{" "}
@@ -122,6 +112,6 @@ export function ReceiverHealthSection() {
           />
         )}
       />
-    </section>
+    </Section>
   );
 }

@@ -11,6 +11,7 @@ import { DateFilter } from "../components/filters";
 import { formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 
 /** Yesterday in UTC: the last closed settlement day. */
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -82,8 +83,7 @@ function Runs() {
     start.mutate();
   };
   return (
-    <section aria-labelledby="runs-heading">
-      <h2 id="runs-heading">Runs</h2>
+    <Section headingId="runs-heading" title="Runs">
       {mayRun && (
         <form className="inline-form" aria-label="Run a reconciliation" onSubmit={submit}>
           <DateFilter id="run-date" label="UTC day" value={date} onChange={setDate} />
@@ -95,7 +95,7 @@ function Runs() {
       )}
       {notice}
       <ListTable {...runs} list={RUNS} />
-    </section>
+    </Section>
   );
 }
 
@@ -166,8 +166,7 @@ function Breaks() {
     api.listReconciliationBreaks({ state, type, date, ...page }),
   );
   return (
-    <section aria-labelledby="breaks-heading">
-      <h2 id="breaks-heading">Breaks</h2>
+    <Section headingId="breaks-heading" title="Breaks">
       <form className="inline-form" aria-label="Filter breaks" onSubmit={(e) => e.preventDefault()}>
         <label>
           State{" "}
@@ -192,7 +191,7 @@ function Breaks() {
       </form>
       {notice}
       <ListTable {...breaks} list={BREAKS} actions={(b) => <Resolve item={b} onDone={setDone} />} />
-    </section>
+    </Section>
   );
 }
 

@@ -6,6 +6,7 @@ import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
 
@@ -47,8 +48,7 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </p>
       <TransactionActions tx={tx} />
       <div className="columns">
-        <section aria-labelledby="tx-summary-heading">
-          <h2 id="tx-summary-heading">Summary</h2>
+        <Section headingId="tx-summary-heading" title="Summary">
           <dl className="facts">
             <dt>Partner</dt>
             <dd>
@@ -83,18 +83,15 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
             <dt>Updated</dt>
             <dd>{formatTime(tx.updated_at)}</dd>
           </dl>
-        </section>
-        <section aria-labelledby="tx-destination-heading">
-          <h2 id="tx-destination-heading">Destination</h2>
+        </Section>
+        <Section headingId="tx-destination-heading" title="Destination">
           <KeyValues value={tx.destination ?? undefined} empty="No destination recorded." />
-        </section>
-        <section aria-labelledby="tx-quote-heading">
-          <h2 id="tx-quote-heading">Quote</h2>
+        </Section>
+        <Section headingId="tx-quote-heading" title="Quote">
           <KeyValues value={tx.quote ?? undefined} empty="Not quoted yet." />
-        </section>
+        </Section>
       </div>
-      <section aria-labelledby="tx-timeline-heading">
-        <h2 id="tx-timeline-heading">Status history</h2>
+      <Section headingId="tx-timeline-heading" title="Status history">
         {tx.status_history.length ? (
           <ol className="timeline">
             {tx.status_history.map((step) => (
@@ -109,9 +106,8 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
         ) : (
           <p className="state empty">No status changes recorded.</p>
         )}
-      </section>
-      <section aria-labelledby="tx-ledger-heading">
-        <h2 id="tx-ledger-heading">Ledger entries</h2>
+      </Section>
+      <Section headingId="tx-ledger-heading" title="Ledger entries">
         {tx.ledger_movements.length ? (
           <DataTable label="Ledger entries table" headers={["When", "Movement", "Account", "Amount USD"]}>
             {tx.ledger_movements.flatMap((m) =>
@@ -130,9 +126,8 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
         ) : (
           <p className="state empty">No money has moved for this transaction.</p>
         )}
-      </section>
-      <section aria-labelledby="tx-webhooks-heading">
-        <h2 id="tx-webhooks-heading">Webhook deliveries</h2>
+      </Section>
+      <Section headingId="tx-webhooks-heading" title="Webhook deliveries">
         {notice}
         <DeliveryTable
           deliveries={tx.webhook_deliveries}
@@ -140,7 +135,7 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
           label="Webhook deliveries of this transaction"
           onDone={setRedelivered}
         />
-      </section>
+      </Section>
     </>
   );
 }

@@ -6,8 +6,10 @@ import type { Column } from "../components/data-table";
 import { InlineSearch, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { type ListOf, type ListSpec, ListState, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { ToggleAction } from "../components/toggle-action";
 import { DeliveryTable } from "./delivery-table";
+import { receiverColumns } from "./receiver-columns";
 import { ReceiverHealthSection } from "./receiver-health-table";
 
 const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
@@ -46,8 +48,7 @@ function Deliveries() {
     { refetchInterval: 5_000 },
   );
   return (
-    <section aria-labelledby="deliveries-heading">
-      <h2 id="deliveries-heading">Deliveries</h2>
+    <Section headingId="deliveries-heading" title="Deliveries">
       <form className="grid-form" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
         <SelectFilter id="delivery-outcome" label="Outcome" options={OUTCOMES} {...bind("status")} />
         <SelectFilter id="delivery-event" label="Event" options={EVENTS} {...bind("event_type")} />
@@ -57,22 +58,12 @@ function Deliveries() {
       <ListState {...deliveries} list={DELIVERIES}>
         {(rows) => <DeliveryTable deliveries={rows} label="Webhook deliveries" onDone={setRedelivered} />}
       </ListState>
-    </section>
+    </Section>
   );
 }
 
 const CONFIGS_COLUMNS: readonly Column<Types.WebhookConfig>[] = [
-  {
-    header: "Receiver",
-    rowHeader: true,
-    show: (c) => (
-      <>
-        <span className="mono">{c.config_id}</span>
-        <div className="muted wrap">{c.url}</div>
-      </>
-    ),
-  },
-  { header: "Partner", className: "mono", show: (c) => c.partner_id },
+  ...receiverColumns(),
   { header: "Events", show: (c) => (c.events.includes("*") ? "all" : c.events.join(", ")) },
   {
     header: "State",
@@ -106,8 +97,7 @@ function Configs() {
   });
   const [notice, setDone] = useNotice();
   return (
-    <section aria-labelledby="configs-heading">
-      <h2 id="configs-heading">Receivers (webhook configs)</h2>
+    <Section headingId="configs-heading" title="Receivers (webhook configs)">
       <InlineSearch
         id="configs-partner"
         label="Partner id"
@@ -136,6 +126,6 @@ function Configs() {
           />
         )}
       />
-    </section>
+    </Section>
   );
 }
