@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useSearchParams } from "react-router";
 
 /**
@@ -123,5 +123,44 @@ export function InlineSearch({
       <input id={id} value={value} onChange={(e) => setValue(e.target.value)} placeholder={placeholder} />
       <button type="submit">{button}</button>
     </form>
+  );
+}
+
+/**
+ * The form around filters that apply as they change: named for assistive technology, and Enter in one of
+ * its fields submits nothing.
+ */
+export function FilterForm({
+  label,
+  layout,
+  children,
+}: {
+  label: string;
+  /** The form's classes: a grid of fields, a grid above search results, or fields in a row. */
+  layout: "grid-form" | "grid-form search" | "inline-form";
+  children: ReactNode;
+}) {
+  return (
+    <form className={layout} aria-label={label} onSubmit={(e) => e.preventDefault()}>
+      {children}
+    </form>
+  );
+}
+
+/** The one filter of a list filtered by status: the form named `label` above the results. */
+export function StatusFilter({
+  label,
+  ...select
+}: {
+  label: string;
+  id: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <FilterForm layout="grid-form search" label={label}>
+      <SelectFilter label="Status" {...select} />
+    </FilterForm>
   );
 }

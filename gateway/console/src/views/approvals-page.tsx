@@ -5,6 +5,7 @@ import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog, ReasonField, useReasonDialog } from "../components/confirm-dialog";
 import type { Column } from "../components/data-table";
+import { FilterForm } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge } from "../components/format";
 import { type ListSpec, ListTable } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
@@ -47,11 +48,7 @@ export function ApprovalsPage() {
         Credits above the threshold, refunds and forced failures wait here until a second operator approves
         them. Nothing moves until then.
       </p>
-      <form
-        className="inline-form"
-        aria-label="Filter approval requests"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterForm layout="inline-form" label="Filter approval requests">
         <label>
           Status{" "}
           <select value={status} onChange={(e) => setStatus(e.target.value as Types.ApprovalStatus | "")}>
@@ -63,7 +60,7 @@ export function ApprovalsPage() {
             <option value="">All</option>
           </select>
         </label>
-      </form>
+      </FilterForm>
       {notice}
       <ListTable query={query} list={APPROVALS} actions={(a) => <Decide item={a} onDone={setDone} />} />
     </>

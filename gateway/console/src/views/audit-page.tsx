@@ -3,7 +3,7 @@ import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
-import { DateFilter, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
+import { DateFilter, FilterForm, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
@@ -43,7 +43,7 @@ export function AuditPage() {
       <h1>Audit</h1>
       <ChainState />
       <Section headingId="audit-heading" title="Admin actions">
-        <form className="grid-form" aria-label="Filter audit records" onSubmit={(e) => e.preventDefault()}>
+        <FilterForm layout="grid-form" label="Filter audit records">
           {FILTERS.map((f) => (
             <TextFilter
               key={f.name}
@@ -56,7 +56,7 @@ export function AuditPage() {
           <SelectFilter id="audit-outcome" label="Outcome" options={OUTCOMES} {...bind("outcome")} />
           <DateFilter id="audit-from" label="From (UTC day)" {...bind("from")} />
           <DateFilter id="audit-to" label="Before (UTC day)" {...bind("to")} />
-        </form>
+        </FilterForm>
         <p>
           <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
             Export CSV

@@ -1,16 +1,17 @@
 import { EDITABLE_STATUSES, ITEM_STATUSES } from "@payouts/ledger/batch-statuses";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
 import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
 import { type Column, DataTable } from "../components/data-table";
-import { SelectFilter } from "../components/filters";
+import { StatusFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
 
 const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["total", "Items"],
@@ -34,13 +35,12 @@ const AMOUNTS: readonly [keyof Types.Batch & `${string}_usd`, string][] = [
 
 /** One batch: its status, amounts and counts, the per-item report, and cancelling it before funding. */
 export function BatchPage() {
-  const { batchId = "" } = useParams();
-  const api = useApi();
-  const batch = useQuery({
-    queryKey: ["batch", batchId],
-    queryFn: () => api.getBatch(batchId),
-    refetchInterval: 5_000,
-  });
+  const { id: batchId, query: batch } = useRouteRecord(
+    "batchId",
+    "batch",
+    (api, id) => api.getBatch(id),
+    5_000,
+  );
   return (
     <>
       <p>
@@ -162,15 +162,13 @@ function BatchItems({ batchId }: { batchId: string }) {
   return (
     <>
       <h2>Items</h2>
-      <form className="grid-form search" aria-label="Filter items" onSubmit={(e) => e.preventDefault()}>
-        <SelectFilter
-          id="item-status"
-          label="Status"
-          value={status}
-          options={ITEM_STATUSES}
-          onChange={setStatus}
-        />
-      </form>
+      <StatusFilter
+        label="Filter items"
+        id="item-status"
+        value={status}
+        options={ITEM_STATUSES}
+        onChange={setStatus}
+      />
       <ListTable {...items} list={ITEMS} />
     </>
   );

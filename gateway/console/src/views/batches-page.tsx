@@ -3,7 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
-import { SelectFilter } from "../components/filters";
+import { StatusFilter } from "../components/filters";
 import { formatTime, StatusBadge, Usd } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 
@@ -49,15 +49,13 @@ export function BatchesPage() {
   return (
     <>
       <h1>Batches</h1>
-      <form className="grid-form search" aria-label="Filter batches" onSubmit={(e) => e.preventDefault()}>
-        <SelectFilter
-          id="batch-status"
-          label="Status"
-          value={status}
-          options={BATCH_STATUSES}
-          onChange={(value) => setParams(value ? { status: value } : {})}
-        />
-      </form>
+      <StatusFilter
+        label="Filter batches"
+        id="batch-status"
+        value={status}
+        options={BATCH_STATUSES}
+        onChange={(value) => setParams(value ? { status: value } : {})}
+      />
       <ListTable {...batches} list={BATCHES} />
     </>
   );

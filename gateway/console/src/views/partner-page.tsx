@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router";
 import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
 import { Section } from "../components/section";
 import { PartnerApps } from "./partner-apps";
 import { PartnerBalance } from "./partner-balance";
@@ -12,10 +13,9 @@ import { draftOf, PartnerForm } from "./partner-form";
 import { PartnerStatements } from "./partner-statements";
 
 export function PartnerPage() {
-  const { partnerId = "" } = useParams();
   const api = useApi();
   const client = useQueryClient();
-  const query = useQuery({ queryKey: ["partner", partnerId], queryFn: () => api.getPartner(partnerId) });
+  const { id: partnerId, query } = useRouteRecord("partnerId", "partner", (api, id) => api.getPartner(id));
   const mayEdit = useCan()("PATCH /admin/partners/{partner_id}");
   const [notice, setSaved] = useNotice();
   const update = useMutation({

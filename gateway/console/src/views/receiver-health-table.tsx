@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
+import { FilterForm } from "../components/filters";
 import { formatAge, formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
@@ -77,7 +78,7 @@ export function ReceiverHealthSection() {
   );
   return (
     <Section headingId="receiver-health-heading" title="Receiver health">
-      <form className="inline-form" aria-label="Filter receivers" onSubmit={(e) => e.preventDefault()}>
+      <FilterForm layout="inline-form" label="Filter receivers">
         <label>
           <input type="checkbox" checked={withBacklog} onChange={(e) => setWithBacklog(e.target.checked)} />{" "}
           Only with a backlog
@@ -86,7 +87,7 @@ export function ReceiverHealthSection() {
           <input type="checkbox" checked={circuitOpen} onChange={(e) => setCircuitOpen(e.target.checked)} />{" "}
           Only open circuits
         </label>
-      </form>
+      </FilterForm>
       {notice}
       <ListTable
         {...receivers}

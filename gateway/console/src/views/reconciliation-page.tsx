@@ -7,7 +7,7 @@ import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
 import type { Column } from "../components/data-table";
 import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { ErrorMessage } from "../components/error-message";
-import { DateFilter } from "../components/filters";
+import { DateFilter, FilterForm } from "../components/filters";
 import { formatTime } from "../components/format";
 import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
@@ -167,7 +167,7 @@ function Breaks() {
   );
   return (
     <Section headingId="breaks-heading" title="Breaks">
-      <form className="inline-form" aria-label="Filter breaks" onSubmit={(e) => e.preventDefault()}>
+      <FilterForm layout="inline-form" label="Filter breaks">
         <label>
           State{" "}
           <select value={state} onChange={(e) => setState(e.target.value)}>
@@ -188,7 +188,7 @@ function Breaks() {
           </select>
         </label>
         <DateFilter id="break-date" label="UTC day" value={date} onChange={setDate} />
-      </form>
+      </FilterForm>
       {notice}
       <ListTable {...breaks} list={BREAKS} actions={(b) => <Resolve item={b} onDone={setDone} />} />
     </Section>

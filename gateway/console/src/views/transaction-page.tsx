@@ -1,11 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
 import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
 import { Section } from "../components/section";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
@@ -14,14 +13,13 @@ const MOVING = new Set(["PENDING", "PROCESSING"]);
 
 /** One transaction: what it pays, where, at what price, how the books moved, and what the partner was told. */
 export function TransactionPage() {
-  const { txId = "" } = useParams();
-  const api = useApi();
-  const query = useQuery({
-    queryKey: ["transaction", txId],
-    queryFn: () => api.getTransaction(txId),
+  const { id: txId, query } = useRouteRecord(
+    "txId",
+    "transaction",
+    (api, id) => api.getTransaction(id),
     // A payout on its way is watched closely; a finished one rarely changes (refunds, webhook retries).
-    refetchInterval: (q) => (q.state.data && MOVING.has(q.state.data.status) ? 1_500 : 10_000),
-  });
+    (q) => (q.state.data && MOVING.has(q.state.data.status) ? 1_500 : 10_000),
+  );
   return (
     <>
       <p className="breadcrumb">

@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
 import type { Column } from "../components/data-table";
-import { InlineSearch, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
+import { FilterForm, InlineSearch, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { type ListOf, type ListSpec, ListState, ListTable, usePagedQuery } from "../components/list-table";
 import { useNotice } from "../components/result-notice";
 import { Section } from "../components/section";
@@ -49,11 +49,11 @@ function Deliveries() {
   );
   return (
     <Section headingId="deliveries-heading" title="Deliveries">
-      <form className="grid-form" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+      <FilterForm layout="grid-form" label="Filter deliveries">
         <SelectFilter id="delivery-outcome" label="Outcome" options={OUTCOMES} {...bind("status")} />
         <SelectFilter id="delivery-event" label="Event" options={EVENTS} {...bind("event_type")} />
         <TextFilter id="delivery-partner" label="Partner id" placeholder="ptr_…" {...bind("partner_id")} />
-      </form>
+      </FilterForm>
       {notice}
       <ListState {...deliveries} list={DELIVERIES}>
         {(rows) => <DeliveryTable deliveries={rows} label="Webhook deliveries" onDone={setRedelivered} />}
