@@ -19,20 +19,16 @@ export function useUrlFilters<Name extends string>(names: readonly Name[]) {
   return { filters, key: params.toString(), update, bind };
 }
 
-/** A filter by one value of a list; "Any" (the empty value) filters nothing. */
-export function SelectFilter({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
+interface SelectFilterProps {
   id: string;
   label: string;
   value: string;
   options: readonly string[];
   onChange: (value: string) => void;
-}) {
+}
+
+/** A filter by one value of a list; "Any" (the empty value) filters nothing. */
+export function SelectFilter({ id, label, value, options, onChange }: SelectFilterProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -147,19 +143,10 @@ export function FilterForm({
   );
 }
 
-/** The one filter of a list filtered by status: the form named `label` above the results. */
-export function StatusFilter({
-  label,
-  ...select
-}: {
-  label: string;
-  id: string;
-  value: string;
-  options: readonly string[];
-  onChange: (value: string) => void;
-}) {
+/** The one filter of a list filtered by status, in the form named `name` above the results. */
+export function StatusFilter({ name, ...select }: Omit<SelectFilterProps, "label"> & { name: string }) {
   return (
-    <FilterForm layout="grid-form search" label={label}>
+    <FilterForm layout="grid-form search" label={name}>
       <SelectFilter label="Status" {...select} />
     </FilterForm>
   );

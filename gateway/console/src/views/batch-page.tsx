@@ -163,7 +163,7 @@ function BatchItems({ batchId }: { batchId: string }) {
     <>
       <h2>Items</h2>
       <StatusFilter
-        label="Filter items"
+        name="Filter items"
         id="item-status"
         value={status}
         options={ITEM_STATUSES}

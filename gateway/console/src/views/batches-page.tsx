@@ -50,7 +50,7 @@ export function BatchesPage() {
     <>
       <h1>Batches</h1>
       <StatusFilter
-        label="Filter batches"
+        name="Filter batches"
         id="batch-status"
         value={status}
         options={BATCH_STATUSES}
