@@ -1,10 +1,10 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from "react-router";
 import { isUnauthorized } from "./api/api-error";
 import { SessionProvider, useSession } from "./auth/session-context";
 import { SignInPage } from "./auth/sign-in-page";
-import { Shell } from "./components/shell";
+import { type NavItem, Shell } from "./components/shell";
 import { queryClient, setFailureHandler } from "./query-client";
 import { ApprovalsPage } from "./views/approvals-page";
 import { AuditPage } from "./views/audit-page";
@@ -35,11 +35,32 @@ function RequireSession() {
   if (checking) return <p className="muted">Checking your session…</p>;
   if (!api) return <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />;
   return (
-    <Shell>
+    <Shell nav={MAIN_VIEWS}>
       <Outlet />
     </Shell>
   );
 }
+
+/** The views of the main navigation, in its order: where each is and what the navigation calls it. */
+const MAIN_VIEWS: readonly (NavItem & { element: ReactNode })[] = [
+  { to: "/", label: "Overview", element: <OverviewPage /> },
+  { to: "/transactions", label: "Transactions", element: <TransactionsPage /> },
+  { to: "/batches", label: "Batches", element: <BatchesPage /> },
+  { to: "/partners", label: "Partners", element: <PartnersPage /> },
+  { to: "/webhooks", label: "Webhooks", element: <WebhooksPage /> },
+  { to: "/reconciliation", label: "Reconciliation", element: <ReconciliationPage /> },
+  { to: "/approvals", label: "Approvals", element: <ApprovalsPage /> },
+  { to: "/reference-data", label: "Reference data", element: <ReferenceDataPage /> },
+  { to: "/audit", label: "Audit", element: <AuditPage /> },
+];
+
+/** The views opened from a list, and the answer to any other address. */
+const OTHER_VIEWS = [
+  { path: "transactions/:txId", element: <TransactionPage /> },
+  { path: "batches/:batchId", element: <BatchPage /> },
+  { path: "partners/:partnerId", element: <PartnerPage /> },
+  { path: "*", element: <NotFoundPage /> },
+];
 
 const router = createBrowserRouter(
   [
@@ -47,19 +68,10 @@ const router = createBrowserRouter(
     {
       element: <RequireSession />,
       children: [
-        { index: true, element: <OverviewPage /> },
-        { path: "transactions", element: <TransactionsPage /> },
-        { path: "transactions/:txId", element: <TransactionPage /> },
-        { path: "batches", element: <BatchesPage /> },
-        { path: "batches/:batchId", element: <BatchPage /> },
-        { path: "partners", element: <PartnersPage /> },
-        { path: "partners/:partnerId", element: <PartnerPage /> },
-        { path: "webhooks", element: <WebhooksPage /> },
-        { path: "reconciliation", element: <ReconciliationPage /> },
-        { path: "approvals", element: <ApprovalsPage /> },
-        { path: "reference-data", element: <ReferenceDataPage /> },
-        { path: "audit", element: <AuditPage /> },
-        { path: "*", element: <NotFoundPage /> },
+        ...MAIN_VIEWS.map(({ to, element }) =>
+          to === "/" ? { index: true, element } : { path: to.slice(1), element },
+        ),
+        ...OTHER_VIEWS,
       ],
     },
   ],

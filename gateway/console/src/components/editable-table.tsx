@@ -1,44 +1,28 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { ApiError } from "../api/api-error";
-import { DataTable } from "./data-table";
+import { Cell, type Column, DataTable } from "./data-table";
+import {
+  type CheckboxInput,
+  type Draft,
+  DraftField,
+  type Problems,
+  type TextInput,
+  useDraft,
+} from "./draft-field";
 import { ErrorMessage } from "./error-message";
-import { Field } from "./field";
+import { SubmitButton } from "./section";
 
-/** What an edited row holds while the operator types: text fields and switches, by name. */
-export type Draft = Record<string, string | boolean>;
-
-/** A message per draft field that is wrong; none when the draft may be saved. */
-export type Problems<D extends Draft> = { readonly [K in keyof D & string]?: string | undefined };
-
-type FieldOf<D, V> = { [K in keyof D]: D[K] extends V ? K : never }[keyof D] & string;
-
-/** A column edited with a text input. */
-export interface TextEdit<Row, D extends Draft> {
-  readonly field: FieldOf<D, string>;
-  /** The input's label, e.g. "New rate per USD for BRL". */
+/** How a column is edited: a draft field's input, labelled for the row (e.g. "New rate per USD for BRL"). */
+export type ColumnEdit<Row, D extends Draft> = (
+  | Omit<TextInput<D>, "label">
+  | Omit<CheckboxInput<D>, "label">
+) & {
   readonly label: (row: Row) => string;
-  readonly inputMode?: "decimal" | "numeric";
-  readonly maxLength?: number;
-  /** Codes (currencies, countries) are typed in capitals. */
-  readonly upperCase?: boolean;
-}
+};
 
-/** A column edited with a checkbox. */
-export interface CheckboxEdit<Row, D extends Draft> {
-  readonly field: FieldOf<D, boolean>;
-  readonly label: (row: Row) => string;
-  readonly checkbox: true;
-}
-
-export interface EditableColumn<Row, D extends Draft> {
-  readonly header: string;
-  /** The cell while the row is shown (and while it is edited, when the column has no `edit`). */
-  readonly show: (row: Row) => ReactNode;
-  /** The row's name: a `<th scope="row">`. */
-  readonly rowHeader?: boolean;
-  readonly className?: string;
-  readonly edit?: TextEdit<Row, D> | CheckboxEdit<Row, D>;
+export interface EditableColumn<Row, D extends Draft> extends Column<Row> {
+  readonly edit?: ColumnEdit<Row, D>;
 }
 
 export interface EditableTableProps<Row, D extends Draft> {
@@ -89,31 +73,13 @@ export function EditableTable<Row, D extends Draft>(props: EditableTableProps<Ro
   );
 }
 
-function Cell<Row, D extends Draft>({
-  column,
-  children,
-}: {
-  column: EditableColumn<Row, D>;
-  children: ReactNode;
-}) {
-  return column.rowHeader ? (
-    <th scope="row" className={column.className}>
-      {children}
-    </th>
-  ) : (
-    <td className={column.className}>{children}</td>
-  );
+/** A row of the table, shown or being edited. */
+interface TableRow<Row, D extends Draft> {
+  readonly table: EditableTableProps<Row, D>;
+  readonly row: Row;
 }
 
-function ShownRow<Row, D extends Draft>({
-  table,
-  row,
-  onEdit,
-}: {
-  table: EditableTableProps<Row, D>;
-  row: Row;
-  onEdit: () => void;
-}) {
+function ShownRow<Row, D extends Draft>({ table, row, onEdit }: TableRow<Row, D> & { onEdit: () => void }) {
   const edit = table.editButton(row);
   return (
     <tr>
@@ -140,14 +106,9 @@ function EditingRow<Row, D extends Draft>({
   table,
   row,
   onClose,
-}: {
-  table: EditableTableProps<Row, D>;
-  row: Row;
-  onClose: () => void;
-}) {
+}: TableRow<Row, D> & { onClose: () => void }) {
   const client = useQueryClient();
-  const [draft, setDraft] = useState(() => table.draftOf(row));
-  const [problems, setProblems] = useState<Problems<D>>({});
+  const state = useDraft(table.draftOf(row), table.validate);
   const save = useMutation({
     mutationFn: (d: D) => table.save(row, d),
     onSuccess: async (message) => {
@@ -157,59 +118,38 @@ function EditingRow<Row, D extends Draft>({
     },
   });
   const formId = `${table.idPrefix}-${table.rowKey(row)}`;
-  const set = (field: string, value: string | boolean) => setDraft((d) => ({ ...d, [field]: value }));
   // A refusal naming one of the edited fields is shown at that field.
   const refusal = save.error instanceof ApiError ? save.error : undefined;
   const refusedField = table.columns.some((c) => c.edit && c.edit.field === refusal?.field)
     ? refusal?.field
     : undefined;
-  const problemOf = (field: keyof D & string) =>
-    problems[field] ?? (refusal && refusedField === field ? `Not saved: ${refusal.message}` : undefined);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found = table.validate(draft);
-    setProblems(found);
-    if (Object.values(found).some(Boolean)) return;
-    save.mutate(draft);
+    if (state.check()) save.mutate(state.draft);
   }
   return (
     <tr className="editing">
       {table.columns.map(({ edit, ...column }) => (
         <Cell key={column.header} column={column}>
-          {!edit ? (
-            column.show(row)
-          ) : "checkbox" in edit ? (
-            <div className="field checkbox">
-              <input
-                id={`${formId}-${edit.field}`}
-                form={formId}
-                type="checkbox"
-                checked={draft[edit.field] === true}
-                onChange={(e) => set(edit.field, e.target.checked)}
-              />
-              <label htmlFor={`${formId}-${edit.field}`}>{edit.label(row)}</label>
-            </div>
-          ) : (
-            <Field
-              id={`${formId}-${edit.field}`}
+          {edit ? (
+            <DraftField
+              idPrefix={formId}
               form={formId}
-              label={edit.label(row)}
-              inputMode={edit.inputMode}
-              maxLength={edit.maxLength}
-              value={String(draft[edit.field])}
-              onChange={(e) =>
-                set(edit.field, edit.upperCase ? e.target.value.toUpperCase() : e.target.value)
+              input={{ ...edit, label: edit.label(row) }}
+              state={state}
+              error={
+                state.problems[edit.field] ??
+                (refusal && refusedField === edit.field ? `Not saved: ${refusal.message}` : undefined)
               }
-              error={problemOf(edit.field)}
             />
+          ) : (
+            column.show(row)
           )}
         </Cell>
       ))}
       <td>
         <form id={formId} onSubmit={submit} noValidate className="row-actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : table.saveText(row)}
-          </button>
+          <SubmitButton pending={save.isPending} text={table.saveText(row)} />
           <button type="button" onClick={onClose}>
             Cancel
           </button>

@@ -11,7 +11,7 @@ export function Field({
   id: string;
   label: string;
   error?: string | undefined;
-  hint?: string;
+  hint?: string | undefined;
 } & InputHTMLAttributes<HTMLInputElement>) {
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (

@@ -1,3 +1,4 @@
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useSearchParams } from "react-router";
 
 /**
@@ -18,20 +19,16 @@ export function useUrlFilters<Name extends string>(names: readonly Name[]) {
   return { filters, key: params.toString(), update, bind };
 }
 
-/** A filter by one value of a list; "Any" (the empty value) filters nothing. */
-export function SelectFilter({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
+interface SelectFilterProps {
   id: string;
   label: string;
   value: string;
   options: readonly string[];
   onChange: (value: string) => void;
-}) {
+}
+
+/** A filter by one value of a list; "Any" (the empty value) filters nothing. */
+export function SelectFilter({ id, label, value, options, onChange }: SelectFilterProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -94,5 +91,63 @@ export function DateFilter({
       <label htmlFor={id}>{label}</label>
       <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />
     </div>
+  );
+}
+
+/** A one-field form (label, input, submit button) that hands the trimmed value to `onSubmit`. */
+export function InlineSearch({
+  id,
+  label,
+  button,
+  placeholder,
+  onSubmit,
+}: {
+  id: string;
+  label: string;
+  button: string;
+  placeholder?: string;
+  onSubmit: (value: string) => void;
+}) {
+  const [value, setValue] = useState("");
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit(value.trim());
+  }
+  return (
+    <form className="inline-form" onSubmit={submit}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} value={value} onChange={(e) => setValue(e.target.value)} placeholder={placeholder} />
+      <button type="submit">{button}</button>
+    </form>
+  );
+}
+
+/**
+ * The form around filters that apply as they change: named for assistive technology, and Enter in one of
+ * its fields submits nothing.
+ */
+export function FilterForm({
+  label,
+  layout,
+  children,
+}: {
+  label: string;
+  /** The form's classes: a grid of fields, a grid above search results, or fields in a row. */
+  layout: "grid-form" | "grid-form search" | "inline-form";
+  children: ReactNode;
+}) {
+  return (
+    <form className={layout} aria-label={label} onSubmit={(e) => e.preventDefault()}>
+      {children}
+    </form>
+  );
+}
+
+/** The one filter of a list filtered by status, in the form named `name` above the results. */
+export function StatusFilter({ name, ...select }: Omit<SelectFilterProps, "label"> & { name: string }) {
+  return (
+    <FilterForm layout="grid-form search" label={name}>
+      <SelectFilter label="Status" {...select} />
+    </FilterForm>
   );
 }

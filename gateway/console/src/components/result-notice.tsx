@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 
 /** What an action did, announced politely to screen readers and kept on screen until dismissed. */
 export function ResultNotice({ children, onDismiss }: { children: ReactNode; onDismiss: () => void }) {
@@ -10,4 +10,16 @@ export function ResultNotice({ children, onDismiss }: { children: ReactNode; onD
       </button>
     </div>
   );
+}
+
+/**
+ * The notice of the last action's result: the element to place (nothing until there is a message) and the
+ * function an action calls with its message.
+ */
+export function useNotice() {
+  const [message, setMessage] = useState<string>();
+  const notice = message ? (
+    <ResultNotice onDismiss={() => setMessage(undefined)}>{message}</ResultNotice>
+  ) : null;
+  return [notice, setMessage] as const;
 }

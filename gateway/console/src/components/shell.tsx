@@ -2,20 +2,14 @@ import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 import { useSession } from "../auth/session-context";
 
-const NAV = [
-  { to: "/", label: "Overview", end: true },
-  { to: "/transactions", label: "Transactions", end: false },
-  { to: "/batches", label: "Batches", end: false },
-  { to: "/partners", label: "Partners", end: false },
-  { to: "/webhooks", label: "Webhooks", end: false },
-  { to: "/reconciliation", label: "Reconciliation", end: false },
-  { to: "/approvals", label: "Approvals", end: false },
-  { to: "/reference-data", label: "Reference data", end: false },
-  { to: "/audit", label: "Audit", end: false },
-];
+/** An entry of the main navigation; "/" (the overview) is current only on its own address. */
+export interface NavItem {
+  readonly to: string;
+  readonly label: string;
+}
 
 /** The frame of every signed-in view: a skip link, the navigation, and the view as the page's main. */
-export function Shell({ children }: { children: ReactNode }) {
+export function Shell({ nav, children }: { nav: readonly NavItem[]; children: ReactNode }) {
   const { signOut, identity } = useSession();
   return (
     <>
@@ -26,9 +20,9 @@ export function Shell({ children }: { children: ReactNode }) {
         <span className="brand">Payouts console</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {nav.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} end={item.end}>
+                <NavLink to={item.to} end={item.to === "/"}>
                   {item.label}
                 </NavLink>
               </li>

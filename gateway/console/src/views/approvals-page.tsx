@@ -3,12 +3,12 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
-import { Field } from "../components/field";
+import { ConfirmDialog, ReasonField, useReasonDialog } from "../components/confirm-dialog";
+import type { Column } from "../components/data-table";
+import { FilterForm } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge } from "../components/format";
-import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { type ListSpec, ListTable } from "../components/list-table";
+import { useNotice } from "../components/result-notice";
 
 const STATUSES = ["PENDING", "EXECUTING", "APPROVED", "REJECTED", "EXPIRED"] as const;
 
@@ -35,7 +35,7 @@ const REFUSAL_TEXT: Record<NonNullable<Types.ApprovalRequest["approval_refusal"]
 export function ApprovalsPage() {
   const api = useApi();
   const [status, setStatus] = useState<Types.ApprovalStatus | "">("PENDING");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   const query = useQuery({
     queryKey: ["approvals", status],
     queryFn: () => api.listApprovals(status),
@@ -48,11 +48,7 @@ export function ApprovalsPage() {
         Credits above the threshold, refunds and forced failures wait here until a second operator approves
         them. Nothing moves until then.
       </p>
-      <form
-        className="inline-form"
-        aria-label="Filter approval requests"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterForm layout="inline-form" label="Filter approval requests">
         <label>
           Status{" "}
           <select value={status} onChange={(e) => setStatus(e.target.value as Types.ApprovalStatus | "")}>
@@ -64,138 +60,125 @@ export function ApprovalsPage() {
             <option value="">All</option>
           </select>
         </label>
-      </form>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState
-        query={query}
-        what="approval requests"
-        isEmpty={(d) => d.approvals.length === 0}
-        empty="No approval request with this status."
-      >
-        {(data) => (
-          <DataTable
-            label="Approval requests"
-            headers={["Request", "Action", "Target", "Amount (USD)", "Requested by", "Status", "Expires"]}
-            actions
-          >
-            {data.approvals.map((a) => (
-              <ApprovalRow key={a.approval_id} item={a} onDone={setDone} />
-            ))}
-          </DataTable>
-        )}
-      </QueryState>
+      </FilterForm>
+      {notice}
+      <ListTable query={query} list={APPROVALS} actions={(a) => <Decide item={a} onDone={setDone} />} />
     </>
   );
 }
 
+const COLUMNS: readonly Column<Types.ApprovalRequest>[] = [
+  { header: "Request", rowHeader: true, className: "mono", show: (a) => a.approval_id },
+  { header: "Action", show: (a) => ACTION_LABEL[a.action] },
+  { header: "Target", show: (a) => <Target item={a} /> },
+  {
+    header: "Amount (USD)",
+    className: "num",
+    show: (a) => (a.amount_usd === null ? "—" : formatDecimal(a.amount_usd)),
+  },
+  {
+    header: "Requested by",
+    show: (a) => (
+      <>
+        {a.requested_by.name} <span className="muted">({a.requested_by.kind})</span>
+      </>
+    ),
+  },
+  {
+    header: "Status",
+    show: (a) => (
+      <>
+        <StatusBadge status={a.status} />
+        {a.decided_by && <div className="muted">by {a.decided_by.name}</div>}
+        {a.outcome && !a.outcome.succeeded && <div className="muted wrap">{a.outcome.code}</div>}
+      </>
+    ),
+  },
+  { header: "Expires", show: (a) => formatTime(a.expires_at) },
+];
+
+const APPROVALS: ListSpec<Types.ApprovalList, Types.ApprovalRequest> = {
+  label: "Approval requests",
+  what: "approval requests",
+  empty: "No approval request with this status.",
+  items: (answer) => answer.approvals,
+  rowId: "approval_id",
+  columns: COLUMNS,
+};
+
 type Decision = "approve" | "reject";
 
-function ApprovalRow({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
+/** Approve or reject one request, each after confirmation. */
+function Decide({ item: a, onDone }: { item: Types.ApprovalRequest; onDone: (m: string) => void }) {
   const can = useCan();
   const api = useApi();
   const client = useQueryClient();
-  const [decision, setDecision] = useState<Decision>();
-  const [reason, setReason] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const dialog = useReasonDialog<Decision>();
+  const decision = dialog.choice;
   const decide = useMutation({
     mutationFn: (d: Decision) =>
-      d === "approve" ? api.approve(a.approval_id) : api.reject(a.approval_id, reason.trim()),
+      d === "approve" ? api.approve(a.approval_id) : api.reject(a.approval_id, dialog.reason),
     onSuccess: async (res) => {
       onDone(describeDecision(res));
-      setDecision(undefined);
-      setReason("");
+      dialog.done();
       await client.invalidateQueries({ queryKey: ["approvals"] });
       if (res.target.partner_id)
         await client.invalidateQueries({ queryKey: ["balance", res.target.partner_id] });
     },
   });
-  const open = (d: Decision) => {
-    decide.reset();
-    setProblem(undefined);
-    setDecision(d);
-  };
+  const open = (d: Decision) => dialog.openFor(d, decide);
   function confirm() {
     if (!decision) return;
-    if (decision === "reject" && !reason.trim()) {
-      setProblem("Say why it is rejected; the requester sees it.");
-      return;
+    const missing = decision === "reject" && !dialog.reason;
+    if (dialog.require(missing ? "Say why it is rejected; the requester sees it." : undefined)) {
+      decide.mutate(decision);
     }
-    decide.mutate(decision);
   }
   const pending = a.status === "PENDING";
   return (
-    <tr data-approval-id={a.approval_id}>
-      <th scope="row" className="mono">
-        {a.approval_id}
-      </th>
-      <td>{ACTION_LABEL[a.action]}</td>
-      <td>
-        <Target item={a} />
-      </td>
-      <td className="num">{a.amount_usd === null ? "—" : formatDecimal(a.amount_usd)}</td>
-      <td>
-        {a.requested_by.name} <span className="muted">({a.requested_by.kind})</span>
-      </td>
-      <td>
-        <StatusBadge status={a.status} />
-        {a.decided_by && <div className="muted">by {a.decided_by.name}</div>}
-        {a.outcome && !a.outcome.succeeded && <div className="muted wrap">{a.outcome.code}</div>}
-      </td>
-      <td>{formatTime(a.expires_at)}</td>
-      <td>
-        {pending && (
-          <div className="toolbar">
-            {can("POST /admin/approvals/{approval_id}/approve") && (
-              <button
-                type="button"
-                className="primary"
-                disabled={a.approval_refusal !== null}
-                aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
-                onClick={() => open("approve")}
-              >
-                Approve…
-              </button>
-            )}
-            {can("POST /admin/approvals/{approval_id}/reject") && (
-              <button type="button" onClick={() => open("reject")}>
-                Reject…
-              </button>
-            )}
-          </div>
-        )}
-        {pending && a.approval_refusal && (
-          <div id={`why-${a.approval_id}`} className="muted wrap">
-            {REFUSAL_TEXT[a.approval_refusal]}
-          </div>
-        )}
-        <ConfirmDialog
-          open={decision !== undefined}
-          title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
-          confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
-          danger={decision === "approve"}
-          pending={decide.isPending}
-          error={decide.error}
-          onConfirm={confirm}
-          onCancel={() => setDecision(undefined)}
-        >
-          <p>
-            {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
-          </p>
-          {decision === "approve" ? (
-            <p>Approving carries it out now, once.</p>
-          ) : (
-            <Field
-              id={`reject-reason-${a.approval_id}`}
-              label="Reason"
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-              error={problem}
-            />
+    <>
+      {pending && (
+        <div className="toolbar">
+          {can("POST /admin/approvals/{approval_id}/approve") && (
+            <button
+              type="button"
+              className="primary"
+              disabled={a.approval_refusal !== null}
+              aria-describedby={a.approval_refusal ? `why-${a.approval_id}` : undefined}
+              onClick={() => open("approve")}
+            >
+              Approve…
+            </button>
           )}
-        </ConfirmDialog>
-      </td>
-    </tr>
+          {can("POST /admin/approvals/{approval_id}/reject") && (
+            <button type="button" onClick={() => open("reject")}>
+              Reject…
+            </button>
+          )}
+        </div>
+      )}
+      {pending && a.approval_refusal && (
+        <div id={`why-${a.approval_id}`} className="muted wrap">
+          {REFUSAL_TEXT[a.approval_refusal]}
+        </div>
+      )}
+      <ConfirmDialog
+        {...dialog.bind(decide)}
+        title={`${decision === "approve" ? "Approve" : "Reject"} ${ACTION_LABEL[a.action].toLowerCase()} ${a.approval_id}?`}
+        confirmLabel={decision === "approve" ? "Approve and carry out" : "Reject"}
+        danger={decision === "approve"}
+        onConfirm={confirm}
+      >
+        <p>
+          {describeRequest(a)} Requested by {a.requested_by.name} at {formatTime(a.created_at)}.
+        </p>
+        {decision === "approve" ? (
+          <p>Approving carries it out now, once.</p>
+        ) : (
+          <ReasonField id={`reject-reason-${a.approval_id}`} {...dialog.field} />
+        )}
+      </ConfirmDialog>
+    </>
   );
 }
 

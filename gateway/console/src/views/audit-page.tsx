@@ -1,12 +1,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
-import { DataTable } from "../components/data-table";
+import type { Column } from "../components/data-table";
 import { ErrorMessage } from "../components/error-message";
-import { DateFilter, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
+import { DateFilter, FilterForm, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
 import { formatTime } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
+import { Section } from "../components/section";
 
 const OUTCOMES = ["succeeded", "refused", "failed", "unknown"] as const;
 
@@ -25,11 +26,7 @@ const FILTER_NAMES = [...FILTERS.map((f) => f.name), "outcome", "from", "to"] as
 export function AuditPage() {
   const api = useApi();
   const { filters, key, bind } = useUrlFilters(FILTER_NAMES);
-  const pager = useCursorPager(key);
-  const query = useQuery({
-    queryKey: ["audit", key, pager.cursor],
-    queryFn: () => api.listAuditRecords({ ...filters, cursor: pager.cursor, limit: 25 }),
-  });
+  const records = usePagedQuery(["audit", key], (page) => api.listAuditRecords({ ...filters, ...page }));
   const download = useMutation({
     mutationFn: () => api.exportAuditCsv(filters),
     onSuccess: (blob) => {
@@ -45,9 +42,8 @@ export function AuditPage() {
     <>
       <h1>Audit</h1>
       <ChainState />
-      <section aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Admin actions</h2>
-        <form className="grid-form" aria-label="Filter audit records" onSubmit={(e) => e.preventDefault()}>
+      <Section headingId="audit-heading" title="Admin actions">
+        <FilterForm layout="grid-form" label="Filter audit records">
           {FILTERS.map((f) => (
             <TextFilter
               key={f.name}
@@ -60,27 +56,15 @@ export function AuditPage() {
           <SelectFilter id="audit-outcome" label="Outcome" options={OUTCOMES} {...bind("outcome")} />
           <DateFilter id="audit-from" label="From (UTC day)" {...bind("from")} />
           <DateFilter id="audit-to" label="Before (UTC day)" {...bind("to")} />
-        </form>
+        </FilterForm>
         <p>
           <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
             Export CSV
           </button>
           {download.isError && <ErrorMessage error={download.error} prefix="Not exported" />}
         </p>
-        <QueryState
-          query={query}
-          what="audit records"
-          isEmpty={(d) => d.records.length === 0}
-          empty="No audit record matches these filters."
-        >
-          {(data) => (
-            <>
-              <AuditTable records={data.records} />
-              <PagerControls pager={pager} nextCursor={data.next_cursor} label="Audit records" />
-            </>
-          )}
-        </QueryState>
-      </section>
+        <ListTable {...records} list={RECORDS} />
+      </Section>
     </>
   );
 }
@@ -89,8 +73,7 @@ function ChainState() {
   const api = useApi();
   const query = useQuery({ queryKey: ["audit-verification"], queryFn: () => api.verifyAuditChain() });
   return (
-    <section aria-labelledby="chain-heading">
-      <h2 id="chain-heading">Hash chain</h2>
+    <Section headingId="chain-heading" title="Hash chain">
       <QueryState query={query} what="the chain check">
         {(v) =>
           v.ok ? (
@@ -108,53 +91,70 @@ function ChainState() {
       <button type="button" onClick={() => query.refetch()} disabled={query.isFetching}>
         Check again
       </button>
-    </section>
+    </Section>
   );
 }
 
-function AuditTable({ records }: { records: readonly Types.AuditRecord[] }) {
-  return (
-    <DataTable
-      label="Audit records"
-      headers={["#", "When", "Actor", "Request", "Targets", "Outcome", "Body", "Source"]}
-    >
-      {records.map((r) => (
-        <tr key={r.sequence} data-sequence={r.sequence}>
-          <th scope="row" className="num">
-            {r.sequence}
-          </th>
-          <td>{formatTime(r.at)}</td>
-          <td>
-            {r.actor ? (
-              <>
-                {r.actor.name}{" "}
-                <span className="muted">
-                  ({r.actor.kind}, {r.actor.role})
-                </span>
-              </>
-            ) : (
-              <span className="muted">anonymous{r.attempted_user ? ` as ${r.attempted_user}` : ""}</span>
-            )}
-          </td>
-          <td className="mono">
-            {r.method} {r.route}
-          </td>
-          <td className="mono">
-            {Object.entries(r.target_ids)
-              .map(([k, v]) => `${k}=${v}`)
-              .join(" ") || "—"}
-          </td>
-          <td>
-            <span className={`badge ${r.outcome === "succeeded" ? "ok" : "bad"}`}>{r.outcome}</span>{" "}
-            {r.status ?? ""} {r.error_code ?? ""}
-          </td>
-          <td className="mono wrap">{r.body ?? "—"}</td>
-          <td>
-            {r.source_address}
-            <div className="muted mono">{r.request_id}</div>
-          </td>
-        </tr>
-      ))}
-    </DataTable>
-  );
-}
+const COLUMNS: readonly Column<Types.AuditRecord>[] = [
+  { header: "#", rowHeader: true, className: "num", show: (r) => r.sequence },
+  { header: "When", show: (r) => formatTime(r.at) },
+  {
+    header: "Actor",
+    show: (r) =>
+      r.actor ? (
+        <>
+          {r.actor.name}{" "}
+          <span className="muted">
+            ({r.actor.kind}, {r.actor.role})
+          </span>
+        </>
+      ) : (
+        <span className="muted">anonymous{r.attempted_user ? ` as ${r.attempted_user}` : ""}</span>
+      ),
+  },
+  {
+    header: "Request",
+    className: "mono",
+    show: (r) => (
+      <>
+        {r.method} {r.route}
+      </>
+    ),
+  },
+  {
+    header: "Targets",
+    className: "mono",
+    show: (r) =>
+      Object.entries(r.target_ids)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ") || "—",
+  },
+  {
+    header: "Outcome",
+    show: (r) => (
+      <>
+        <span className={`badge ${r.outcome === "succeeded" ? "ok" : "bad"}`}>{r.outcome}</span>{" "}
+        {r.status ?? ""} {r.error_code ?? ""}
+      </>
+    ),
+  },
+  { header: "Body", className: "mono wrap", show: (r) => r.body ?? "—" },
+  {
+    header: "Source",
+    show: (r) => (
+      <>
+        {r.source_address}
+        <div className="muted mono">{r.request_id}</div>
+      </>
+    ),
+  },
+];
+
+const RECORDS: ListSpec<Types.AuditPage, Types.AuditRecord> = {
+  label: "Audit records",
+  what: "audit records",
+  empty: "No audit record matches these filters.",
+  items: (answer) => answer.records,
+  rowId: "sequence",
+  columns: COLUMNS,
+};

@@ -1,16 +1,17 @@
 import { EDITABLE_STATUSES, ITEM_STATUSES } from "@payouts/ledger/batch-statuses";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Link, useParams } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Fragment, useState } from "react";
+import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
-import { SelectFilter } from "../components/filters";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
+import { type Column, DataTable } from "../components/data-table";
+import { StatusFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
 
 const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["total", "Items"],
@@ -25,15 +26,21 @@ const COUNTS: readonly [keyof Types.Batch["counts"], string][] = [
   ["cancelled", "Cancelled"],
 ];
 
+/** The batch's USD amounts, in the order they are shown. */
+const AMOUNTS: readonly [keyof Types.Batch & `${string}_usd`, string][] = [
+  ["total_usd", "Total"],
+  ["reserved_usd", "Reserved"],
+  ["released_usd", "Released"],
+];
+
 /** One batch: its status, amounts and counts, the per-item report, and cancelling it before funding. */
 export function BatchPage() {
-  const { batchId = "" } = useParams();
-  const api = useApi();
-  const batch = useQuery({
-    queryKey: ["batch", batchId],
-    queryFn: () => api.getBatch(batchId),
-    refetchInterval: 5_000,
-  });
+  const { id: batchId, query: batch } = useRouteRecord(
+    "batchId",
+    "batch",
+    (api, id) => api.getBatch(id),
+    5_000,
+  );
   return (
     <>
       <p>
@@ -72,18 +79,14 @@ function BatchSummary({ batch }: { batch: Types.Batch }) {
           {batch.approvals.length} of {batch.required_approvals}
           {batch.approvals.map((a) => ` · ${a.approver_id} at ${formatTime(a.at)}`).join("")}
         </dd>
-        <dt>Total</dt>
-        <dd>
-          <Usd value={batch.total_usd} />
-        </dd>
-        <dt>Reserved</dt>
-        <dd>
-          <Usd value={batch.reserved_usd} />
-        </dd>
-        <dt>Released</dt>
-        <dd>
-          <Usd value={batch.released_usd} />
-        </dd>
+        {AMOUNTS.map(([key, label]) => (
+          <Fragment key={key}>
+            <dt>{label}</dt>
+            <dd>
+              <Usd value={batch[key]} />
+            </dd>
+          </Fragment>
+        ))}
         <dt>Created</dt>
         <dd>{formatTime(batch.created_at)}</dd>
         {batch.cancel_reason && (
@@ -110,12 +113,12 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   const mayCancel = useCan()("POST /admin/batches/{batch_id}/cancel");
   const api = useApi();
   const client = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [result, setResult] = useState<string>();
+  const confirm = useConfirm();
+  const [notice, setResult] = useNotice();
   const cancel = useMutation({
     mutationFn: () => api.cancelBatch(batch.batch_id),
     onSuccess: async (b) => {
-      setOpen(false);
+      confirm.close();
       setResult(`Cancelled ${b.batch_id}: ${b.counts.cancelled} items will not be paid.`);
       await client.invalidateQueries({ queryKey: ["batch", batch.batch_id] });
       await client.invalidateQueries({ queryKey: ["batches"] });
@@ -124,30 +127,20 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
   });
   return (
     <>
-      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      {notice}
       {EDITABLE_STATUSES.includes(batch.status) && mayCancel && (
         <div className="toolbar">
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              cancel.reset();
-              setOpen(true);
-            }}
-          >
+          <button type="button" className="danger" onClick={() => confirm.openFor(cancel)}>
             Cancel batch…
           </button>
         </div>
       )}
       <ConfirmDialog
-        open={open}
+        {...confirm.bind(cancel)}
         title={`Cancel ${batch.batch_id}?`}
         confirmLabel="Cancel batch"
         danger
-        pending={cancel.isPending}
-        error={cancel.error}
         onConfirm={() => cancel.mutate()}
-        onCancel={() => setOpen(false)}
       >
         <p>
           None of its {batch.counts.total} items will be paid; their pending transactions expire. The partner
@@ -161,70 +154,68 @@ function CancelBatch({ batch }: { batch: Types.Batch }) {
 function BatchItems({ batchId }: { batchId: string }) {
   const api = useApi();
   const [status, setStatus] = useState("");
-  const pager = useCursorPager(status);
-  const items = useQuery({
-    queryKey: ["batch-items", batchId, status, pager.cursor],
-    queryFn: () => api.listBatchItems(batchId, { status, cursor: pager.cursor, limit: 50 }),
-    refetchInterval: 10_000,
-  });
+  const items = usePagedQuery(
+    ["batch-items", batchId, status],
+    (page) => api.listBatchItems(batchId, { status, ...page }),
+    { limit: 50, refetchInterval: 10_000 },
+  );
   return (
     <>
       <h2>Items</h2>
-      <form className="grid-form search" aria-label="Filter items" onSubmit={(e) => e.preventDefault()}>
-        <SelectFilter
-          id="item-status"
-          label="Status"
-          value={status}
-          options={ITEM_STATUSES}
-          onChange={setStatus}
-        />
-      </form>
-      <QueryState
-        query={items}
-        what="items"
-        isEmpty={(d) => d.items.length === 0}
-        empty="No item matches this filter."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Items table"
-              headers={["Row", "Item", "Status", "Amount", "Total USD", "Name check", "Transaction", "Error"]}
-            >
-              {data.items.map((item) => (
-                <tr key={item.item_ref}>
-                  <td className="num">{item.row_number}</td>
-                  <th scope="row" className="mono">
-                    {item.item_ref}
-                  </th>
-                  <td>
-                    <StatusBadge status={item.status} />
-                  </td>
-                  <td className="num">
-                    {formatDecimal(item.amount, 0)} {item.currency ?? ""}
-                  </td>
-                  <td>
-                    <Usd value={item.total_usd} />
-                  </td>
-                  <td>
-                    {item.name_match}
-                    {item.verified_name && <div className="muted">{item.verified_name}</div>}
-                  </td>
-                  <td className="mono">
-                    {item.tx_id ? <Link to={`/transactions/${item.tx_id}`}>{item.tx_id}</Link> : "—"}
-                  </td>
-                  <td>
-                    {item.error_code
-                      ? `${item.error_code}${item.error_field ? ` (${item.error_field})` : ""}: ${item.error_message ?? ""}`
-                      : (item.failure_reason ?? "—")}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Items" />
-          </>
-        )}
-      </QueryState>
+      <StatusFilter
+        name="Filter items"
+        id="item-status"
+        value={status}
+        options={ITEM_STATUSES}
+        onChange={setStatus}
+      />
+      <ListTable {...items} list={ITEMS} />
     </>
   );
 }
+
+const ITEMS_COLUMNS: readonly Column<Types.BatchItem>[] = [
+  { header: "Row", className: "num", show: (item) => item.row_number },
+  { header: "Item", rowHeader: true, className: "mono", show: (item) => item.item_ref },
+  { header: "Status", show: (item) => <StatusBadge status={item.status} /> },
+  {
+    header: "Amount",
+    className: "num",
+    show: (item) => (
+      <>
+        {formatDecimal(item.amount, 0)} {item.currency ?? ""}
+      </>
+    ),
+  },
+  { header: "Total USD", show: (item) => <Usd value={item.total_usd} /> },
+  {
+    header: "Name check",
+    show: (item) => (
+      <>
+        {item.name_match}
+        {item.verified_name && <div className="muted">{item.verified_name}</div>}
+      </>
+    ),
+  },
+  {
+    header: "Transaction",
+    className: "mono",
+    show: (item) => (item.tx_id ? <Link to={`/transactions/${item.tx_id}`}>{item.tx_id}</Link> : "—"),
+  },
+  {
+    header: "Error",
+    show: (item) =>
+      item.error_code
+        ? `${item.error_code}${item.error_field ? ` (${item.error_field})` : ""}: ${item.error_message ?? ""}`
+        : (item.failure_reason ?? "—"),
+  },
+];
+
+const ITEMS: ListSpec<Types.BatchItemList, Types.BatchItem> = {
+  label: "Items table",
+  what: "items",
+  empty: "No item matches this filter.",
+  items: (answer) => answer.items,
+  rowId: "item_ref",
+  columns: ITEMS_COLUMNS,
+};

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
-import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { Section, SubmitButton } from "../components/section";
 import { COUNTRY, CURRENCY, checkNonNegativeDecimal, compareDecimals } from "../components/validation";
 
 const BLANK: Types.Corridor = {
@@ -22,11 +23,10 @@ export function CorridorsTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["corridors"], queryFn: () => api.listCorridors() });
   const mayEdit = useCan()("PUT /admin/corridors/{country_code}");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   return (
-    <section aria-labelledby="corridors-heading">
-      <h2 id="corridors-heading">Corridor limits</h2>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+    <Section headingId="corridors-heading" title="Corridor limits">
+      {notice}
       <QueryState query={query} what="corridors" isEmpty={(d) => d.corridors.length === 0}>
         {(data) => (
           <EditableTable
@@ -52,7 +52,7 @@ export function CorridorsTable() {
           <NewCorridor onDone={setDone} />
         </>
       )}
-    </section>
+    </Section>
   );
 }
 
@@ -117,78 +117,39 @@ function validate(c: Types.Corridor): Problems {
   return { ...problems, ...checkLimits(c) };
 }
 
+const NEW_CORRIDOR_INPUTS: readonly DraftInput<Types.Corridor>[] = [
+  { field: "country_code", idSuffix: "country", label: "Country", maxLength: 2, upperCase: true },
+  { field: "currency", label: "Currency", maxLength: 3, upperCase: true },
+  { field: "min_amount", idSuffix: "min", label: "Minimum amount", inputMode: "decimal" },
+  { field: "max_amount", idSuffix: "max", label: "Maximum amount", inputMode: "decimal" },
+  { field: "enabled", label: "Enabled", checkbox: true },
+];
+
 /** A corridor for a country that has none yet. */
 function NewCorridor({ onDone }: { onDone: (message: string) => void }) {
   const api = useApi();
   const client = useQueryClient();
-  const [value, setValue] = useState(BLANK);
-  const [problems, setProblems] = useState<Problems>({});
+  const state = useDraft(BLANK, validate);
   const save = useMutation({
     mutationFn: ({ country_code, ...limits }: Types.Corridor) =>
       api.putCorridor(country_code, trimmed(limits)),
     onSuccess: () => client.invalidateQueries({ queryKey: ["corridors"] }),
   });
-  const prefix = "corridor-new";
-  const set = (patch: Partial<Types.Corridor>) => setValue((v) => ({ ...v, ...patch }));
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validate(value);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    save.mutate(value, {
+    if (!state.check()) return;
+    save.mutate(state.draft, {
       onSuccess: (saved) => {
-        setValue(BLANK);
+        state.reset();
         onDone(savedMessage(saved));
       },
     });
   }
   return (
     <form className="inline-form grid-form" onSubmit={submit} noValidate>
-      <Field
-        id={`${prefix}-country`}
-        label="Country"
-        value={value.country_code}
-        maxLength={2}
-        onChange={(e) => set({ country_code: e.target.value.toUpperCase() })}
-        error={problems.country_code}
-      />
-      <Field
-        id={`${prefix}-currency`}
-        label="Currency"
-        value={value.currency}
-        maxLength={3}
-        onChange={(e) => set({ currency: e.target.value.toUpperCase() })}
-        error={problems.currency}
-      />
-      <Field
-        id={`${prefix}-min`}
-        label="Minimum amount"
-        inputMode="decimal"
-        value={value.min_amount}
-        onChange={(e) => set({ min_amount: e.target.value })}
-        error={problems.min_amount}
-      />
-      <Field
-        id={`${prefix}-max`}
-        label="Maximum amount"
-        inputMode="decimal"
-        value={value.max_amount}
-        onChange={(e) => set({ max_amount: e.target.value })}
-        error={problems.max_amount}
-      />
-      <div className="field checkbox">
-        <input
-          id={`${prefix}-enabled`}
-          type="checkbox"
-          checked={value.enabled}
-          onChange={(e) => set({ enabled: e.target.checked })}
-        />
-        <label htmlFor={`${prefix}-enabled`}>Enabled</label>
-      </div>
+      <DraftFields idPrefix="corridor-new" inputs={NEW_CORRIDOR_INPUTS} state={state} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Add corridor"}
-        </button>
+        <SubmitButton pending={save.isPending} text="Add corridor" />
       </div>
       {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
     </form>

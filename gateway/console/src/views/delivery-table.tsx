@@ -16,7 +16,7 @@ export function DeliveryTable({
   label,
   onDone,
 }: {
-  deliveries: Types.Delivery[];
+  deliveries: readonly Types.Delivery[];
   showAttempts?: boolean;
   label: string;
   /** Reports a redelivery; the caller shows it above the list, which may change (or empty) right after. */

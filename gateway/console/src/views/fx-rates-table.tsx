@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { CURRENCY, checkPositiveDecimal } from "../components/validation";
 
 /** FX rates (local currency units per USD) with inline editing; a new rate prices every later quote. */
@@ -14,11 +16,10 @@ export function FxRatesTable() {
   const api = useApi();
   const query = useQuery({ queryKey: ["fx-rates"], queryFn: () => api.listFxRates() });
   const mayEdit = useCan()("PUT /admin/fx-rates/{currency}");
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   return (
-    <section aria-labelledby="fx-heading">
-      <h2 id="fx-heading">FX rates</h2>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+    <Section headingId="fx-heading" title="FX rates">
+      {notice}
       <QueryState query={query} what="FX rates" isEmpty={(d) => d.fx_rates.length === 0}>
         {(data) => (
           <EditableTable
@@ -41,7 +42,7 @@ export function FxRatesTable() {
         )}
       </QueryState>
       {mayEdit && <NewFxRate onDone={setDone} />}
-    </section>
+    </Section>
   );
 }
 
@@ -71,26 +72,30 @@ function useSaveRate() {
   });
 }
 
+type NewRate = { currency: string; rate: string };
+
+const NEW_RATE_INPUTS: readonly DraftInput<NewRate>[] = [
+  { field: "currency", label: "Currency", maxLength: 3, upperCase: true },
+  { field: "rate", label: "Rate per USD", inputMode: "decimal" },
+];
+
+const checkNewRate = ({ currency, rate }: NewRate) => ({
+  currency: CURRENCY.test(currency.trim()) ? undefined : "Use a three-letter ISO 4217 code such as BRL.",
+  rate: checkPositiveDecimal(rate, "The rate", 10),
+});
+
 function NewFxRate({ onDone }: { onDone: (message: string) => void }) {
   const save = useSaveRate();
-  const [currency, setCurrency] = useState("");
-  const [rate, setRate] = useState("");
-  const [invalid, setInvalid] = useState<{ currency?: string | undefined; rate?: string | undefined }>({});
+  const state = useDraft({ currency: "", rate: "" }, checkNewRate);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = {
-      currency: CURRENCY.test(currency.trim()) ? undefined : "Use a three-letter ISO 4217 code such as BRL.",
-      rate: checkPositiveDecimal(rate, "The rate", 10),
-    };
-    setInvalid(problems);
-    if (problems.currency || problems.rate) return;
+    if (!state.check()) return;
     save.mutate(
-      { currency: currency.trim(), rate: rate.trim() },
+      { currency: state.draft.currency.trim(), rate: state.draft.rate.trim() },
       {
         onSuccess: (saved) => {
           onDone(savedMessage(saved));
-          setCurrency("");
-          setRate("");
+          state.reset();
         },
       },
     );
@@ -98,38 +103,7 @@ function NewFxRate({ onDone }: { onDone: (message: string) => void }) {
   return (
     <form className="add-form" onSubmit={submit} noValidate aria-labelledby="fx-add-heading">
       <h3 id="fx-add-heading">Set a rate for another currency</h3>
-      <div className="field">
-        <label htmlFor="fx-new-currency">Currency</label>
-        <input
-          id="fx-new-currency"
-          value={currency}
-          maxLength={3}
-          onChange={(e) => setCurrency(e.target.value.toUpperCase())}
-          aria-invalid={invalid.currency ? true : undefined}
-          aria-describedby={invalid.currency ? "fx-new-currency-error" : undefined}
-        />
-        {invalid.currency && (
-          <p id="fx-new-currency-error" className="error" role="alert">
-            {invalid.currency}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="fx-new-rate">Rate per USD</label>
-        <input
-          id="fx-new-rate"
-          inputMode="decimal"
-          value={rate}
-          onChange={(e) => setRate(e.target.value)}
-          aria-invalid={invalid.rate ? true : undefined}
-          aria-describedby={invalid.rate ? "fx-new-rate-error" : undefined}
-        />
-        {invalid.rate && (
-          <p id="fx-new-rate-error" className="error" role="alert">
-            {invalid.rate}
-          </p>
-        )}
-      </div>
+      <DraftFields idPrefix="fx-new" inputs={NEW_RATE_INPUTS} state={state} />
       <button type="submit" disabled={save.isPending}>
         Set rate
       </button>

@@ -2,14 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { type EditableColumn, EditableTable } from "../components/editable-table";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { Section, SubmitButton } from "../components/section";
 
 const checkLimit = (text: string) =>
   /^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 1_000_000
@@ -25,7 +26,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
   const [limit, setLimit] = useState("");
   const [limitProblem, setLimitProblem] = useState<string>();
   const [created, setCreated] = useState<Types.CreatedApp>();
-  const [done, setDone] = useState<string>();
+  const [notice, setDone] = useNotice();
   const create = useMutation({
     mutationFn: () =>
       api.createApp(partnerId, limit.trim() ? { preview_rate_limit_per_minute: Number(limit.trim()) } : {}),
@@ -46,8 +47,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
   const active = (apps ?? []).filter((a) => !a.revoked_at);
   const revoked = (apps ?? []).filter((a) => a.revoked_at);
   return (
-    <section aria-labelledby="apps-heading">
-      <h2 id="apps-heading">Apps</h2>
+    <Section headingId="apps-heading" title="Apps">
       {created && (
         <div className="notice secret" role="status">
           <p>
@@ -64,7 +64,7 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
           </button>
         </div>
       )}
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
+      {notice}
       {apps === undefined ? (
         <QueryState query={query} what="apps">
           {() => null}
@@ -114,13 +114,11 @@ export function PartnerApps({ partnerId }: { partnerId: string }) {
             onChange={(e) => setLimit(e.target.value)}
             error={limitProblem}
           />
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create app"}
-          </button>
+          <SubmitButton pending={create.isPending} text="Create app" pendingText="Creating…" />
         </form>
       )}
       {create.isError && <ErrorMessage error={create.error} prefix="App not created" />}
-    </section>
+    </Section>
   );
 }
 
@@ -150,11 +148,11 @@ function RevokeApp({
   refresh: () => Promise<void>;
 }) {
   const api = useApi();
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const revoke = useMutation({
     mutationFn: () => api.revokeApp(app.partner_id, app.client_id),
     onSuccess: async () => {
-      setConfirming(false);
+      confirm.close();
       onDone(`App ${app.client_id} revoked: its secrets stop working now.`);
       await refresh();
     },
@@ -164,23 +162,17 @@ function RevokeApp({
       <button
         type="button"
         className="danger"
-        onClick={() => {
-          revoke.reset();
-          setConfirming(true);
-        }}
+        onClick={() => confirm.openFor(revoke)}
         aria-label={`Revoke ${app.client_id}`}
       >
         Revoke
       </button>
       <ConfirmDialog
-        open={confirming}
+        {...confirm.bind(revoke)}
         title={`Revoke app ${app.client_id}?`}
         confirmLabel="Revoke app"
         danger
-        pending={revoke.isPending}
-        error={revoke.error}
         onConfirm={() => revoke.mutate()}
-        onCancel={() => setConfirming(false)}
       >
         <p>
           Every secret of this app stops working at once. This cannot be undone; create a new app instead.

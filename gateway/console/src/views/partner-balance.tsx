@@ -1,16 +1,35 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { isApprovalRequest, newIdempotencyKey } from "../api/admin-api";
+import { isApprovalRequest, newIdempotencyKey, type Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
-import { Field } from "../components/field";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
+import type { Column } from "../components/data-table";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { formatDecimal, formatTime, roundDecimal, Usd } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 import { checkPositiveDecimal } from "../components/validation";
+
+/** The balance, crediting it (confirmed, idempotent), and its history. */
+type Credit = { amount: string; reference: string };
+
+const CREDIT_INPUTS: readonly DraftInput<Credit>[] = [
+  { field: "amount", label: "Amount (USD)", inputMode: "decimal" },
+  {
+    field: "reference",
+    label: "Reference",
+    hint: "Where the money came from, e.g. wire 2026-11-21",
+    maxLength: 500,
+  },
+];
+
+const checkCredit = ({ amount, reference }: Credit) => ({
+  amount: checkPositiveDecimal(amount, "The amount", 2),
+  reference: reference.trim() ? undefined : "A reference (e.g. the wire's id) is required.",
+});
 
 /** The balance, crediting it (confirmed, idempotent), and its history. */
 export function PartnerBalance({ partnerId }: { partnerId: string }) {
@@ -22,43 +41,31 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
     queryFn: () => api.getBalance(partnerId),
     refetchInterval: 10_000,
   });
-  const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState("");
-  const [reference, setReference] = useState("");
-  const [problems, setProblems] = useState<{ amount?: string | undefined; reference?: string | undefined }>(
-    {},
-  );
+  const confirm = useConfirm();
+  const form = useDraft({ amount: "", reference: "" }, checkCredit);
+  const amount = form.draft.amount.trim();
+  const reference = form.draft.reference.trim();
   // One key per credit the operator means to make: a retry after a lost answer credits once.
   const [key, setKey] = useState(() => newIdempotencyKey("credit"));
-  const [result, setResult] = useState<string>();
+  const [notice, setResult] = useNotice();
   const credit = useMutation({
-    mutationFn: () => api.creditBalance(partnerId, amount.trim(), reference.trim(), key),
+    mutationFn: () => api.creditBalance(partnerId, amount, reference, key),
     onSuccess: async (res) => {
       setResult(
         isApprovalRequest(res)
-          ? `Sent for approval: the credit of ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”) waits for a second operator in Approvals (${res.approval_id}). The balance has not changed.`
-          : `Credited ${formatDecimal(amount.trim())} USD (reference “${reference.trim()}”). New balance: ${formatDecimal(roundDecimal(res.balance_usd))} USD.`,
+          ? `Sent for approval: the credit of ${formatDecimal(amount)} USD (reference “${reference}”) waits for a second operator in Approvals (${res.approval_id}). The balance has not changed.`
+          : `Credited ${formatDecimal(amount)} USD (reference “${reference}”). New balance: ${formatDecimal(roundDecimal(res.balance_usd))} USD.`,
       );
-      setOpen(false);
-      setAmount("");
-      setReference("");
+      confirm.close();
+      form.reset();
       setKey(newIdempotencyKey("credit"));
       await client.invalidateQueries({ queryKey: ["balance", partnerId] });
       await client.invalidateQueries({ queryKey: ["balance-entries", partnerId] });
     },
   });
-  function confirm() {
-    const found = {
-      amount: checkPositiveDecimal(amount, "The amount", 2),
-      reference: reference.trim() ? undefined : "A reference (e.g. the wire's id) is required.",
-    };
-    setProblems(found);
-    if (!found.amount && !found.reference) credit.mutate();
-  }
   return (
-    <section aria-labelledby="balance-heading">
-      <h2 id="balance-heading">Balance</h2>
-      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+    <Section headingId="balance-heading" title="Balance">
+      {notice}
       <QueryState query={balance} what="the balance">
         {(b) => (
           <p className="big-figure">
@@ -67,95 +74,58 @@ export function PartnerBalance({ partnerId }: { partnerId: string }) {
         )}
       </QueryState>
       {can("POST /admin/partners/{partner_id}/balance/credits") && (
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            credit.reset();
-            setOpen(true);
-          }}
-        >
+        <button type="button" className="primary" onClick={() => confirm.openFor(credit)}>
           Credit balance…
         </button>
       )}
       <ConfirmDialog
-        open={open}
+        {...confirm.bind(credit)}
         title="Credit the partner's balance"
-        confirmLabel={amount.trim() ? `Credit ${formatDecimal(amount.trim())} USD` : "Credit"}
-        pending={credit.isPending}
-        error={credit.error}
-        onConfirm={confirm}
-        onCancel={() => setOpen(false)}
+        confirmLabel={amount ? `Credit ${formatDecimal(amount)} USD` : "Credit"}
+        onConfirm={() => form.check() && credit.mutate()}
       >
         <p>
           This adds money to partner <span className="mono">{partnerId}</span>'s USD balance. It happens once,
           even if you press the button again. A large credit waits for a second operator's approval.
         </p>
-        <Field
-          id="credit-amount"
-          label="Amount (USD)"
-          inputMode="decimal"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          error={problems.amount}
-        />
-        <Field
-          id="credit-reference"
-          label="Reference"
-          hint="Where the money came from, e.g. wire 2026-11-21"
-          value={reference}
-          maxLength={500}
-          onChange={(e) => setReference(e.target.value)}
-          error={problems.reference}
-        />
+        <DraftFields idPrefix="credit" inputs={CREDIT_INPUTS} state={form} />
       </ConfirmDialog>
       <BalanceHistory partnerId={partnerId} />
-    </section>
+    </Section>
   );
 }
 
+const HISTORY_COLUMNS: readonly Column<Types.BalanceEntry>[] = [
+  { header: "When", show: (e) => formatTime(e.created_at) },
+  { header: "Kind", show: (e) => e.kind },
+  { header: "Amount", show: (e) => <Usd value={e.amount_usd} /> },
+  { header: "Balance after", show: (e) => <Usd value={e.balance_after_usd} /> },
+  {
+    header: "Reference / transaction",
+    show: (e) => (e.tx_id ? <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link> : (e.reference ?? "—")),
+  },
+];
+
+const HISTORY: ListSpec<Types.BalanceEntryList, Types.BalanceEntry> = {
+  label: "Balance history table",
+  what: "balance history",
+  empty: "No balance movements yet.",
+  items: (answer) => answer.entries,
+  rowId: "entry_id",
+  columns: HISTORY_COLUMNS,
+};
+
 function BalanceHistory({ partnerId }: { partnerId: string }) {
   const api = useApi();
-  const pager = useCursorPager(partnerId);
-  const query = useQuery({
-    queryKey: ["balance-entries", partnerId, pager.cursor],
-    queryFn: () => api.listBalanceEntries(partnerId, { cursor: pager.cursor, limit: 20 }),
-  });
+  const entries = usePagedQuery(
+    ["balance-entries", partnerId],
+    (page) => api.listBalanceEntries(partnerId, page),
+    { limit: 20 },
+  );
   return (
     <>
       <h3>Balance history</h3>
-      <QueryState
-        query={query}
-        what="balance history"
-        isEmpty={(d) => d.entries.length === 0}
-        empty="No balance movements yet."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Balance history table"
-              headers={["When", "Kind", "Amount", "Balance after", "Reference / transaction"]}
-            >
-              {data.entries.map((e) => (
-                <tr key={e.entry_id}>
-                  <td>{formatTime(e.created_at)}</td>
-                  <td>{e.kind}</td>
-                  <td>
-                    <Usd value={e.amount_usd} />
-                  </td>
-                  <td>
-                    <Usd value={e.balance_after_usd} />
-                  </td>
-                  <td>
-                    {e.tx_id ? <Link to={`/transactions/${e.tx_id}`}>{e.tx_id}</Link> : (e.reference ?? "—")}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Balance history" />
-          </>
-        )}
-      </QueryState>
+      <ListTable {...entries} list={HISTORY} />
     </>
   );
 }

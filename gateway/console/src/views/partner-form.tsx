@@ -1,14 +1,15 @@
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Types } from "../api/admin-api";
-import { Field } from "../components/field";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
+import { SubmitButton } from "../components/section";
 import { CURRENCY, checkNonNegativeDecimal } from "../components/validation";
 
-export interface PartnerDraft {
+export type PartnerDraft = {
   name: string;
   currencies: string;
   percent: string;
   fixedUsd: string;
-}
+};
 
 export const draftOf = (p?: Types.Partner): PartnerDraft => ({
   name: p?.name ?? "",
@@ -45,6 +46,17 @@ function parse(draft: PartnerDraft): { input?: Types.PartnerInput; problems: Pro
   };
 }
 
+const INPUTS: readonly DraftInput<PartnerDraft>[] = [
+  { field: "name", label: "Name" },
+  {
+    field: "currencies",
+    label: "Supported currencies",
+    hint: "Three-letter codes separated by commas, e.g. BRL, ARS",
+  },
+  { field: "percent", label: "Percentage fee (%)", inputMode: "decimal" },
+  { field: "fixedUsd", idSuffix: "fixed", label: "Fixed fee (USD)", inputMode: "decimal" },
+];
+
 /** Name, supported currencies and fee schedule: used to create a partner and to edit one. */
 export function PartnerForm({
   idPrefix,
@@ -59,52 +71,17 @@ export function PartnerForm({
   pending: boolean;
   onSubmit: (input: Types.PartnerInput, reset: () => void) => void;
 }) {
-  const [draft, setDraft] = useState(initial);
-  const [problems, setProblems] = useState<Problems>({});
-  const set = (patch: Partial<PartnerDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const state = useDraft(initial, (draft) => parse(draft).problems);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = parse(draft);
-    setProblems(parsed.problems);
-    if (parsed.input) onSubmit(parsed.input, () => setDraft(initial));
+    const { input } = parse(state.draft);
+    if (state.check() && input) onSubmit(input, state.reset);
   }
   return (
     <form className="grid-form" onSubmit={submit} noValidate>
-      <Field
-        id={`${idPrefix}-name`}
-        label="Name"
-        value={draft.name}
-        onChange={(e) => set({ name: e.target.value })}
-        error={problems.name}
-      />
-      <Field
-        id={`${idPrefix}-currencies`}
-        label="Supported currencies"
-        hint="Three-letter codes separated by commas, e.g. BRL, ARS"
-        value={draft.currencies}
-        onChange={(e) => set({ currencies: e.target.value })}
-        error={problems.currencies}
-      />
-      <Field
-        id={`${idPrefix}-percent`}
-        label="Percentage fee (%)"
-        inputMode="decimal"
-        value={draft.percent}
-        onChange={(e) => set({ percent: e.target.value })}
-        error={problems.percent}
-      />
-      <Field
-        id={`${idPrefix}-fixed`}
-        label="Fixed fee (USD)"
-        inputMode="decimal"
-        value={draft.fixedUsd}
-        onChange={(e) => set({ fixedUsd: e.target.value })}
-        error={problems.fixedUsd}
-      />
+      <DraftFields idPrefix={idPrefix} inputs={INPUTS} state={state} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={pending}>
-          {pending ? "Saving…" : submitLabel}
-        </button>
+        <SubmitButton pending={pending} text={submitLabel} />
       </div>
     </form>
   );

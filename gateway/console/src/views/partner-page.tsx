@@ -1,23 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Link, useParams } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router";
 import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { formatTime } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
+import { Section } from "../components/section";
 import { PartnerApps } from "./partner-apps";
 import { PartnerBalance } from "./partner-balance";
 import { draftOf, PartnerForm } from "./partner-form";
 import { PartnerStatements } from "./partner-statements";
 
 export function PartnerPage() {
-  const { partnerId = "" } = useParams();
   const api = useApi();
   const client = useQueryClient();
-  const query = useQuery({ queryKey: ["partner", partnerId], queryFn: () => api.getPartner(partnerId) });
+  const { id: partnerId, query } = useRouteRecord("partnerId", "partner", (api, id) => api.getPartner(id));
   const mayEdit = useCan()("PATCH /admin/partners/{partner_id}");
-  const [saved, setSaved] = useState<string>();
+  const [notice, setSaved] = useNotice();
   const update = useMutation({
     mutationFn: (input: Parameters<typeof api.updatePartner>[1]) => api.updatePartner(partnerId, input),
     onSuccess: async (partner) => {
@@ -45,9 +45,8 @@ export function PartnerPage() {
               <dt>Updated</dt>
               <dd>{formatTime(partner.updated_at)}</dd>
             </dl>
-            <section aria-labelledby="partner-edit-heading">
-              <h2 id="partner-edit-heading">Fees and currencies</h2>
-              {saved && <ResultNotice onDismiss={() => setSaved(undefined)}>{saved}</ResultNotice>}
+            <Section headingId="partner-edit-heading" title="Fees and currencies">
+              {notice}
               {mayEdit ? (
                 <PartnerForm
                   key={partner.updated_at}
@@ -64,7 +63,7 @@ export function PartnerPage() {
                 </p>
               )}
               {update.isError && <ErrorMessage error={update.error} prefix="Not saved" />}
-            </section>
+            </Section>
             <PartnerBalance partnerId={partner.partner_id} />
             <PartnerStatements partnerId={partner.partner_id} />
             <PartnerApps partnerId={partner.partner_id} />

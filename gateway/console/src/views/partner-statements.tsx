@@ -4,7 +4,8 @@ import { useApi, useCan } from "../auth/session-context";
 import { ErrorMessage } from "../components/error-message";
 import { Field } from "../components/field";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 
 /** Zones offered as suggestions; any IANA name is accepted (the API checks it). */
 const SUGGESTED_ZONES = [
@@ -28,7 +29,7 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
     queryFn: () => api.getStatementSettings(partnerId),
   });
   const [zone, setZone] = useState<string>();
-  const [saved, setSaved] = useState<string>();
+  const [notice, setSaved] = useNotice();
   const save = useMutation({
     mutationFn: (timeZone: string) => api.putStatementSettings(partnerId, timeZone),
     onSuccess: async (res) => {
@@ -38,9 +39,8 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
     },
   });
   return (
-    <section aria-labelledby="statements-heading">
-      <h2 id="statements-heading">Statements</h2>
-      {saved && <ResultNotice onDismiss={() => setSaved(undefined)}>{saved}</ResultNotice>}
+    <Section headingId="statements-heading" title="Statements">
+      {notice}
       <QueryState query={settings} what="the statement settings">
         {(current) => (
           <form
@@ -72,6 +72,6 @@ export function PartnerStatements({ partnerId }: { partnerId: string }) {
         )}
       </QueryState>
       {save.isError && <ErrorMessage error={save.error} prefix="Not saved" />}
-    </section>
+    </Section>
   );
 }

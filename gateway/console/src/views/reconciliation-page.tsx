@@ -1,16 +1,17 @@
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { DataTable } from "../components/data-table";
+import { ConfirmDialog, useConfirm } from "../components/confirm-dialog";
+import type { Column } from "../components/data-table";
+import { DraftFields, type DraftInput, useDraft } from "../components/draft-field";
 import { ErrorMessage } from "../components/error-message";
-import { Field } from "../components/field";
+import { DateFilter, FilterForm } from "../components/filters";
 import { formatTime } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
-import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
+import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
 
 /** Yesterday in UTC: the last closed settlement day. */
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -29,16 +30,43 @@ export function ReconciliationPage() {
   );
 }
 
+const RUN_COLUMNS: readonly Column<Types.ReconciliationRun>[] = [
+  { header: "Run", rowHeader: true, className: "mono", show: (r) => r.run_id },
+  { header: "Day", show: (r) => r.date },
+  {
+    header: "Status",
+    show: (r) => (
+      <>
+        <span className={`badge ${r.status === "FAILED" ? "bad" : "ok"}`}>{r.status}</span>
+        {r.error && <div className="muted wrap">{r.error}</div>}
+      </>
+    ),
+  },
+  { header: "Started by", show: (r) => r.started_by },
+  { header: "Rail records", className: "num", show: (r) => r.rail_records },
+  { header: "Ledger payouts", className: "num", show: (r) => r.ledger_payouts },
+  { header: "Found", className: "num", show: (r) => r.breaks_found },
+  { header: "New", className: "num", show: (r) => r.breaks_opened },
+  { header: "Started", show: (r) => formatTime(r.started_at) },
+];
+
+const RUNS: ListSpec<Types.ReconciliationRunList, Types.ReconciliationRun> = {
+  label: "Reconciliation runs",
+  what: "runs",
+  empty: "No run yet.",
+  items: (answer) => answer.runs,
+  rowId: "run_id",
+  columns: RUN_COLUMNS,
+};
+
 function Runs() {
   const mayRun = useCan()("POST /admin/reconciliation/runs");
   const api = useApi();
   const client = useQueryClient();
   const [date, setDate] = useState(yesterday);
-  const [done, setDone] = useState<string>();
-  const pager = useCursorPager("runs");
-  const query = useQuery({
-    queryKey: ["reconciliation-runs", pager.cursor],
-    queryFn: () => api.listReconciliationRuns({ cursor: pager.cursor, limit: 10 }),
+  const [notice, setDone] = useNotice();
+  const runs = usePagedQuery(["reconciliation-runs"], (page) => api.listReconciliationRuns(page), {
+    limit: 10,
   });
   const start = useMutation({
     mutationFn: () => api.startReconciliationRun(date),
@@ -55,84 +83,91 @@ function Runs() {
     start.mutate();
   };
   return (
-    <section aria-labelledby="runs-heading">
-      <h2 id="runs-heading">Runs</h2>
+    <Section headingId="runs-heading" title="Runs">
       {mayRun && (
         <form className="inline-form" aria-label="Run a reconciliation" onSubmit={submit}>
-          <Field
-            id="run-date"
-            label="UTC day"
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
+          <DateFilter id="run-date" label="UTC day" value={date} onChange={setDate} />
           <button type="submit" className="primary" disabled={start.isPending || !date}>
             Run now
           </button>
           {start.isError && <ErrorMessage error={start.error} prefix="Not run" />}
         </form>
       )}
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState query={query} what="runs" isEmpty={(d) => d.runs.length === 0} empty="No run yet.">
-        {(data) => (
-          <>
-            <DataTable
-              label="Reconciliation runs"
-              headers={[
-                "Run",
-                "Day",
-                "Status",
-                "Started by",
-                "Rail records",
-                "Ledger payouts",
-                "Found",
-                "New",
-                "Started",
-              ]}
-            >
-              {data.runs.map((r) => (
-                <tr key={r.run_id} data-run-id={r.run_id}>
-                  <th scope="row" className="mono">
-                    {r.run_id}
-                  </th>
-                  <td>{r.date}</td>
-                  <td>
-                    <span className={`badge ${r.status === "FAILED" ? "bad" : "ok"}`}>{r.status}</span>
-                    {r.error && <div className="muted wrap">{r.error}</div>}
-                  </td>
-                  <td>{r.started_by}</td>
-                  <td className="num">{r.rail_records}</td>
-                  <td className="num">{r.ledger_payouts}</td>
-                  <td className="num">{r.breaks_found}</td>
-                  <td className="num">{r.breaks_opened}</td>
-                  <td>{formatTime(r.started_at)}</td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Runs" />
-          </>
-        )}
-      </QueryState>
-    </section>
+      {notice}
+      <ListTable {...runs} list={RUNS} />
+    </Section>
   );
 }
+
+const BREAK_COLUMNS: readonly Column<Types.ReconciliationBreak>[] = [
+  {
+    header: "Type",
+    rowHeader: true,
+    show: (b) => <span className={`badge ${b.resolution ? "ok" : "bad"}`}>{b.type}</span>,
+  },
+  { header: "Payout or record", className: "mono", show: (b) => b.key },
+  {
+    header: "Ledger",
+    show: (b) => <Side amount={b.ledger_amount} currency={b.currency} status={b.ledger_status} />,
+  },
+  {
+    header: "Rail",
+    show: (b) => <Side amount={b.rail_amount} currency={b.currency} status={b.rail_status} />,
+  },
+  { header: "Detail", className: "wrap", show: (b) => b.detail },
+  { header: "Day", show: (b) => b.date },
+  {
+    header: "Resolution",
+    className: "wrap",
+    show: (b) =>
+      b.resolution ? (
+        <>
+          {b.resolution.note}
+          <div className="muted">
+            {b.resolution.resolved_by}, {formatTime(b.resolution.resolved_at)}
+          </div>
+        </>
+      ) : (
+        "Open"
+      ),
+  },
+];
+
+/** One side of a break (the ledger's or the rail's): its amount and status, or dashes when it has none. */
+function Side(props: {
+  amount: string | null | undefined;
+  currency: string;
+  status: string | null | undefined;
+}) {
+  return (
+    <>
+      {props.amount ?? "—"} {props.amount ? props.currency : ""}
+      <div className="muted">{props.status || "—"}</div>
+    </>
+  );
+}
+
+const BREAKS: ListSpec<Types.ReconciliationBreakList, Types.ReconciliationBreak> = {
+  label: "Reconciliation breaks",
+  what: "breaks",
+  empty: "No break matches these filters.",
+  items: (answer) => answer.breaks,
+  rowId: "break_id",
+  columns: BREAK_COLUMNS,
+};
 
 function Breaks() {
   const api = useApi();
   const [state, setState] = useState("open");
   const [type, setType] = useState("");
   const [date, setDate] = useState("");
-  const key = `${state}/${type}/${date}`;
-  const pager = useCursorPager(key);
-  const [done, setDone] = useState<string>();
-  const query = useQuery({
-    queryKey: ["reconciliation-breaks", key, pager.cursor],
-    queryFn: () => api.listReconciliationBreaks({ state, type, date, cursor: pager.cursor, limit: 25 }),
-  });
+  const [notice, setDone] = useNotice();
+  const breaks = usePagedQuery(["reconciliation-breaks", `${state}/${type}/${date}`], (page) =>
+    api.listReconciliationBreaks({ state, type, date, ...page }),
+  );
   return (
-    <section aria-labelledby="breaks-heading">
-      <h2 id="breaks-heading">Breaks</h2>
-      <form className="inline-form" aria-label="Filter breaks" onSubmit={(e) => e.preventDefault()}>
+    <Section headingId="breaks-heading" title="Breaks">
+      <FilterForm layout="inline-form" label="Filter breaks">
         <label>
           State{" "}
           <select value={state} onChange={(e) => setState(e.target.value)}>
@@ -152,128 +187,64 @@ function Breaks() {
             ))}
           </select>
         </label>
-        <Field
-          id="break-date"
-          label="UTC day"
-          type="date"
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
-      </form>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState
-        query={query}
-        what="breaks"
-        isEmpty={(d) => d.breaks.length === 0}
-        empty="No break matches these filters."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Reconciliation breaks"
-              headers={["Type", "Payout or record", "Ledger", "Rail", "Detail", "Day", "Resolution"]}
-              actions
-            >
-              {data.breaks.map((b) => (
-                <BreakRow key={b.break_id} item={b} onDone={setDone} />
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Breaks" />
-          </>
-        )}
-      </QueryState>
-    </section>
+        <DateFilter id="break-date" label="UTC day" value={date} onChange={setDate} />
+      </FilterForm>
+      {notice}
+      <ListTable {...breaks} list={BREAKS} actions={(b) => <Resolve item={b} onDone={setDone} />} />
+    </Section>
   );
 }
 
-function BreakRow({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
+type Resolution = { note: string; who: string };
+
+const RESOLUTION_INPUTS: readonly DraftInput<Resolution>[] = [
+  { field: "note", label: "Note", maxLength: 2000 },
+  { field: "who", label: "Your name", maxLength: 200 },
+];
+
+/** Both are required; the one message stands at the note. */
+const checkResolution = ({ note, who }: Resolution) => ({
+  note:
+    note.trim() && who.trim()
+      ? undefined
+      : "Write what you found and did, and who you are: both are kept on the break.",
+});
+
+/** Resolving a break after confirmation, with a note and who resolved it. */
+function Resolve({ item: b, onDone }: { item: Types.ReconciliationBreak; onDone: (m: string) => void }) {
   const mayResolve = useCan()("POST /admin/reconciliation/breaks/{break_id}/resolve");
   const api = useApi();
   const client = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [note, setNote] = useState("");
-  const [who, setWho] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const confirm = useConfirm();
+  const form = useDraft({ note: "", who: "" }, checkResolution);
   const resolve = useMutation({
-    mutationFn: () => api.resolveReconciliationBreak(b.break_id, note.trim(), who.trim()),
+    mutationFn: () =>
+      api.resolveReconciliationBreak(b.break_id, form.draft.note.trim(), form.draft.who.trim()),
     onSuccess: async (saved) => {
-      setOpen(false);
+      confirm.close();
       onDone(`Break ${saved.break_id} resolved.`);
       await client.invalidateQueries({ queryKey: ["reconciliation-breaks"] });
     },
   });
-  const confirm = () => {
-    if (!note.trim() || !who.trim()) {
-      setProblem("Write what you found and did, and who you are: both are kept on the break.");
-      return;
-    }
-    setProblem(undefined);
-    resolve.mutate();
-  };
   return (
-    <tr data-break-id={b.break_id}>
-      <th scope="row">
-        <span className={`badge ${b.resolution ? "ok" : "bad"}`}>{b.type}</span>
-      </th>
-      <td className="mono">{b.key}</td>
-      <td>
-        {b.ledger_amount ?? "—"} {b.ledger_amount ? b.currency : ""}
-        <div className="muted">{b.ledger_status || "—"}</div>
-      </td>
-      <td>
-        {b.rail_amount ?? "—"} {b.rail_amount ? b.currency : ""}
-        <div className="muted">{b.rail_status || "—"}</div>
-      </td>
-      <td className="wrap">{b.detail}</td>
-      <td>{b.date}</td>
-      <td className="wrap">
-        {b.resolution ? (
-          <>
-            {b.resolution.note}
-            <div className="muted">
-              {b.resolution.resolved_by}, {formatTime(b.resolution.resolved_at)}
-            </div>
-          </>
-        ) : (
-          "Open"
-        )}
-      </td>
-      <td>
-        {!b.resolution && mayResolve && (
-          <button type="button" onClick={() => setOpen(true)} aria-label={`Resolve ${b.break_id}`}>
-            Resolve…
-          </button>
-        )}
-        <ConfirmDialog
-          open={open}
-          title={`Resolve the ${b.type} of ${b.key}?`}
-          confirmLabel="Resolve"
-          pending={resolve.isPending}
-          error={resolve.error}
-          onConfirm={confirm}
-          onCancel={() => setOpen(false)}
-        >
-          <p>
-            Resolving records your note; it moves no money. A correction is a refund, a failure or a credit of
-            its own.
-          </p>
-          <Field
-            id={`note-${b.break_id}`}
-            label="Note"
-            value={note}
-            maxLength={2000}
-            onChange={(e) => setNote(e.target.value)}
-            error={problem}
-          />
-          <Field
-            id={`who-${b.break_id}`}
-            label="Your name"
-            value={who}
-            maxLength={200}
-            onChange={(e) => setWho(e.target.value)}
-          />
-        </ConfirmDialog>
-      </td>
-    </tr>
+    <>
+      {!b.resolution && mayResolve && (
+        <button type="button" onClick={confirm.show} aria-label={`Resolve ${b.break_id}`}>
+          Resolve…
+        </button>
+      )}
+      <ConfirmDialog
+        {...confirm.bind(resolve)}
+        title={`Resolve the ${b.type} of ${b.key}?`}
+        confirmLabel="Resolve"
+        onConfirm={() => form.check() && resolve.mutate()}
+      >
+        <p>
+          Resolving records your note; it moves no money. A correction is a refund, a failure or a credit of
+          its own.
+        </p>
+        <DraftFields idPrefix={`resolve-${b.break_id}`} inputs={RESOLUTION_INPUTS} state={form} />
+      </ConfirmDialog>
+    </>
   );
 }

@@ -1,13 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { isApprovalRequest, type Types } from "../api/admin-api";
 import { useApi, useCan } from "../auth/session-context";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { Field } from "../components/field";
+import { ConfirmDialog, ReasonField, useReasonDialog } from "../components/confirm-dialog";
 import { formatDecimal, roundDecimal } from "../components/format";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
 
 type Action = { kind: "refund" } | { kind: "fail" } | { kind: "settle"; outcome: "SUCCESS" | "FAILED" };
+
+/** Why a reason must be given, by action; settling needs none. */
+const REASON_REQUIRED: Record<Action["kind"], string | undefined> = {
+  refund: "Say why the payout is refunded; the partner and the audit trail see it.",
+  fail: "Say why the payout is failed; the partner sees it in the webhook.",
+  settle: undefined,
+};
 
 /**
  * What an operator may do to a transaction in its current status: refund a successful payout (the full
@@ -20,60 +25,46 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
   const api = useApi();
   const can = useCan();
   const client = useQueryClient();
-  const [action, setAction] = useState<Action>();
-  const [reason, setReason] = useState("");
-  const [reasonProblem, setReasonProblem] = useState<string>();
-  const [result, setResult] = useState<string>();
+  const dialog = useReasonDialog<Action>();
+  const action = dialog.choice;
+  const reason = dialog.reason;
+  const [notice, setResult] = useNotice();
   const run = useMutation({
     mutationFn: async (a: Action): Promise<string> => {
       if (a.kind === "fail") {
-        const res = await api.forceFail(tx.tx_id, reason.trim());
+        const res = await api.forceFail(tx.tx_id, reason);
         if (isApprovalRequest(res)) {
           return `Sent for approval: the forced failure of ${tx.tx_id} waits for a second operator in Approvals (${res.approval_id}). Nothing has moved yet.`;
         }
         return `Failed ${tx.tx_id}: the debit went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
       }
       if (a.kind === "refund") {
-        const res = await api.refund(tx.tx_id, reason.trim());
+        const res = await api.refund(tx.tx_id, reason);
         if (isApprovalRequest(res)) {
           return `Sent for approval: the refund of ${tx.tx_id} waits for a second operator in Approvals (${res.approval_id}). Nothing has moved yet.`;
         }
         return `Refunded ${tx.tx_id}: ${formatDecimal(roundDecimal(res.total_usd ?? tx.total_usd ?? "0"))} USD went back to partner ${tx.partner_id}'s balance. Status: ${res.status}.`;
       }
-      const res = await api.settle(tx.tx_id, a.outcome, reason.trim());
+      const res = await api.settle(tx.tx_id, a.outcome, reason);
       return `Sandbox rail settled ${tx.tx_id} as ${res.outcome}${res.delivered ? "" : " (the callback is still being delivered)"}. Status: ${res.status ?? "unknown"}.`;
     },
     onSuccess: async (message) => {
       setResult(message);
-      setAction(undefined);
-      setReason("");
+      dialog.done();
       await client.invalidateQueries({ queryKey: ["transaction", tx.tx_id] });
       await client.invalidateQueries({ queryKey: ["transactions"] });
     },
   });
-  const open = (a: Action) => {
-    run.reset();
-    setReasonProblem(undefined);
-    setAction(a);
-  };
+  const open = (a: Action) => dialog.openFor(a, run);
   function confirm() {
-    if (!action) return;
-    if (action.kind === "refund" && !reason.trim()) {
-      setReasonProblem("Say why the payout is refunded; the partner and the audit trail see it.");
-      return;
-    }
-    if (action.kind === "fail" && !reason.trim()) {
-      setReasonProblem("Say why the payout is failed; the partner sees it in the webhook.");
-      return;
-    }
-    run.mutate(action);
+    if (action && dialog.require(reason ? undefined : REASON_REQUIRED[action.kind])) run.mutate(action);
   }
   const refundable = tx.status === "SUCCESS" && can("POST /admin/transactions/{tx_id}/refund");
   const failable = tx.status === "PROCESSING" && can("POST /admin/transactions/{tx_id}/fail");
   const settleable = tx.status === "PROCESSING" && can("POST /admin/sandbox/transactions/{tx_id}/settle");
   return (
     <>
-      {result && <ResultNotice onDismiss={() => setResult(undefined)}>{result}</ResultNotice>}
+      {notice}
       {(refundable || failable || settleable) && (
         <div className="toolbar">
           {refundable && (
@@ -99,7 +90,7 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
         </div>
       )}
       <ConfirmDialog
-        open={action !== undefined}
+        {...dialog.bind(run)}
         title={
           action?.kind === "refund"
             ? `Refund ${tx.tx_id}?`
@@ -121,10 +112,7 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
           action?.kind === "fail" ||
           (action?.kind === "settle" && action.outcome === "FAILED")
         }
-        pending={run.isPending}
-        error={run.error}
         onConfirm={confirm}
-        onCancel={() => setAction(undefined)}
       >
         {action?.kind === "fail" ? (
           <p>
@@ -148,13 +136,10 @@ export function TransactionActions({ tx }: { tx: Types.TransactionDetail }) {
             . Only the sandbox rail accepts this.
           </p>
         )}
-        <Field
+        <ReasonField
           id="action-reason"
           label={action?.kind === "settle" ? "Reason (optional)" : "Reason"}
-          value={reason}
-          maxLength={500}
-          onChange={(e) => setReason(e.target.value)}
-          error={reasonProblem}
+          {...dialog.field}
         />
       </ConfirmDialog>
     </>

@@ -1,12 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link } from "react-router";
 import type { Types } from "../api/admin-api";
-import { useApi } from "../auth/session-context";
 import { DataTable } from "../components/data-table";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
 import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useNotice } from "../components/result-notice";
+import { useRouteRecord } from "../components/route-record";
+import { Section } from "../components/section";
 import { DeliveryTable } from "./delivery-table";
 import { TransactionActions } from "./transaction-actions";
 
@@ -14,14 +13,13 @@ const MOVING = new Set(["PENDING", "PROCESSING"]);
 
 /** One transaction: what it pays, where, at what price, how the books moved, and what the partner was told. */
 export function TransactionPage() {
-  const { txId = "" } = useParams();
-  const api = useApi();
-  const query = useQuery({
-    queryKey: ["transaction", txId],
-    queryFn: () => api.getTransaction(txId),
+  const { id: txId, query } = useRouteRecord(
+    "txId",
+    "transaction",
+    (api, id) => api.getTransaction(id),
     // A payout on its way is watched closely; a finished one rarely changes (refunds, webhook retries).
-    refetchInterval: (q) => (q.state.data && MOVING.has(q.state.data.status) ? 1_500 : 10_000),
-  });
+    (q) => (q.state.data && MOVING.has(q.state.data.status) ? 1_500 : 10_000),
+  );
   return (
     <>
       <p className="breadcrumb">
@@ -35,7 +33,7 @@ export function TransactionPage() {
 }
 
 function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
-  const [redelivered, setRedelivered] = useState<string>();
+  const [notice, setRedelivered] = useNotice();
   return (
     <>
       <h1>
@@ -48,8 +46,7 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
       </p>
       <TransactionActions tx={tx} />
       <div className="columns">
-        <section aria-labelledby="tx-summary-heading">
-          <h2 id="tx-summary-heading">Summary</h2>
+        <Section headingId="tx-summary-heading" title="Summary">
           <dl className="facts">
             <dt>Partner</dt>
             <dd>
@@ -84,18 +81,15 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
             <dt>Updated</dt>
             <dd>{formatTime(tx.updated_at)}</dd>
           </dl>
-        </section>
-        <section aria-labelledby="tx-destination-heading">
-          <h2 id="tx-destination-heading">Destination</h2>
+        </Section>
+        <Section headingId="tx-destination-heading" title="Destination">
           <KeyValues value={tx.destination ?? undefined} empty="No destination recorded." />
-        </section>
-        <section aria-labelledby="tx-quote-heading">
-          <h2 id="tx-quote-heading">Quote</h2>
+        </Section>
+        <Section headingId="tx-quote-heading" title="Quote">
           <KeyValues value={tx.quote ?? undefined} empty="Not quoted yet." />
-        </section>
+        </Section>
       </div>
-      <section aria-labelledby="tx-timeline-heading">
-        <h2 id="tx-timeline-heading">Status history</h2>
+      <Section headingId="tx-timeline-heading" title="Status history">
         {tx.status_history.length ? (
           <ol className="timeline">
             {tx.status_history.map((step) => (
@@ -110,9 +104,8 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
         ) : (
           <p className="state empty">No status changes recorded.</p>
         )}
-      </section>
-      <section aria-labelledby="tx-ledger-heading">
-        <h2 id="tx-ledger-heading">Ledger entries</h2>
+      </Section>
+      <Section headingId="tx-ledger-heading" title="Ledger entries">
         {tx.ledger_movements.length ? (
           <DataTable label="Ledger entries table" headers={["When", "Movement", "Account", "Amount USD"]}>
             {tx.ledger_movements.flatMap((m) =>
@@ -131,19 +124,16 @@ function TransactionView({ tx }: { tx: Types.TransactionDetail }) {
         ) : (
           <p className="state empty">No money has moved for this transaction.</p>
         )}
-      </section>
-      <section aria-labelledby="tx-webhooks-heading">
-        <h2 id="tx-webhooks-heading">Webhook deliveries</h2>
-        {redelivered && (
-          <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>
-        )}
+      </Section>
+      <Section headingId="tx-webhooks-heading" title="Webhook deliveries">
+        {notice}
         <DeliveryTable
           deliveries={tx.webhook_deliveries}
           showAttempts
           label="Webhook deliveries of this transaction"
           onDone={setRedelivered}
         />
-      </section>
+      </Section>
     </>
   );
 }

@@ -1,13 +1,12 @@
 import { TRANSACTION_STATUSES } from "@payouts/client/admin";
-import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import type { Types } from "../api/admin-api";
 import { useApi } from "../auth/session-context";
-import { DataTable } from "../components/data-table";
+import type { Column } from "../components/data-table";
 import { DateFilter, SelectFilter } from "../components/filters";
 import { formatDecimal, formatTime, StatusBadge, Usd } from "../components/format";
-import { PagerControls, useCursorPager } from "../components/pager";
-import { QueryState } from "../components/query-state";
+import { type ListSpec, ListTable, usePagedQuery } from "../components/list-table";
 
 const FILTERS = [
   "tx_id",
@@ -34,6 +33,48 @@ const toLocalInput = (value: string) => {
   return local.toISOString().slice(0, 16);
 };
 
+const COLUMNS: readonly Column<Types.TransactionSummary>[] = [
+  {
+    header: "Transaction",
+    rowHeader: true,
+    show: (tx) => (
+      <>
+        <Link to={`/transactions/${tx.tx_id}`} className="mono">
+          {tx.tx_id}
+        </Link>
+        {tx.partner_transaction_id && <div className="muted">{tx.partner_transaction_id}</div>}
+      </>
+    ),
+  },
+  { header: "Status", show: (tx) => <StatusBadge status={tx.status} /> },
+  {
+    header: "Partner",
+    className: "mono",
+    show: (tx) => <Link to={`/partners/${tx.partner_id}`}>{tx.partner_id}</Link>,
+  },
+  { header: "Corridor", show: (tx) => tx.country || "—" },
+  {
+    header: "Amount",
+    className: "num",
+    show: (tx) => (
+      <>
+        {formatDecimal(tx.amount, 0)} {tx.currency}
+      </>
+    ),
+  },
+  { header: "Total USD", show: (tx) => <Usd value={tx.total_usd} /> },
+  { header: "Created", show: (tx) => formatTime(tx.created_at) },
+];
+
+const TRANSACTIONS: ListSpec<Types.TransactionList, Types.TransactionSummary> = {
+  label: "Transactions table",
+  what: "transactions",
+  empty: "No transaction matches these filters.",
+  items: (answer) => answer.transactions,
+  rowId: "tx_id",
+  columns: COLUMNS,
+};
+
 /** Search across partners; the filters live in the URL, so a search can be bookmarked or shared. */
 export function TransactionsPage() {
   const [params] = useSearchParams();
@@ -50,20 +91,17 @@ function TransactionSearch() {
     for (const f of DATES) shown[f] = toLocalInput(shown[f]);
     return shown;
   });
-  const searchKey = params.toString();
-  const pager = useCursorPager(searchKey);
-  const query = useQuery({
-    queryKey: ["transactions", searchKey, pager.cursor],
-    queryFn: () =>
+  const transactions = usePagedQuery(
+    ["transactions", params.toString()],
+    (page) =>
       api.searchTransactions({
         ...filters,
         created_from: toInstant(filters.created_from),
         created_to: toInstant(filters.created_to),
-        cursor: pager.cursor,
-        limit: 25,
+        ...page,
       }),
-    refetchInterval: 10_000,
-  });
+    { refetchInterval: 10_000 },
+  );
   function submit(event: FormEvent) {
     event.preventDefault();
     const next = new URLSearchParams();
@@ -114,47 +152,7 @@ function TransactionSearch() {
           </button>
         </div>
       </form>
-      <QueryState
-        query={query}
-        what="transactions"
-        isEmpty={(d) => d.transactions.length === 0}
-        empty="No transaction matches these filters."
-      >
-        {(data) => (
-          <>
-            <DataTable
-              label="Transactions table"
-              headers={["Transaction", "Status", "Partner", "Corridor", "Amount", "Total USD", "Created"]}
-            >
-              {data.transactions.map((tx) => (
-                <tr key={tx.tx_id}>
-                  <th scope="row">
-                    <Link to={`/transactions/${tx.tx_id}`} className="mono">
-                      {tx.tx_id}
-                    </Link>
-                    {tx.partner_transaction_id && <div className="muted">{tx.partner_transaction_id}</div>}
-                  </th>
-                  <td>
-                    <StatusBadge status={tx.status} />
-                  </td>
-                  <td className="mono">
-                    <Link to={`/partners/${tx.partner_id}`}>{tx.partner_id}</Link>
-                  </td>
-                  <td>{tx.country || "—"}</td>
-                  <td className="num">
-                    {formatDecimal(tx.amount, 0)} {tx.currency}
-                  </td>
-                  <td>
-                    <Usd value={tx.total_usd} />
-                  </td>
-                  <td>{formatTime(tx.created_at)}</td>
-                </tr>
-              ))}
-            </DataTable>
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Transactions" />
-          </>
-        )}
-      </QueryState>
+      <ListTable {...transactions} list={TRANSACTIONS} />
     </>
   );
 }

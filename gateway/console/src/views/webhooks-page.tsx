@@ -1,14 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import type { Types } from "../api/admin-api";
-import { useApi, useCan } from "../auth/session-context";
-import { DataTable } from "../components/data-table";
-import { ErrorMessage } from "../components/error-message";
-import { SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
-import { PagerControls, useCursorPager } from "../components/pager";
-import { QueryState } from "../components/query-state";
-import { ResultNotice } from "../components/result-notice";
+import { useApi } from "../auth/session-context";
+import type { Column } from "../components/data-table";
+import { FilterForm, InlineSearch, SelectFilter, TextFilter, useUrlFilters } from "../components/filters";
+import { type ListOf, type ListSpec, ListState, ListTable, usePagedQuery } from "../components/list-table";
+import { useNotice } from "../components/result-notice";
+import { Section } from "../components/section";
+import { ToggleAction } from "../components/toggle-action";
 import { DeliveryTable } from "./delivery-table";
+import { receiverColumns } from "./receiver-columns";
 import { ReceiverHealthSection } from "./receiver-health-table";
 
 const OUTCOMES = ["pending", "delivering", "delivered", "dead"];
@@ -31,135 +32,100 @@ export function WebhooksPage() {
   );
 }
 
+const DELIVERIES: ListOf<Types.DeliveryList, Types.Delivery> = {
+  what: "deliveries",
+  empty: "No delivery matches these filters.",
+  items: (answer) => answer.deliveries,
+};
+
 function Deliveries() {
   const api = useApi();
   const { filters, key, bind } = useUrlFilters(["status", "event_type", "partner_id"]);
-  const pager = useCursorPager(key);
-  const [redelivered, setRedelivered] = useState<string>();
-  const query = useQuery({
-    queryKey: ["deliveries", key, pager.cursor],
-    queryFn: () => api.listDeliveries({ ...filters, cursor: pager.cursor, limit: 25 }),
-    refetchInterval: 5_000,
-  });
+  const [notice, setRedelivered] = useNotice();
+  const deliveries = usePagedQuery(
+    ["deliveries", key],
+    (page) => api.listDeliveries({ ...filters, ...page }),
+    { refetchInterval: 5_000 },
+  );
   return (
-    <section aria-labelledby="deliveries-heading">
-      <h2 id="deliveries-heading">Deliveries</h2>
-      <form className="grid-form" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+    <Section headingId="deliveries-heading" title="Deliveries">
+      <FilterForm layout="grid-form" label="Filter deliveries">
         <SelectFilter id="delivery-outcome" label="Outcome" options={OUTCOMES} {...bind("status")} />
         <SelectFilter id="delivery-event" label="Event" options={EVENTS} {...bind("event_type")} />
         <TextFilter id="delivery-partner" label="Partner id" placeholder="ptr_…" {...bind("partner_id")} />
-      </form>
-      {redelivered && <ResultNotice onDismiss={() => setRedelivered(undefined)}>{redelivered}</ResultNotice>}
-      <QueryState
-        query={query}
-        what="deliveries"
-        isEmpty={(d) => d.deliveries.length === 0}
-        empty="No delivery matches these filters."
-      >
-        {(data) => (
-          <>
-            <DeliveryTable deliveries={data.deliveries} label="Webhook deliveries" onDone={setRedelivered} />
-            <PagerControls pager={pager} nextCursor={data.next_cursor} label="Deliveries" />
-          </>
-        )}
-      </QueryState>
-    </section>
+      </FilterForm>
+      {notice}
+      <ListState {...deliveries} list={DELIVERIES}>
+        {(rows) => <DeliveryTable deliveries={rows} label="Webhook deliveries" onDone={setRedelivered} />}
+      </ListState>
+    </Section>
   );
 }
 
-function Configs() {
-  const api = useApi();
-  const [partnerId, setPartnerId] = useState("");
-  const [shown, setShown] = useState("");
-  const query = useQuery({
-    queryKey: ["webhook-configs", shown],
-    queryFn: () => api.listWebhookConfigs(shown ? { partner_id: shown } : {}),
-  });
-  const [done, setDone] = useState<string>();
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setShown(partnerId.trim());
-  }
-  return (
-    <section aria-labelledby="configs-heading">
-      <h2 id="configs-heading">Receivers (webhook configs)</h2>
-      <form className="inline-form" onSubmit={submit}>
-        <label htmlFor="configs-partner">Partner id</label>
-        <input
-          id="configs-partner"
-          value={partnerId}
-          onChange={(e) => setPartnerId(e.target.value)}
-          placeholder="all"
-        />
-        <button type="submit">Show</button>
-      </form>
-      {done && <ResultNotice onDismiss={() => setDone(undefined)}>{done}</ResultNotice>}
-      <QueryState
-        query={query}
-        what="webhook configs"
-        isEmpty={(d) => d.webhook_configs.length === 0}
-        empty="No webhook receivers are configured."
-      >
-        {(data) => (
-          <DataTable
-            label="Webhook configs table"
-            headers={["Receiver", "Partner", "Events", "State"]}
-            actions
-          >
-            {data.webhook_configs.map((c) => (
-              <ConfigRow key={c.config_id} config={c} onDone={setDone} />
-            ))}
-          </DataTable>
-        )}
-      </QueryState>
-    </section>
-  );
-}
-
-function ConfigRow({ config: c, onDone }: { config: Types.WebhookConfig; onDone: (m: string) => void }) {
-  const api = useApi();
-  const mayToggle = useCan()("PATCH /admin/webhook-configs/{config_id}");
-  const client = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: () => api.setWebhookConfigEnabled(c.config_id, !c.enabled),
-    onSuccess: async (saved) => {
-      onDone(
-        saved.enabled
-          ? `Receiver ${saved.config_id} enabled: new events are delivered to it again.`
-          : `Receiver ${saved.config_id} disabled: it gets no new deliveries.`,
-      );
-      await client.invalidateQueries({ queryKey: ["webhook-configs"] });
-    },
-  });
-  return (
-    <tr>
-      <th scope="row">
-        <span className="mono">{c.config_id}</span>
-        <div className="muted wrap">{c.url}</div>
-      </th>
-      <td className="mono">{c.partner_id}</td>
-      <td>{c.events.includes("*") ? "all" : c.events.join(", ")}</td>
-      <td>
+const CONFIGS_COLUMNS: readonly Column<Types.WebhookConfig>[] = [
+  ...receiverColumns(),
+  { header: "Events", show: (c) => (c.events.includes("*") ? "all" : c.events.join(", ")) },
+  {
+    header: "State",
+    show: (c) => (
+      <>
         {c.enabled ? "Enabled" : "Disabled"}
         {c.disabled_reason && <div className="muted">{c.disabled_reason}</div>}
         <div className="muted">
           {c.pending_deliveries} pending, {c.dead_deliveries} dead
         </div>
-      </td>
-      <td>
-        {mayToggle && (
-          <button
-            type="button"
-            className={c.enabled ? "danger" : "primary"}
-            onClick={() => toggle.mutate()}
-            disabled={toggle.isPending}
-            aria-label={`${c.enabled ? "Disable" : "Enable"} ${c.config_id}`}
-          >
-            {c.enabled ? "Disable" : "Enable"}
-          </button>
+      </>
+    ),
+  },
+];
+
+const CONFIGS: ListSpec<Types.WebhookConfigList, Types.WebhookConfig> = {
+  label: "Webhook configs table",
+  what: "webhook configs",
+  empty: "No webhook receivers are configured.",
+  items: (answer) => answer.webhook_configs,
+  rowId: "config_id",
+  columns: CONFIGS_COLUMNS,
+};
+
+function Configs() {
+  const api = useApi();
+  const [shown, setShown] = useState("");
+  const query = useQuery({
+    queryKey: ["webhook-configs", shown],
+    queryFn: () => api.listWebhookConfigs(shown ? { partner_id: shown } : {}),
+  });
+  const [notice, setDone] = useNotice();
+  return (
+    <Section headingId="configs-heading" title="Receivers (webhook configs)">
+      <InlineSearch
+        id="configs-partner"
+        label="Partner id"
+        button="Show"
+        placeholder="all"
+        onSubmit={setShown}
+      />
+      {notice}
+      <ListTable
+        query={query}
+        list={CONFIGS}
+        actions={(c) => (
+          <ToggleAction
+            route="PATCH /admin/webhook-configs/{config_id}"
+            text={c.enabled ? "Disable" : "Enable"}
+            target={c.config_id}
+            danger={c.enabled}
+            toggle={() => api.setWebhookConfigEnabled(c.config_id, !c.enabled)}
+            invalidates={["webhook-configs"]}
+            describe={(saved) =>
+              saved.enabled
+                ? `Receiver ${saved.config_id} enabled: new events are delivered to it again.`
+                : `Receiver ${saved.config_id} disabled: it gets no new deliveries.`
+            }
+            onDone={setDone}
+          />
         )}
-        {toggle.isError && <ErrorMessage error={toggle.error} prefix="Not changed" />}
-      </td>
-    </tr>
+      />
+    </Section>
   );
 }
