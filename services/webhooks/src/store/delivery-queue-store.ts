@@ -7,6 +7,7 @@
  * call. `delivering` is unsettled, so a claimed row keeps blocking later events of its (config, tx).
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { PLANNED_PER_CALL } from "@payouts/platform/database/statement-names";
 import type { CircuitEffect, CircuitSettings, CircuitTransition } from "../domain/circuit-breaker.js";
 
 /** A claimed delivery with what is needed to send it. */
@@ -97,27 +98,45 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
  * batch to that partner is pending or in flight (one probe of deliveries_batch_open_idx, migration 013) and
  * the intake has consumed as many final item events as the batch event announced (the batch's
  * webhooks.batch_tallies row, a primary-key probe). Every other row passes at its first comparison.
+ * `OFFSET 0` keeps each a probe per candidate row (see CLAIM_DUE_SQL).
  */
 export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
                NOT EXISTS (SELECT 1 FROM webhooks.deliveries i
                             WHERE i.batch_id = d.tx_id AND i.partner_id = d.partner_id
-                              AND i.status IN ('pending', 'delivering'))
+                              AND i.status IN ('pending', 'delivering') OFFSET 0)
                AND NOT EXISTS (SELECT 1 FROM webhooks.batch_tallies t
-                                WHERE t.batch_id = d.tx_id AND t.items_final < coalesce(t.items_expected, 0))))`;
+                                WHERE t.batch_id = d.tx_id AND t.items_final < coalesce(t.items_expected, 0)
+                               OFFSET 0)))`;
 
 /**
  * The statement of claimDueDeliveries, exported so that its cost is measured on this very text.
  *
  * Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
- * due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
+ * due order, read from deliveries_config_due_idx (migration 014). Ranking every due row instead took
  * 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
  * and almost no backlog this form costs ~2 ms more (a probe per config). The partner ranking only
- * numbers those few candidates (at most perConfigLimit per configuration). The inner `LIMIT $3` bounds
+ * numbers those few candidates (at most perConfigLimit per configuration). The inner `LIMIT $8` bounds
  * the planner's estimate (a LIMIT computed by a subquery is assumed to keep a tenth of a configuration's
  * due rows): with a large backlog that estimate alone put the plan's cost over jit_above_cost, and
  * compiling it took 60-200 ms per claim at a million pending rows.
+ *
+ * What it reads must not depend on the backlog, whichever plan PostgreSQL picks
+ * (test/webhooks/claim-budget.test.ts):
+ * - Planned at every call (PLANNED_PER_CALL), never prepared: a prepared claim switches to a generic plan
+ *   after five calls and keeps it until ANALYZE. One built while the queue held a few dozen rows read
+ *   whole tables (327,000 buffers a claim at a million pending rows, against 600); one built later turned
+ *   the check for due rows into a hash join over every due row of every receiver. Planning costs about
+ *   1.2-1.7 ms a call on the shared 2-core machine.
+ * - No check can become a join or a hashed subplan that reads every row it could match. A configuration
+ *   has a row due when its earliest pending row is (a scalar subquery, `ORDER BY … LIMIT 1`: one index
+ *   probe per configuration). The checks per candidate row (an unsettled earlier event of its
+ *   transaction; the batch hold) are `EXISTS` with `OFFSET 0`, which PostgreSQL neither flattens nor
+ *   hashes: a probe per candidate, estimated to let half the rows through, so a configuration's due rows
+ *   are read in order until enough pass (a scalar subquery there is estimated to let almost none
+ *   through, and the planner then sorted every due row of a configuration).
  */
-export const CLAIM_DUE_SQL = `WITH busy AS (
+export const CLAIM_DUE_SQL = `${PLANNED_PER_CALL}
+WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight, count(*) FILTER (WHERE b.claimed_by = $5) AS mine
          FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
@@ -135,7 +154,8 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
                SELECT 1 FROM webhooks.deliveries e
                 WHERE e.config_id = d.config_id AND e.tx_id = d.tx_id
                   AND e.sequence < d.sequence
-                  AND e.status NOT IN ('delivered', 'dead'))
+                  AND e.status NOT IN ('delivered', 'dead')
+               OFFSET 0)
              AND ${BATCH_COMPLETED_RELEASED}
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT $8::int) d
@@ -149,8 +169,9 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
         ) c
         WHERE cfg.active AND NOT cfg.paused
           AND (cfg.circuit_state = 'closed' OR cfg.circuit_retry_at <= $1)
-          AND EXISTS (SELECT 1 FROM webhooks.deliveries p
-                       WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
+          AND (SELECT p.next_attempt_at FROM webhooks.deliveries p
+                WHERE p.config_id = cfg.config_id AND p.status = 'pending'
+                ORDER BY p.next_attempt_at LIMIT 1) <= $1
      ), eligible AS (
        SELECT r.delivery_id FROM (
          SELECT c.delivery_id, c.next_attempt_at, c.sequence,
