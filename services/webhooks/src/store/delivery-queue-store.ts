@@ -64,6 +64,12 @@ export interface ClaimOptions {
    * Unset: no bound beyond `limit`.
    */
   readonly perPartnerLimit?: number;
+  /**
+   * Plan the claim for this call instead of using the connection's prepared plan: while the queue has
+   * outgrown what PostgreSQL last recorded of it (queueOutgrewItsPlans), a prepared plan may have been built
+   * over a far smaller table. Planning costs more than running the claim (see CLAIM_DUE_SQL).
+   */
+  readonly planned?: "prepared" | "per-call";
 }
 
 /**
@@ -88,8 +94,25 @@ export interface ClaimOptions {
  * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const res = await db.query<ClaimedDelivery>(CLAIM_DUE_SQL, claimParameters(options));
+  const sql = options.planned === "per-call" ? CLAIM_DUE_SQL_PLANNED_PER_CALL : CLAIM_DUE_SQL;
+  const res = await db.query<ClaimedDelivery>(sql, claimParameters(options));
   return res.rows;
+}
+
+/**
+ * Whether `webhooks.deliveries` is now more than twice the size (plus 32 pages, 256 kB) PostgreSQL last
+ * recorded for it. Each VACUUM or ANALYZE records the size and makes every connection plan its prepared
+ * statements again, and the table only shrinks through them; so while this is false, every prepared claim
+ * was planned over at least half the table there is now. While it is true, one may have been planned over a
+ * table of a few dozen rows, with sequential scans where the index probes should be: claim with a plan of
+ * the call (`planned: "per-call"`) until autovacuum has looked at the table again. One catalog read.
+ */
+export async function queueOutgrewItsPlans(db: Queryable): Promise<boolean> {
+  const res = await db.query<{ outgrew: boolean }>(
+    `SELECT pg_relation_size(c.oid) / current_setting('block_size')::int > 2 * c.relpages + 32 AS outgrew
+       FROM pg_class c WHERE c.oid = 'webhooks.deliveries'::regclass`,
+  );
+  return res.rows[0]?.outgrew ?? true;
 }
 
 /**
@@ -122,11 +145,12 @@ export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
  *
  * What it reads must not depend on the backlog, whichever plan PostgreSQL picks
  * (test/webhooks/claim-budget.test.ts):
- * - Planned at every call (PLANNED_PER_CALL), never prepared: a prepared claim switches to a generic plan
- *   after five calls and keeps it until ANALYZE. One built while the queue held a few dozen rows read
- *   whole tables (327,000 buffers a claim at a million pending rows, against 600); one built later turned
- *   the check for due rows into a hash join over every due row of every receiver. Planning costs about
- *   1.2-1.7 ms a call on the shared 2-core machine.
+ * - Prepared, the claim switches to a generic plan after five calls and keeps it until VACUUM or ANALYZE
+ *   next look at the table. One built while the queue held a few dozen rows reads whole tables: 327,000
+ *   buffers a claim at a million pending rows, against 600. So while the table has outgrown what was
+ *   recorded of it (queueOutgrewItsPlans), the dispatcher sends CLAIM_DUE_SQL_PLANNED_PER_CALL instead,
+ *   planned for each call; not always, because planning it costs more than running it (in the quick
+ *   webhook bench at load 18 on 2 cores: 5.1 ms of planning against 3.2 ms for a prepared claim).
  * - No check can become a join or a hashed subplan that reads every row it could match. A configuration
  *   has a row due when its earliest pending row is (a scalar subquery, `ORDER BY … LIMIT 1`: one index
  *   probe per configuration). The checks per candidate row (an unsettled earlier event of its
@@ -135,8 +159,7 @@ export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
  *   are read in order until enough pass (a scalar subquery there is estimated to let almost none
  *   through, and the planner then sorted every due row of a configuration).
  */
-export const CLAIM_DUE_SQL = `${PLANNED_PER_CALL}
-WITH busy AS (
+export const CLAIM_DUE_SQL = `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight, count(*) FILTER (WHERE b.claimed_by = $5) AS mine
          FROM webhooks.deliveries b
         WHERE b.status = 'delivering' AND b.lease_expires_at > statement_timestamp()
@@ -205,6 +228,9 @@ WITH busy AS (
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
                d.partner_id, d.traceparent, d.event_occurred_at, d.kind`;
+
+/** The claim, never prepared: planned for its call with the table's current size (PLANNED_PER_CALL). */
+export const CLAIM_DUE_SQL_PLANNED_PER_CALL = `${PLANNED_PER_CALL}\n${CLAIM_DUE_SQL}`;
 
 /** The parameters of CLAIM_DUE_SQL, in order. */
 export function claimParameters(options: ClaimOptions): unknown[] {
