@@ -7,6 +7,7 @@ import { createAttemptRecorder } from "@payouts/webhooks/internal/delivery/attem
 import { DEFAULT_CIRCUIT_SETTINGS } from "@payouts/webhooks/internal/domain/circuit-breaker";
 import {
   claimDueDeliveries,
+  queueOutgrewItsPlans,
   type RecordedAttempt,
   recordAttempts,
 } from "@payouts/webhooks/internal/store/delivery-queue-store";
@@ -489,6 +490,36 @@ describe.each([
     );
     expect(refusals).toBe(1);
     expect(results).toEqual([true, true, true]);
+  });
+
+  it("tells when the queue outgrew the size last recorded for it, and claims planned per call alike", async () => {
+    await db.exec("VACUUM ANALYZE webhooks.deliveries");
+    expect(await queueOutgrewItsPlans(db)).toBe(false);
+    // About 2 MB of another receiver's rows, due only in an hour: far more than twice the recorded size.
+    const later = await insertConfig(db);
+    await db.query(
+      `INSERT INTO webhooks.deliveries (delivery_id, event_id, config_id, partner_id, tx_id, sequence, event_type,
+         body, status, attempts, next_attempt_at)
+       SELECT 'whd_later_' || i, 'evt_later_' || i, c.config_id, c.partner_id, 'tx_later_' || i, 1,
+              'transaction.success', convert_to(repeat('x', 600), 'UTF8'), 'pending', 0, now() + interval '1 hour'
+         FROM webhooks.configs c, generate_series(1, 3000) AS i WHERE c.config_id = $1`,
+      [later],
+    );
+    expect(await queueOutgrewItsPlans(db)).toBe(true);
+    const config = await insertConfig(db);
+    const due = [await insertPending(db, config), await insertPending(db, config)];
+    const claimed = await claimDueDeliveries(db, {
+      now: new Date(),
+      leaseMs: 12_000,
+      workerId: "whw_batch",
+      limit: 64,
+      perConfigLimit: 4,
+      planned: "per-call",
+    });
+    const ofConfig = claimed.filter((c) => c.config_id === config).map((c) => c.delivery_id);
+    expect(ofConfig.sort()).toEqual(due.sort());
+    await db.exec("VACUUM ANALYZE webhooks.deliveries");
+    expect(await queueOutgrewItsPlans(db)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStatementNames } from "./statement-names.js";
+import { createStatementNames, PLANNED_PER_CALL } from "./statement-names.js";
 
 describe("createStatementNames", () => {
   it("gives each text one name, the same every time, and another text another name", () => {
@@ -27,6 +27,12 @@ describe("createStatementNames", () => {
       nameOf("SELECT (extract(epoch FROM created_at) * 1000)::float8 FROM h WHERE id = $1"),
     ).toBeDefined();
     expect(nameOf("SELECT count(*) FROM h WHERE id = $1")).toBeDefined();
+  });
+
+  it("leaves statements marked as planned per call unnamed", () => {
+    const nameOf = createStatementNames();
+    expect(nameOf(`${PLANNED_PER_CALL} SELECT id FROM queue WHERE due <= $1 LIMIT 10`)).toBeUndefined();
+    expect(nameOf(`SELECT id FROM queue WHERE due <= $1 LIMIT 10 ${PLANNED_PER_CALL}`)).toBeDefined();
   });
 
   it("names at most max texts; the rest run unnamed", () => {

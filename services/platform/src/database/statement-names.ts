@@ -10,10 +10,21 @@
  * not change result type") until the connection is replaced. Beyond `max` distinct texts, statements run
  * unnamed as before (dynamic SQL cannot fill the server's memory with prepared statements).
  *
+ * Not named either: statements that start with PLANNED_PER_CALL (below).
+ *
  * A connection pooler in front of PostgreSQL must be session-pooled or support protocol-level prepared
  * statements (PgBouncer ≥ 1.21 with max_prepared_statements).
  */
 const STAR_PROJECTION = /(?:\bSELECT|\bRETURNING|,)\s*(?:[\w"]+\.)?\*\s*(?:,|\bFROM\b|\)|$)/i;
+
+/**
+ * A statement whose text starts with this comment is never prepared under a name, so PostgreSQL plans it
+ * at every call with its parameters' values and the table's current size. For statements whose plan must
+ * follow a table that can grow from a few rows to a million in seconds (a queue): a named statement
+ * switches to a generic plan after five calls and keeps it, whatever the table becomes, until ANALYZE
+ * runs; one built over a few dozen rows scans the whole table. The price is planning on every call.
+ */
+export const PLANNED_PER_CALL = "/* planned per call */";
 
 /** The name of `sql` (the same for the same text, every time), or undefined when it runs unnamed. */
 export type StatementNames = (sql: string) => string | undefined;
@@ -24,7 +35,8 @@ export function createStatementNames(max = 1_000): StatementNames {
     const known = names.get(sql);
     if (known !== undefined) return known ?? undefined;
     if (names.size >= max) return undefined;
-    const name = STAR_PROJECTION.test(sql) ? null : `payouts_${names.size + 1}`;
+    const name =
+      STAR_PROJECTION.test(sql) || sql.startsWith(PLANNED_PER_CALL) ? null : `payouts_${names.size + 1}`;
     names.set(sql, name);
     return name ?? undefined;
   };

@@ -42,6 +42,7 @@ import {
   type AttemptResult,
   type ClaimedDelivery,
   claimDueDeliveries,
+  queueOutgrewItsPlans,
   releaseAbandonedClaims,
   releaseClaim,
 } from "../store/delivery-queue-store.js";
@@ -151,6 +152,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    * rows queue behind them, as without the intake claim.
    */
   let idle = false;
+  /** Claims are planned per call while the queue has outgrown its prepared plans (checked every poll interval). */
+  let planned: "prepared" | "per-call" = "per-call";
   let releasedAt = Number.NEGATIVE_INFINITY;
   let prunedAt = Number.NEGATIVE_INFINITY;
   const liveness = createWorkerLiveness({
@@ -187,10 +190,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   const claimBatch = async (): Promise<number> => {
     const now = options.now();
-    // Abandoned claims are looked for once per poll interval: every finished attempt wakes this loop,
-    // hundreds of times a second under load.
+    // Abandoned claims, and whether the queue outgrew its prepared plans, are looked at once per poll
+    // interval: every finished attempt wakes this loop, hundreds of times a second under load.
     if (performance.now() - releasedAt >= options.pollIntervalMs) {
       releasedAt = performance.now();
+      planned = (await queueOutgrewItsPlans(options.db)) ? "per-call" : "prepared";
       const released = await releaseAbandonedClaims(options.db, now);
       if (released > 0) {
         options.logger.warn(
@@ -220,6 +224,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       raisedLimits: limits.aboveInitial(),
       perPartnerLimit: options.partnerConcurrency,
       answered: [...answered],
+      planned,
     });
     idle = claimed.length === 0;
     launch(claimed, alive, claimStarted);

@@ -7,6 +7,7 @@
  * call. `delivering` is unsettled, so a claimed row keeps blocking later events of its (config, tx).
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { PLANNED_PER_CALL } from "@payouts/platform/database/statement-names";
 import type { CircuitEffect, CircuitSettings, CircuitTransition } from "../domain/circuit-breaker.js";
 
 /** A claimed delivery with what is needed to send it. */
@@ -63,6 +64,12 @@ export interface ClaimOptions {
    * Unset: no bound beyond `limit`.
    */
   readonly perPartnerLimit?: number;
+  /**
+   * Plan the claim for this call instead of using the connection's prepared plan: while the queue has
+   * outgrown what PostgreSQL last recorded of it (queueOutgrewItsPlans), a prepared plan may have been built
+   * over a far smaller table. Planning costs more than running the claim (see CLAIM_DUE_SQL).
+   */
+  readonly planned?: "prepared" | "per-call";
 }
 
 /**
@@ -87,8 +94,25 @@ export interface ClaimOptions {
  * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const res = await db.query<ClaimedDelivery>(CLAIM_DUE_SQL, claimParameters(options));
+  const sql = options.planned === "per-call" ? CLAIM_DUE_SQL_PLANNED_PER_CALL : CLAIM_DUE_SQL;
+  const res = await db.query<ClaimedDelivery>(sql, claimParameters(options));
   return res.rows;
+}
+
+/**
+ * Whether `webhooks.deliveries` is now more than twice the size (plus 32 pages, 256 kB) PostgreSQL last
+ * recorded for it. Each VACUUM or ANALYZE records the size and makes every connection plan its prepared
+ * statements again, and the table only shrinks through them; so while this is false, every prepared claim
+ * was planned over at least half the table there is now. While it is true, one may have been planned over a
+ * table of a few dozen rows, with sequential scans where the index probes should be: claim with a plan of
+ * the call (`planned: "per-call"`) until autovacuum has looked at the table again. One catalog read.
+ */
+export async function queueOutgrewItsPlans(db: Queryable): Promise<boolean> {
+  const res = await db.query<{ outgrew: boolean }>(
+    `SELECT pg_relation_size(c.oid) / current_setting('block_size')::int > 2 * c.relpages + 32 AS outgrew
+       FROM pg_class c WHERE c.oid = 'webhooks.deliveries'::regclass`,
+  );
+  return res.rows[0]?.outgrew ?? true;
 }
 
 /**
@@ -97,25 +121,43 @@ export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): 
  * batch to that partner is pending or in flight (one probe of deliveries_batch_open_idx, migration 013) and
  * the intake has consumed as many final item events as the batch event announced (the batch's
  * webhooks.batch_tallies row, a primary-key probe). Every other row passes at its first comparison.
+ * `OFFSET 0` keeps each a probe per candidate row (see CLAIM_DUE_SQL).
  */
 export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
                NOT EXISTS (SELECT 1 FROM webhooks.deliveries i
                             WHERE i.batch_id = d.tx_id AND i.partner_id = d.partner_id
-                              AND i.status IN ('pending', 'delivering'))
+                              AND i.status IN ('pending', 'delivering') OFFSET 0)
                AND NOT EXISTS (SELECT 1 FROM webhooks.batch_tallies t
-                                WHERE t.batch_id = d.tx_id AND t.items_final < coalesce(t.items_expected, 0))))`;
+                                WHERE t.batch_id = d.tx_id AND t.items_final < coalesce(t.items_expected, 0)
+                               OFFSET 0)))`;
 
 /**
  * The statement of claimDueDeliveries, exported so that its cost is measured on this very text.
  *
  * Per active configuration with due rows, its first `perConfigLimit - in flight` releasable rows in
- * due order, read from deliveries_config_due_idx (migration 003). Ranking every due row instead took
+ * due order, read from deliveries_config_due_idx (migration 014). Ranking every due row instead took
  * 8 ms at 5,000 pending rows and 400+ ms at 50,000 (now 1.5-3 ms); with thousands of active configs
  * and almost no backlog this form costs ~2 ms more (a probe per config). The partner ranking only
- * numbers those few candidates (at most perConfigLimit per configuration). The inner `LIMIT $3` bounds
+ * numbers those few candidates (at most perConfigLimit per configuration). The inner `LIMIT $8` bounds
  * the planner's estimate (a LIMIT computed by a subquery is assumed to keep a tenth of a configuration's
  * due rows): with a large backlog that estimate alone put the plan's cost over jit_above_cost, and
  * compiling it took 60-200 ms per claim at a million pending rows.
+ *
+ * What it reads must not depend on the backlog, whichever plan PostgreSQL picks
+ * (test/webhooks/claim-budget.test.ts):
+ * - Prepared, the claim switches to a generic plan after five calls and keeps it until VACUUM or ANALYZE
+ *   next look at the table. One built while the queue held a few dozen rows reads whole tables: 327,000
+ *   buffers a claim at a million pending rows, against 600. So while the table has outgrown what was
+ *   recorded of it (queueOutgrewItsPlans), the dispatcher sends CLAIM_DUE_SQL_PLANNED_PER_CALL instead,
+ *   planned for each call; not always, because planning it costs more than running it (in the quick
+ *   webhook bench at load 18 on 2 cores: 5.1 ms of planning against 3.2 ms for a prepared claim).
+ * - No check can become a join or a hashed subplan that reads every row it could match. A configuration
+ *   has a row due when its earliest pending row is (a scalar subquery, `ORDER BY … LIMIT 1`: one index
+ *   probe per configuration). The checks per candidate row (an unsettled earlier event of its
+ *   transaction; the batch hold) are `EXISTS` with `OFFSET 0`, which PostgreSQL neither flattens nor
+ *   hashes: a probe per candidate, estimated to let half the rows through, so a configuration's due rows
+ *   are read in order until enough pass (a scalar subquery there is estimated to let almost none
+ *   through, and the planner then sorted every due row of a configuration).
  */
 export const CLAIM_DUE_SQL = `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight, count(*) FILTER (WHERE b.claimed_by = $5) AS mine
@@ -135,7 +177,8 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
                SELECT 1 FROM webhooks.deliveries e
                 WHERE e.config_id = d.config_id AND e.tx_id = d.tx_id
                   AND e.sequence < d.sequence
-                  AND e.status NOT IN ('delivered', 'dead'))
+                  AND e.status NOT IN ('delivered', 'dead')
+               OFFSET 0)
              AND ${BATCH_COMPLETED_RELEASED}
            ORDER BY d.next_attempt_at, d.sequence
            LIMIT $8::int) d
@@ -149,8 +192,9 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
         ) c
         WHERE cfg.active AND NOT cfg.paused
           AND (cfg.circuit_state = 'closed' OR cfg.circuit_retry_at <= $1)
-          AND EXISTS (SELECT 1 FROM webhooks.deliveries p
-                       WHERE p.config_id = cfg.config_id AND p.status = 'pending' AND p.next_attempt_at <= $1)
+          AND (SELECT p.next_attempt_at FROM webhooks.deliveries p
+                WHERE p.config_id = cfg.config_id AND p.status = 'pending'
+                ORDER BY p.next_attempt_at LIMIT 1) <= $1
      ), eligible AS (
        SELECT r.delivery_id FROM (
          SELECT c.delivery_id, c.next_attempt_at, c.sequence,
@@ -184,6 +228,9 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
                d.partner_id, d.traceparent, d.event_occurred_at, d.kind`;
+
+/** The claim, never prepared: planned for its call with the table's current size (PLANNED_PER_CALL). */
+export const CLAIM_DUE_SQL_PLANNED_PER_CALL = `${PLANNED_PER_CALL}\n${CLAIM_DUE_SQL}`;
 
 /** The parameters of CLAIM_DUE_SQL, in order. */
 export function claimParameters(options: ClaimOptions): unknown[] {
