@@ -19,8 +19,8 @@ import {
   getDailyStatement,
   listStatements,
 } from "../operations/partner/statement-day-api.js";
-import { pagedLines } from "../statements/paged-lines.js";
-import type { StatementDocument } from "../statements/statement-document.js";
+import { linePages } from "../statements/paged-lines.js";
+import { pagedLinesOf, type StatementDocument } from "../statements/statement-document.js";
 import {
   negotiateStatementFormat,
   type StatementFormat,
@@ -32,6 +32,11 @@ import { renderLine } from "./statement-routes.js";
 
 /** Lines asked of the ledger per page while a statement is written. */
 const LINE_PAGE = 5000;
+/**
+ * Lines of a ledger page turned into partner lines at a time: few enough that they are written before
+ * the next garbage collection of young objects, so they are not copied and kept as old ones.
+ */
+const RENDER_SLICE = 500;
 
 /** The renderer of `format`; a closed day's renders the same bytes every time. */
 function rendererFor(format: StatementFormat, day?: DailyStatementSummary): StatementRenderer {
@@ -51,10 +56,13 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
   const { statements } = deps.clients;
 
   /**
-   * The day's lines, stopped at the summary's line count: lines that became visible after the summary was
-   * read come after all of its lines in feed order, so the document stays consistent.
+   * The day's lines, a page at a time, stopped at the summary's line count: lines that became visible
+   * after the summary was read come after all of its lines in feed order, so the document stays consistent.
    */
-  async function* linesOf(partnerId: string, summary: DailyStatementSummary): AsyncIterable<StatementLine> {
+  async function* pagesOf(
+    partnerId: string,
+    summary: DailyStatementSummary,
+  ): AsyncGenerator<StatementLine[]> {
     const read = (after: string, limit: number) =>
       statements.listDailyStatementLines({
         partnerId,
@@ -63,7 +71,11 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
         after,
         limit,
       });
-    for await (const line of pagedLines(read, summary.line_count, LINE_PAGE)) yield renderLine(line);
+    for await (const page of linePages(read, summary.line_count, LINE_PAGE)) {
+      for (let i = 0; i < page.length; i += RENDER_SLICE) {
+        yield page.slice(i, i + RENDER_SLICE).map(renderLine);
+      }
+    }
   }
 
   addRoute(app, getDailyStatement, async (request, reply) => {
@@ -84,7 +96,7 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
       reply.header("ETag", etag);
       if (matches(request.headers["if-none-match"], etag)) return reply.code(304).send();
     }
-    const lines = await prefetched(linesOf(partnerId, summary));
+    const lines = pagedLinesOf(await prefetched(pagesOf(partnerId, summary)));
     const day = (async function* () {
       yield { summary, lines };
     })();
@@ -101,7 +113,7 @@ export function registerStatementDayRoutes(app: FastifyInstance, deps: GatewayDe
     const res = await statements.listDailyStatements({ partnerId, from, to });
     const days = res.statements.map((s) => renderSummary(partnerId, s));
     async function* eachDay(): AsyncIterable<StatementDocument> {
-      for (const summary of days) yield { summary, lines: linesOf(partnerId, summary) };
+      for (const summary of days) yield { summary, lines: pagedLinesOf(pagesOf(partnerId, summary)) };
     }
     reply.header("Vary", "Accept");
     return stream(reply, renderer, "range", eachDay(), `statements-${from}-${to}`);
@@ -125,7 +137,7 @@ function stream(
 }
 
 /**
- * The iterable with its first page already read, so a ledger that does not answer is a proper 503 before
+ * The iterable with its first item (a page of lines) already read, so a ledger that does not answer is a proper 503 before
  * the status line is sent rather than a cut-off body.
  */
 async function prefetched<T>(source: AsyncIterable<T>): Promise<AsyncIterable<T>> {
