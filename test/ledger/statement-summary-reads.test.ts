@@ -1,7 +1,7 @@
 /**
- * An open day's summary is the same however many reads it takes, on real PostgreSQL: a seeded day (the
- * bench's seed: payouts with fee lines, credits between) summarised in one read, in reads of 1,000 entries
- * and of 7, equals the summary of every line of the day read page by page.
+ * An open day's summary is the same however many reads it takes, on real PostgreSQL: a day written by
+ * `seedStatementDay` (payouts with fee lines, credits between) summarised in one read, in reads of 1,000
+ * entries and of 7, equals the summary of every line of the day read page by page.
  */
 
 import { summariseDay } from "@payouts/ledger/internal/domain/statement-days";
