@@ -13,7 +13,37 @@ export type StatementSummary = DailyStatementSummary;
 
 export interface StatementDocument {
   summary: StatementSummary;
-  lines: AsyncIterable<StatementLine>;
+  /** The lines in order; `PagedLines` when they can also be read a page at a time. */
+  lines: AsyncIterable<StatementLine> | PagedLines;
+}
+
+/**
+ * Lines that arrive in pages (the ledger's): a renderer that works a page at a time reads `pages()`, and
+ * skips the cost of one asynchronous step per line.
+ */
+export interface PagedLines extends AsyncIterable<StatementLine> {
+  pages(): AsyncIterable<readonly StatementLine[]>;
+}
+
+/** The lines a page at a time: their own pages when they have them, else each line a page of one. */
+export async function* pagesOf(
+  lines: AsyncIterable<StatementLine> | PagedLines,
+): AsyncGenerator<readonly StatementLine[]> {
+  if ("pages" in lines) {
+    yield* lines.pages();
+    return;
+  }
+  for await (const line of lines) yield [line];
+}
+
+/** Pages as lines that can also be read a page at a time. */
+export function pagedLinesOf(pages: AsyncIterable<readonly StatementLine[]>): PagedLines {
+  return {
+    pages: () => pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages) yield* page;
+    },
+  };
 }
 
 /** Field order of a summary on the wire; JSON and CSV both follow it. */

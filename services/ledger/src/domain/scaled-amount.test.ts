@@ -1,4 +1,5 @@
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalDecimal, decOf, formatScaled, parseScaled, scaledOf } from "./scaled-amount.js";
 
@@ -27,6 +28,18 @@ describe("scaled amounts", () => {
       expect(canonicalDecimal(text), text).toBe(toDecimalString(new Dec(text)));
       expect(decOf(parseScaled(text)).eq(new Dec(text)), text).toBe(true);
     }
+  });
+
+  it("write any scaled value as toDecimalString writes the decimal it stands for", () => {
+    const limit = 10n ** 38n;
+    fc.assert(
+      fc.property(fc.bigInt({ min: -limit, max: limit }), fc.nat({ max: 18 }), (raw, zeros) => {
+        // Values with trailing zeros (whole amounts, cents) as often as arbitrary ones.
+        const value = (raw / 10n ** BigInt(zeros)) * 10n ** BigInt(zeros);
+        expect(formatScaled(value)).toBe(toDecimalString(new Dec(`${value}e-18`)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("add exactly where binary floating point would not", () => {

@@ -10,7 +10,7 @@ import { Dec, INTERNAL_SCALE, toDecimalString } from "@payouts/platform/money/de
 export const AMOUNT_SCALE = INTERNAL_SCALE;
 const ZEROS = "0".repeat(AMOUNT_SCALE);
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
-const TRAILING_ZEROS = /0+$/;
+const ZERO = 48; // "0"
 
 /**
  * The scaled value of a plain decimal text ("-12.50", "0.000000000000000001", "7"), as PostgreSQL prints
@@ -35,13 +35,15 @@ export function formatScaled(value: bigint): string {
   if (value === 0n) return "0";
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString();
+  // `digits` is the value times 10^AMOUNT_SCALE: its last AMOUNT_SCALE digits are the fraction (which may
+  // run to the left of `digits`, as leading zeros).
   const cut = digits.length - AMOUNT_SCALE;
-  const int = cut > 0 ? digits.slice(0, cut) : "0";
-  const frac = (cut >= 0 ? digits.slice(cut) : ZEROS.slice(digits.length) + digits).replace(
-    TRAILING_ZEROS,
-    "",
-  );
-  const text = frac ? `${int}.${frac}` : int;
+  let end = digits.length;
+  while (end > 0 && end > cut && digits.charCodeAt(end - 1) === ZERO) end--;
+  let text: string;
+  if (cut <= 0) text = `0.${ZEROS.slice(0, -cut)}${digits.slice(0, end)}`;
+  else if (end === cut) text = digits.slice(0, cut);
+  else text = `${digits.slice(0, cut)}.${digits.slice(cut, end)}`;
   return negative ? `-${text}` : text;
 }
 

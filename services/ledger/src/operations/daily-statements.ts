@@ -26,6 +26,7 @@ import {
   dayLinesPageSize,
   type FeedPosition,
   isAfter,
+  type ScaledEntry,
   type ScaledLine,
   type StatementLine,
   scaledStatementLines,
@@ -55,8 +56,11 @@ import { decodeDayCursor, encodeDayCursor } from "./day-cursor.js";
 
 /** Days one ListDailyStatements call may span. */
 export const MAX_STATEMENT_RANGE_DAYS = 31;
-/** Entries read per round trip while a day is summarised. */
-const SUMMARY_PAGE = 5000;
+/**
+ * Entries read per round trip while a day is summarised: each read costs PostgreSQL a part that does not
+ * depend on its size, so a few large reads cost less than many small ones.
+ */
+const SUMMARY_PAGE = 20_000;
 
 export type DayStatus = "open" | "closed";
 
@@ -159,10 +163,9 @@ export async function viewDay(db: Queryable, partnerId: string, date: string, no
 const boundOf = (day: ClosedDay): ClosedBound => ({ watermark: day.watermark, end: day.periodEnd });
 
 /**
- * Up to `size` lines of the scope after `from` (all lines of the entries read when `size` is undefined),
- * given `start`: the running balance before `from`'s entry (the opening balance when `from` is undefined),
- * or undefined to sum the scope before `from` for it. `next` is the balance before the last line's entry:
- * the `start` of the page after it. `more` is false once the scope has no entry after those read.
+ * Up to `size` lines of the scope after `from`, given `start`: the running balance before `from`'s entry
+ * (the opening balance when `from` is undefined), or undefined to sum the scope before `from` for it.
+ * `next` is the balance before the last line's entry: the `start` of the page after it.
  */
 async function readLines(
   db: Queryable,
@@ -170,16 +173,16 @@ async function readLines(
   opening: bigint,
   from: FeedPosition | undefined,
   start: bigint | undefined,
-  size: number | undefined,
-): Promise<{ lines: ScaledLine[]; next: bigint | undefined; more: boolean }> {
-  const read = (size ?? SUMMARY_PAGE) + 1;
+  size: number,
+): Promise<{ lines: ScaledLine[]; next: bigint | undefined }> {
+  const read = size + 1;
   const { entries, before } = await dayEntries(db, scope, from, read, start === undefined);
   const all = scaledStatementLines(entries, start ?? opening + (before ?? 0n));
   const after = from ? all.filter((line) => isAfter(line.position, from)) : all;
-  const lines = size === undefined ? after : after.slice(0, size);
+  const lines = after.slice(0, size);
   const last = lines.at(-1);
   const main = last && all.find((l) => l.position.entryId === last.position.entryId && l.position.part === 0);
-  return { lines, next: main && main.balanceAfter - main.amountUsd, more: entries.length === read };
+  return { lines, next: main && main.balanceAfter - main.amountUsd };
 }
 
 /**
@@ -220,27 +223,43 @@ export async function dayLinesPage(
 }
 
 /**
- * Every line of the day's scope in feed order, folded into its summary: read SUMMARY_PAGE entries at a
- * time, each read starting from the balance the one before ended on, so the day is read once.
+ * Every line of the day's scope in feed order, folded into its summary: read `entriesPerRead` entries at
+ * a time, each read starting from the balance the one before ended on, so the day is read once. The next
+ * read is asked for as soon as a read arrives (it needs only where that one ended), so PostgreSQL reads
+ * it while these lines are folded.
  */
 export async function summarise(
   db: Queryable,
   scope: DayScope | undefined,
   opening: Dec,
+  entriesPerRead = SUMMARY_PAGE,
 ): Promise<DaySummary> {
   if (!scope) return summariseDay(opening, []);
   const summariser = new DaySummariser(opening);
-  const scaledOpening = scaledOf(opening);
-  let from: FeedPosition | undefined;
-  let start = scaledOpening;
-  for (;;) {
-    const page = await readLines(db, scope, scaledOpening, from, start, undefined);
-    summariser.add(page.lines);
-    const last = page.lines.at(-1);
-    if (!last || !page.more || page.next === undefined) return summariser.summary();
-    from = last.position;
-    start = page.next;
+  const size = entriesPerRead + 1;
+  const read = (from: FeedPosition | undefined): Promise<{ entries: ScaledEntry[] }> =>
+    dayEntries(db, scope, from, size, false);
+  // Each read after the first starts at the last entry of the one before (the feed reads from its
+  // position inclusive), whose lines are already folded.
+  let seen: FeedPosition | undefined;
+  let start = scaledOf(opening);
+  let pending: Promise<{ entries: ScaledEntry[] }> | undefined = read(undefined);
+  while (pending) {
+    const { entries }: { entries: ScaledEntry[] } = await pending;
+    const last: ScaledEntry | undefined = entries.at(-1);
+    const end: FeedPosition | undefined = last && { xid: last.xid, entryId: last.entryId, part: 1 };
+    pending = end && entries.length === size ? read(end) : undefined;
+    // A failure folding these lines leaves the next read unawaited: its own failure concerns no one.
+    pending?.catch(() => {});
+    const lines = scaledStatementLines(entries, start);
+    const after = seen;
+    summariser.add(after ? lines.filter((line) => isAfter(line.position, after)) : lines);
+    const closing = lines.at(-1);
+    // The next read starts again at `last`: from the balance before it.
+    if (last && closing) start = closing.balanceAfter - last.amount;
+    seen = end;
   }
+  return summariser.summary();
 }
 
 /**

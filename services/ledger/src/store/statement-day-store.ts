@@ -19,7 +19,7 @@ import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import { parseScaled } from "../domain/scaled-amount.js";
 import type { DaySummary } from "../domain/statement-days.js";
 import type { FeedPosition, ScaledEntry } from "../domain/statement-lines.js";
-import { type BalanceEntryRow, balanceEntryColumns, toScaledEntry } from "./statement-store.js";
+import { type ScaledEntryRow, scaledEntryColumns, toScaledEntry } from "./statement-store.js";
 
 /** What the last closed day's close took: every entry below `watermark` written before `end`. */
 export interface ClosedBound {
@@ -292,7 +292,7 @@ export async function insertClosedDay(
   return res.rowCount === 1;
 }
 
-interface DayEntryRow extends BalanceEntryRow {
+interface DayEntryRow extends ScaledEntryRow {
   readonly before: string | null;
 }
 
@@ -364,7 +364,7 @@ export function dayEntriesQuery(
   if (!sumBefore) {
     return {
       text: `WITH page AS (${page})
-     SELECT ${balanceEntryColumns("p", "mv", "t")}, NULL::text AS before
+     SELECT ${scaledEntryColumns("p", "mv", "t")}, NULL::text AS before
        FROM page p
        LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id
        LEFT JOIN ledger.transactions t ON t.tx_id = mv.tx_id
@@ -378,7 +378,7 @@ export function dayEntriesQuery(
        SELECT COALESCE(sum(e.amount), 0) AS s FROM ${source}
           AND (e.xid, e.entry_id) < ($${n + 1}::xid8, $${n + 2}::bigint)
      )
-     SELECT ${balanceEntryColumns("p", "mv", "t")}, b.s::text AS before
+     SELECT ${scaledEntryColumns("p", "mv", "t")}, b.s::text AS before
        FROM before b
        LEFT JOIN page p ON true
        LEFT JOIN ledger.movements mv ON mv.movement_id = p.movement_id

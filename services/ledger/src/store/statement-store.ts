@@ -13,7 +13,7 @@
  */
 import type { Queryable } from "@payouts/platform/database/database";
 import { Dec } from "@payouts/platform/money/decimal";
-import { canonicalDecimal, parseScaled } from "../domain/scaled-amount.js";
+import { AMOUNT_SCALE } from "../domain/scaled-amount.js";
 import type { BalanceEntry, FeedPosition, ScaledEntry } from "../domain/statement-lines.js";
 
 /** Entries summed since the last checkpoint before a page records a new one. */
@@ -70,22 +70,58 @@ export function toBalanceEntry(r: BalanceEntryRow): BalanceEntry {
   };
 }
 
-const canonicalOrUndefined = (v: string | null) => (v === null ? undefined : canonicalDecimal(v));
+/**
+ * A balance entry as the daily statement reads it (`scaledEntryColumns`): USD amounts already scaled to
+ * integers (scaled-amount.ts), local amount and rate as canonical decimal text, the time as epoch
+ * milliseconds. PostgreSQL's numeric does the scaling exactly, so a row costs no decimal parsing here.
+ */
+export interface ScaledEntryRow {
+  readonly xid: string;
+  readonly entry_id: string;
+  readonly movement_kind: string;
+  readonly amount: string;
+  readonly created_ms: number;
+  readonly tx_id: string | null;
+  readonly partner_transaction_id: string | null;
+  readonly currency: string | null;
+  readonly local_amount: string | null;
+  readonly exchange_rate: string | null;
+  readonly fee: string | null;
+}
 
-/** The row as a ScaledEntry: no decimal object per entry (the daily statement's read). */
-export function toScaledEntry(r: BalanceEntryRow): ScaledEntry {
+/** 10^AMOUNT_SCALE as a numeric literal: a stored amount times it is the amount's scaled integer. */
+const SCALE_FACTOR = `1${"0".repeat(AMOUNT_SCALE)}`;
+
+/**
+ * The select list of a ScaledEntryRow (aliases as `balanceEntryColumns`). Every amount is numeric(38, 18)
+ * (AMOUNT_SCALE decimals), so `trunc(x * 10^18)` is exact; `trim_scale` writes the canonical text of
+ * `toDecimalString` (plain, no trailing zeros); the milliseconds are truncated as a JavaScript Date of the
+ * timestamp would be.
+ */
+export function scaledEntryColumns(entry: string, movement: string, transaction: string): string {
+  const [e, m, t] = [entry, movement, transaction];
+  return `${e}.xid::text AS xid, ${e}.entry_id::text AS entry_id, ${m}.kind AS movement_kind,
+          trunc(${e}.amount * ${SCALE_FACTOR})::text AS amount,
+          floor(extract(epoch FROM ${e}.created_at) * 1000)::float8 AS created_ms, ${t}.tx_id,
+          NULLIF(${t}.partner_transaction_id, '') AS partner_transaction_id, ${t}.currency,
+          trim_scale(${t}.amount)::text AS local_amount, trim_scale(${t}.exchange_rate)::text AS exchange_rate,
+          trunc((${t}.percentage_fee + ${t}.fixed_fee) * ${SCALE_FACTOR})::text AS fee`;
+}
+
+/** The row as a ScaledEntry: no decimal object, no decimal parsing per entry (the daily statement's read). */
+export function toScaledEntry(r: ScaledEntryRow): ScaledEntry {
   return {
     xid: BigInt(r.xid),
     entryId: BigInt(r.entry_id),
     movementKind: r.movement_kind,
-    amount: parseScaled(r.amount),
-    createdAt: r.created_at,
+    amount: BigInt(r.amount),
+    createdAt: new Date(r.created_ms),
     txId: r.tx_id ?? undefined,
     partnerTransactionId: r.partner_transaction_id ?? undefined,
     currency: r.currency ?? undefined,
-    localAmount: canonicalOrUndefined(r.local_amount),
-    exchangeRate: canonicalOrUndefined(r.exchange_rate),
-    fee: r.fee === null ? undefined : parseScaled(r.fee),
+    localAmount: r.local_amount ?? undefined,
+    exchangeRate: r.exchange_rate ?? undefined,
+    fee: r.fee === null ? undefined : BigInt(r.fee),
   };
 }
 
