@@ -53,8 +53,8 @@ function lineRecord(prefix: readonly Cell[], line: StatementLine): Cell[] {
   return record;
 }
 
-/** Lines are handed on this many at a time rather than one write per line. */
-const BATCH_LINES = 500;
+/** Records are stringified and handed on this many at a time rather than one write per record. */
+const BATCH_RECORDS = 500;
 
 const CSV_OPTIONS = {
   columns: [...CSV_COLUMNS],
@@ -62,59 +62,29 @@ const CSV_OPTIONS = {
   cast: { number: (value: number) => String(value) },
 } as const;
 
-/** CSV text of records, without the header row. */
-const recordsText = (records: Cell[][]) => stringify(records, { ...CSV_OPTIONS, header: false });
-
 /**
- * Any of these in a field makes csv-stringify quote it (the delimiter, the quote and the record
- * delimiter's characters). A field without them is written as it is, null as nothing.
- */
-const QUOTED_CHARACTERS = /[",\r\n]/;
-
-/**
- * The CSV row of a line whose fields csv-stringify would write unchanged, joined here without it (the
- * same bytes, for a fraction of the cost); undefined when a field needs quoting.
- */
-function plainLineText(prefixText: string, line: StatementLine): string | undefined {
-  let text = prefixText;
-  for (const field of LINE_FIELDS) {
-    const value = line[field];
-    if (typeof value === "string") {
-      if (QUOTED_CHARACTERS.test(value)) return undefined;
-      text += value;
-    } else if (value !== null) return undefined;
-    text += field === LAST_LINE_FIELD ? "\r\n" : ",";
-  }
-  return text;
-}
-
-const LAST_LINE_FIELD = LINE_FIELDS[LINE_FIELDS.length - 1];
-
-/**
- * The CSV text of a range, streamed: pulls the next lines only as fast as the reader takes the text, and
- * hands them on BATCH_LINES rows at a time. The header and summary rows, and any line with a field to
- * quote, are written by csv-stringify's synchronous API; every row ends with its CRLF, so the pieces
- * concatenate to the text one stringifier would write for all records (header first).
+ * The CSV text of a range, streamed: pulls the next page of lines only as fast as the reader takes the
+ * text. Each batch of records is one call of csv-stringify's synchronous API; every record ends with its
+ * CRLF, so the batches concatenate to the text one stringifier would write for all records (header first).
  */
 export async function* renderCsv(range: AsyncIterable<StatementDocument>): AsyncGenerator<string> {
-  let text = stringify([], { ...CSV_OPTIONS, header: true });
-  let rows = 0;
+  let header = true;
+  let records: Cell[][] = [];
+  const take = () => {
+    const text = stringify(records, { ...CSV_OPTIONS, header });
+    header = false;
+    records = [];
+    return text;
+  };
   for await (const { summary, lines } of range) {
-    text += recordsText([summaryRecord(summary)]);
+    records.push(summaryRecord(summary));
     const prefix = linePrefix(summary);
-    // The prefix's own cells as csv-stringify writes them, with the comma before the line's first cell.
-    const prefixText = `${stringify([prefix], { record_delimiter: "windows" }).slice(0, -2)},`;
     for await (const page of pagesOf(lines)) {
       for (const line of page) {
-        text += plainLineText(prefixText, line) ?? recordsText([lineRecord(prefix, line)]);
-        rows += 1;
-        if (rows === BATCH_LINES) {
-          yield text;
-          text = "";
-          rows = 0;
-        }
+        records.push(lineRecord(prefix, line));
+        if (records.length >= BATCH_RECORDS) yield take();
       }
     }
   }
-  yield text;
+  yield take();
 }
