@@ -3,7 +3,7 @@
  * for a second operator, one request, and approving or rejecting it. The gated routes themselves (credit,
  * refund, forced failure) answer 202 with an `ApprovalRequest` (ledger-admin-api.ts).
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalString,
@@ -111,73 +111,62 @@ const DECISION_ERRORS: readonly ErrorCase[] = [
   ["APPROVAL_ROLE_REQUIRED", "the caller's role is below the one the action needs (finance for money)"],
 ];
 
-export const listApprovals = defineOperation({
-  method: "GET",
-  path: "/admin/approvals",
-  operationId: "listApprovals",
-  role: "viewer",
-  summary: "Approval requests (the inbox)",
-  description: "Newest first. A PENDING request past its deadline is listed as EXPIRED.",
-  tags: TAG,
-  query: Query({
-    status: Type.Optional(StringEnum(APPROVAL_STATUSES, { description: "Only requests of this status." })),
-    limit: Type.Optional(Limit(50)),
-  }),
-  responses: { 200: { description: "The requests.", schema: ApprovalList } },
-  errors: [QUERY_CASE],
-});
-
-export const getApproval = defineOperation({
-  method: "GET",
-  path: "/admin/approvals/{approval_id}",
-  operationId: "getApproval",
-  role: "viewer",
-  summary: "One approval request",
-  description:
-    "An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.",
-  tags: TAG,
-  pathParams: ApprovalParams,
-  responses: { 200: { description: "The request.", schema: ApprovalRequest } },
-  errors: [APPROVAL_NOT_FOUND],
-});
-
-export const approveApproval = defineOperation({
-  method: "POST",
-  path: "/admin/approvals/{approval_id}/approve",
-  operationId: "approveApproval",
-  // The least role that may decide any request; the request's action sets the role it needs
-  // (APPROVAL_ROLE_REQUIRED: finance for every money action).
-  role: "operator",
-  summary: "Approve a request: it is carried out now",
-  description:
-    "Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.",
-  tags: TAG,
-  pathParams: ApprovalParams,
-  responses: { 200: { description: "Approved and carried out: see `outcome`.", schema: ApprovalRequest } },
-  errors: [
-    ...DECISION_ERRORS,
-    ["APPROVAL_BY_REQUESTER", "the caller requested it: a second person must approve"],
-    ["APPROVAL_BY_MACHINE", "a machine credential may not approve"],
-  ],
-});
-
-export const rejectApproval = defineOperation({
-  method: "POST",
-  path: "/admin/approvals/{approval_id}/reject",
-  operationId: "rejectApproval",
-  role: "operator",
-  summary: "Reject a request: it has no effect",
-  description: "The requester may reject (withdraw) their own request.",
-  tags: TAG,
-  pathParams: ApprovalParams,
-  body: RejectApprovalRequest,
-  responses: { 200: { description: "Rejected.", schema: ApprovalRequest } },
-  errors: [...DECISION_ERRORS],
-});
-
-export const APPROVAL_ADMIN_OPERATIONS = [
-  listApprovals,
-  getApproval,
-  approveApproval,
-  rejectApproval,
-] as const;
+const operations = defineOperations(
+  { tags: TAG },
+  {
+    listApprovals: {
+      route: "GET /admin/approvals",
+      role: "viewer",
+      summary: "Approval requests (the inbox)",
+      description: "Newest first. A PENDING request past its deadline is listed as EXPIRED.",
+      query: Query({
+        status: Type.Optional(
+          StringEnum(APPROVAL_STATUSES, { description: "Only requests of this status." }),
+        ),
+        limit: Type.Optional(Limit(50)),
+      }),
+      responses: { 200: { description: "The requests.", schema: ApprovalList } },
+      errors: [QUERY_CASE],
+    },
+    getApproval: {
+      route: "GET /admin/approvals/{approval_id}",
+      role: "viewer",
+      summary: "One approval request",
+      description:
+        "An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.",
+      pathParams: ApprovalParams,
+      responses: { 200: { description: "The request.", schema: ApprovalRequest } },
+      errors: [APPROVAL_NOT_FOUND],
+    },
+    approveApproval: {
+      route: "POST /admin/approvals/{approval_id}/approve",
+      // The least role that may decide any request; the request's action sets the role it needs
+      // (APPROVAL_ROLE_REQUIRED: finance for every money action).
+      role: "operator",
+      summary: "Approve a request: it is carried out now",
+      description:
+        "Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.",
+      pathParams: ApprovalParams,
+      responses: {
+        200: { description: "Approved and carried out: see `outcome`.", schema: ApprovalRequest },
+      },
+      errors: [
+        ...DECISION_ERRORS,
+        ["APPROVAL_BY_REQUESTER", "the caller requested it: a second person must approve"],
+        ["APPROVAL_BY_MACHINE", "a machine credential may not approve"],
+      ],
+    },
+    rejectApproval: {
+      route: "POST /admin/approvals/{approval_id}/reject",
+      role: "operator",
+      summary: "Reject a request: it has no effect",
+      description: "The requester may reject (withdraw) their own request.",
+      pathParams: ApprovalParams,
+      body: RejectApprovalRequest,
+      responses: { 200: { description: "Rejected.", schema: ApprovalRequest } },
+      errors: [...DECISION_ERRORS],
+    },
+  },
+);
+export const { listApprovals, getApproval, approveApproval, rejectApproval } = operations;
+export const APPROVAL_ADMIN_OPERATIONS = Object.values(operations);

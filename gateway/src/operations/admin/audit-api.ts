@@ -2,7 +2,7 @@
  * The audit trail of the admin API (`admin/audit-admin-routes.ts`): the records of state-changing admin
  * requests, newest first, their CSV export, and the check of their hash chain.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   Nullable,
@@ -108,49 +108,47 @@ export const AuditVerification = component(
   ),
 );
 
-export const searchAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit",
-  operationId: "searchAuditRecords",
-  summary: "The audit trail",
-  description:
-    "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
-  tags: AUDIT_TAG,
-  // Who did what, from where: finance and admins review it.
-  role: "finance",
-  query: AuditSearchQuery,
-  responses: { 200: { description: "A page.", schema: AuditPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const exportAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit/export.csv",
-  operationId: "exportAuditRecords",
-  summary: "The audit trail as CSV",
-  description:
-    "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
-  tags: AUDIT_TAG,
-  role: "finance",
-  query: AuditExportQuery,
-  responses: {
-    200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
+const operations = defineOperations(
+  { tags: AUDIT_TAG },
+  {
+    searchAuditRecords: {
+      route: "GET /admin/audit",
+      summary: "The audit trail",
+      description:
+        "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
+      // Who did what, from where: finance and admins review it.
+      role: "finance",
+      query: AuditSearchQuery,
+      responses: { 200: { description: "A page.", schema: AuditPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    exportAuditRecords: {
+      route: "GET /admin/audit/export.csv",
+      summary: "The audit trail as CSV",
+      description:
+        "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
+      role: "finance",
+      query: AuditExportQuery,
+      responses: {
+        200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
+      },
+      errors: [QUERY_CASE],
+    },
+    verifyAuditChain: {
+      route: "GET /admin/audit/verification",
+      summary: "Check the audit trail's hash chain",
+      description:
+        "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
+      // Says only whether the chain holds and up to where.
+      role: "viewer",
+      responses: { 200: { description: "The verdict.", schema: AuditVerification } },
+      errors: [],
+    },
   },
-  errors: [QUERY_CASE],
-});
-
-export const verifyAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit/verification",
-  operationId: "verifyAuditChain",
-  summary: "Check the audit trail's hash chain",
-  description:
-    "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
-  tags: AUDIT_TAG,
-  // Says only whether the chain holds and up to where.
-  role: "viewer",
-  responses: { 200: { description: "The verdict.", schema: AuditVerification } },
-  errors: [],
-});
-
-export const AUDIT_OPERATIONS = [searchAudit, exportAudit, verifyAudit] as const;
+);
+export const {
+  searchAuditRecords: searchAudit,
+  exportAuditRecords: exportAudit,
+  verifyAuditChain: verifyAudit,
+} = operations;
+export const AUDIT_OPERATIONS = Object.values(operations);

@@ -2,7 +2,7 @@
  * The console overview: recent payouts by corridor and status, balances, the outbox backlog and webhook
  * deliveries by outcome.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalString,
@@ -82,17 +82,20 @@ export const Overview = component(
 );
 export type Overview = Static<typeof Overview>;
 
-export const getOverview = defineOperation({
-  method: "GET",
-  path: "/admin/overview",
-  operationId: "getOverview",
-  role: "viewer",
-  summary: "Operations overview",
-  description:
-    "Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.",
-  tags: CONSOLE_TAG,
-  responses: { 200: { description: "The figures.", schema: Overview } },
-  errors: [QUERY_CASE],
-});
-
-export const CONSOLE_OVERVIEW_OPERATIONS = [getOverview] as const;
+const operations = defineOperations(
+  {},
+  {
+    getOverview: {
+      route: "GET /admin/overview",
+      role: "viewer",
+      summary: "Operations overview",
+      description:
+        "Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.",
+      tags: CONSOLE_TAG,
+      responses: { 200: { description: "The figures.", schema: Overview } },
+      errors: [QUERY_CASE],
+    },
+  },
+);
+export const { getOverview } = operations;
+export const CONSOLE_OVERVIEW_OPERATIONS = Object.values(operations);

@@ -2,7 +2,7 @@
  * The console's partner routes: the partner list, a partner's apps and their preview rate limit, the
  * balance history.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalString,
@@ -140,66 +140,51 @@ export const BalanceHistory = component(
 );
 export type BalanceHistory = Static<typeof BalanceHistory>;
 
-export const listPartners = defineOperation({
-  method: "GET",
-  path: "/admin/partners",
-  operationId: "listPartners",
-  role: "viewer",
-  summary: "Partners, with balances",
-  description: "Newest first.",
-  tags: CONSOLE_TAG,
-  query: PartnerListQuery,
-  responses: { 200: { description: "A page.", schema: PartnerPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const listApps = defineOperation({
-  method: "GET",
-  path: "/admin/partners/{partner_id}/apps",
-  operationId: "listApps",
-  role: "viewer",
-  summary: "A partner's apps and their secrets' ids",
-  tags: CONSOLE_TAG,
-  pathParams: PartnerIdParams,
-  responses: { 200: { description: "Newest first.", schema: AppList } },
-  errors: [QUERY_CASE, PARTNER_NOT_FOUND],
-});
-
-export const setAppRateLimit = defineOperation({
-  method: "PATCH",
-  path: "/admin/partners/{partner_id}/apps/{client_id}",
-  operationId: "setAppRateLimit",
-  role: "admin",
-  summary: "Set an app's previewQuotations limit",
-  description: "At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.",
-  tags: CONSOLE_TAG,
-  pathParams: AppParams,
-  body: RateLimitRequest,
-  responses: { 200: { description: "The app.", schema: AppSettings } },
-  errors: [
-    ["APP_NOT_FOUND", "the partner has no such app"],
-    ["APP_REVOKED", "the app is revoked", 409],
-  ],
-});
-
-export const listBalanceEntries = defineOperation({
-  method: "GET",
-  path: "/admin/partners/{partner_id}/balance/entries",
-  operationId: "listBalanceEntries",
-  role: "viewer",
-  summary: "A partner's balance history",
-  description:
-    "Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.",
-  tags: CONSOLE_TAG,
-  pathParams: PartnerIdParams,
-  query: BalanceEntriesQuery,
-  responses: { 200: { description: "A page.", schema: BalanceHistory } },
-  errors: [QUERY_CASE, CURSOR_CASE, PARTNER_NOT_FOUND],
-});
-
-export const CONSOLE_PARTNER_OPERATIONS = [
-  listPartners,
-  listApps,
-  setAppRateLimit,
-  listBalanceEntries,
-] as const;
+const operations = defineOperations(
+  { tags: CONSOLE_TAG },
+  {
+    listPartners: {
+      route: "GET /admin/partners",
+      role: "viewer",
+      summary: "Partners, with balances",
+      description: "Newest first.",
+      query: PartnerListQuery,
+      responses: { 200: { description: "A page.", schema: PartnerPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    listApps: {
+      route: "GET /admin/partners/{partner_id}/apps",
+      role: "viewer",
+      summary: "A partner's apps and their secrets' ids",
+      pathParams: PartnerIdParams,
+      responses: { 200: { description: "Newest first.", schema: AppList } },
+      errors: [QUERY_CASE, PARTNER_NOT_FOUND],
+    },
+    setAppRateLimit: {
+      route: "PATCH /admin/partners/{partner_id}/apps/{client_id}",
+      role: "admin",
+      summary: "Set an app's previewQuotations limit",
+      description: "At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.",
+      pathParams: AppParams,
+      body: RateLimitRequest,
+      responses: { 200: { description: "The app.", schema: AppSettings } },
+      errors: [
+        ["APP_NOT_FOUND", "the partner has no such app"],
+        ["APP_REVOKED", "the app is revoked", 409],
+      ],
+    },
+    listBalanceEntries: {
+      route: "GET /admin/partners/{partner_id}/balance/entries",
+      role: "viewer",
+      summary: "A partner's balance history",
+      description:
+        "Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.",
+      pathParams: PartnerIdParams,
+      query: BalanceEntriesQuery,
+      responses: { 200: { description: "A page.", schema: BalanceHistory } },
+      errors: [QUERY_CASE, CURSOR_CASE, PARTNER_NOT_FOUND],
+    },
+  },
+);
+export const { listPartners, listApps, setAppRateLimit, listBalanceEntries } = operations;
+export const CONSOLE_PARTNER_OPERATIONS = Object.values(operations);

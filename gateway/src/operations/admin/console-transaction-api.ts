@@ -2,7 +2,7 @@
  * The console's transaction search across partners and one transaction's page (quote, status history,
  * ledger movements, deliveries).
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   anyCase,
   component,
@@ -222,31 +222,27 @@ export const TransactionDetail = component(
 );
 export type TransactionDetail = Static<typeof TransactionDetail>;
 
-export const searchTransactions = defineOperation({
-  method: "GET",
-  path: "/admin/transactions",
-  operationId: "searchTransactions",
-  role: "viewer",
-  summary: "Search transactions across partners",
-  description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
-  tags: CONSOLE_TAG,
-  query: TransactionSearchQuery,
-  responses: { 200: { description: "A page.", schema: TransactionSearchPage } },
-  errors: [QUERY_CASE, CURSOR_CASE, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
-});
-
-export const getTransactionDetail = defineOperation({
-  method: "GET",
-  path: "/admin/transactions/{tx_id}",
-  operationId: "getTransactionDetail",
-  role: "viewer",
-  summary: "A transaction's page",
-  description:
-    "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",
-  tags: CONSOLE_TAG,
-  pathParams: TxParams,
-  responses: { 200: { description: "The transaction.", schema: TransactionDetail } },
-  errors: [QUERY_CASE, ["TRANSACTION_NOT_FOUND", "no such transaction"]],
-});
-
-export const CONSOLE_TRANSACTION_OPERATIONS = [searchTransactions, getTransactionDetail] as const;
+const operations = defineOperations(
+  { tags: CONSOLE_TAG, role: "viewer" },
+  {
+    searchTransactions: {
+      route: "GET /admin/transactions",
+      summary: "Search transactions across partners",
+      description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
+      query: TransactionSearchQuery,
+      responses: { 200: { description: "A page.", schema: TransactionSearchPage } },
+      errors: [QUERY_CASE, CURSOR_CASE, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
+    },
+    getTransactionDetail: {
+      route: "GET /admin/transactions/{tx_id}",
+      summary: "A transaction's page",
+      description:
+        "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",
+      pathParams: TxParams,
+      responses: { 200: { description: "The transaction.", schema: TransactionDetail } },
+      errors: [QUERY_CASE, ["TRANSACTION_NOT_FOUND", "no such transaction"]],
+    },
+  },
+);
+export const { searchTransactions, getTransactionDetail } = operations;
+export const CONSOLE_TRANSACTION_OPERATIONS = Object.values(operations);

@@ -2,7 +2,7 @@
  * The console's webhook routes across partners: deliveries and redelivery, configs and their switch,
  * receiver health, pause and resume.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
 import {
   CONSOLE_TAG,
@@ -98,65 +98,6 @@ export const ConfigSwitch = component(
   }),
 );
 
-export const searchDeliveries = defineOperation({
-  method: "GET",
-  path: "/admin/webhook-deliveries",
-  operationId: "searchWebhookDeliveries",
-  role: "viewer",
-  summary: "Webhook deliveries across partners",
-  description: "Newest first, each with every attempt; test notifications are not listed.",
-  tags: CONSOLE_TAG,
-  query: DeliverySearchQuery,
-  responses: { 200: { description: "A page.", schema: DeliveryPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const redeliverDelivery = defineOperation({
-  method: "POST",
-  path: "/admin/webhook-deliveries/{delivery_id}/redeliver",
-  operationId: "redeliverWebhookDelivery",
-  role: "operator",
-  summary: "Redeliver a webhook delivery",
-  description:
-    "Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.",
-  tags: CONSOLE_TAG,
-  pathParams: DeliveryParams,
-  responses: { 200: { description: "The delivery, pending.", schema: WebhookDelivery } },
-  errors: [
-    ["DELIVERY_NOT_FOUND", "no such delivery"],
-    ["DELIVERY_IN_PROGRESS", "an attempt is in flight; try again shortly"],
-    ["WEBHOOK_CONFIG_INACTIVE", "its receiver is disabled: enable it first"],
-  ],
-});
-
-export const searchConfigs = defineOperation({
-  method: "GET",
-  path: "/admin/webhook-configs",
-  operationId: "searchWebhookConfigs",
-  role: "viewer",
-  summary: "Webhook receivers across partners",
-  description: "Oldest first, with their pending and dead delivery counts; never a secret.",
-  tags: CONSOLE_TAG,
-  query: ConfigSearchQuery,
-  responses: { 200: { description: "A page.", schema: ConfigPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const switchConfig = defineOperation({
-  method: "PATCH",
-  path: "/admin/webhook-configs/{config_id}",
-  operationId: "switchWebhookConfig",
-  role: "operator",
-  summary: "Disable or enable a webhook receiver",
-  description:
-    "A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.",
-  tags: CONSOLE_TAG,
-  pathParams: ConfigParams,
-  body: ConfigSwitch,
-  responses: { 200: { description: "The receiver.", schema: AdminWebhookConfig } },
-  errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
-});
-
 export const ReceiverHealthQuery = Query({
   partner_id: Type.Optional(Id("One partner's receivers.", "ptr_01m7xx9726hzfmmn1fcz6t8605")),
   with_backlog: Type.Optional(Type.Boolean({ description: "Only receivers with pending deliveries." })),
@@ -200,54 +141,91 @@ export const ReceiverHealthPage = component(
   ),
 );
 
-export const listReceiverHealth = defineOperation({
-  method: "GET",
-  path: "/admin/webhook-receivers",
-  operationId: "listWebhookReceiverHealth",
-  role: "viewer",
-  summary: "Webhook receivers' health",
-  description:
-    "Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.",
-  tags: CONSOLE_TAG,
-  query: ReceiverHealthQuery,
-  responses: { 200: { description: "A page.", schema: ReceiverHealthPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const pauseReceiver = defineOperation({
-  method: "POST",
-  path: "/admin/webhook-receivers/{config_id}/pause",
-  operationId: "pauseWebhookReceiver",
-  role: "operator",
-  summary: "Pause a webhook receiver",
-  description:
-    "Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.",
-  tags: CONSOLE_TAG,
-  pathParams: ConfigParams,
-  responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
-  errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
-});
-
-export const resumeReceiver = defineOperation({
-  method: "POST",
-  path: "/admin/webhook-receivers/{config_id}/resume",
-  operationId: "resumeWebhookReceiver",
-  role: "operator",
-  summary: "Resume a paused webhook receiver",
-  description:
-    "Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.",
-  tags: CONSOLE_TAG,
-  pathParams: ConfigParams,
-  responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
-  errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
-});
-
-export const CONSOLE_WEBHOOK_OPERATIONS = [
-  searchDeliveries,
-  redeliverDelivery,
-  searchConfigs,
-  switchConfig,
-  listReceiverHealth,
-  pauseReceiver,
-  resumeReceiver,
-] as const;
+const operations = defineOperations(
+  { tags: CONSOLE_TAG },
+  {
+    searchWebhookDeliveries: {
+      route: "GET /admin/webhook-deliveries",
+      role: "viewer",
+      summary: "Webhook deliveries across partners",
+      description: "Newest first, each with every attempt; test notifications are not listed.",
+      query: DeliverySearchQuery,
+      responses: { 200: { description: "A page.", schema: DeliveryPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    redeliverWebhookDelivery: {
+      route: "POST /admin/webhook-deliveries/{delivery_id}/redeliver",
+      role: "operator",
+      summary: "Redeliver a webhook delivery",
+      description:
+        "Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.",
+      pathParams: DeliveryParams,
+      responses: { 200: { description: "The delivery, pending.", schema: WebhookDelivery } },
+      errors: [
+        ["DELIVERY_NOT_FOUND", "no such delivery"],
+        ["DELIVERY_IN_PROGRESS", "an attempt is in flight; try again shortly"],
+        ["WEBHOOK_CONFIG_INACTIVE", "its receiver is disabled: enable it first"],
+      ],
+    },
+    searchWebhookConfigs: {
+      route: "GET /admin/webhook-configs",
+      role: "viewer",
+      summary: "Webhook receivers across partners",
+      description: "Oldest first, with their pending and dead delivery counts; never a secret.",
+      query: ConfigSearchQuery,
+      responses: { 200: { description: "A page.", schema: ConfigPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    switchWebhookConfig: {
+      route: "PATCH /admin/webhook-configs/{config_id}",
+      role: "operator",
+      summary: "Disable or enable a webhook receiver",
+      description:
+        "A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.",
+      pathParams: ConfigParams,
+      body: ConfigSwitch,
+      responses: { 200: { description: "The receiver.", schema: AdminWebhookConfig } },
+      errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
+    },
+    listWebhookReceiverHealth: {
+      route: "GET /admin/webhook-receivers",
+      role: "viewer",
+      summary: "Webhook receivers' health",
+      description:
+        "Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.",
+      query: ReceiverHealthQuery,
+      responses: { 200: { description: "A page.", schema: ReceiverHealthPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    pauseWebhookReceiver: {
+      route: "POST /admin/webhook-receivers/{config_id}/pause",
+      role: "operator",
+      summary: "Pause a webhook receiver",
+      description:
+        "Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.",
+      pathParams: ConfigParams,
+      responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+      errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
+    },
+    resumeWebhookReceiver: {
+      route: "POST /admin/webhook-receivers/{config_id}/resume",
+      role: "operator",
+      summary: "Resume a paused webhook receiver",
+      description:
+        "Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.",
+      pathParams: ConfigParams,
+      responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+      errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
+    },
+  },
+);
+export const {
+  searchWebhookDeliveries: searchDeliveries,
+  redeliverWebhookDelivery: redeliverDelivery,
+  searchWebhookConfigs: searchConfigs,
+  switchWebhookConfig: switchConfig,
+  listWebhookReceiverHealth: listReceiverHealth,
+  pauseWebhookReceiver: pauseReceiver,
+  resumeWebhookReceiver: resumeReceiver,
+} = operations;
+export const CONSOLE_WEBHOOK_OPERATIONS = Object.values(operations);

@@ -4,7 +4,7 @@
  * discrepancy control that exercises it.
  */
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
 import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
@@ -165,90 +165,77 @@ export const Discrepancy = component(
 );
 export type Discrepancy = Static<typeof Discrepancy>;
 
-export const startReconciliationRun = defineOperation({
-  method: "POST",
-  path: "/admin/reconciliation/runs",
-  operationId: "startReconciliationRun",
-  role: "operator",
-  summary: "Reconcile a rail's day now",
-  description:
-    "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
-  tags: TAG,
-  body: StartRunRequest,
-  responses: { 200: { description: "The finished run.", schema: ReconciliationRun } },
-  errors: [
-    ["INVALID_FIELD", "`date` is not a real day or is in the future"],
-    ["UNKNOWN_RAIL", "the ledger submits to no rail of this name"],
-    ["SERVICE_UNAVAILABLE", "the rail did not answer with its records; the run is kept as FAILED"],
-  ],
-});
-
-export const listReconciliationRuns = defineOperation({
-  method: "GET",
-  path: "/admin/reconciliation/runs",
-  operationId: "listReconciliationRuns",
-  role: "viewer",
-  summary: "Reconciliation runs",
-  description: "Newest first.",
-  tags: TAG,
-  query: RunQuery,
-  responses: { 200: { description: "A page.", schema: RunPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const listReconciliationBreaks = defineOperation({
-  method: "GET",
-  path: "/admin/reconciliation/breaks",
-  operationId: "listReconciliationBreaks",
-  role: "viewer",
-  summary: "Reconciliation breaks",
-  description: "Newest first, filtered; each with its resolution once resolved.",
-  tags: TAG,
-  query: BreakQuery,
-  responses: { 200: { description: "A page.", schema: BreakPage } },
-  errors: [QUERY_CASE, CURSOR_CASE, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
-});
-
-export const resolveReconciliationBreak = defineOperation({
-  method: "POST",
-  path: "/admin/reconciliation/breaks/{break_id}/resolve",
-  operationId: "resolveReconciliationBreak",
-  role: "finance",
-  summary: "Resolve a reconciliation break",
-  description:
-    "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
-  tags: TAG,
-  pathParams: BreakParams,
-  body: ResolveBreakRequest,
-  responses: { 200: { description: "The resolved break.", schema: ReconciliationBreak } },
-  errors: [
-    ["RECONCILIATION_BREAK_NOT_FOUND", "no such break"],
-    ["BREAK_ALREADY_RESOLVED", "the break was already resolved; the first resolution stands"],
-  ],
-});
-
-export const injectSandboxDiscrepancy = defineOperation({
-  method: "POST",
-  path: "/admin/sandbox/settlements/{date}/discrepancies",
-  operationId: "injectSandboxSettlementDiscrepancy",
-  role: "admin",
-  summary: "Sandbox rail: plant a discrepancy in a day's settlement records",
-  description:
-    "Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).",
-  tags: ["Sandbox"],
-  pathParams: DateParams,
-  body: DiscrepancyRequest,
-  responses: { 201: { description: "Planted.", schema: Discrepancy } },
-  errors: [
-    ["INVALID_FIELD", "`date` is not a real day, or `amount` is not above 0"],
-    ["MISSING_REQUIRED_FIELD", "`tx_id` (every kind but ADD_UNKNOWN_RECORD) or `amount` (CHANGE_AMOUNT)"],
-  ],
-});
-
-export const RECONCILIATION_ADMIN_OPERATIONS = [
+const operations = defineOperations(
+  { tags: TAG },
+  {
+    startReconciliationRun: {
+      route: "POST /admin/reconciliation/runs",
+      role: "operator",
+      summary: "Reconcile a rail's day now",
+      description:
+        "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
+      body: StartRunRequest,
+      responses: { 200: { description: "The finished run.", schema: ReconciliationRun } },
+      errors: [
+        ["INVALID_FIELD", "`date` is not a real day or is in the future"],
+        ["UNKNOWN_RAIL", "the ledger submits to no rail of this name"],
+        ["SERVICE_UNAVAILABLE", "the rail did not answer with its records; the run is kept as FAILED"],
+      ],
+    },
+    listReconciliationRuns: {
+      route: "GET /admin/reconciliation/runs",
+      role: "viewer",
+      summary: "Reconciliation runs",
+      description: "Newest first.",
+      query: RunQuery,
+      responses: { 200: { description: "A page.", schema: RunPage } },
+      errors: [QUERY_CASE, CURSOR_CASE],
+    },
+    listReconciliationBreaks: {
+      route: "GET /admin/reconciliation/breaks",
+      role: "viewer",
+      summary: "Reconciliation breaks",
+      description: "Newest first, filtered; each with its resolution once resolved.",
+      query: BreakQuery,
+      responses: { 200: { description: "A page.", schema: BreakPage } },
+      errors: [QUERY_CASE, CURSOR_CASE, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
+    },
+    resolveReconciliationBreak: {
+      route: "POST /admin/reconciliation/breaks/{break_id}/resolve",
+      role: "finance",
+      summary: "Resolve a reconciliation break",
+      description:
+        "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
+      pathParams: BreakParams,
+      body: ResolveBreakRequest,
+      responses: { 200: { description: "The resolved break.", schema: ReconciliationBreak } },
+      errors: [
+        ["RECONCILIATION_BREAK_NOT_FOUND", "no such break"],
+        ["BREAK_ALREADY_RESOLVED", "the break was already resolved; the first resolution stands"],
+      ],
+    },
+    injectSandboxSettlementDiscrepancy: {
+      route: "POST /admin/sandbox/settlements/{date}/discrepancies",
+      role: "admin",
+      summary: "Sandbox rail: plant a discrepancy in a day's settlement records",
+      description:
+        "Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).",
+      tags: ["Sandbox"],
+      pathParams: DateParams,
+      body: DiscrepancyRequest,
+      responses: { 201: { description: "Planted.", schema: Discrepancy } },
+      errors: [
+        ["INVALID_FIELD", "`date` is not a real day, or `amount` is not above 0"],
+        ["MISSING_REQUIRED_FIELD", "`tx_id` (every kind but ADD_UNKNOWN_RECORD) or `amount` (CHANGE_AMOUNT)"],
+      ],
+    },
+  },
+);
+export const {
   startReconciliationRun,
   listReconciliationRuns,
   listReconciliationBreaks,
   resolveReconciliationBreak,
-  injectSandboxDiscrepancy,
-] as const;
+  injectSandboxSettlementDiscrepancy: injectSandboxDiscrepancy,
+} = operations;
+export const RECONCILIATION_ADMIN_OPERATIONS = Object.values(operations);

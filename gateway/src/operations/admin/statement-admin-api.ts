@@ -1,5 +1,5 @@
 /** Shapes and operations of a partner's statement settings (`statement-admin-routes.ts`). */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import { component, DecimalInput, type Static, Type, withInvalidCode } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
@@ -31,32 +31,6 @@ export const StatementSettingsRequest = component(
 );
 
 const PARTNER_NOT_FOUND = ["PARTNER_NOT_FOUND", "no such partner"] as const;
-
-export const getStatementSettings = defineOperation({
-  method: "GET",
-  path: "/admin/partners/{partner_id}/statement-settings",
-  operationId: "getStatementSettings",
-  role: "viewer",
-  summary: "A partner's daily statement settings",
-  tags: ["Balance"],
-  pathParams: PartnerIdParams,
-  responses: { 200: { description: "The settings.", schema: StatementSettings } },
-  errors: [PARTNER_NOT_FOUND],
-});
-
-export const putStatementSettings = defineOperation({
-  method: "PUT",
-  path: "/admin/partners/{partner_id}/statement-settings",
-  operationId: "putStatementSettings",
-  role: "admin",
-  summary: "Set a partner's statement time zone",
-  description: "Days already closed keep the zone they were cut in; the next day to close uses the new one.",
-  tags: ["Balance"],
-  pathParams: PartnerIdParams,
-  body: StatementSettingsRequest,
-  responses: { 200: { description: "The settings now.", schema: StatementSettings } },
-  errors: [["INVALID_FIELD", "`time_zone` is not an IANA time zone name"], PARTNER_NOT_FOUND],
-});
 
 export const CorrectionParams = Type.Object({
   partner_id: PartnerIdParams.properties.partner_id,
@@ -103,50 +77,70 @@ export const Restatement = component(
 );
 export type Restatement = Static<typeof Restatement>;
 
-export const correctStatementDay = defineOperation({
-  method: "POST",
-  path: "/admin/partners/{partner_id}/statements/{date}/corrections",
-  operationId: "correctStatementDay",
-  role: "finance",
-  summary: "Correct a closed statement day (idempotent)",
-  description:
-    "Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.",
-  tags: ["Balance"],
-  pathParams: CorrectionParams,
-  parameters: [parameterRef("idempotencyKey")],
-  body: StatementCorrectionRequest,
-  responses: {
-    201: {
-      description: "The restatement (or the replay of it).",
-      schema: Restatement,
-      headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
+const operations = defineOperations(
+  { tags: ["Balance"] },
+  {
+    getStatementSettings: {
+      route: "GET /admin/partners/{partner_id}/statement-settings",
+      role: "viewer",
+      summary: "A partner's daily statement settings",
+      pathParams: PartnerIdParams,
+      responses: { 200: { description: "The settings.", schema: StatementSettings } },
+      errors: [PARTNER_NOT_FOUND],
     },
-  },
-  errors: [
-    ["MISSING_IDEMPOTENCY_KEY", "no `X-Idempotency-Key`"],
-    ["INVALID_FIELD", "`X-Idempotency-Key` is not 1–255 printable ASCII characters, or `date` is not a date"],
-    ["INVALID_AMOUNT", "`amount_usd` is not a decimal or is 0"],
-    PARTNER_NOT_FOUND,
-    ["STATEMENT_DAY_NOT_CLOSED", "the day is not closed yet"],
-    ["INSUFFICIENT_FUNDS", "a negative `amount_usd` larger than the balance"],
-    ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
-    ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
-  ],
-  errorOptions: {
-    headers: {
-      409: {
-        "Retry-After": {
-          description: "Seconds to wait before retrying: with `IDEMPOTENCY_KEY_IN_USE` only.",
-          required: false,
-          schema: { type: "integer", minimum: 0 },
+    putStatementSettings: {
+      route: "PUT /admin/partners/{partner_id}/statement-settings",
+      role: "admin",
+      summary: "Set a partner's statement time zone",
+      description:
+        "Days already closed keep the zone they were cut in; the next day to close uses the new one.",
+      pathParams: PartnerIdParams,
+      body: StatementSettingsRequest,
+      responses: { 200: { description: "The settings now.", schema: StatementSettings } },
+      errors: [["INVALID_FIELD", "`time_zone` is not an IANA time zone name"], PARTNER_NOT_FOUND],
+    },
+    correctStatementDay: {
+      route: "POST /admin/partners/{partner_id}/statements/{date}/corrections",
+      role: "finance",
+      summary: "Correct a closed statement day (idempotent)",
+      description:
+        "Posts an `adjustment` of `amount_usd` on the balance (a line of today's open day) and stores a new revision of the closed day: its lines followed by the adjustment, `restates` naming the original, which the partner still gets unchanged. The same `X-Idempotency-Key` and body replay the first answer with `Idempotent-Replayed: true`; another body is `IDEMPOTENCY_KEY_REUSED`.",
+      pathParams: CorrectionParams,
+      parameters: [parameterRef("idempotencyKey")],
+      body: StatementCorrectionRequest,
+      responses: {
+        201: {
+          description: "The restatement (or the replay of it).",
+          schema: Restatement,
+          headers: { "Idempotent-Replayed": headerRef("idempotentReplayed") },
+        },
+      },
+      errors: [
+        ["MISSING_IDEMPOTENCY_KEY", "no `X-Idempotency-Key`"],
+        [
+          "INVALID_FIELD",
+          "`X-Idempotency-Key` is not 1–255 printable ASCII characters, or `date` is not a date",
+        ],
+        ["INVALID_AMOUNT", "`amount_usd` is not a decimal or is 0"],
+        PARTNER_NOT_FOUND,
+        ["STATEMENT_DAY_NOT_CLOSED", "the day is not closed yet"],
+        ["INSUFFICIENT_FUNDS", "a negative `amount_usd` larger than the balance"],
+        ["IDEMPOTENCY_KEY_IN_USE", "a request with this key is still running; retry after `Retry-After`"],
+        ["IDEMPOTENCY_KEY_REUSED", "the key was used with another body"],
+      ],
+      errorOptions: {
+        headers: {
+          409: {
+            "Retry-After": {
+              description: "Seconds to wait before retrying: with `IDEMPOTENCY_KEY_IN_USE` only.",
+              required: false,
+              schema: { type: "integer", minimum: 0 },
+            },
+          },
         },
       },
     },
   },
-});
-
-export const STATEMENT_ADMIN_OPERATIONS = [
-  getStatementSettings,
-  putStatementSettings,
-  correctStatementDay,
-] as const;
+);
+export const { getStatementSettings, putStatementSettings, correctStatementDay } = operations;
+export const STATEMENT_ADMIN_OPERATIONS = Object.values(operations);

@@ -4,7 +4,7 @@
  * of lookupPaymentCode and getQuotation, approved (by one or two credentials), funded all at once and paid.
  */
 import { ITEM_STATUSES as BATCH_ITEM_STATUSES, BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
@@ -398,30 +398,6 @@ const CREATE_DESCRIPTION = `Creates a batch from up to ${MAX_ITEMS_PER_REQUEST} 
 
 Idempotent with \`X-Idempotency-Key\` as \`executePayout\`: the same key and body answer the first answer's bytes with \`Idempotent-Replayed: true\`; another body is 422 \`IDEMPOTENCY_KEY_REUSED\`.`;
 
-export const createBatch = defineOperation({
-  method: "POST",
-  path: "/batches",
-  operationId: "createBatch",
-  tags: TAGS,
-  summary: "Create a batch of payouts (idempotent)",
-  description: CREATE_DESCRIPTION,
-  parameters: [parameterRef("idempotencyKey")],
-  body: CreateBatchRequest,
-  responses: {
-    202: { description: "Created; being validated.", schema: BatchCreated, headers: REPLAYED },
-  },
-  errors: [
-    ...IDEMPOTENCY_CASES,
-    [
-      "INVALID_FIELD",
-      "`required_approvals` is not 1 or 2; `name_mismatch_policy` is not `exclude` or `include`",
-    ],
-    ...ITEM_SHAPE_CASES,
-    ...IDEMPOTENCY_OUTCOMES,
-  ],
-  errorOptions: { headers: IDEMPOTENCY_HEADERS },
-});
-
 /** The columns of an uploaded CSV file, in the order written in the document; any order is read. */
 export const CSV_UPLOAD_COLUMNS = [
   "item_ref",
@@ -446,189 +422,6 @@ export const CSV_UPLOAD_COLUMNS = [
 
 export const UPLOAD_MEDIA_TYPES = ["text/csv", "application/x-ndjson"] as const;
 
-export const uploadBatch = defineOperation({
-  method: "POST",
-  path: "/batches/upload",
-  operationId: "uploadBatch",
-  tags: TAGS,
-  summary: "Create a batch from a CSV or NDJSON file (idempotent)",
-  description: `Creates a batch from a file of up to ${MAX_BATCH_ITEMS} rows (${MAX_UPLOAD_BYTES / 1024 / 1024} MiB), read as it arrives. \`Content-Type: text/csv\`: UTF-8 (a BOM is ignored), RFC 4180 (quoted fields, CRLF or LF), a header row naming the columns — ${CSV_UPLOAD_COLUMNS.map((c) => `\`${c}\``).join(", ")} — in any order; an empty cell is absent; \`recipient_*\` fill \`recipient\`. \`Content-Type: application/x-ndjson\`: one \`BatchItemRequest\` JSON object a line. A row that breaks the item's shape refuses the file, naming it (\`field\` = \`rows[12].amount\`, 1-based data rows). The same file (by SHA-256) again is 409 \`BATCH_DUPLICATE\` naming the first batch (\`batch_id\`, \`Link\`). Idempotent with \`X-Idempotency-Key\` like \`createBatch\`.`,
-  query: UploadQuery,
-  parameters: [parameterRef("idempotencyKey")],
-  rawBody: {
-    mediaTypes: UPLOAD_MEDIA_TYPES,
-    description: "The file: CSV with a header row, or NDJSON.",
-  },
-  responses: {
-    202: { description: "Created; being validated.", schema: BatchCreated, headers: REPLAYED },
-  },
-  ownErrorsOnly: true,
-  errors: [
-    URL_TEXT_CASE,
-    ...IDEMPOTENCY_CASES,
-    ["INVALID_FIELD", "`required_approvals` or `name_mismatch_policy` is not one of its values"],
-    ["INVALID_FIELD", "`Content-Type` is neither `text/csv` nor `application/x-ndjson` (JSON included)", 415],
-    [
-      "INVALID_FIELD",
-      "the CSV is malformed or lacks `item_ref`/`amount`/`partner_transaction_id` columns; a line is not a JSON object; a cell holds a NUL",
-    ],
-    ["MISSING_REQUIRED_FIELD", "a row lacks a required value (`field` = `rows[12].item_ref`)"],
-    [
-      "INVALID_FIELD",
-      "a row's value has the wrong type or length (`field` names row and column); the file has no rows",
-    ],
-    ["INVALID_AMOUNT", "a row's `amount` is 0 or negative"],
-    ["SENDER_NOT_ACCEPTED", "an NDJSON row has a `sender`"],
-    ["DUPLICATE_ITEM_REF", "two rows share an `item_ref`"],
-    [
-      "BATCH_TOO_LARGE",
-      `the file has more than ${MAX_BATCH_ITEMS} rows or ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; refused at the first row or byte too many`,
-    ],
-    AUTH_CASE,
-    AUTH_THROTTLE_CASE,
-    ["BATCH_DUPLICATE", "a batch of yours was made from the same file: `batch_id` and `Link` name it"],
-    ...IDEMPOTENCY_OUTCOMES,
-    INTERNAL_CASE,
-    UNAVAILABLE_CASE,
-    AUTH_BUSY_CASE,
-  ],
-  errorOptions: {
-    headers: {
-      409: {
-        ...IDEMPOTENCY_HEADERS[409],
-        Link: DUPLICATE_LINK,
-      },
-    },
-  },
-});
-
-export const listBatches = defineOperation({
-  method: "GET",
-  path: "/batches",
-  operationId: "listBatches",
-  tags: TAGS,
-  summary: "Your batches, newest first",
-  query: BatchListQuery,
-  responses: { 200: { description: "A page of batches.", schema: BatchList } },
-  errors: LIST_CASES,
-});
-
-export const getBatch = defineOperation({
-  method: "GET",
-  path: "/batches/{batch_id}",
-  operationId: "getBatch",
-  tags: TAGS,
-  summary: "A batch: its status, counts and amounts",
-  pathParams: BATCH_ID,
-  responses: { 200: { description: "The batch.", schema: Batch } },
-  errors: [NOT_FOUND],
-});
-
-export const listBatchItems = defineOperation({
-  method: "GET",
-  path: "/batches/{batch_id}/items",
-  operationId: "listBatchItems",
-  tags: TAGS,
-  summary: "The per-item report of a batch",
-  description:
-    "One entry per item, in row order: its status, the refusal (code, field, message) of an INVALID item, the verified holder name and the name match, the transaction and the quoted amounts.",
-  pathParams: BATCH_ID,
-  query: BatchItemsQuery,
-  responses: { 200: { description: "A page of items.", schema: BatchItemList } },
-  errors: [...LIST_CASES, NOT_FOUND],
-});
-
-export const putBatchItems = defineOperation({
-  method: "PUT",
-  path: "/batches/{batch_id}/items",
-  operationId: "putBatchItems",
-  tags: TAGS,
-  summary: "Add items, or replace those with the same item_ref",
-  description: `Before funding only. The changed items are validated again (the batch goes back to VALIDATING). Up to ${MAX_ITEMS_PER_REQUEST} items a request.`,
-  pathParams: BATCH_ID,
-  body: PutBatchItemsRequest,
-  responses: { 200: { description: "The batch after the change.", schema: Batch } },
-  errors: [
-    ...ITEM_SHAPE_CASES,
-    NOT_FOUND,
-    ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"],
-  ],
-});
-
-export const removeBatchItem = defineOperation({
-  method: "DELETE",
-  path: "/batches/{batch_id}/items/{item_ref}",
-  operationId: "removeBatchItem",
-  tags: TAGS,
-  summary: "Remove an item",
-  description: "Before funding only; its PENDING transaction expires.",
-  pathParams: ITEM_ID,
-  responses: { 200: { description: "The batch after the change.", schema: Batch } },
-  errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"]],
-});
-
-export const approveBatch = defineOperation({
-  method: "POST",
-  path: "/batches/{batch_id}/approve",
-  operationId: "approveBatch",
-  tags: TAGS,
-  summary: "Approve a validated batch (funds it at the last approval)",
-  description:
-    "The approver is the calling credential (`client_id`). With `required_approvals` 1 this funds the batch: the sum of its valid items' `total_usd` moves from your balance to the batch's reservation in one step, or nothing moves (409 `INSUFFICIENT_FUNDS` with `shortfall_usd`). With 2, the first approval moves it to AWAITING_APPROVAL and a different credential's approval funds it.",
-  pathParams: BATCH_ID,
-  responses: { 200: { description: "The batch after the approval.", schema: Batch } },
-  errors: [
-    NOT_FOUND,
-    [
-      "BATCH_NOT_VALIDATED",
-      "the batch is not VALIDATED (or AWAITING_APPROVAL): still validating, or already funded",
-    ],
-    ["BATCH_EXPIRED", "a quote of the batch expired before approval"],
-    ["BATCH_ALREADY_APPROVED_BY", "this credential already approved; the second approval needs another"],
-    ["INSUFFICIENT_FUNDS", "the balance lacks `shortfall_usd` of the batch's `total_usd`; nothing moved"],
-  ],
-});
-
-export const cancelBatch = defineOperation({
-  method: "POST",
-  path: "/batches/{batch_id}/cancel",
-  operationId: "cancelBatch",
-  tags: TAGS,
-  summary: "Cancel a batch before funding",
-  description:
-    "Its items' PENDING transactions expire. The body is optional; a `reason` is kept on the batch's `cancel_reason` after `cancelled by the partner: `.",
-  pathParams: BATCH_ID,
-  body: CancelBatchRequest,
-  responses: { 200: { description: "The cancelled batch.", schema: Batch } },
-  errors: [
-    ["INVALID_FIELD", `\`reason\` is not 1–${MAX_CANCEL_REASON} characters or holds a control character`],
-    NOT_FOUND,
-    ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"],
-  ],
-});
-
-export const retryFailedBatchItems = defineOperation({
-  method: "POST",
-  path: "/batches/{batch_id}/retry-failed",
-  operationId: "retryFailedBatchItems",
-  tags: TAGS,
-  summary: "A new batch of the FAILED and EXCLUDED items (idempotent)",
-  description:
-    "For a COMPLETED batch: creates a child batch (`parent_batch_id`) holding exactly its FAILED and EXCLUDED items, validated afresh; a paid item never is. Idempotent with `X-Idempotency-Key` like `createBatch`.",
-  pathParams: BATCH_ID,
-  parameters: [parameterRef("idempotencyKey")],
-  responses: {
-    202: { description: "The child batch, being validated.", schema: BatchCreated, headers: REPLAYED },
-  },
-  errors: [
-    ...IDEMPOTENCY_CASES,
-    NOT_FOUND,
-    ["BATCH_NOT_RETRYABLE", "the batch is not COMPLETED, or has no FAILED or EXCLUDED item"],
-    ...IDEMPOTENCY_OUTCOMES,
-  ],
-  errorOptions: { headers: IDEMPOTENCY_HEADERS },
-});
-
 /** The columns of the results file, in order. */
 export const RESULT_COLUMNS = [
   "row_number",
@@ -649,25 +442,197 @@ export const RESULT_COLUMNS = [
   "failure_reason",
 ] as const;
 
-export const getBatchResults = defineOperation({
-  method: "GET",
-  path: "/batches/{batch_id}/results.csv",
-  operationId: "getBatchResults",
-  tags: TAGS,
-  summary: "The batch report as CSV",
-  description: `RFC 4180 (CRLF, a header row), one row per item in row order, streamed. Columns: ${RESULT_COLUMNS.map((c) => `\`${c}\``).join(", ")}. An empty cell is null.`,
-  pathParams: BATCH_ID,
-  responses: {
-    200: {
-      description: "The report.",
-      mediaType: "text/csv",
-      schema: Type.String({ description: "CSV with a header row." }),
+const operations = defineOperations(
+  { tags: TAGS },
+  {
+    createBatch: {
+      route: "POST /batches",
+      summary: "Create a batch of payouts (idempotent)",
+      description: CREATE_DESCRIPTION,
+      parameters: [parameterRef("idempotencyKey")],
+      body: CreateBatchRequest,
+      responses: {
+        202: { description: "Created; being validated.", schema: BatchCreated, headers: REPLAYED },
+      },
+      errors: [
+        ...IDEMPOTENCY_CASES,
+        [
+          "INVALID_FIELD",
+          "`required_approvals` is not 1 or 2; `name_mismatch_policy` is not `exclude` or `include`",
+        ],
+        ...ITEM_SHAPE_CASES,
+        ...IDEMPOTENCY_OUTCOMES,
+      ],
+      errorOptions: { headers: IDEMPOTENCY_HEADERS },
+    },
+    uploadBatch: {
+      route: "POST /batches/upload",
+      summary: "Create a batch from a CSV or NDJSON file (idempotent)",
+      description: `Creates a batch from a file of up to ${MAX_BATCH_ITEMS} rows (${MAX_UPLOAD_BYTES / 1024 / 1024} MiB), read as it arrives. \`Content-Type: text/csv\`: UTF-8 (a BOM is ignored), RFC 4180 (quoted fields, CRLF or LF), a header row naming the columns — ${CSV_UPLOAD_COLUMNS.map((c) => `\`${c}\``).join(", ")} — in any order; an empty cell is absent; \`recipient_*\` fill \`recipient\`. \`Content-Type: application/x-ndjson\`: one \`BatchItemRequest\` JSON object a line. A row that breaks the item's shape refuses the file, naming it (\`field\` = \`rows[12].amount\`, 1-based data rows). The same file (by SHA-256) again is 409 \`BATCH_DUPLICATE\` naming the first batch (\`batch_id\`, \`Link\`). Idempotent with \`X-Idempotency-Key\` like \`createBatch\`.`,
+      query: UploadQuery,
+      parameters: [parameterRef("idempotencyKey")],
+      rawBody: {
+        mediaTypes: UPLOAD_MEDIA_TYPES,
+        description: "The file: CSV with a header row, or NDJSON.",
+      },
+      responses: {
+        202: { description: "Created; being validated.", schema: BatchCreated, headers: REPLAYED },
+      },
+      ownErrorsOnly: true,
+      errors: [
+        URL_TEXT_CASE,
+        ...IDEMPOTENCY_CASES,
+        ["INVALID_FIELD", "`required_approvals` or `name_mismatch_policy` is not one of its values"],
+        [
+          "INVALID_FIELD",
+          "`Content-Type` is neither `text/csv` nor `application/x-ndjson` (JSON included)",
+          415,
+        ],
+        [
+          "INVALID_FIELD",
+          "the CSV is malformed or lacks `item_ref`/`amount`/`partner_transaction_id` columns; a line is not a JSON object; a cell holds a NUL",
+        ],
+        ["MISSING_REQUIRED_FIELD", "a row lacks a required value (`field` = `rows[12].item_ref`)"],
+        [
+          "INVALID_FIELD",
+          "a row's value has the wrong type or length (`field` names row and column); the file has no rows",
+        ],
+        ["INVALID_AMOUNT", "a row's `amount` is 0 or negative"],
+        ["SENDER_NOT_ACCEPTED", "an NDJSON row has a `sender`"],
+        ["DUPLICATE_ITEM_REF", "two rows share an `item_ref`"],
+        [
+          "BATCH_TOO_LARGE",
+          `the file has more than ${MAX_BATCH_ITEMS} rows or ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB; refused at the first row or byte too many`,
+        ],
+        AUTH_CASE,
+        AUTH_THROTTLE_CASE,
+        ["BATCH_DUPLICATE", "a batch of yours was made from the same file: `batch_id` and `Link` name it"],
+        ...IDEMPOTENCY_OUTCOMES,
+        INTERNAL_CASE,
+        UNAVAILABLE_CASE,
+        AUTH_BUSY_CASE,
+      ],
+      errorOptions: {
+        headers: {
+          409: {
+            ...IDEMPOTENCY_HEADERS[409],
+            Link: DUPLICATE_LINK,
+          },
+        },
+      },
+    },
+    listBatches: {
+      route: "GET /batches",
+      summary: "Your batches, newest first",
+      query: BatchListQuery,
+      responses: { 200: { description: "A page of batches.", schema: BatchList } },
+      errors: LIST_CASES,
+    },
+    getBatch: {
+      route: "GET /batches/{batch_id}",
+      summary: "A batch: its status, counts and amounts",
+      pathParams: BATCH_ID,
+      responses: { 200: { description: "The batch.", schema: Batch } },
+      errors: [NOT_FOUND],
+    },
+    listBatchItems: {
+      route: "GET /batches/{batch_id}/items",
+      summary: "The per-item report of a batch",
+      description:
+        "One entry per item, in row order: its status, the refusal (code, field, message) of an INVALID item, the verified holder name and the name match, the transaction and the quoted amounts.",
+      pathParams: BATCH_ID,
+      query: BatchItemsQuery,
+      responses: { 200: { description: "A page of items.", schema: BatchItemList } },
+      errors: [...LIST_CASES, NOT_FOUND],
+    },
+    putBatchItems: {
+      route: "PUT /batches/{batch_id}/items",
+      summary: "Add items, or replace those with the same item_ref",
+      description: `Before funding only. The changed items are validated again (the batch goes back to VALIDATING). Up to ${MAX_ITEMS_PER_REQUEST} items a request.`,
+      pathParams: BATCH_ID,
+      body: PutBatchItemsRequest,
+      responses: { 200: { description: "The batch after the change.", schema: Batch } },
+      errors: [
+        ...ITEM_SHAPE_CASES,
+        NOT_FOUND,
+        ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"],
+      ],
+    },
+    removeBatchItem: {
+      route: "DELETE /batches/{batch_id}/items/{item_ref}",
+      summary: "Remove an item",
+      description: "Before funding only; its PENDING transaction expires.",
+      pathParams: ITEM_ID,
+      responses: { 200: { description: "The batch after the change.", schema: Batch } },
+      errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"]],
+    },
+    approveBatch: {
+      route: "POST /batches/{batch_id}/approve",
+      summary: "Approve a validated batch (funds it at the last approval)",
+      description:
+        "The approver is the calling credential (`client_id`). With `required_approvals` 1 this funds the batch: the sum of its valid items' `total_usd` moves from your balance to the batch's reservation in one step, or nothing moves (409 `INSUFFICIENT_FUNDS` with `shortfall_usd`). With 2, the first approval moves it to AWAITING_APPROVAL and a different credential's approval funds it.",
+      pathParams: BATCH_ID,
+      responses: { 200: { description: "The batch after the approval.", schema: Batch } },
+      errors: [
+        NOT_FOUND,
+        [
+          "BATCH_NOT_VALIDATED",
+          "the batch is not VALIDATED (or AWAITING_APPROVAL): still validating, or already funded",
+        ],
+        ["BATCH_EXPIRED", "a quote of the batch expired before approval"],
+        ["BATCH_ALREADY_APPROVED_BY", "this credential already approved; the second approval needs another"],
+        ["INSUFFICIENT_FUNDS", "the balance lacks `shortfall_usd` of the batch's `total_usd`; nothing moved"],
+      ],
+    },
+    cancelBatch: {
+      route: "POST /batches/{batch_id}/cancel",
+      summary: "Cancel a batch before funding",
+      description:
+        "Its items' PENDING transactions expire. The body is optional; a `reason` is kept on the batch's `cancel_reason` after `cancelled by the partner: `.",
+      pathParams: BATCH_ID,
+      body: CancelBatchRequest,
+      responses: { 200: { description: "The cancelled batch.", schema: Batch } },
+      errors: [
+        ["INVALID_FIELD", `\`reason\` is not 1–${MAX_CANCEL_REASON} characters or holds a control character`],
+        NOT_FOUND,
+        ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"],
+      ],
+    },
+    retryFailedBatchItems: {
+      route: "POST /batches/{batch_id}/retry-failed",
+      summary: "A new batch of the FAILED and EXCLUDED items (idempotent)",
+      description:
+        "For a COMPLETED batch: creates a child batch (`parent_batch_id`) holding exactly its FAILED and EXCLUDED items, validated afresh; a paid item never is. Idempotent with `X-Idempotency-Key` like `createBatch`.",
+      pathParams: BATCH_ID,
+      parameters: [parameterRef("idempotencyKey")],
+      responses: {
+        202: { description: "The child batch, being validated.", schema: BatchCreated, headers: REPLAYED },
+      },
+      errors: [
+        ...IDEMPOTENCY_CASES,
+        NOT_FOUND,
+        ["BATCH_NOT_RETRYABLE", "the batch is not COMPLETED, or has no FAILED or EXCLUDED item"],
+        ...IDEMPOTENCY_OUTCOMES,
+      ],
+      errorOptions: { headers: IDEMPOTENCY_HEADERS },
+    },
+    getBatchResults: {
+      route: "GET /batches/{batch_id}/results.csv",
+      summary: "The batch report as CSV",
+      description: `RFC 4180 (CRLF, a header row), one row per item in row order, streamed. Columns: ${RESULT_COLUMNS.map((c) => `\`${c}\``).join(", ")}. An empty cell is null.`,
+      pathParams: BATCH_ID,
+      responses: {
+        200: {
+          description: "The report.",
+          mediaType: "text/csv",
+          schema: Type.String({ description: "CSV with a header row." }),
+        },
+      },
+      errors: [NOT_FOUND],
     },
   },
-  errors: [NOT_FOUND],
-});
-
-export const BATCH_OPERATIONS = [
+);
+export const {
   createBatch,
   uploadBatch,
   listBatches,
@@ -679,4 +644,5 @@ export const BATCH_OPERATIONS = [
   cancelBatch,
   retryFailedBatchItems,
   getBatchResults,
-] as const;
+} = operations;
+export const BATCH_OPERATIONS = Object.values(operations);

@@ -4,7 +4,7 @@
  * partner's own `partner_transaction_id`.
  */
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalString,
@@ -92,24 +92,27 @@ export const DayTransactionsQuery = feedPageQuery({
   limit: "Transactions per page.",
 });
 
-export const listDailyTransactions = defineOperation({
-  method: "GET",
-  path: "/statements/daily/{date}/transactions",
-  operationId: "listDailyTransactions",
-  tags: ["Transactions"],
-  summary: "Reconcile a day: its transactions and the lines each produced",
-  description:
-    "Every transaction you created on the day (in your statement time zone), oldest first, with its status now and every statement line it produced, whichever day's statement holds each line. Match them to your books by `partner_transaction_id`.",
-  pathParams: DayParams,
-  query: DayTransactionsQuery,
-  responses: { 200: { description: "The day's transactions.", schema: DayTransactionsPage } },
-  errors: [
-    [
-      "INVALID_FIELD",
-      "`date` is not a date YYYY-MM-DD from 2000, `after` is not a cursor of this route, or `limit` is outside 1–1000",
-    ],
-    ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"],
-  ],
-});
-
-export const DAY_TRANSACTION_OPERATIONS = [listDailyTransactions] as const;
+const operations = defineOperations(
+  {},
+  {
+    listDailyTransactions: {
+      route: "GET /statements/daily/{date}/transactions",
+      tags: ["Transactions"],
+      summary: "Reconcile a day: its transactions and the lines each produced",
+      description:
+        "Every transaction you created on the day (in your statement time zone), oldest first, with its status now and every statement line it produced, whichever day's statement holds each line. Match them to your books by `partner_transaction_id`.",
+      pathParams: DayParams,
+      query: DayTransactionsQuery,
+      responses: { 200: { description: "The day's transactions.", schema: DayTransactionsPage } },
+      errors: [
+        [
+          "INVALID_FIELD",
+          "`date` is not a date YYYY-MM-DD from 2000, `after` is not a cursor of this route, or `limit` is outside 1–1000",
+        ],
+        ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"],
+      ],
+    },
+  },
+);
+export const { listDailyTransactions } = operations;
+export const DAY_TRANSACTION_OPERATIONS = Object.values(operations);

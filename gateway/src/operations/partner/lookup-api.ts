@@ -4,7 +4,7 @@
  * and lengths, `partner_app_id`, `amount` — and the lookup service applies the destination and customer
  * rules (`serviceRule`: the document states them, the service answers them).
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalInput,
@@ -303,110 +303,108 @@ Sender identity always comes from the registered customer; a \`sender\` in the b
 const TAGS = ["Payouts"];
 const DP = parameterRef("dp");
 
-export const lookupPaymentCode = defineOperation({
-  method: "POST",
-  path: "/lookupPaymentCode",
-  operationId: "lookupPaymentCode",
-  tags: TAGS,
-  summary: "Validate a destination and create a PENDING transaction",
-  description: LOOKUP_DESCRIPTION,
-  parameters: [DP],
-  body: LookupPaymentCodeRequest,
-  bodyExamples: LOOKUP_REQUEST_EXAMPLES,
-  responses: {
-    200: {
-      description: "The destination, its holder and the PENDING transaction.",
-      schema: LookupResult,
-      examples: LOOKUP_EXAMPLES,
-    },
-  },
-  errors: [
-    ...SHAPE_CASES,
-    [
-      "USE_DECODE_QR",
-      "`payment_destination` or `merchant_id` holds an EMV QR payload: send it to `/decodeQr`",
-    ],
-    ["MISSING_REQUIRED_FIELD", "a field the contract or corridor needs is absent, named in `field`"],
-    [
-      "INVALID_FIELD",
-      "`country_code` is not two letters; `currency` is not the corridor's; KE/TZ `merchant_id` and `payment_destination` disagree; a BO `account_type` or `recipient` field, a paybill reference or a VN BIN is malformed",
-    ],
-    ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
-    ["INVALID_PAYMENT_METHOD", "`payment_method` is unknown or not the corridor's"],
-    [
-      "INVALID_DESTINATION_CODE",
-      "`payment_destination_code` is not the corridor's fixed code or not a known institution",
-    ],
-    ["INVALID_DESTINATION", "the destination's format or check digits are wrong (the message says what)"],
-    ["UNKNOWN_DESTINATION", "the destination is well formed but name enquiry finds no holder"],
-    ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
-    ...PRICING_CASES,
-  ],
-  errorOptions: {
-    examples: {
-      400: {
-        invalidDestination: ERROR_EXAMPLES.invalidDestination,
-        unknownDestination: ERROR_EXAMPLES.unknownDestination,
-        senderNotAccepted: ERROR_EXAMPLES.senderNotAccepted,
+const operations = defineOperations(
+  { tags: TAGS },
+  {
+    lookupPaymentCode: {
+      route: "POST /lookupPaymentCode",
+      summary: "Validate a destination and create a PENDING transaction",
+      description: LOOKUP_DESCRIPTION,
+      parameters: [DP],
+      body: LookupPaymentCodeRequest,
+      bodyExamples: LOOKUP_REQUEST_EXAMPLES,
+      responses: {
+        200: {
+          description: "The destination, its holder and the PENDING transaction.",
+          schema: LookupResult,
+          examples: LOOKUP_EXAMPLES,
+        },
       },
-      401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired },
+      errors: [
+        ...SHAPE_CASES,
+        [
+          "USE_DECODE_QR",
+          "`payment_destination` or `merchant_id` holds an EMV QR payload: send it to `/decodeQr`",
+        ],
+        ["MISSING_REQUIRED_FIELD", "a field the contract or corridor needs is absent, named in `field`"],
+        [
+          "INVALID_FIELD",
+          "`country_code` is not two letters; `currency` is not the corridor's; KE/TZ `merchant_id` and `payment_destination` disagree; a BO `account_type` or `recipient` field, a paybill reference or a VN BIN is malformed",
+        ],
+        ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
+        ["INVALID_PAYMENT_METHOD", "`payment_method` is unknown or not the corridor's"],
+        [
+          "INVALID_DESTINATION_CODE",
+          "`payment_destination_code` is not the corridor's fixed code or not a known institution",
+        ],
+        ["INVALID_DESTINATION", "the destination's format or check digits are wrong (the message says what)"],
+        ["UNKNOWN_DESTINATION", "the destination is well formed but name enquiry finds no holder"],
+        ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
+        ...PRICING_CASES,
+      ],
+      errorOptions: {
+        examples: {
+          400: {
+            invalidDestination: ERROR_EXAMPLES.invalidDestination,
+            unknownDestination: ERROR_EXAMPLES.unknownDestination,
+            senderNotAccepted: ERROR_EXAMPLES.senderNotAccepted,
+          },
+          401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired },
+        },
+      },
     },
-  },
-});
-
-export const decodeQr = defineOperation({
-  method: "POST",
-  path: "/decodeQr",
-  operationId: "decodeQr",
-  tags: TAGS,
-  summary: "Decode a scanned QR code and create a PENDING transaction",
-  description:
-    "Decodes an EMV QR payload (Pix, VietQR, Argentina's interoperable QR and the other supported schemes) or a local QR, and answers like `lookupPaymentCode`, creating a PENDING transaction. The amount is yours when given, else the QR's; a QR that fixes an amount is paid exactly that amount.",
-  parameters: [DP],
-  body: DecodeQrRequest,
-  responses: {
-    200: {
-      description: "The decoded destination and the PENDING transaction.",
-      schema: LookupResult,
-      examples: { decodedPix: LOOKUP_EXAMPLES.decodedPix },
+    decodeQr: {
+      route: "POST /decodeQr",
+      summary: "Decode a scanned QR code and create a PENDING transaction",
+      description:
+        "Decodes an EMV QR payload (Pix, VietQR, Argentina's interoperable QR and the other supported schemes) or a local QR, and answers like `lookupPaymentCode`, creating a PENDING transaction. The amount is yours when given, else the QR's; a QR that fixes an amount is paid exactly that amount.",
+      parameters: [DP],
+      body: DecodeQrRequest,
+      responses: {
+        200: {
+          description: "The decoded destination and the PENDING transaction.",
+          schema: LookupResult,
+          examples: { decodedPix: LOOKUP_EXAMPLES.decodedPix },
+        },
+      },
+      errors: [
+        ...SHAPE_CASES,
+        ["MISSING_REQUIRED_FIELD", "`customer_id` or `qr_string` is absent"],
+        ["INVALID_QR", "the payload's CRC, TLV structure or scheme is invalid"],
+        ["INVALID_AMOUNT", "the QR fixes an amount (tag 54) and `amount` differs from it"],
+        ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
+        ...PRICING_CASES,
+      ],
     },
-  },
-  errors: [
-    ...SHAPE_CASES,
-    ["MISSING_REQUIRED_FIELD", "`customer_id` or `qr_string` is absent"],
-    ["INVALID_QR", "the payload's CRC, TLV structure or scheme is invalid"],
-    ["INVALID_AMOUNT", "the QR fixes an amount (tag 54) and `amount` differs from it"],
-    ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
-    ...PRICING_CASES,
-  ],
-});
-
-export const listBanks = defineOperation({
-  method: "GET",
-  path: "/listBanks",
-  operationId: "listBanks",
-  tags: TAGS,
-  summary: "List the institution codes of a country",
-  description:
-    "The codes to send as `payment_destination_code` (BO, NG, GH, ZM, and the fixed codes of BR, PE, CO, KE, TZ, UG) or as `account_reference` (VN BINs). AR has none: CBUs and CVUs carry their own routing.",
-  // The lookup service answers an absent, malformed or unsupported country (in that order).
-  query: Type.Object({
-    country_code: serviceRule(
-      Type.String({
-        pattern: "^[A-Za-z]{2}$",
-        description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
-        examples: ["NG"],
+    listBanks: {
+      route: "GET /listBanks",
+      summary: "List the institution codes of a country",
+      description:
+        "The codes to send as `payment_destination_code` (BO, NG, GH, ZM, and the fixed codes of BR, PE, CO, KE, TZ, UG) or as `account_reference` (VN BINs). AR has none: CBUs and CVUs carry their own routing.",
+      // The lookup service answers an absent, malformed or unsupported country (in that order).
+      query: Type.Object({
+        country_code: serviceRule(
+          Type.String({
+            pattern: "^[A-Za-z]{2}$",
+            description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
+            examples: ["NG"],
+          }),
+        ),
       }),
-    ),
-  }),
-  responses: {
-    200: { description: "The country's institutions.", schema: BankList, examples: { peru: BANKS_EXAMPLE } },
+      responses: {
+        200: {
+          description: "The country's institutions.",
+          schema: BankList,
+          examples: { peru: BANKS_EXAMPLE },
+        },
+      },
+      errors: [
+        ["MISSING_REQUIRED_FIELD", "`country_code` is absent"],
+        ["INVALID_FIELD", "`country_code` is not two letters, or is given twice"],
+        ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
+      ],
+    },
   },
-  errors: [
-    ["MISSING_REQUIRED_FIELD", "`country_code` is absent"],
-    ["INVALID_FIELD", "`country_code` is not two letters, or is given twice"],
-    ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
-  ],
-});
-
-export const LOOKUP_OPERATIONS = [lookupPaymentCode, decodeQr, listBanks] as const;
+);
+export const { lookupPaymentCode, decodeQr, listBanks } = operations;
+export const LOOKUP_OPERATIONS = Object.values(operations);

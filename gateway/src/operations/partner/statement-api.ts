@@ -3,7 +3,7 @@
  * by an opaque cursor that never skips a line committed late.
  */
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   DecimalString,
@@ -63,23 +63,28 @@ export const StatementQuery = feedPageQuery({
   limit: "Lines per page.",
 });
 
-export const listBalanceEntries = defineOperation({
-  method: "GET",
-  path: "/balance/entries",
-  operationId: "listBalanceEntries",
-  tags: ["Transactions"],
-  summary: "The statement feed: every line of the balance, gap-free",
-  description:
-    "Every movement of your USD balance as statement lines, oldest first in a stable feed order, each with the balance after it. Poll with the last `next_cursor`: a line never appears before a position already returned, so following the cursor misses nothing and repeats nothing. A line shows up once every database transaction that began before it has ended (usually within milliseconds).",
-  query: StatementQuery,
-  responses: {
-    200: {
-      description: "The next lines.",
-      schema: StatementPage,
-      examples: { page: STATEMENT_PAGE_EXAMPLE },
+const operations = defineOperations(
+  {},
+  {
+    listBalanceEntries: {
+      route: "GET /balance/entries",
+      tags: ["Transactions"],
+      summary: "The statement feed: every line of the balance, gap-free",
+      description:
+        "Every movement of your USD balance as statement lines, oldest first in a stable feed order, each with the balance after it. Poll with the last `next_cursor`: a line never appears before a position already returned, so following the cursor misses nothing and repeats nothing. A line shows up once every database transaction that began before it has ended (usually within milliseconds).",
+      query: StatementQuery,
+      responses: {
+        200: {
+          description: "The next lines.",
+          schema: StatementPage,
+          examples: { page: STATEMENT_PAGE_EXAMPLE },
+        },
+      },
+      errors: [
+        ["INVALID_FIELD", "`after` is not a cursor returned by this route, or `limit` is outside 1–1000"],
+      ],
     },
   },
-  errors: [["INVALID_FIELD", "`after` is not a cursor returned by this route, or `limit` is outside 1–1000"]],
-});
-
-export const STATEMENT_OPERATIONS = [listBalanceEntries] as const;
+);
+export const { listBalanceEntries } = operations;
+export const STATEMENT_OPERATIONS = Object.values(operations);

@@ -3,7 +3,7 @@
  * transaction shapes other groups share (status, parties).
  */
 import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   anyCase,
   component,
@@ -186,62 +186,57 @@ export const DP_CASE: ErrorCase = ["INVALID_FIELD", "`dp` is not an integer from
 export const TX_NOT_FOUND: ErrorCase = ["TRANSACTION_NOT_FOUND", "no such transaction among yours"];
 export const DP = parameterRef("dp");
 
-export const listTransactions = defineOperation({
-  method: "GET",
-  path: "/listTransactions",
-  operationId: "listTransactions",
-  tags: ["Transactions"],
-  summary: "List transactions, newest first",
-  description: "Pages of at most `limit` transactions, newest first; follow `next_cursor` until it is null.",
-  parameters: [DP],
-  query: ListTransactionsQuery,
-  responses: {
-    200: {
-      description: "A page of transactions.",
-      schema: TransactionList,
-      examples: { page: TRANSACTION_LIST_EXAMPLE },
+const operations = defineOperations(
+  { tags: ["Transactions"] },
+  {
+    listTransactions: {
+      route: "GET /listTransactions",
+      summary: "List transactions, newest first",
+      description:
+        "Pages of at most `limit` transactions, newest first; follow `next_cursor` until it is null.",
+      parameters: [DP],
+      query: ListTransactionsQuery,
+      responses: {
+        200: {
+          description: "A page of transactions.",
+          schema: TransactionList,
+          examples: { page: TRANSACTION_LIST_EXAMPLE },
+        },
+      },
+      errors: [
+        DP_CASE,
+        [
+          "INVALID_FIELD",
+          "a filter is malformed or given twice: unknown `status`, a date without a zone, `limit` outside 1–100, a `cursor` not returned by this route",
+        ],
+      ],
+    },
+    getTransaction: {
+      route: "GET /transactions/{tx_id}",
+      summary: "Read a transaction and its status history",
+      pathParams: TxIdParams,
+      parameters: [DP],
+      responses: {
+        200: {
+          description: "The transaction.",
+          schema: Transaction,
+          examples: { settled: TRANSACTION_EXAMPLES.settled, failed: TRANSACTION_EXAMPLES.failed },
+        },
+      },
+      errors: [DP_CASE, TX_NOT_FOUND],
+    },
+    getBalance: {
+      route: "GET /balance",
+      summary: "Read the partner's USD balance",
+      description:
+        "What you may spend. Payouts debit it when executed; failures and refunds credit it back in full.",
+      parameters: [DP],
+      responses: {
+        200: { description: "The balance.", schema: Balance, examples: { afterOnePayout: BALANCE_EXAMPLE } },
+      },
+      errors: [DP_CASE],
     },
   },
-  errors: [
-    DP_CASE,
-    [
-      "INVALID_FIELD",
-      "a filter is malformed or given twice: unknown `status`, a date without a zone, `limit` outside 1–100, a `cursor` not returned by this route",
-    ],
-  ],
-});
-
-export const getTransaction = defineOperation({
-  method: "GET",
-  path: "/transactions/{tx_id}",
-  operationId: "getTransaction",
-  tags: ["Transactions"],
-  summary: "Read a transaction and its status history",
-  pathParams: TxIdParams,
-  parameters: [DP],
-  responses: {
-    200: {
-      description: "The transaction.",
-      schema: Transaction,
-      examples: { settled: TRANSACTION_EXAMPLES.settled, failed: TRANSACTION_EXAMPLES.failed },
-    },
-  },
-  errors: [DP_CASE, TX_NOT_FOUND],
-});
-
-export const getBalance = defineOperation({
-  method: "GET",
-  path: "/balance",
-  operationId: "getBalance",
-  tags: ["Transactions"],
-  summary: "Read the partner's USD balance",
-  description:
-    "What you may spend. Payouts debit it when executed; failures and refunds credit it back in full.",
-  parameters: [DP],
-  responses: {
-    200: { description: "The balance.", schema: Balance, examples: { afterOnePayout: BALANCE_EXAMPLE } },
-  },
-  errors: [DP_CASE],
-});
-
-export const TRANSACTION_OPERATIONS = [listTransactions, getTransaction, getBalance] as const;
+);
+export const { listTransactions, getTransaction, getBalance } = operations;
+export const TRANSACTION_OPERATIONS = Object.values(operations);

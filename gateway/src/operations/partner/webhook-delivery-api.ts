@@ -2,7 +2,7 @@
  * The delivery log of a partner's webhook receivers (`webhook-routes.ts`): each delivery with the history of
  * its attempts, and sending one again.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   component,
   Nullable,
@@ -86,42 +86,40 @@ export const ListDeliveriesQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "Page size." })),
 });
 
-export const listWebhookDeliveries = defineOperation({
-  method: "GET",
-  path: "/webhookDeliveries",
-  operationId: "listWebhookDeliveries",
-  tags: WEBHOOK_TAGS,
-  summary: "Read the delivery log",
-  description: "Deliveries newest first, each with the history of its attempts.",
-  query: ListDeliveriesQuery,
-  responses: {
-    200: {
-      description: "Deliveries.",
-      schema: WebhookDeliveryList,
-      examples: { onePayout: DELIVERY_LIST_EXAMPLE },
+const operations = defineOperations(
+  { tags: WEBHOOK_TAGS },
+  {
+    listWebhookDeliveries: {
+      route: "GET /webhookDeliveries",
+      summary: "Read the delivery log",
+      description: "Deliveries newest first, each with the history of its attempts.",
+      query: ListDeliveriesQuery,
+      responses: {
+        200: {
+          description: "Deliveries.",
+          schema: WebhookDeliveryList,
+          examples: { onePayout: DELIVERY_LIST_EXAMPLE },
+        },
+      },
+      errors: [["INVALID_FIELD", "unknown `status`, or `limit` outside 1–100"]],
+      errorOptions: { examples: { 400: { badStatus: ERROR_EXAMPLES.invalidDeliveryStatus } } },
+    },
+    redeliverWebhook: {
+      route: "POST /webhookDeliveries/{id}/redeliver",
+      summary: "Send a delivery again",
+      description:
+        "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
+      pathParams: DeliveryIdParams,
+      responses: { 200: { description: "The delivery, pending again.", schema: WebhookDelivery } },
+      errors: [
+        ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
+        ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
+        ["WEBHOOK_CONFIG_INACTIVE", "the delivery's config is inactive: reactivate it first"],
+        RATE_LIMITED("redeliveries"),
+      ],
+      errorOptions: { examples: { 409: { inactive: ERROR_EXAMPLES.webhookConfigInactive } } },
     },
   },
-  errors: [["INVALID_FIELD", "unknown `status`, or `limit` outside 1–100"]],
-  errorOptions: { examples: { 400: { badStatus: ERROR_EXAMPLES.invalidDeliveryStatus } } },
-});
-
-export const redeliverWebhook = defineOperation({
-  method: "POST",
-  path: "/webhookDeliveries/{id}/redeliver",
-  operationId: "redeliverWebhook",
-  tags: WEBHOOK_TAGS,
-  summary: "Send a delivery again",
-  description:
-    "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
-  pathParams: DeliveryIdParams,
-  responses: { 200: { description: "The delivery, pending again.", schema: WebhookDelivery } },
-  errors: [
-    ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
-    ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
-    ["WEBHOOK_CONFIG_INACTIVE", "the delivery's config is inactive: reactivate it first"],
-    RATE_LIMITED("redeliveries"),
-  ],
-  errorOptions: { examples: { 409: { inactive: ERROR_EXAMPLES.webhookConfigInactive } } },
-});
-
-export const WEBHOOK_DELIVERY_OPERATIONS = [listWebhookDeliveries, redeliverWebhook] as const;
+);
+export const { listWebhookDeliveries, redeliverWebhook } = operations;
+export const WEBHOOK_DELIVERY_OPERATIONS = Object.values(operations);
