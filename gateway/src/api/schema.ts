@@ -9,7 +9,13 @@
  * reach the JSON of a document.
  */
 import { DEFAULT_DP, type JsonDecimal, MAX_DP, MIN_DP } from "@payouts/platform/money/json-decimal";
-import Type, { type Static, type TObject, type TSchema } from "typebox";
+import Type, {
+  type Static,
+  type TObject,
+  type TObjectOptions,
+  type TProperties,
+  type TSchema,
+} from "typebox";
 import type { Reason } from "../http/error-map.js";
 
 export { type Static, type TObject, type TSchema, Type };
@@ -30,6 +36,13 @@ function hint<T extends TSchema>(schema: T, key: string, value: string): T {
 
 /** Names `schema` as `#/components/schemas/<name>`: every use of it in a document becomes a `$ref`. */
 export const component = <T extends TSchema>(name: string, schema: T): T => hint(schema, COMPONENT, name);
+
+/** A closed object (a property it does not list is refused), named `name` in the document. */
+export const ClosedObject = <P extends TProperties>(
+  name: string,
+  properties: P,
+  options: TObjectOptions = {},
+) => component(name, Type.Object(properties, { additionalProperties: false, ...options }));
 
 export const componentName = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[COMPONENT];

@@ -5,6 +5,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalString,
   FreeMap,
@@ -29,61 +30,49 @@ const ApprovalActor = Type.Object(
   { additionalProperties: false },
 );
 
-export const ApprovalOutcome = component(
-  "ApprovalOutcome",
-  Type.Object(
-    {
-      succeeded: Type.Boolean({ description: "Whether the ledger carried the action out." }),
-      http_status: Type.Integer({ description: "The status the direct route would have answered." }),
-      result: Nullable(FreeMap("What the direct route answers: the partner balance or the transaction.")),
-      code: Nullable(Type.String(), "The error code, when the ledger refused the action."),
-      message: Nullable(Type.String(), "The error message, when the ledger refused the action."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const ApprovalOutcome = ClosedObject("ApprovalOutcome", {
+  succeeded: Type.Boolean({ description: "Whether the ledger carried the action out." }),
+  http_status: Type.Integer({ description: "The status the direct route would have answered." }),
+  result: Nullable(FreeMap("What the direct route answers: the partner balance or the transaction.")),
+  code: Nullable(Type.String(), "The error code, when the ledger refused the action."),
+  message: Nullable(Type.String(), "The error message, when the ledger refused the action."),
+});
 export type ApprovalOutcome = Static<typeof ApprovalOutcome>;
 
-export const ApprovalRequest = component(
-  "ApprovalRequest",
-  Type.Object(
+export const ApprovalRequest = ClosedObject("ApprovalRequest", {
+  approval_id: Type.String({ examples: ["apr_01m7xx9726hzfmmn1fcz6t8605"] }),
+  action: StringEnum(APPROVAL_ACTIONS, {
+    description:
+      "BALANCE_CREDIT (above the threshold), REFUND, or FORCE_FAIL (a failure with `force: true`).",
+  }),
+  target: Type.Object(
+    { partner_id: Nullable(Type.String()), tx_id: Nullable(Type.String()) },
     {
-      approval_id: Type.String({ examples: ["apr_01m7xx9726hzfmmn1fcz6t8605"] }),
-      action: StringEnum(APPROVAL_ACTIONS, {
-        description:
-          "BALANCE_CREDIT (above the threshold), REFUND, or FORCE_FAIL (a failure with `force: true`).",
-      }),
-      target: Type.Object(
-        { partner_id: Nullable(Type.String()), tx_id: Nullable(Type.String()) },
-        {
-          additionalProperties: false,
-          description: "The partner credited, or the transaction and its partner.",
-        },
-      ),
-      amount_usd: Nullable(
-        DecimalString("USD: the credit, or the transaction's total for a refund or failure."),
-        "Null when the transaction has no quote.",
-      ),
-      request: FreeMap("The validated request body, carried out as is once approved."),
-      requested_by: ApprovalActor,
-      created_at: Timestamp("When it was requested."),
-      expires_at: Timestamp("After this it can no longer be approved."),
-      status: StringEnum(APPROVAL_STATUSES, {
-        description:
-          "PENDING; EXECUTING (approved, being carried out); APPROVED (carried out: see `outcome`); REJECTED; EXPIRED.",
-      }),
-      decided_by: Nullable(ApprovalActor, "Who approved or rejected it."),
-      decided_at: Nullable(Timestamp("When it was approved or rejected.")),
-      reason: Nullable(Type.String(), "The rejection's reason."),
-      outcome: Nullable(ApprovalOutcome, "What carrying it out answered; null until then."),
-      approval_refusal: Nullable(
-        StringEnum(DECISION_REFUSALS),
-        "Why the caller of this request may not approve it now (the code approving would answer); null when they may.",
-      ),
+      additionalProperties: false,
+      description: "The partner credited, or the transaction and its partner.",
     },
-    { additionalProperties: false },
   ),
-);
+  amount_usd: Nullable(
+    DecimalString("USD: the credit, or the transaction's total for a refund or failure."),
+    "Null when the transaction has no quote.",
+  ),
+  request: FreeMap("The validated request body, carried out as is once approved."),
+  requested_by: ApprovalActor,
+  created_at: Timestamp("When it was requested."),
+  expires_at: Timestamp("After this it can no longer be approved."),
+  status: StringEnum(APPROVAL_STATUSES, {
+    description:
+      "PENDING; EXECUTING (approved, being carried out); APPROVED (carried out: see `outcome`); REJECTED; EXPIRED.",
+  }),
+  decided_by: Nullable(ApprovalActor, "Who approved or rejected it."),
+  decided_at: Nullable(Timestamp("When it was approved or rejected.")),
+  reason: Nullable(Type.String(), "The rejection's reason."),
+  outcome: Nullable(ApprovalOutcome, "What carrying it out answered; null until then."),
+  approval_refusal: Nullable(
+    StringEnum(DECISION_REFUSALS),
+    "Why the caller of this request may not approve it now (the code approving would answer); null when they may.",
+  ),
+});
 export type ApprovalRequest = Static<typeof ApprovalRequest>;
 
 export const ApprovalList = component(

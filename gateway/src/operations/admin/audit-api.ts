@@ -4,7 +4,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
-  component,
+  ClosedObject,
   Nullable,
   QueryDate,
   type Static,
@@ -46,67 +46,55 @@ export const AuditSearchQuery = Query({
 });
 export const AuditExportQuery = Query(FILTERS);
 
-export const AuditRecordShape = component(
-  "AuditRecord",
-  Type.Object(
-    {
-      sequence: Type.Integer({ minimum: 1, description: "Its place in the hash chain." }),
-      phase: StringEnum(["started", "finished"], {
-        description:
-          "`finished`: the answer is recorded; `started`: the handler began and no answer was recorded.",
-      }),
-      started_sequence: Nullable(
-        Type.Integer(),
-        "The request's `started` record; null if refused before its handler.",
-      ),
-      at: Timestamp("Recorded."),
-      actor: Nullable(
-        Type.Object(
-          {
-            id: Type.String(),
-            name: Type.String(),
-            kind: StringEnum(["operator", "machine"]),
-            role: Type.String(),
-          },
-          { additionalProperties: false },
-        ),
-        "Who called; null for a caller without a valid credential.",
-      ),
-      attempted_user: Nullable(Type.String(), "The user name a caller without a credential gave."),
-      source_address: Type.String(),
-      user_agent: Nullable(Type.String()),
-      request_id: Type.String(),
-      method: Type.String(),
-      route: Type.String({ description: "The matched route's template, not the URL." }),
-      target_ids: Type.Record(Type.String(), Type.String(), { description: "The path parameters." }),
-      body: Nullable(Type.String(), "The JSON body as canonical JSON text, secrets redacted."),
-      status: Nullable(Type.Integer(), "The answer's status; null while unknown."),
-      error_code: Nullable(Type.String(), "The error body's `code`."),
-      outcome: StringEnum(AUDIT_OUTCOMES),
-      prev_hash: Type.String(),
-      hash: Type.String({ description: "SHA-256 of `prev_hash` and the record's canonical JSON." }),
-    },
-    { additionalProperties: false },
+export const AuditRecordShape = ClosedObject("AuditRecord", {
+  sequence: Type.Integer({ minimum: 1, description: "Its place in the hash chain." }),
+  phase: StringEnum(["started", "finished"], {
+    description:
+      "`finished`: the answer is recorded; `started`: the handler began and no answer was recorded.",
+  }),
+  started_sequence: Nullable(
+    Type.Integer(),
+    "The request's `started` record; null if refused before its handler.",
   ),
-);
+  at: Timestamp("Recorded."),
+  actor: Nullable(
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        kind: StringEnum(["operator", "machine"]),
+        role: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    "Who called; null for a caller without a valid credential.",
+  ),
+  attempted_user: Nullable(Type.String(), "The user name a caller without a credential gave."),
+  source_address: Type.String(),
+  user_agent: Nullable(Type.String()),
+  request_id: Type.String(),
+  method: Type.String(),
+  route: Type.String({ description: "The matched route's template, not the URL." }),
+  target_ids: Type.Record(Type.String(), Type.String(), { description: "The path parameters." }),
+  body: Nullable(Type.String(), "The JSON body as canonical JSON text, secrets redacted."),
+  status: Nullable(Type.Integer(), "The answer's status; null while unknown."),
+  error_code: Nullable(Type.String(), "The error body's `code`."),
+  outcome: StringEnum(AUDIT_OUTCOMES),
+  prev_hash: Type.String(),
+  hash: Type.String({ description: "SHA-256 of `prev_hash` and the record's canonical JSON." }),
+});
 export type AuditRecordShape = Static<typeof AuditRecordShape>;
 
 export const AuditPage = ListPage("AuditPage", "records", AuditRecordShape);
 
-export const AuditVerification = component(
-  "AuditVerification",
-  Type.Object(
-    {
-      ok: Type.Boolean({ description: "Every record up to the chain head checks out." }),
-      verified_through: Type.Integer({ minimum: 0, description: "The chain is intact up to this sequence." }),
-      broken_at: Nullable(Type.Integer(), "The first sequence that does not check out."),
-      problem: Nullable(Type.String(), "What is wrong there."),
-      head_sequence: Type.Integer({ minimum: 0, description: "The last sequence the chain head records." }),
-      checked_at: Timestamp("When the check ran."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const AuditVerification = ClosedObject("AuditVerification", {
+  ok: Type.Boolean({ description: "Every record up to the chain head checks out." }),
+  verified_through: Type.Integer({ minimum: 0, description: "The chain is intact up to this sequence." }),
+  broken_at: Nullable(Type.Integer(), "The first sequence that does not check out."),
+  problem: Nullable(Type.String(), "What is wrong there."),
+  head_sequence: Type.Integer({ minimum: 0, description: "The last sequence the chain head records." }),
+  checked_at: Timestamp("When the check ran."),
+});
 
 const operations = defineOperations(
   { tags: AUDIT_TAG },

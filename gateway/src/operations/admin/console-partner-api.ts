@@ -4,6 +4,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalString,
   Nullable,
@@ -33,21 +34,15 @@ export const PartnerListQuery = Query({
   ...Paging(PARTNER_PAGE),
 });
 
-export const PartnerListItem = component(
-  "PartnerListItem",
-  Type.Object(
-    {
-      partner_id: Type.String(),
-      name: Type.String(),
-      active_apps: Count("Apps not revoked."),
-      balance_usd: DecimalString("Spendable."),
-      in_flight_usd: DecimalString("Debited, not yet settled."),
-      created_at: Timestamp("Created."),
-      updated_at: Timestamp("Last change."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const PartnerListItem = ClosedObject("PartnerListItem", {
+  partner_id: Type.String(),
+  name: Type.String(),
+  active_apps: Count("Apps not revoked."),
+  balance_usd: DecimalString("Spendable."),
+  in_flight_usd: DecimalString("Debited, not yet settled."),
+  created_at: Timestamp("Created."),
+  updated_at: Timestamp("Last change."),
+});
 export type PartnerListItem = Static<typeof PartnerListItem>;
 
 export const PartnerPage = ListPage("PartnerPage", "partners", PartnerListItem);
@@ -60,26 +55,20 @@ const AppFields = {
   revoked_at: Nullable(Timestamp("Revoked.")),
 };
 
-export const AdminApp = component(
-  "AdminApp",
-  Type.Object(
-    {
-      ...AppFields,
-      secrets: Type.Array(
-        Type.Object(
-          {
-            secret_id: Type.String(),
-            created_at: Timestamp("Created."),
-            revoked_at: Nullable(Timestamp("Revoked.")),
-          },
-          { additionalProperties: false },
-        ),
-        { description: "Newest first; never a secret or its hash." },
-      ),
-    },
-    { additionalProperties: false },
+export const AdminApp = ClosedObject("AdminApp", {
+  ...AppFields,
+  secrets: Type.Array(
+    Type.Object(
+      {
+        secret_id: Type.String(),
+        created_at: Timestamp("Created."),
+        revoked_at: Nullable(Timestamp("Revoked.")),
+      },
+      { additionalProperties: false },
+    ),
+    { description: "Newest first; never a secret or its hash." },
   ),
-);
+});
 export type AdminApp = Static<typeof AdminApp>;
 
 export const AppList = component(
@@ -110,34 +99,22 @@ export const BalanceEntriesQuery = Query({
   ...Paging(20),
 });
 
-export const BalanceEntry = component(
-  "BalanceEntry",
-  Type.Object(
-    {
-      entry_id: Type.String(),
-      kind: StringEnum(["credit", "payout", "reversal", "refund"]),
-      tx_id: Nullable(Type.String(), "The payout; null for a credit."),
-      reference: Nullable(Type.String(), "A credit's reference; the transition for the others."),
-      amount_usd: DecimalString("Signed: positive credits the balance."),
-      balance_after_usd: DecimalString("The balance right after this entry."),
-      created_at: Nullable(Timestamp("Booked.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const BalanceEntry = ClosedObject("BalanceEntry", {
+  entry_id: Type.String(),
+  kind: StringEnum(["credit", "payout", "reversal", "refund"]),
+  tx_id: Nullable(Type.String(), "The payout; null for a credit."),
+  reference: Nullable(Type.String(), "A credit's reference; the transition for the others."),
+  amount_usd: DecimalString("Signed: positive credits the balance."),
+  balance_after_usd: DecimalString("The balance right after this entry."),
+  created_at: Nullable(Timestamp("Booked.")),
+});
 
-export const BalanceHistory = component(
-  "BalanceHistory",
-  Type.Object(
-    {
-      partner_id: Type.String(),
-      balance_usd: DecimalString("The balance now."),
-      entries: Type.Array(BalanceEntry, { description: "Newest first." }),
-      next_cursor: NextCursor,
-    },
-    { additionalProperties: false },
-  ),
-);
+export const BalanceHistory = ClosedObject("BalanceHistory", {
+  partner_id: Type.String(),
+  balance_usd: DecimalString("The balance now."),
+  entries: Type.Array(BalanceEntry, { description: "Newest first." }),
+  next_cursor: NextCursor,
+});
 export type BalanceHistory = Static<typeof BalanceHistory>;
 
 const operations = defineOperations(

@@ -5,6 +5,7 @@
 import { defineOperations } from "../../api/operation.js";
 import {
   anyCase,
+  ClosedObject,
   component,
   DecimalString,
   Nullable,
@@ -163,63 +164,51 @@ const LedgerMovement = Type.Object(
   { additionalProperties: false },
 );
 
-export const WebhookDelivery = component(
-  "WebhookDelivery",
-  Type.Object(
-    {
-      delivery_id: Type.String(),
-      partner_id: Type.String(),
-      config_id: Type.String(),
-      event_id: Type.String(),
-      event_type: Type.String(),
-      tx_id: Type.String(),
-      status: StringEnum(["pending", "delivering", "delivered", "dead"]),
-      attempt_count: Count("Attempts made, manual redeliveries included."),
-      next_attempt_at: Nullable(Timestamp("The next attempt, while pending.")),
-      delivered_at: Nullable(Timestamp("When a receiver answered 2xx.")),
-      last_status_code: Nullable(Type.Integer(), "The last HTTP status received."),
-      last_error: Nullable(Type.String()),
-      response_body: Nullable(Type.String(), "The receiver's last answer, at most 20 KB."),
-      created_at: Nullable(Timestamp("Queued.")),
-      attempts: Type.Array(
-        Type.Object(
-          {
-            attempt: Type.Integer({ minimum: 1 }),
-            status_code: Nullable(Type.Integer(), "Null when no HTTP answer arrived (see `error`)."),
-            duration_ms: Count("How long the attempt took."),
-            error: Nullable(Type.String()),
-            attempted_at: Nullable(Timestamp("When it started.")),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    },
-    { additionalProperties: false },
+export const WebhookDelivery = ClosedObject("WebhookDelivery", {
+  delivery_id: Type.String(),
+  partner_id: Type.String(),
+  config_id: Type.String(),
+  event_id: Type.String(),
+  event_type: Type.String(),
+  tx_id: Type.String(),
+  status: StringEnum(["pending", "delivering", "delivered", "dead"]),
+  attempt_count: Count("Attempts made, manual redeliveries included."),
+  next_attempt_at: Nullable(Timestamp("The next attempt, while pending.")),
+  delivered_at: Nullable(Timestamp("When a receiver answered 2xx.")),
+  last_status_code: Nullable(Type.Integer(), "The last HTTP status received."),
+  last_error: Nullable(Type.String()),
+  response_body: Nullable(Type.String(), "The receiver's last answer, at most 20 KB."),
+  created_at: Nullable(Timestamp("Queued.")),
+  attempts: Type.Array(
+    Type.Object(
+      {
+        attempt: Type.Integer({ minimum: 1 }),
+        status_code: Nullable(Type.Integer(), "Null when no HTTP answer arrived (see `error`)."),
+        duration_ms: Count("How long the attempt took."),
+        error: Nullable(Type.String()),
+        attempted_at: Nullable(Timestamp("When it started.")),
+      },
+      { additionalProperties: false },
+    ),
   ),
-);
+});
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const TransactionDetail = component(
-  "TransactionDetail",
-  Type.Object(
-    {
-      ...SUMMARY_FIELDS,
-      customer_id: Type.String(),
-      client_id: Type.String({ description: "The app that created it." }),
-      destination: Nullable(MaskedDestination),
-      quote: Nullable(Quote, "Null before getQuotation."),
-      provider_reference: Type.String(),
-      refund_reason: Type.String(),
-      failure_reason: Type.String(),
-      status_history: Type.Array(StatusChange, { description: "The timeline, oldest first." }),
-      ledger_movements: Type.Array(LedgerMovement, { description: "Oldest first." }),
-      webhook_deliveries: Type.Array(WebhookDelivery, {
-        description: "Newest first, each with every attempt.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const TransactionDetail = ClosedObject("TransactionDetail", {
+  ...SUMMARY_FIELDS,
+  customer_id: Type.String(),
+  client_id: Type.String({ description: "The app that created it." }),
+  destination: Nullable(MaskedDestination),
+  quote: Nullable(Quote, "Null before getQuotation."),
+  provider_reference: Type.String(),
+  refund_reason: Type.String(),
+  failure_reason: Type.String(),
+  status_history: Type.Array(StatusChange, { description: "The timeline, oldest first." }),
+  ledger_movements: Type.Array(LedgerMovement, { description: "Oldest first." }),
+  webhook_deliveries: Type.Array(WebhookDelivery, {
+    description: "Newest first, each with every attempt.",
+  }),
+});
 export type TransactionDetail = Static<typeof TransactionDetail>;
 
 const operations = defineOperations(

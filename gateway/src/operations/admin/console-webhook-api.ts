@@ -3,7 +3,15 @@
  * receiver health, pause and resume.
  */
 import { defineOperations } from "../../api/operation.js";
-import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
+import {
+  ClosedObject,
+  component,
+  Nullable,
+  type Static,
+  StringEnum,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
 import {
   CONSOLE_TAG,
   Count,
@@ -49,32 +57,26 @@ export const ConfigParams = Type.Object({
   }),
 });
 
-export const AdminWebhookConfig = component(
-  "AdminWebhookConfig",
-  Type.Object(
-    {
-      config_id: Type.String(),
-      partner_id: Type.String(),
-      url: Type.String(),
-      events: Type.Array(Type.String()),
-      enabled: Type.Boolean(),
-      disabled_reason: Nullable(Type.String(), "Why it is off (an operator's reason, or 410 Gone)."),
-      has_secret: Type.Boolean({
-        description: "Whether notifications are signed; the secret is never shown.",
-      }),
-      basic_auth: Nullable(
-        Type.Object({ username: Type.String() }, { additionalProperties: false }),
-        "The user name only; the password is never shown.",
-      ),
-      previous_secret_expires_at: Nullable(Timestamp("While a rotated-out secret still signs.")),
-      pending_deliveries: Count("Deliveries waiting."),
-      dead_deliveries: Count("Deliveries given up."),
-      created_at: Nullable(Timestamp("Created.")),
-      updated_at: Nullable(Timestamp("Last change.")),
-    },
-    { additionalProperties: false },
+export const AdminWebhookConfig = ClosedObject("AdminWebhookConfig", {
+  config_id: Type.String(),
+  partner_id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  disabled_reason: Nullable(Type.String(), "Why it is off (an operator's reason, or 410 Gone)."),
+  has_secret: Type.Boolean({
+    description: "Whether notifications are signed; the secret is never shown.",
+  }),
+  basic_auth: Nullable(
+    Type.Object({ username: Type.String() }, { additionalProperties: false }),
+    "The user name only; the password is never shown.",
   ),
-);
+  previous_secret_expires_at: Nullable(Timestamp("While a rotated-out secret still signs.")),
+  pending_deliveries: Count("Deliveries waiting."),
+  dead_deliveries: Count("Deliveries given up."),
+  created_at: Nullable(Timestamp("Created.")),
+  updated_at: Nullable(Timestamp("Last change.")),
+});
 export type AdminWebhookConfig = Static<typeof AdminWebhookConfig>;
 
 export const ConfigSearchQuery = Query({
@@ -107,39 +109,27 @@ export const ReceiverHealthQuery = Query({
   ...Paging(50),
 });
 
-export const ReceiverHealth = component(
-  "WebhookReceiverHealth",
-  Type.Object(
-    {
-      config_id: Type.String(),
-      partner_id: Type.String(),
-      url: Type.String(),
-      enabled: Type.Boolean({ description: "false: disabled (by the partner, an operator or a 410)." }),
-      paused: Type.Boolean({ description: "Paused by an operator: nothing is attempted until resumed." }),
-      circuit_state: StringEnum(["closed", "open", "half_open"]),
-      circuit_failures: Count("Consecutive failed attempts since the last success."),
-      circuit_opened_at: Nullable(Timestamp("When the circuit last opened; null while closed.")),
-      circuit_retry_at: Nullable(Timestamp("When an open circuit may next be probed; null while closed.")),
-      pending: Count("Deliveries waiting for an attempt (the backlog)."),
-      oldest_pending_age_seconds: Count("Age of the oldest of them (0 when none)."),
-      delivering: Count("Attempts in flight."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const ReceiverHealth = ClosedObject("WebhookReceiverHealth", {
+  config_id: Type.String(),
+  partner_id: Type.String(),
+  url: Type.String(),
+  enabled: Type.Boolean({ description: "false: disabled (by the partner, an operator or a 410)." }),
+  paused: Type.Boolean({ description: "Paused by an operator: nothing is attempted until resumed." }),
+  circuit_state: StringEnum(["closed", "open", "half_open"]),
+  circuit_failures: Count("Consecutive failed attempts since the last success."),
+  circuit_opened_at: Nullable(Timestamp("When the circuit last opened; null while closed.")),
+  circuit_retry_at: Nullable(Timestamp("When an open circuit may next be probed; null while closed.")),
+  pending: Count("Deliveries waiting for an attempt (the backlog)."),
+  oldest_pending_age_seconds: Count("Age of the oldest of them (0 when none)."),
+  delivering: Count("Attempts in flight."),
+});
 export type ReceiverHealth = Static<typeof ReceiverHealth>;
 
-export const ReceiverHealthPage = component(
-  "WebhookReceiverHealthPage",
-  Type.Object(
-    {
-      as_of: Nullable(Timestamp("When the figures were read.")),
-      receivers: Type.Array(ReceiverHealth),
-      next_cursor: NextCursor,
-    },
-    { additionalProperties: false },
-  ),
-);
+export const ReceiverHealthPage = ClosedObject("WebhookReceiverHealthPage", {
+  as_of: Nullable(Timestamp("When the figures were read.")),
+  receivers: Type.Array(ReceiverHealth),
+  next_cursor: NextCursor,
+});
 
 const operations = defineOperations(
   { tags: CONSOLE_TAG },

@@ -3,6 +3,7 @@ import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
 import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   DecimalString,
@@ -83,40 +84,28 @@ export const SettleRequest = component(
   }),
 );
 
-export const AdminTransaction = component(
-  "AdminTransaction",
-  Type.Object(
-    {
-      tx_id: Type.String(),
-      partner_id: Type.String(),
-      status: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
-      amount: DecimalString("Local currency, full precision."),
-      currency: Type.String(),
-      amount_usd: Nullable(Type.String(), "USD, full precision; null before a quote."),
-      fee: Nullable(Type.String(), "USD, full precision; null before a quote."),
-      total_usd: Nullable(Type.String(), "What the balance is debited; null before a quote."),
-      refund_reason: Type.String(),
-      failure_reason: Type.String(),
-      provider_reference: Type.String(),
-      updated_at: Nullable(Timestamp("Last change.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const AdminTransaction = ClosedObject("AdminTransaction", {
+  tx_id: Type.String(),
+  partner_id: Type.String(),
+  status: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
+  amount: DecimalString("Local currency, full precision."),
+  currency: Type.String(),
+  amount_usd: Nullable(Type.String(), "USD, full precision; null before a quote."),
+  fee: Nullable(Type.String(), "USD, full precision; null before a quote."),
+  total_usd: Nullable(Type.String(), "What the balance is debited; null before a quote."),
+  refund_reason: Type.String(),
+  failure_reason: Type.String(),
+  provider_reference: Type.String(),
+  updated_at: Nullable(Timestamp("Last change.")),
+});
 export type AdminTransaction = Static<typeof AdminTransaction>;
 
-export const SettleResult = component(
-  "SettleResult",
-  Type.Object(
-    {
-      tx_id: Type.String(),
-      outcome: StringEnum(["SUCCESS", "FAILED"]),
-      delivered: Type.Boolean({ description: "Whether the rail's callback reached the gateway." }),
-      status: Nullable(StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]), "The status after it."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const SettleResult = ClosedObject("SettleResult", {
+  tx_id: Type.String(),
+  outcome: StringEnum(["SUCCESS", "FAILED"]),
+  delivered: Type.Boolean({ description: "Whether the rail's callback reached the gateway." }),
+  status: Nullable(StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]), "The status after it."),
+});
 export type SettleResult = Static<typeof SettleResult>;
 
 const PARTNER_NOT_FOUND = ["PARTNER_NOT_FOUND", "no such partner"] as const;

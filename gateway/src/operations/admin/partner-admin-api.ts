@@ -1,6 +1,14 @@
 /** Shapes and operations of partners, apps and client secrets (`partner-admin-routes.ts`). */
 import { defineOperations } from "../../api/operation.js";
-import { component, DecimalInput, Nullable, type Static, Timestamp, Type } from "../../api/schema.js";
+import {
+  ClosedObject,
+  component,
+  DecimalInput,
+  Nullable,
+  type Static,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
 
 export const PartnerIdParams = Type.Object({
   partner_id: Type.String({
@@ -61,26 +69,20 @@ export const PartnerUpdateRequest = component(
   ),
 );
 
-export const Partner = component(
-  "Partner",
-  Type.Object(
+export const Partner = ClosedObject("Partner", {
+  partner_id: Type.String({ examples: ["ptr_01m7xx94hd26qz72tpjzafqaav"] }),
+  name: Type.String(),
+  supported_currencies: Type.Array(Type.String()),
+  fees: Type.Object(
     {
-      partner_id: Type.String({ examples: ["ptr_01m7xx94hd26qz72tpjzafqaav"] }),
-      name: Type.String(),
-      supported_currencies: Type.Array(Type.String()),
-      fees: Type.Object(
-        {
-          percent: Type.String({ description: "Decimal string; `0` when none." }),
-          fixed_usd: Type.String({ description: "Decimal string; `0` when none." }),
-        },
-        { additionalProperties: false },
-      ),
-      created_at: Timestamp("Creation."),
-      updated_at: Timestamp("Last change."),
+      percent: Type.String({ description: "Decimal string; `0` when none." }),
+      fixed_usd: Type.String({ description: "Decimal string; `0` when none." }),
     },
     { additionalProperties: false },
   ),
-);
+  created_at: Timestamp("Creation."),
+  updated_at: Timestamp("Last change."),
+});
 export type Partner = Static<typeof Partner>;
 
 export const AppCreateRequest = component(
@@ -96,20 +98,14 @@ export const AppCreateRequest = component(
   }),
 );
 
-export const CreatedApp = component(
-  "CreatedApp",
-  Type.Object(
-    {
-      client_id: Type.String(),
-      client_secret: Type.String({ description: "Shown once: only its scrypt hash is stored." }),
-      secret_id: Type.String(),
-      partner_id: Type.String(),
-      preview_rate_limit_per_minute: Type.Integer(),
-      created_at: Timestamp("Creation."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const CreatedApp = ClosedObject("CreatedApp", {
+  client_id: Type.String(),
+  client_secret: Type.String({ description: "Shown once: only its scrypt hash is stored." }),
+  secret_id: Type.String(),
+  partner_id: Type.String(),
+  preview_rate_limit_per_minute: Type.Integer(),
+  created_at: Timestamp("Creation."),
+});
 export type CreatedApp = Static<typeof CreatedApp>;
 
 const SECRET_FIELDS = {

@@ -1,6 +1,7 @@
 /** Shapes and operations of FX rates and corridors (`pricing-admin-routes.ts`). */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   DecimalString,
@@ -24,17 +25,11 @@ export const FxRateRequest = component(
   }),
 );
 
-export const FxRate = component(
-  "FxRate",
-  Type.Object(
-    {
-      currency: Type.String(),
-      rate_per_usd: DecimalString("At full precision.", ["5.4"]),
-      updated_at: Nullable(Timestamp("Last change.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const FxRate = ClosedObject("FxRate", {
+  currency: Type.String(),
+  rate_per_usd: DecimalString("At full precision.", ["5.4"]),
+  updated_at: Nullable(Timestamp("Last change.")),
+});
 export type FxRate = Static<typeof FxRate>;
 
 export const FxRateList = component(
@@ -56,19 +51,13 @@ export const CorridorRequest = component(
   }),
 );
 
-export const Corridor = component(
-  "Corridor",
-  Type.Object(
-    {
-      country_code: Type.String(),
-      currency: Type.String(),
-      min_amount: DecimalString("Local currency, full precision."),
-      max_amount: DecimalString("Local currency, full precision."),
-      enabled: Type.Boolean(),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Corridor = ClosedObject("Corridor", {
+  country_code: Type.String(),
+  currency: Type.String(),
+  min_amount: DecimalString("Local currency, full precision."),
+  max_amount: DecimalString("Local currency, full precision."),
+  enabled: Type.Boolean(),
+});
 export type Corridor = Static<typeof Corridor>;
 
 export const CorridorList = component(

@@ -5,7 +5,15 @@
  */
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
 import { defineOperations } from "../../api/operation.js";
-import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
+import {
+  ClosedObject,
+  component,
+  Nullable,
+  type Static,
+  StringEnum,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
 import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const TAG = ["Reconciliation"];
@@ -32,67 +40,54 @@ export const StartRunRequest = component(
   }),
 );
 
-export const ReconciliationRun = component(
-  "ReconciliationRun",
-  Type.Object(
-    {
-      run_id: Type.String(),
-      rail: Type.String(),
-      date: Type.String({ description: "The reconciled UTC day." }),
-      status: StringEnum(["RUNNING", "COMPLETED", "FAILED"]),
-      started_by: Type.String(),
-      rail_records: Type.Integer({ minimum: 0, description: "Records the rail listed for the day." }),
-      ledger_payouts: Type.Integer({
-        minimum: 0,
-        description: "Payouts the ledger noted as accepted that day.",
-      }),
-      breaks_found: Type.Integer({ minimum: 0, description: "Breaks this run found." }),
-      breaks_opened: Type.Integer({
-        minimum: 0,
-        description:
-          "Of those, the new ones: a break already open or resolved for the day is not opened again.",
-      }),
-      error: Type.String(),
-      started_at: Nullable(Timestamp("Start.")),
-      finished_at: Nullable(Timestamp("End; null while running.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const ReconciliationRun = ClosedObject("ReconciliationRun", {
+  run_id: Type.String(),
+  rail: Type.String(),
+  date: Type.String({ description: "The reconciled UTC day." }),
+  status: StringEnum(["RUNNING", "COMPLETED", "FAILED"]),
+  started_by: Type.String(),
+  rail_records: Type.Integer({ minimum: 0, description: "Records the rail listed for the day." }),
+  ledger_payouts: Type.Integer({
+    minimum: 0,
+    description: "Payouts the ledger noted as accepted that day.",
+  }),
+  breaks_found: Type.Integer({ minimum: 0, description: "Breaks this run found." }),
+  breaks_opened: Type.Integer({
+    minimum: 0,
+    description: "Of those, the new ones: a break already open or resolved for the day is not opened again.",
+  }),
+  error: Type.String(),
+  started_at: Nullable(Timestamp("Start.")),
+  finished_at: Nullable(Timestamp("End; null while running.")),
+});
 export type ReconciliationRun = Static<typeof ReconciliationRun>;
 
-export const ReconciliationBreak = component(
-  "ReconciliationBreak",
-  Type.Object(
-    {
-      break_id: Type.String(),
-      rail: Type.String(),
-      date: Type.String(),
-      type: StringEnum(BREAK_TYPES),
-      key: Type.String({
-        description: "The tx_id, or the rail's reference for a record the ledger does not know.",
-      }),
-      tx_id: Type.String(),
-      rail_reference: Type.String(),
-      ledger_amount: Nullable(Type.String(), "Local amount in the ledger; null when it has none."),
-      rail_amount: Nullable(Type.String(), "Local amount the rail listed; null when it listed none."),
-      currency: Type.String(),
-      ledger_status: Type.String(),
-      rail_status: Type.String(),
-      detail: Type.String(),
-      run_id: Type.String({ description: "The run that opened it." }),
-      opened_at: Nullable(Timestamp("Opened.")),
-      resolution: Nullable(
-        Type.Object(
-          { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable(Timestamp("Resolved.")) },
-          { additionalProperties: false },
-        ),
-        "The operator's resolution; null while open.",
-      ),
-    },
-    { additionalProperties: false },
+export const ReconciliationBreak = ClosedObject("ReconciliationBreak", {
+  break_id: Type.String(),
+  rail: Type.String(),
+  date: Type.String(),
+  type: StringEnum(BREAK_TYPES),
+  key: Type.String({
+    description: "The tx_id, or the rail's reference for a record the ledger does not know.",
+  }),
+  tx_id: Type.String(),
+  rail_reference: Type.String(),
+  ledger_amount: Nullable(Type.String(), "Local amount in the ledger; null when it has none."),
+  rail_amount: Nullable(Type.String(), "Local amount the rail listed; null when it listed none."),
+  currency: Type.String(),
+  ledger_status: Type.String(),
+  rail_status: Type.String(),
+  detail: Type.String(),
+  run_id: Type.String({ description: "The run that opened it." }),
+  opened_at: Nullable(Timestamp("Opened.")),
+  resolution: Nullable(
+    Type.Object(
+      { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable(Timestamp("Resolved.")) },
+      { additionalProperties: false },
+    ),
+    "The operator's resolution; null while open.",
   ),
-);
+});
 export type ReconciliationBreak = Static<typeof ReconciliationBreak>;
 
 export const RunQuery = Query({

@@ -1,39 +1,27 @@
 /** Operator sign-in, who-am-I and sign-out (`admin/session-routes.ts`), and the OpenID Connect sign-in. */
 import { defineOperations } from "../../api/operation.js";
-import { component, StringEnum, Type } from "../../api/schema.js";
+import { ClosedObject, component, StringEnum, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
 const TAGS = ["Sessions"];
 
-export const SignInRequest = component(
-  "SignInRequest",
-  Type.Object(
-    {
-      username: Type.String({ minLength: 1, maxLength: 100, description: "The operator's user name." }),
-      password: Type.String({ minLength: 1, maxLength: 1024, description: "The operator's password." }),
-      totp: Type.String({
-        minLength: 1,
-        maxLength: 16,
-        description:
-          "The current 6-digit code of the operator's authenticator app (TOTP); each code is accepted once.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const SignInRequest = ClosedObject("SignInRequest", {
+  username: Type.String({ minLength: 1, maxLength: 100, description: "The operator's user name." }),
+  password: Type.String({ minLength: 1, maxLength: 1024, description: "The operator's password." }),
+  totp: Type.String({
+    minLength: 1,
+    maxLength: 16,
+    description:
+      "The current 6-digit code of the operator's authenticator app (TOTP); each code is accepted once.",
+  }),
+});
 
-export const WhoAmI = component(
-  "AdminIdentity",
-  Type.Object(
-    {
-      id: Type.String({ description: "`op_…` for an operator, `mc_…` for a machine credential." }),
-      name: Type.String({ description: "User name or credential name." }),
-      kind: StringEnum(["operator", "machine"]),
-      role: StringEnum(["viewer", "operator", "finance", "admin"]),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const WhoAmI = ClosedObject("AdminIdentity", {
+  id: Type.String({ description: "`op_…` for an operator, `mc_…` for a machine credential." }),
+  name: Type.String({ description: "User name or credential name." }),
+  kind: StringEnum(["operator", "machine"]),
+  role: StringEnum(["viewer", "operator", "finance", "admin"]),
+});
 
 const SIGN_IN_CASES: readonly ErrorCase[] = [
   [
@@ -92,18 +80,12 @@ const sessionOperations = defineOperations(
 export const { signIn, getSession, signOut } = sessionOperations;
 export const SESSION_OPERATIONS = Object.values(sessionOperations);
 
-export const SignInOptions = component(
-  "SignInOptions",
-  Type.Object(
-    {
-      password: Type.Boolean({ description: "Sign-in with user name, password and TOTP code (always)." }),
-      oidc: Type.Boolean({
-        description: "Sign-in with the OpenID Connect provider (`GET /admin/oidc/login`).",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const SignInOptions = ClosedObject("SignInOptions", {
+  password: Type.Boolean({ description: "Sign-in with user name, password and TOTP code (always)." }),
+  oidc: Type.Boolean({
+    description: "Sign-in with the OpenID Connect provider (`GET /admin/oidc/login`).",
+  }),
+});
 
 const LOCATION = {
   Location: { description: "Where the browser goes next.", required: true, schema: { type: "string" } },

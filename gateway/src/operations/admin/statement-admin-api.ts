@@ -1,22 +1,23 @@
 /** Shapes and operations of a partner's statement settings (`statement-admin-routes.ts`). */
 import { defineOperations } from "../../api/operation.js";
-import { component, DecimalInput, type Static, Type, withInvalidCode } from "../../api/schema.js";
+import {
+  ClosedObject,
+  component,
+  DecimalInput,
+  type Static,
+  Type,
+  withInvalidCode,
+} from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
-export const StatementSettings = component(
-  "StatementSettings",
-  Type.Object(
-    {
-      partner_id: Type.String(),
-      time_zone: Type.String({
-        description: "IANA time zone the partner's daily statements are cut in (UTC unless set).",
-        examples: ["America/Sao_Paulo"],
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const StatementSettings = ClosedObject("StatementSettings", {
+  partner_id: Type.String(),
+  time_zone: Type.String({
+    description: "IANA time zone the partner's daily statements are cut in (UTC unless set).",
+    examples: ["America/Sao_Paulo"],
+  }),
+});
 export type StatementSettings = Static<typeof StatementSettings>;
 
 export const StatementSettingsRequest = component(
@@ -57,24 +58,18 @@ export const StatementCorrectionRequest = component(
   }),
 );
 
-export const Restatement = component(
-  "Restatement",
-  Type.Object(
-    {
-      partner_id: Type.String(),
-      date: Type.String({ description: "The corrected day." }),
-      statement_id: Type.String({ description: "The restatement's statement id." }),
-      revision: Type.Integer({
-        minimum: 2,
-        description: "Read it at `GET /statements/daily/{date}?revision=`.",
-      }),
-      restates: Type.String({
-        description: "The original statement's id (revision 1), which stays unchanged.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Restatement = ClosedObject("Restatement", {
+  partner_id: Type.String(),
+  date: Type.String({ description: "The corrected day." }),
+  statement_id: Type.String({ description: "The restatement's statement id." }),
+  revision: Type.Integer({
+    minimum: 2,
+    description: "Read it at `GET /statements/daily/{date}?revision=`.",
+  }),
+  restates: Type.String({
+    description: "The original statement's id (revision 1), which stays unchanged.",
+  }),
+});
 export type Restatement = Static<typeof Restatement>;
 
 const operations = defineOperations(

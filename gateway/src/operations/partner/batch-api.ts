@@ -6,6 +6,7 @@
 import { ITEM_STATUSES as BATCH_ITEM_STATUSES, BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   DecimalString,
@@ -129,17 +130,11 @@ const POLICY = StringEnum(NAME_MISMATCH_POLICIES, {
     "What an item whose verified holder name differs from `expected_name` becomes: `exclude` (left out, status EXCLUDED) or `include` (paid; the report still shows the mismatch).",
 });
 
-export const CreateBatchRequest = component(
-  "CreateBatchRequest",
-  Type.Object(
-    {
-      items: ITEMS,
-      required_approvals: Type.Optional(REQUIRED_APPROVALS),
-      name_mismatch_policy: Type.Optional(POLICY),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const CreateBatchRequest = ClosedObject("CreateBatchRequest", {
+  items: ITEMS,
+  required_approvals: Type.Optional(REQUIRED_APPROVALS),
+  name_mismatch_policy: Type.Optional(POLICY),
+});
 export type CreateBatchRequest = Static<typeof CreateBatchRequest>;
 
 export const PutBatchItemsRequest = component(
@@ -150,23 +145,17 @@ export const PutBatchItemsRequest = component(
 /** Longest reason a partner may give when cancelling a batch. */
 export const MAX_CANCEL_REASON = 200;
 
-export const CancelBatchRequest = component(
-  "CancelBatchRequest",
-  Type.Object(
-    {
-      reason: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: MAX_CANCEL_REASON,
-          pattern: "^[^\\u0000-\\u001f\\u007f]+$",
-          description: `Why you cancel it, 1–${MAX_CANCEL_REASON} characters without control characters; kept on the batch as \`cancel_reason\` ("cancelled by the partner: …").`,
-          examples: ["payroll file had the wrong month"],
-        }),
-      ),
-    },
-    { additionalProperties: false },
+export const CancelBatchRequest = ClosedObject("CancelBatchRequest", {
+  reason: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_CANCEL_REASON,
+      pattern: "^[^\\u0000-\\u001f\\u007f]+$",
+      description: `Why you cancel it, 1–${MAX_CANCEL_REASON} characters without control characters; kept on the batch as \`cancel_reason\` ("cancelled by the partner: …").`,
+      examples: ["payroll file had the wrong month"],
+    }),
   ),
-);
+});
 
 const BatchCounts = component(
   "BatchCounts",
@@ -191,69 +180,58 @@ const nullableText = (description: string) => Nullable(Type.String(), descriptio
 const nullableTime = (description: string) => Nullable(Timestamp(description), description);
 const nullableDecimal = (description: string) => Nullable(DecimalString(description), description);
 
-export const Batch = component(
-  "Batch",
-  Type.Object(
-    {
-      batch_id: Type.String({ examples: ["bat_01m7xx9726hzfmmn1fcz6t8605"] }),
-      partner_id: Type.String({ description: "The partner the batch belongs to." }),
-      status: StringEnum(BATCH_STATUSES, {
-        description:
-          "DRAFT → VALIDATING → VALIDATED → (AWAITING_APPROVAL) → PROCESSING → COMPLETED; or CANCELLED, EXPIRED.",
-      }),
-      required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
-      approvals: Type.Array(
-        Type.Object(
-          {
-            approver_id: Type.String({ description: "The approving credential's `client_id`." }),
-            at: Timestamp("When."),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-      name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
-      counts: BatchCounts,
-      total_usd: DecimalString("Σ `total_usd` of the items that will be paid, at full precision."),
-      reserved_usd: DecimalString(
-        "What the batch's reservation holds now; 0 before funding and after completion.",
-      ),
-      released_usd: DecimalString("What completion returned to the balance."),
-      content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for a JSON batch."),
-      source: StringEnum(BATCH_SOURCES),
-      parent_batch_id: nullableText("The batch this one retries; null otherwise."),
-      cancel_reason: nullableText("Why it was cancelled; null otherwise."),
-      created_at: Timestamp("Created."),
-      validated_at: nullableTime("Every item had a result."),
-      funded_at: nullableTime("Approved and funded."),
-      completed_at: nullableTime("Every funded item final."),
-      expires_at: nullableTime(
-        "A VALIDATED batch not approved by then expires (its earliest quote's expiry).",
-      ),
-    },
-    { additionalProperties: false },
+export const Batch = ClosedObject("Batch", {
+  batch_id: Type.String({ examples: ["bat_01m7xx9726hzfmmn1fcz6t8605"] }),
+  partner_id: Type.String({ description: "The partner the batch belongs to." }),
+  status: StringEnum(BATCH_STATUSES, {
+    description:
+      "DRAFT → VALIDATING → VALIDATED → (AWAITING_APPROVAL) → PROCESSING → COMPLETED; or CANCELLED, EXPIRED.",
+  }),
+  required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
+  approvals: Type.Array(
+    Type.Object(
+      {
+        approver_id: Type.String({ description: "The approving credential's `client_id`." }),
+        at: Timestamp("When."),
+      },
+      { additionalProperties: false },
+    ),
   ),
-);
+  name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
+  counts: BatchCounts,
+  total_usd: DecimalString("Σ `total_usd` of the items that will be paid, at full precision."),
+  reserved_usd: DecimalString(
+    "What the batch's reservation holds now; 0 before funding and after completion.",
+  ),
+  released_usd: DecimalString("What completion returned to the balance."),
+  content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for a JSON batch."),
+  source: StringEnum(BATCH_SOURCES),
+  parent_batch_id: nullableText("The batch this one retries; null otherwise."),
+  cancel_reason: nullableText("Why it was cancelled; null otherwise."),
+  created_at: Timestamp("Created."),
+  validated_at: nullableTime("Every item had a result."),
+  funded_at: nullableTime("Approved and funded."),
+  completed_at: nullableTime("Every funded item final."),
+  expires_at: nullableTime("A VALIDATED batch not approved by then expires (its earliest quote's expiry)."),
+});
 export type Batch = Static<typeof Batch>;
 
 /** What creating answers: only facts that never change, so a replay answers the same bytes. */
-export const BatchCreated = component(
+export const BatchCreated = ClosedObject(
   "BatchCreated",
-  Type.Object(
-    {
-      batch_id: Type.String(),
-      items_received: Type.Integer({ description: "Items (rows) this request carried." }),
-      source: StringEnum(BATCH_SOURCES),
-      content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for JSON."),
-      required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
-      name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
-      created_at: Timestamp("Created."),
-    },
-    {
-      additionalProperties: false,
-      description:
-        "The batch was created and is being validated: poll `GET /batches/{batch_id}` until it is no longer VALIDATING.",
-    },
-  ),
+  {
+    batch_id: Type.String(),
+    items_received: Type.Integer({ description: "Items (rows) this request carried." }),
+    source: StringEnum(BATCH_SOURCES),
+    content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for JSON."),
+    required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
+    name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
+    created_at: Timestamp("Created."),
+  },
+  {
+    description:
+      "The batch was created and is being validated: poll `GET /batches/{batch_id}` until it is no longer VALIDATING.",
+  },
 );
 export type BatchCreated = Static<typeof BatchCreated>;
 
@@ -290,28 +268,16 @@ export const BatchItem = component(
 );
 export type BatchItem = Static<typeof BatchItem>;
 
-export const BatchList = component(
-  "BatchList",
-  Type.Object(
-    {
-      batches: Type.Array(Batch, { description: "Newest first." }),
-      next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const BatchList = ClosedObject("BatchList", {
+  batches: Type.Array(Batch, { description: "Newest first." }),
+  next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
+});
 export type BatchList = Static<typeof BatchList>;
 
-export const BatchItemList = component(
-  "BatchItemList",
-  Type.Object(
-    {
-      items: Type.Array(BatchItem, { description: "In row order." }),
-      next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const BatchItemList = ClosedObject("BatchItemList", {
+  items: Type.Array(BatchItem, { description: "In row order." }),
+  next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
+});
 export type BatchItemList = Static<typeof BatchItemList>;
 
 const PAGE = {

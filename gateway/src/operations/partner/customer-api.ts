@@ -4,7 +4,15 @@
  */
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
 import { defineOperations } from "../../api/operation.js";
-import { component, Nullable, type Static, serviceRule, Timestamp, Type } from "../../api/schema.js";
+import {
+  ClosedObject,
+  component,
+  Nullable,
+  type Static,
+  serviceRule,
+  Timestamp,
+  Type,
+} from "../../api/schema.js";
 import { CUSTOMER_EXAMPLE, CUSTOMER_REQUEST_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { optionalText, serviceText } from "./lookup-api.js";
 
@@ -60,27 +68,21 @@ export const CustomerRequest = component(
   ),
 );
 
-export const Customer = component(
-  "Customer",
-  Type.Object(
-    {
-      customer_id: Type.String({
-        description: "Identifier to pass as `customer_id`.",
-        examples: ["cus_01m7xx94hd26qz72tpjzafqaav"],
-      }),
-      name_first: Type.String({ description: "First name(s)." }),
-      name_last: Type.String({ description: "Last name(s)." }),
-      country: Type.String({ description: "ISO alpha-2, upper case." }),
-      ic_type: optionalText("Only when given."),
-      ic_number: optionalText("Only when given; CPF/CNPJ without punctuation."),
-      phone: optionalText("Only when given; E.164."),
-      email: optionalText("Only when given; lower case."),
-      external_reference: optionalText("Only when given."),
-      created_at: Nullable(Timestamp("Registration time.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Customer = ClosedObject("Customer", {
+  customer_id: Type.String({
+    description: "Identifier to pass as `customer_id`.",
+    examples: ["cus_01m7xx94hd26qz72tpjzafqaav"],
+  }),
+  name_first: Type.String({ description: "First name(s)." }),
+  name_last: Type.String({ description: "Last name(s)." }),
+  country: Type.String({ description: "ISO alpha-2, upper case." }),
+  ic_type: optionalText("Only when given."),
+  ic_number: optionalText("Only when given; CPF/CNPJ without punctuation."),
+  phone: optionalText("Only when given; E.164."),
+  email: optionalText("Only when given; lower case."),
+  external_reference: optionalText("Only when given."),
+  created_at: Nullable(Timestamp("Registration time.")),
+});
 export type Customer = Static<typeof Customer>;
 
 const operations = defineOperations(

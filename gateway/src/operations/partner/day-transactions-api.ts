@@ -6,7 +6,7 @@
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { defineOperations } from "../../api/operation.js";
 import {
-  component,
+  ClosedObject,
   DecimalString,
   Nullable,
   type Static,
@@ -18,73 +18,49 @@ import { feedNextCursor, feedPageQuery } from "./feed-page.js";
 import { DayParams } from "./statement-day-api.js";
 import { TransactionStatus } from "./transaction-api.js";
 
-const DayTransactionLine = component(
-  "DayTransactionLine",
-  Type.Object(
-    {
-      id: Type.String({
-        description: "The statement line's `id` (as in the feed and the daily statements).",
-      }),
-      type: StringEnum(STATEMENT_LINE_TYPES, { description: "The statement line's type." }),
-      amount_usd: DecimalString("Signed USD at full precision: negative takes from the balance."),
-      created_at: Timestamp("When the line was written."),
-      statement_date: Type.String({
-        description:
-          "The day (YYYY-MM-DD) whose statement holds the line: a refund weeks later is on its own day.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+const DayTransactionLine = ClosedObject("DayTransactionLine", {
+  id: Type.String({
+    description: "The statement line's `id` (as in the feed and the daily statements).",
+  }),
+  type: StringEnum(STATEMENT_LINE_TYPES, { description: "The statement line's type." }),
+  amount_usd: DecimalString("Signed USD at full precision: negative takes from the balance."),
+  created_at: Timestamp("When the line was written."),
+  statement_date: Type.String({
+    description:
+      "The day (YYYY-MM-DD) whose statement holds the line: a refund weeks later is on its own day.",
+  }),
+});
 
-const DayTransaction = component(
-  "DayTransaction",
-  Type.Object(
-    {
-      partner_transaction_id: Nullable(
-        Type.String(),
-        "Your reference of the transaction; null when it has none.",
-      ),
-      tx_id: Type.String({ description: "The transaction." }),
-      status: TransactionStatus,
-      created_at: Timestamp("When it was created: within the day."),
-      amount: Nullable(
-        DecimalString("The payout's local amount."),
-        "The payout's local amount; null when none.",
-      ),
-      currency: Type.String({ description: "ISO 4217 of `amount`." }),
-      amount_usd: Nullable(
-        DecimalString("The quoted USD amount."),
-        "The quoted USD amount; null until quoted.",
-      ),
-      fee_usd: Nullable(DecimalString("The quoted fee in USD."), "The quoted fee in USD; null until quoted."),
-      balance_effect_usd: DecimalString(
-        "The sum of `lines`: what the transaction has moved on your balance so far (0 until executed, 0 again after a reversal).",
-      ),
-      lines: Type.Array(DayTransactionLine, {
-        description: "Every statement line it produced, oldest first.",
-      }),
-    },
-    { additionalProperties: false },
+const DayTransaction = ClosedObject("DayTransaction", {
+  partner_transaction_id: Nullable(
+    Type.String(),
+    "Your reference of the transaction; null when it has none.",
   ),
-);
+  tx_id: Type.String({ description: "The transaction." }),
+  status: TransactionStatus,
+  created_at: Timestamp("When it was created: within the day."),
+  amount: Nullable(DecimalString("The payout's local amount."), "The payout's local amount; null when none."),
+  currency: Type.String({ description: "ISO 4217 of `amount`." }),
+  amount_usd: Nullable(DecimalString("The quoted USD amount."), "The quoted USD amount; null until quoted."),
+  fee_usd: Nullable(DecimalString("The quoted fee in USD."), "The quoted fee in USD; null until quoted."),
+  balance_effect_usd: DecimalString(
+    "The sum of `lines`: what the transaction has moved on your balance so far (0 until executed, 0 again after a reversal).",
+  ),
+  lines: Type.Array(DayTransactionLine, {
+    description: "Every statement line it produced, oldest first.",
+  }),
+});
 
-const DayTransactionsPage = component(
-  "DayTransactionsPage",
-  Type.Object(
-    {
-      date: Type.String({ description: "The day (YYYY-MM-DD)." }),
-      time_zone: Type.String({ description: "The IANA time zone the day is cut in." }),
-      period_start: Timestamp("The day's first instant."),
-      period_end: Timestamp("The next day's first instant."),
-      transactions: Type.Array(DayTransaction, { description: "Oldest first." }),
-      next_cursor: feedNextCursor(
-        "Pass as `after` for the next transactions; the `after` given when there are no more; null when the day has none.",
-      ),
-    },
-    { additionalProperties: false },
+const DayTransactionsPage = ClosedObject("DayTransactionsPage", {
+  date: Type.String({ description: "The day (YYYY-MM-DD)." }),
+  time_zone: Type.String({ description: "The IANA time zone the day is cut in." }),
+  period_start: Timestamp("The day's first instant."),
+  period_end: Timestamp("The next day's first instant."),
+  transactions: Type.Array(DayTransaction, { description: "Oldest first." }),
+  next_cursor: feedNextCursor(
+    "Pass as `after` for the next transactions; the `after` given when there are no more; null when the day has none.",
   ),
-);
+});
 export type DayTransactionsPage = Static<typeof DayTransactionsPage>;
 
 export const DayTransactionsQuery = feedPageQuery({

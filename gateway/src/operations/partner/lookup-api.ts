@@ -6,6 +6,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   FreeMap,
@@ -162,112 +163,92 @@ export const DecodeQrRequest = component(
 );
 export type DecodeQrRequest = Static<typeof DecodeQrRequest>;
 
-const MissingField = component(
-  "MissingField",
-  Type.Object(
-    {
-      field: Type.String({
-        description: "Request field still to provide.",
-        examples: ["amount", "account_reference"],
-      }),
-      type: Type.String({ description: "Its kind.", examples: ["numeric", "string"] }),
-      label: Type.String({ description: "A label to show.", examples: ["Amount"] }),
-    },
-    { additionalProperties: false },
-  ),
-);
+const MissingField = ClosedObject("MissingField", {
+  field: Type.String({
+    description: "Request field still to provide.",
+    examples: ["amount", "account_reference"],
+  }),
+  type: Type.String({ description: "Its kind.", examples: ["numeric", "string"] }),
+  label: Type.String({ description: "A label to show.", examples: ["Amount"] }),
+});
 
 export const optionalText = (description: string, extra: Record<string, unknown> = {}) =>
   Type.Optional(Type.String({ description, ...extra }));
 const PAYMENT_TYPE = ["till", "paybill"] as const;
 
-const MerchantInfo = component(
+const MerchantInfo = ClosedObject(
   "MerchantInfo",
-  Type.Object(
-    {
-      merchant_id: optionalText("Till or paybill number."),
-      display_name: optionalText("Verified display name."),
-      country_code: optionalText("ISO alpha-2."),
-      payment_type: Type.Optional(StringEnum(PAYMENT_TYPE, { description: "Kind of short code." })),
-      lipa_number: optionalText("The number to pay (Lipa na M-Pesa)."),
-      account_reference: optionalText("Paybill bill reference."),
-    },
-    {
-      additionalProperties: false,
-      description: "KE/TZ/UG till and paybill metadata; empty fields are left out.",
-    },
-  ),
+  {
+    merchant_id: optionalText("Till or paybill number."),
+    display_name: optionalText("Verified display name."),
+    country_code: optionalText("ISO alpha-2."),
+    payment_type: Type.Optional(StringEnum(PAYMENT_TYPE, { description: "Kind of short code." })),
+    lipa_number: optionalText("The number to pay (Lipa na M-Pesa)."),
+    account_reference: optionalText("Paybill bill reference."),
+  },
+  {
+    description: "KE/TZ/UG till and paybill metadata; empty fields are left out.",
+  },
 );
 
-export const LookupResult = component(
+export const LookupResult = ClosedObject(
   "LookupResult",
-  Type.Object(
-    {
-      is_dynamic: Type.Boolean({ description: "True for dynamic QR codes and for tills and paybills." }),
-      is_business: Type.Boolean({
-        description: "True when the recipient is a business (CNPJ key, till, paybill, merchant QR).",
+  {
+    is_dynamic: Type.Boolean({ description: "True for dynamic QR codes and for tills and paybills." }),
+    is_business: Type.Boolean({
+      description: "True when the recipient is a business (CNPJ key, till, paybill, merchant QR).",
+    }),
+    amount: LocalAmount("The transaction's amount; 0 while none was given."),
+    merchant: Type.String({ description: "Merchant name, or an empty string." }),
+    merchant_id: optionalText(
+      "Till or paybill number (VN: the account number), only when the destination has one.",
+    ),
+    merchant_name: optionalText("Verified merchant display name, only when the destination has one."),
+    payment_type: Type.Optional(
+      StringEnum(PAYMENT_TYPE, {
+        description: "Kind of merchant short code, only for tills and paybills.",
       }),
-      amount: LocalAmount("The transaction's amount; 0 while none was given."),
-      merchant: Type.String({ description: "Merchant name, or an empty string." }),
-      merchant_id: optionalText(
-        "Till or paybill number (VN: the account number), only when the destination has one.",
-      ),
-      merchant_name: optionalText("Verified merchant display name, only when the destination has one."),
-      payment_type: Type.Optional(
-        StringEnum(PAYMENT_TYPE, {
-          description: "Kind of merchant short code, only for tills and paybills.",
-        }),
-      ),
-      merchant_info: Type.Optional(MerchantInfo),
-      country: Type.String({ description: "ISO alpha-2 country of the destination." }),
-      tx_id: Type.String({
-        description: "Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.",
-        examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
-      }),
-      currency: Type.String({ description: "ISO 4217 currency of the corridor." }),
-      partner_transaction_id: Type.String({ description: "Echo of your reference; empty string when none." }),
-      amount_usd: Type.Optional(UsdAmount("Only when the amount is greater than 0: the amount")),
-      fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: `percentage_fee + fixed_fee`")),
-      percentage_fee: Type.Optional(
-        UsdAmount("Only when the amount is greater than 0: the percentage part of the fee"),
-      ),
-      fixed_fee: Type.Optional(
-        UsdAmount("Only when the amount is greater than 0: the fixed part of the fee"),
-      ),
-      missing_fields: Type.Array(MissingField, {
-        description:
-          "What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing.",
-      }),
-      suggested_values: FreeMap(
-        "Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none.",
-      ),
-      sender: SenderMap,
-      recipient: RecipientMap,
-    },
-    {
-      additionalProperties: false,
+    ),
+    merchant_info: Type.Optional(MerchantInfo),
+    country: Type.String({ description: "ISO alpha-2 country of the destination." }),
+    tx_id: Type.String({
+      description: "Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.",
+      examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
+    }),
+    currency: Type.String({ description: "ISO 4217 currency of the corridor." }),
+    partner_transaction_id: Type.String({ description: "Echo of your reference; empty string when none." }),
+    amount_usd: Type.Optional(UsdAmount("Only when the amount is greater than 0: the amount")),
+    fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: `percentage_fee + fixed_fee`")),
+    percentage_fee: Type.Optional(
+      UsdAmount("Only when the amount is greater than 0: the percentage part of the fee"),
+    ),
+    fixed_fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: the fixed part of the fee")),
+    missing_fields: Type.Array(MissingField, {
       description:
-        "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value.",
-    },
-  ),
+        "What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing.",
+    }),
+    suggested_values: FreeMap(
+      "Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none.",
+    ),
+    sender: SenderMap,
+    recipient: RecipientMap,
+  },
+  {
+    description:
+      "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value.",
+  },
 );
 export type LookupResult = Static<typeof LookupResult>;
 
-const Bank = component(
-  "Bank",
-  Type.Object(
-    {
-      code: Type.String({
-        description: "The value for `payment_destination_code` (or `account_reference` for VN BINs).",
-      }),
-      name: Type.String({ description: "Institution name." }),
-      type: StringEnum(["bank", "mobile_money"], {
-        description: "Bank or mobile-money (wallet, network, rail).",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+const Bank = ClosedObject("Bank", {
+  code: Type.String({
+    description: "The value for `payment_destination_code` (or `account_reference` for VN BINs).",
+  }),
+  name: Type.String({ description: "Institution name." }),
+  type: StringEnum(["bank", "mobile_money"], {
+    description: "Bank or mobile-money (wallet, network, rail).",
+  }),
+});
 
 export const BankList = component(
   "BankList",

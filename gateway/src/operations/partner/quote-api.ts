@@ -5,6 +5,7 @@
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   ExchangeRate,
@@ -55,23 +56,17 @@ const QUOTE_FIELDS = {
   fixed_fee: UsdAmount("Fixed part of the fee"),
 };
 
-export const QuotationItem = component(
-  "QuotationItem",
-  Type.Object(
-    {
-      amount: LocalAmount("The previewed amount converted to `currency`,"),
-      currency: Type.String({ description: "Target currency, one of the account's supported currencies." }),
-      ...QUOTE_FIELDS,
-      expires_at: Nullable(
-        Type.String({
-          format: "date-time",
-          description: "Always 30 minutes after the response time. Indicative only: nothing is reserved.",
-        }),
-      ),
-    },
-    { additionalProperties: false },
+export const QuotationItem = ClosedObject("QuotationItem", {
+  amount: LocalAmount("The previewed amount converted to `currency`,"),
+  currency: Type.String({ description: "Target currency, one of the account's supported currencies." }),
+  ...QUOTE_FIELDS,
+  expires_at: Nullable(
+    Type.String({
+      format: "date-time",
+      description: "Always 30 minutes after the response time. Indicative only: nothing is reserved.",
+    }),
   ),
-);
+});
 export type QuotationItem = Static<typeof QuotationItem>;
 
 const PreviewQuotationsResponse = component(
@@ -106,25 +101,22 @@ export const GetQuotationRequest = component(
   }),
 );
 
-export const BindingQuote = component(
+export const BindingQuote = ClosedObject(
   "BindingQuote",
-  Type.Object(
-    {
-      tx_id: Type.String({ description: "The transaction quoted." }),
-      amount: LocalAmount("The payout amount"),
-      currency: Type.String({ description: "The transaction's currency." }),
-      ...QUOTE_FIELDS,
-      total_usd: UsdAmount("`amount_usd + fee`, what executePayout debits"),
-      expires_at: Nullable(
-        Timestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
-      ),
-    },
-    {
-      additionalProperties: false,
-      description:
-        "A binding price, attached to the transaction (a newer quote replaces the older). `executePayout` debits `total_usd` at full precision.",
-    },
-  ),
+  {
+    tx_id: Type.String({ description: "The transaction quoted." }),
+    amount: LocalAmount("The payout amount"),
+    currency: Type.String({ description: "The transaction's currency." }),
+    ...QUOTE_FIELDS,
+    total_usd: UsdAmount("`amount_usd + fee`, what executePayout debits"),
+    expires_at: Nullable(
+      Timestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
+    ),
+  },
+  {
+    description:
+      "A binding price, attached to the transaction (a newer quote replaces the older). `executePayout` debits `total_usd` at full precision.",
+  },
 );
 export type BindingQuote = Static<typeof BindingQuote>;
 

@@ -1,6 +1,6 @@
 /** The payout rail's signed callback (`rail-callback-routes.ts`): called by the rail, not by partners. */
 import { defineOperations } from "../../api/operation.js";
-import { component, type Static, StringEnum, Type } from "../../api/schema.js";
+import { ClosedObject, component, type Static, StringEnum, Type } from "../../api/schema.js";
 import {
   type ErrorCase,
   INTERNAL_CASE,
@@ -22,19 +22,13 @@ export const RailCallbackRequest = component(
   }),
 );
 
-export const RailCallbackResult = component(
-  "RailCallbackResult",
-  Type.Object(
-    {
-      tx_id: Type.String({ description: "The transaction." }),
-      status: TransactionStatus,
-      changed: Type.Boolean({
-        description: "False when this verdict was already recorded (a retried callback), or contradicts it.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const RailCallbackResult = ClosedObject("RailCallbackResult", {
+  tx_id: Type.String({ description: "The transaction." }),
+  status: TransactionStatus,
+  changed: Type.Boolean({
+    description: "False when this verdict was already recorded (a retried callback), or contradicts it.",
+  }),
+});
 export type RailCallbackResult = Static<typeof RailCallbackResult>;
 
 const ERRORS: readonly ErrorCase[] = [

@@ -5,6 +5,7 @@
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalString,
   Nullable,
@@ -44,18 +45,12 @@ export const StatementLine = component(
 );
 export type StatementLine = Static<typeof StatementLine>;
 
-const StatementPage = component(
-  "StatementPage",
-  Type.Object(
-    {
-      entries: Type.Array(StatementLine, { description: "In feed order." }),
-      next_cursor: feedNextCursor(
-        "Pass as `after` for the next lines; the `after` given when nothing is new; null only while there is no line yet.",
-      ),
-    },
-    { additionalProperties: false },
+const StatementPage = ClosedObject("StatementPage", {
+  entries: Type.Array(StatementLine, { description: "In feed order." }),
+  next_cursor: feedNextCursor(
+    "Pass as `after` for the next lines; the `after` given when nothing is new; null only while there is no line yet.",
   ),
-);
+});
 export type StatementPage = Static<typeof StatementPage>;
 
 export const StatementQuery = feedPageQuery({

@@ -5,6 +5,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   Nullable,
   type Static,
@@ -124,45 +125,33 @@ export const WebhookConfig = component(
 );
 export type WebhookConfig = Static<typeof WebhookConfig>;
 
-const WebhookSecretRotationRequest = component(
-  "WebhookSecretRotationRequest",
-  Type.Object(
-    {
-      secret: Type.Optional(
-        serviceRule(
-          Type.String({
-            minLength: 16,
-            maxLength: 256,
-            description:
-              "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
-          }),
-        ),
-      ),
-      grace_period_seconds: Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: 604800,
-          default: 86400,
-          description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-);
-
-const WebhookSecretRotation = component(
-  "WebhookSecretRotation",
-  Type.Object(
-    {
-      ...CONFIG_FIELDS,
-      secret: Type.String({
-        description: "The new signing secret. Answered this once, never again: store it now.",
+const WebhookSecretRotationRequest = ClosedObject("WebhookSecretRotationRequest", {
+  secret: Type.Optional(
+    serviceRule(
+      Type.String({
+        minLength: 16,
+        maxLength: 256,
+        description:
+          "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
       }),
-    },
-    { additionalProperties: false },
+    ),
   ),
-);
+  grace_period_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 604800,
+      default: 86400,
+      description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
+    }),
+  ),
+});
+
+const WebhookSecretRotation = ClosedObject("WebhookSecretRotation", {
+  ...CONFIG_FIELDS,
+  secret: Type.String({
+    description: "The new signing secret. Answered this once, never again: store it now.",
+  }),
+});
 export type WebhookSecretRotation = Static<typeof WebhookSecretRotation>;
 
 const WebhookConfigList = component(
@@ -173,23 +162,20 @@ const WebhookConfigList = component(
   ),
 );
 
-export const WebhookTestResult = component(
+export const WebhookTestResult = ClosedObject(
   "WebhookTestResult",
-  Type.Object(
-    {
-      delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
-      status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
-      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-      error: Nullable(
-        Type.String(),
-        "Transport error, refused address or timeout; null when the receiver answered.",
-      ),
-    },
-    {
-      additionalProperties: false,
-      description: "Whether the receiver took the test, its status and timing; never its response body.",
-    },
-  ),
+  {
+    delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
+    status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
+    latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
+    error: Nullable(
+      Type.String(),
+      "Transport error, refused address or timeout; null when the receiver answered.",
+    ),
+  },
+  {
+    description: "Whether the receiver took the test, its status and timing; never its response body.",
+  },
 );
 export type WebhookTestResult = Static<typeof WebhookTestResult>;
 

@@ -4,6 +4,7 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   Nullable,
   type Static,
@@ -17,50 +18,41 @@ import { EVENT_TYPES, RATE_LIMITED, WEBHOOK_TAGS } from "./webhook-api.js";
 
 export const DELIVERY_STATES = ["pending", "delivering", "delivered", "dead"] as const;
 
-const DeliveryAttempt = component(
-  "DeliveryAttempt",
-  Type.Object(
-    {
-      attempt: Type.Integer({ minimum: 1, description: "1 for the first attempt." }),
-      status_code: Nullable(Type.Integer(), "The receiver's status; null when none."),
-      error: Nullable(Type.String(), "Why the attempt failed without an answer."),
-      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-      at: Nullable(Timestamp("When.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+const DeliveryAttempt = ClosedObject("DeliveryAttempt", {
+  attempt: Type.Integer({ minimum: 1, description: "1 for the first attempt." }),
+  status_code: Nullable(Type.Integer(), "The receiver's status; null when none."),
+  error: Nullable(Type.String(), "Why the attempt failed without an answer."),
+  latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
+  at: Nullable(Timestamp("When.")),
+});
 
-export const WebhookDelivery = component(
+export const WebhookDelivery = ClosedObject(
   "WebhookDelivery",
-  Type.Object(
-    {
-      delivery_id: Type.String({ description: "Identifier.", examples: ["whd_01m7xx9n4e0tw3dnmj5m0vcwx5"] }),
-      config_id: Type.String({ description: "The receiving config." }),
-      event_id: Type.String({
-        description: "The event's id, also sent as `webhook-id` and in the body: deduplicate by it.",
-      }),
-      event_type: StringEnum(EVENT_TYPES, { description: "Event kind." }),
-      tx_id: Type.String({
-        description:
-          "The transaction; for `statement.closed`, the statement id; for `batch.completed`, the batch id.",
-      }),
-      status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
-      attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
-      next_attempt_at: Nullable(Timestamp("Only while pending: when the next attempt is due.")),
-      delivered_at: Nullable(Timestamp("When a 2xx was received.")),
-      last_status_code: Nullable(Type.Integer(), "Status of the last attempt."),
-      last_error: Nullable(Type.String(), "Error of the last attempt."),
-      response_body: Nullable(Type.String(), "The receiver's last answer (at most 20 KB)."),
-      created_at: Nullable(Timestamp("When the event was taken in.")),
-      history: Type.Array(DeliveryAttempt, { description: "Every attempt." }),
-    },
-    {
-      additionalProperties: false,
+  {
+    delivery_id: Type.String({ description: "Identifier.", examples: ["whd_01m7xx9n4e0tw3dnmj5m0vcwx5"] }),
+    config_id: Type.String({ description: "The receiving config." }),
+    event_id: Type.String({
+      description: "The event's id, also sent as `webhook-id` and in the body: deduplicate by it.",
+    }),
+    event_type: StringEnum(EVENT_TYPES, { description: "Event kind." }),
+    tx_id: Type.String({
       description:
-        "One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone).",
-    },
-  ),
+        "The transaction; for `statement.closed`, the statement id; for `batch.completed`, the batch id.",
+    }),
+    status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
+    attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
+    next_attempt_at: Nullable(Timestamp("Only while pending: when the next attempt is due.")),
+    delivered_at: Nullable(Timestamp("When a 2xx was received.")),
+    last_status_code: Nullable(Type.Integer(), "Status of the last attempt."),
+    last_error: Nullable(Type.String(), "Error of the last attempt."),
+    response_body: Nullable(Type.String(), "The receiver's last answer (at most 20 KB)."),
+    created_at: Nullable(Timestamp("When the event was taken in.")),
+    history: Type.Array(DeliveryAttempt, { description: "Every attempt." }),
+  },
+  {
+    description:
+      "One notification of one event to one config. `pending` waits for its next attempt, `delivering` has an attempt in flight, `delivered` got a 2xx, `dead` exhausted the retry schedule (or got 410 Gone).",
+  },
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
