@@ -137,6 +137,10 @@ export const DecimalInput = (
     ...options,
   });
 
+/** An amount to read: a DecimalInput whose bad value answers INVALID_AMOUNT. */
+export const AmountInput = (description: string, options: Parameters<typeof DecimalInput>[1] = {}) =>
+  withInvalidCode("INVALID_AMOUNT", DecimalInput(description, options));
+
 /** A decimal answered as a string at full precision (admin API). */
 export const DecimalString = (description: string, examples?: string[]) =>
   Type.String({ pattern: DECIMAL_PATTERN, description, ...(examples ? { examples } : {}) });
@@ -154,6 +158,12 @@ export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
 /** An ISO 8601 instant in UTC with milliseconds. */
 export const Timestamp = (description: string) =>
   Type.String({ format: "date-time", description: `${description} ISO 8601 in UTC with milliseconds.` });
+
+/** A Timestamp or JSON null. */
+export const NullableTimestamp = (description: string) => Nullable(Timestamp(description));
+
+/** A string or JSON null. */
+export const NullableText = (description?: string) => Nullable(Type.String(), description);
 
 /** The one error body of both listeners. */
 export const ErrorBody = component(

@@ -8,7 +8,7 @@ import {
   component,
   FreeMap,
   MoneyNumber,
-  Nullable,
+  NullableText,
   type Static,
   type TSchema,
   Type,
@@ -21,50 +21,47 @@ const notification = <const S extends string, const E extends string>(
   eventType: E,
   reason: Record<string, TSchema>,
 ) =>
-  component(
+  ClosedObject(
     name,
-    Type.Object(
-      {
-        tx_id: Type.String({ description: "The transaction." }),
-        batch_id: Type.Optional(
-          Type.String({
-            description:
-              "Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`).",
-          }),
-        ),
-        item_ref: Type.Optional(
-          Type.String({
-            description:
-              "Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch.",
-          }),
-        ),
-        status: Type.Literal(status, { description: `Always \`${status}\`.` }),
-        amount: Type.Optional(MoneyNumber("Local amount, at the currency's ISO 4217 minor units.")),
-        fee: Type.Optional(MoneyNumber("USD, 2 decimals: `percentage_fee + fixed_fee`.")),
-        percentage_fee: Type.Optional(MoneyNumber("USD, 2 decimals.")),
-        fixed_fee: Type.Optional(MoneyNumber("USD, 2 decimals.")),
-        sender: Type.Optional(FreeMap(`Only when known. ${SENDER_DESCRIPTION}`)),
-        recipient: Type.Optional(FreeMap(`Only when known. ${RECIPIENT_DESCRIPTION}`)),
-        ...reason,
-        event_id: Type.String({
-          description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
+    {
+      tx_id: Type.String({ description: "The transaction." }),
+      batch_id: Type.Optional(
+        Type.String({
+          description:
+            "Only when the payout is an item of a bulk payout: its batch (`GET /batches/{batch_id}`).",
         }),
-        event_type: Type.Literal(eventType, { description: "Event kind." }),
-        occurred_at: Type.String({
-          format: "date-time",
-          description: "When the transaction changed status.",
+      ),
+      item_ref: Type.Optional(
+        Type.String({
+          description:
+            "Only when the payout is an item of a bulk payout: the item's `item_ref` in its batch.",
         }),
-        test: Type.Optional(
-          Type.Literal(true, {
-            description: "Only on notifications sent by `POST /webhookConfigs/{id}/test`: never book them.",
-          }),
-        ),
-      },
-      {
-        additionalProperties: false,
-        description: `Body of \`${eventType}\`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Money is written with fixed decimals.`,
-      },
-    ),
+      ),
+      status: Type.Literal(status, { description: `Always \`${status}\`.` }),
+      amount: Type.Optional(MoneyNumber("Local amount, at the currency's ISO 4217 minor units.")),
+      fee: Type.Optional(MoneyNumber("USD, 2 decimals: `percentage_fee + fixed_fee`.")),
+      percentage_fee: Type.Optional(MoneyNumber("USD, 2 decimals.")),
+      fixed_fee: Type.Optional(MoneyNumber("USD, 2 decimals.")),
+      sender: Type.Optional(FreeMap(`Only when known. ${SENDER_DESCRIPTION}`)),
+      recipient: Type.Optional(FreeMap(`Only when known. ${RECIPIENT_DESCRIPTION}`)),
+      ...reason,
+      event_id: Type.String({
+        description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
+      }),
+      event_type: Type.Literal(eventType, { description: "Event kind." }),
+      occurred_at: Type.String({
+        format: "date-time",
+        description: "When the transaction changed status.",
+      }),
+      test: Type.Optional(
+        Type.Literal(true, {
+          description: "Only on notifications sent by `POST /webhookConfigs/{id}/test`: never book them.",
+        }),
+      ),
+    },
+    {
+      description: `Body of \`${eventType}\`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Money is written with fixed decimals.`,
+    },
   );
 
 export const TransactionSuccessNotification = notification(
@@ -143,8 +140,7 @@ export const BatchCompletedNotification = ClosedObject(
     batch_id: Type.String({ description: "The batch (`GET /batches/{batch_id}`)." }),
     partner_id: Type.String({ description: "The partner." }),
     status: Type.Literal("COMPLETED", { description: "Always `COMPLETED`." }),
-    parent_batch_id: Nullable(
-      Type.String(),
+    parent_batch_id: NullableText(
       "The batch this one retries (made by `POST /batches/{batch_id}/retry-failed`); null otherwise.",
     ),
     counts: Type.Object(
@@ -173,15 +169,10 @@ export const BatchCompletedNotification = ClosedObject(
   },
 );
 
-export const SuccessReceiverAnswer = component(
+export const SuccessReceiverAnswer = ClosedObject(
   "SuccessReceiverAnswer",
-  Type.Object(
-    {},
-    {
-      additionalProperties: false,
-      description: "The expected answer to a success notification: an empty JSON object.",
-    },
-  ),
+  {},
+  { description: "The expected answer to a success notification: an empty JSON object." },
 );
 export const RefundedReceiverAnswer = component(
   "RefundedReceiverAnswer",

@@ -1,16 +1,10 @@
 /** The admin listener's own routes (`admin-app.ts`): probes, metrics and this API's document. */
 import { defineOperations } from "../../api/operation.js";
-import { component, StringEnum, Type } from "../../api/schema.js";
+import { ClosedObject, StringEnum, Type } from "../../api/schema.js";
 import { URL_TEXT_CASE } from "../../openapi/openapi-errors.js";
 
-export const Health = component(
-  "Health",
-  Type.Object({ status: StringEnum(["ok"]) }, { additionalProperties: false }),
-);
-export const Readiness = component(
-  "Readiness",
-  Type.Object({ status: StringEnum(["ready", "not_ready"]) }, { additionalProperties: false }),
-);
+export const Health = ClosedObject("Health", { status: StringEnum(["ok"]) });
+export const Readiness = ClosedObject("Readiness", { status: StringEnum(["ready", "not_ready"]) });
 
 const TAGS = ["Operations"];
 

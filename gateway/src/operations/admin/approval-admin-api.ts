@@ -10,6 +10,8 @@ import {
   DecimalString,
   FreeMap,
   Nullable,
+  NullableText,
+  NullableTimestamp,
   type Static,
   StringEnum,
   Timestamp,
@@ -34,8 +36,8 @@ export const ApprovalOutcome = ClosedObject("ApprovalOutcome", {
   succeeded: Type.Boolean({ description: "Whether the ledger carried the action out." }),
   http_status: Type.Integer({ description: "The status the direct route would have answered." }),
   result: Nullable(FreeMap("What the direct route answers: the partner balance or the transaction.")),
-  code: Nullable(Type.String(), "The error code, when the ledger refused the action."),
-  message: Nullable(Type.String(), "The error message, when the ledger refused the action."),
+  code: NullableText("The error code, when the ledger refused the action."),
+  message: NullableText("The error message, when the ledger refused the action."),
 });
 export type ApprovalOutcome = Static<typeof ApprovalOutcome>;
 
@@ -46,7 +48,7 @@ export const ApprovalRequest = ClosedObject("ApprovalRequest", {
       "BALANCE_CREDIT (above the threshold), REFUND, or FORCE_FAIL (a failure with `force: true`).",
   }),
   target: Type.Object(
-    { partner_id: Nullable(Type.String()), tx_id: Nullable(Type.String()) },
+    { partner_id: NullableText(), tx_id: NullableText() },
     {
       additionalProperties: false,
       description: "The partner credited, or the transaction and its partner.",
@@ -65,8 +67,8 @@ export const ApprovalRequest = ClosedObject("ApprovalRequest", {
       "PENDING; EXECUTING (approved, being carried out); APPROVED (carried out: see `outcome`); REJECTED; EXPIRED.",
   }),
   decided_by: Nullable(ApprovalActor, "Who approved or rejected it."),
-  decided_at: Nullable(Timestamp("When it was approved or rejected.")),
-  reason: Nullable(Type.String(), "The rejection's reason."),
+  decided_at: NullableTimestamp("When it was approved or rejected."),
+  reason: NullableText("The rejection's reason."),
   outcome: Nullable(ApprovalOutcome, "What carrying it out answered; null until then."),
   approval_refusal: Nullable(
     StringEnum(DECISION_REFUSALS),
@@ -75,10 +77,7 @@ export const ApprovalRequest = ClosedObject("ApprovalRequest", {
 });
 export type ApprovalRequest = Static<typeof ApprovalRequest>;
 
-export const ApprovalList = component(
-  "ApprovalList",
-  Type.Object({ approvals: Type.Array(ApprovalRequest) }, { additionalProperties: false }),
-);
+export const ApprovalList = ClosedObject("ApprovalList", { approvals: Type.Array(ApprovalRequest) });
 export type ApprovalList = Static<typeof ApprovalList>;
 
 export const RejectApprovalRequest = component(

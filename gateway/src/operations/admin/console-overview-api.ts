@@ -6,10 +6,9 @@ import { defineOperations } from "../../api/operation.js";
 import {
   ClosedObject,
   DecimalString,
-  Nullable,
+  NullableTimestamp,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
 import { CONSOLE_TAG, Count, QUERY_CASE } from "./console-query-shapes.js";
@@ -26,7 +25,7 @@ export const PayoutCount = ClosedObject("PayoutCount", {
 
 const PayoutWindow = Type.Object(
   {
-    since: Nullable(Timestamp("Transactions created at or after this instant are counted.")),
+    since: NullableTimestamp("Transactions created at or after this instant are counted."),
     total: Count("Transactions created in the window."),
     by_corridor: Type.Array(PayoutCount),
   },
@@ -34,7 +33,7 @@ const PayoutWindow = Type.Object(
 );
 
 export const Overview = ClosedObject("Overview", {
-  as_of: Nullable(Timestamp("When the figures were read.")),
+  as_of: NullableTimestamp("When the figures were read."),
   payouts: Type.Object(
     { last_hour: PayoutWindow, last_day: PayoutWindow },
     { additionalProperties: false, description: "Transactions by corridor and status, every status." },

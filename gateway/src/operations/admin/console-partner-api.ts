@@ -7,7 +7,8 @@ import {
   ClosedObject,
   component,
   DecimalString,
-  Nullable,
+  NullableText,
+  NullableTimestamp,
   type Static,
   StringEnum,
   Timestamp,
@@ -17,6 +18,7 @@ import {
   CONSOLE_TAG,
   Count,
   CURSOR_CASE,
+  IdParam,
   ListPage,
   NextCursor,
   PARTNER_NOT_FOUND,
@@ -52,7 +54,7 @@ const AppFields = {
   partner_id: Type.String(),
   preview_rate_limit_per_minute: Type.Integer({ minimum: 1 }),
   created_at: Timestamp("Created."),
-  revoked_at: Nullable(Timestamp("Revoked.")),
+  revoked_at: NullableTimestamp("Revoked."),
 };
 
 export const AdminApp = ClosedObject("AdminApp", {
@@ -62,7 +64,7 @@ export const AdminApp = ClosedObject("AdminApp", {
       {
         secret_id: Type.String(),
         created_at: Timestamp("Created."),
-        revoked_at: Nullable(Timestamp("Revoked.")),
+        revoked_at: NullableTimestamp("Revoked."),
       },
       { additionalProperties: false },
     ),
@@ -71,12 +73,9 @@ export const AdminApp = ClosedObject("AdminApp", {
 });
 export type AdminApp = Static<typeof AdminApp>;
 
-export const AppList = component(
-  "AdminAppList",
-  Type.Object({ apps: Type.Array(AdminApp) }, { additionalProperties: false }),
-);
+export const AppList = ClosedObject("AdminAppList", { apps: Type.Array(AdminApp) });
 
-export const AppSettings = component("AppSettings", Type.Object(AppFields, { additionalProperties: false }));
+export const AppSettings = ClosedObject("AppSettings", AppFields);
 export type AppSettings = Static<typeof AppSettings>;
 
 export const RateLimitRequest = component(
@@ -92,7 +91,7 @@ export const RateLimitRequest = component(
 
 export const AppParams = Type.Object({
   partner_id: PartnerIdParams.properties.partner_id,
-  client_id: Type.String({ description: "The app (`ci_…`).", examples: ["ci_01m7xx9726hzfmmn1fcz6t8605"] }),
+  client_id: IdParam("app", "ci_01m7xx9726hzfmmn1fcz6t8605"),
 });
 
 export const BalanceEntriesQuery = Query({
@@ -102,11 +101,11 @@ export const BalanceEntriesQuery = Query({
 export const BalanceEntry = ClosedObject("BalanceEntry", {
   entry_id: Type.String(),
   kind: StringEnum(["credit", "payout", "reversal", "refund"]),
-  tx_id: Nullable(Type.String(), "The payout; null for a credit."),
-  reference: Nullable(Type.String(), "A credit's reference; the transition for the others."),
+  tx_id: NullableText("The payout; null for a credit."),
+  reference: NullableText("A credit's reference; the transition for the others."),
   amount_usd: DecimalString("Signed: positive credits the balance."),
   balance_after_usd: DecimalString("The balance right after this entry."),
-  created_at: Nullable(Timestamp("Booked.")),
+  created_at: NullableTimestamp("Booked."),
 });
 
 export const BalanceHistory = ClosedObject("BalanceHistory", {

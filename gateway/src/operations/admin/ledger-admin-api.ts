@@ -3,56 +3,48 @@ import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
 import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
 import { defineOperations } from "../../api/operation.js";
 import {
+  AmountInput,
   ClosedObject,
   component,
-  DecimalInput,
   DecimalString,
   inMinorUnitsOf,
   Nullable,
+  NullableText,
+  NullableTimestamp,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
-  withInvalidCode,
 } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { ApprovalRequest } from "./approval-admin-api.js";
+import { IdParam } from "./console-query-shapes.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
 /** Re-exported for the console API shapes, which read the statuses from here. */
 export { TRANSACTION_STATUSES };
 
 export const TxParams = Type.Object({
-  tx_id: Type.String({
-    description: "The transaction (`tx_…`).",
-    examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
-  }),
+  tx_id: IdParam("transaction", "tx_01m7xx9726hzfmmn1fcz6t8605"),
 });
 
 export const CreditRequest = component(
   "CreditRequest",
   Type.Object({
-    amount_usd: withInvalidCode(
-      "INVALID_AMOUNT",
-      inMinorUnitsOf(
-        "USD",
-        DecimalInput(
-          `USD to add to the balance, a whole number of cents, at most ${MAX_BALANCE_USD}: no balance may exceed ${MAX_BALANCE_USD} USD.`,
-          { examples: ["1000.00"], maximum: Number(MAX_BALANCE_USD) },
-        ),
+    amount_usd: inMinorUnitsOf(
+      "USD",
+      AmountInput(
+        `USD to add to the balance, a whole number of cents, at most ${MAX_BALANCE_USD}: no balance may exceed ${MAX_BALANCE_USD} USD.`,
+        { examples: ["1000.00"], maximum: Number(MAX_BALANCE_USD) },
       ),
     ),
     reference: Type.String({ maxLength: 500, description: "Your reference (a wire id), 1–500 characters." }),
   }),
 );
 
-export const PartnerBalance = component(
-  "PartnerBalance",
-  Type.Object(
-    { partner_id: Type.String(), balance_usd: DecimalString("USD at full precision.", ["1000"]) },
-    { additionalProperties: false },
-  ),
-);
+export const PartnerBalance = ClosedObject("PartnerBalance", {
+  partner_id: Type.String(),
+  balance_usd: DecimalString("USD at full precision.", ["1000"]),
+});
 export type PartnerBalance = Static<typeof PartnerBalance>;
 
 export const RefundRequest = component(
@@ -90,13 +82,13 @@ export const AdminTransaction = ClosedObject("AdminTransaction", {
   status: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
   amount: DecimalString("Local currency, full precision."),
   currency: Type.String(),
-  amount_usd: Nullable(Type.String(), "USD, full precision; null before a quote."),
-  fee: Nullable(Type.String(), "USD, full precision; null before a quote."),
-  total_usd: Nullable(Type.String(), "What the balance is debited; null before a quote."),
+  amount_usd: NullableText("USD, full precision; null before a quote."),
+  fee: NullableText("USD, full precision; null before a quote."),
+  total_usd: NullableText("What the balance is debited; null before a quote."),
   refund_reason: Type.String(),
   failure_reason: Type.String(),
   provider_reference: Type.String(),
-  updated_at: Nullable(Timestamp("Last change.")),
+  updated_at: NullableTimestamp("Last change."),
 });
 export type AdminTransaction = Static<typeof AdminTransaction>;
 

@@ -9,16 +9,14 @@ import {
   Timestamp,
   Type,
 } from "../../api/schema.js";
+import { IdParam } from "./console-query-shapes.js";
 
 export const PartnerIdParams = Type.Object({
-  partner_id: Type.String({
-    description: "The partner (`ptr_…`).",
-    examples: ["ptr_01m7xx94hd26qz72tpjzafqaav"],
-  }),
+  partner_id: IdParam("partner", "ptr_01m7xx94hd26qz72tpjzafqaav"),
 });
 export const AppParams = Type.Object({
   partner_id: PartnerIdParams.properties.partner_id,
-  client_id: Type.String({ description: "The app (`ci_…`).", examples: ["ci_01m7xx94hd26qz72tpjzafqaav"] }),
+  client_id: IdParam("app", "ci_01m7xx94hd26qz72tpjzafqaav"),
 });
 export const SecretParams = Type.Object({
   ...AppParams.properties,
@@ -115,27 +113,19 @@ const SECRET_FIELDS = {
   revoked_at: Nullable(Timestamp("Revocation."), "When it was revoked; null while active."),
 };
 
-export const AppSecret = component(
-  "AppSecret",
-  Type.Object(SECRET_FIELDS, { additionalProperties: false, description: "A secret; never its hash." }),
-);
+export const AppSecret = ClosedObject("AppSecret", SECRET_FIELDS, {
+  description: "A secret; never its hash.",
+});
 export type AppSecret = Static<typeof AppSecret>;
 
-export const CreatedAppSecret = component(
-  "CreatedAppSecret",
-  Type.Object(
-    { ...SECRET_FIELDS, client_secret: Type.String({ description: "Shown once." }) },
-    { additionalProperties: false },
-  ),
-);
+export const CreatedAppSecret = ClosedObject("CreatedAppSecret", {
+  ...SECRET_FIELDS,
+  client_secret: Type.String({ description: "Shown once." }),
+});
 
-export const AppSecretList = component(
-  "AppSecretList",
-  Type.Object(
-    { secrets: Type.Array(AppSecret, { description: "Newest first." }) },
-    { additionalProperties: false },
-  ),
-);
+export const AppSecretList = ClosedObject("AppSecretList", {
+  secrets: Type.Array(AppSecret, { description: "Newest first." }),
+});
 
 const PARTNER_NOT_FOUND = ["PARTNER_NOT_FOUND", "no such partner"] as const;
 const APP_NOT_FOUND = ["APP_NOT_FOUND", "no such app for this partner"] as const;

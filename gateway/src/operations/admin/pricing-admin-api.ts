@@ -5,9 +5,8 @@ import {
   component,
   DecimalInput,
   DecimalString,
-  Nullable,
+  NullableTimestamp,
   type Static,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
 
@@ -28,14 +27,11 @@ export const FxRateRequest = component(
 export const FxRate = ClosedObject("FxRate", {
   currency: Type.String(),
   rate_per_usd: DecimalString("At full precision.", ["5.4"]),
-  updated_at: Nullable(Timestamp("Last change.")),
+  updated_at: NullableTimestamp("Last change."),
 });
 export type FxRate = Static<typeof FxRate>;
 
-export const FxRateList = component(
-  "FxRateList",
-  Type.Object({ fx_rates: Type.Array(FxRate) }, { additionalProperties: false }),
-);
+export const FxRateList = ClosedObject("FxRateList", { fx_rates: Type.Array(FxRate) });
 
 export const CorridorRequest = component(
   "CorridorRequest",
@@ -60,10 +56,7 @@ export const Corridor = ClosedObject("Corridor", {
 });
 export type Corridor = Static<typeof Corridor>;
 
-export const CorridorList = component(
-  "CorridorList",
-  Type.Object({ corridors: Type.Array(Corridor) }, { additionalProperties: false }),
-);
+export const CorridorList = ClosedObject("CorridorList", { corridors: Type.Array(Corridor) });
 
 const TAGS = ["Reference data"];
 const PRICING_REFUSAL = [

@@ -9,12 +9,13 @@ import {
   ClosedObject,
   component,
   Nullable,
+  NullableText,
+  NullableTimestamp,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
-import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CURSOR_CASE, Id, IdParam, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const TAG = ["Reconciliation"];
 
@@ -57,8 +58,8 @@ export const ReconciliationRun = ClosedObject("ReconciliationRun", {
     description: "Of those, the new ones: a break already open or resolved for the day is not opened again.",
   }),
   error: Type.String(),
-  started_at: Nullable(Timestamp("Start.")),
-  finished_at: Nullable(Timestamp("End; null while running.")),
+  started_at: NullableTimestamp("Start."),
+  finished_at: NullableTimestamp("End; null while running."),
 });
 export type ReconciliationRun = Static<typeof ReconciliationRun>;
 
@@ -72,17 +73,17 @@ export const ReconciliationBreak = ClosedObject("ReconciliationBreak", {
   }),
   tx_id: Type.String(),
   rail_reference: Type.String(),
-  ledger_amount: Nullable(Type.String(), "Local amount in the ledger; null when it has none."),
-  rail_amount: Nullable(Type.String(), "Local amount the rail listed; null when it listed none."),
+  ledger_amount: NullableText("Local amount in the ledger; null when it has none."),
+  rail_amount: NullableText("Local amount the rail listed; null when it listed none."),
   currency: Type.String(),
   ledger_status: Type.String(),
   rail_status: Type.String(),
   detail: Type.String(),
   run_id: Type.String({ description: "The run that opened it." }),
-  opened_at: Nullable(Timestamp("Opened.")),
+  opened_at: NullableTimestamp("Opened."),
   resolution: Nullable(
     Type.Object(
-      { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable(Timestamp("Resolved.")) },
+      { note: Type.String(), resolved_by: Type.String(), resolved_at: NullableTimestamp("Resolved.") },
       { additionalProperties: false },
     ),
     "The operator's resolution; null while open.",
@@ -109,10 +110,7 @@ export const RunPage = ListPage("ReconciliationRunPage", "runs", ReconciliationR
 export const BreakPage = ListPage("ReconciliationBreakPage", "breaks", ReconciliationBreak);
 
 export const BreakParams = Type.Object({
-  break_id: Type.String({
-    description: "The break (`brk_…`).",
-    examples: ["brk_01m7xx9726hzfmmn1fcz6t8605"],
-  }),
+  break_id: IdParam("break", "brk_01m7xx9726hzfmmn1fcz6t8605"),
 });
 
 export const ResolveBreakRequest = component(
@@ -154,10 +152,7 @@ export const DiscrepancyRequest = component(
   }),
 );
 
-export const Discrepancy = component(
-  "SandboxDiscrepancy",
-  Type.Object({ discrepancy_id: Type.String() }, { additionalProperties: false }),
-);
+export const Discrepancy = ClosedObject("SandboxDiscrepancy", { discrepancy_id: Type.String() });
 export type Discrepancy = Static<typeof Discrepancy>;
 
 const operations = defineOperations(

@@ -1,6 +1,6 @@
 /** Operator sign-in, who-am-I and sign-out (`admin/session-routes.ts`), and the OpenID Connect sign-in. */
 import { defineOperations } from "../../api/operation.js";
-import { ClosedObject, component, StringEnum, Type } from "../../api/schema.js";
+import { ClosedObject, StringEnum, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
 const TAGS = ["Sessions"];
@@ -64,13 +64,9 @@ const sessionOperations = defineOperations(
       responses: {
         200: {
           description: "Signed out.",
-          schema: component(
-            "SignedOut",
-            Type.Object(
-              { logout_url: Type.Optional(Type.String({ description: "The provider's end-session URL." })) },
-              { additionalProperties: false },
-            ),
-          ),
+          schema: ClosedObject("SignedOut", {
+            logout_url: Type.Optional(Type.String({ description: "The provider's end-session URL." })),
+          }),
         },
       },
       errors: [],

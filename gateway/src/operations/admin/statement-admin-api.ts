@@ -1,13 +1,6 @@
 /** Shapes and operations of a partner's statement settings (`statement-admin-routes.ts`). */
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  component,
-  DecimalInput,
-  type Static,
-  Type,
-  withInvalidCode,
-} from "../../api/schema.js";
+import { AmountInput, ClosedObject, component, type Static, Type } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
 
@@ -45,12 +38,9 @@ export const CorrectionParams = Type.Object({
 export const StatementCorrectionRequest = component(
   "StatementCorrectionRequest",
   Type.Object({
-    amount_usd: withInvalidCode(
-      "INVALID_AMOUNT",
-      DecimalInput("Signed USD the day should have moved, not 0: negative takes from the balance.", {
-        examples: ["-12.50"],
-      }),
-    ),
+    amount_usd: AmountInput("Signed USD the day should have moved, not 0: negative takes from the balance.", {
+      examples: ["-12.50"],
+    }),
     note: Type.String({
       maxLength: 500,
       description: "Why the day is corrected (the adjustment's reference).",

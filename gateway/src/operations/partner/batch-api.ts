@@ -6,11 +6,12 @@
 import { ITEM_STATUSES as BATCH_ITEM_STATUSES, BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
 import { defineOperations } from "../../api/operation.js";
 import {
+  AmountInput,
   ClosedObject,
   component,
-  DecimalInput,
   DecimalString,
   Nullable,
+  NullableText,
   type Static,
   StringEnum,
   strictText,
@@ -70,10 +71,7 @@ export const BatchItemRequest = component(
   Type.Object(
     {
       item_ref: ITEM_REF,
-      amount: withInvalidCode(
-        "INVALID_AMOUNT",
-        DecimalInput("Local-currency amount to pay, greater than 0.", { exclusiveMinimum: 0 }),
-      ),
+      amount: AmountInput("Local-currency amount to pay, greater than 0.", { exclusiveMinimum: 0 }),
       partner_transaction_id: Type.String({
         maxLength: 128,
         description: "Your reference of the payout, unique among your transactions.",
@@ -137,10 +135,7 @@ export const CreateBatchRequest = ClosedObject("CreateBatchRequest", {
 });
 export type CreateBatchRequest = Static<typeof CreateBatchRequest>;
 
-export const PutBatchItemsRequest = component(
-  "PutBatchItemsRequest",
-  Type.Object({ items: ITEMS }, { additionalProperties: false }),
-);
+export const PutBatchItemsRequest = ClosedObject("PutBatchItemsRequest", { items: ITEMS });
 
 /** Longest reason a partner may give when cancelling a batch. */
 export const MAX_CANCEL_REASON = 200;
@@ -157,26 +152,23 @@ export const CancelBatchRequest = ClosedObject("CancelBatchRequest", {
   ),
 });
 
-const BatchCounts = component(
+const BatchCounts = ClosedObject(
   "BatchCounts",
-  Type.Object(
-    {
-      total: Type.Integer({ description: "Items in the batch." }),
-      validating: Type.Integer(),
-      invalid: Type.Integer(),
-      excluded: Type.Integer(),
-      pending: Type.Integer(),
-      processing: Type.Integer(),
-      succeeded: Type.Integer(),
-      failed: Type.Integer(),
-      refunded: Type.Integer(),
-      cancelled: Type.Integer(),
-    },
-    { additionalProperties: false, description: "Items by status." },
-  ),
+  {
+    total: Type.Integer({ description: "Items in the batch." }),
+    validating: Type.Integer(),
+    invalid: Type.Integer(),
+    excluded: Type.Integer(),
+    pending: Type.Integer(),
+    processing: Type.Integer(),
+    succeeded: Type.Integer(),
+    failed: Type.Integer(),
+    refunded: Type.Integer(),
+    cancelled: Type.Integer(),
+  },
+  { description: "Items by status." },
 );
 
-const nullableText = (description: string) => Nullable(Type.String(), description);
 const nullableTime = (description: string) => Nullable(Timestamp(description), description);
 const nullableDecimal = (description: string) => Nullable(DecimalString(description), description);
 
@@ -204,10 +196,10 @@ export const Batch = ClosedObject("Batch", {
     "What the batch's reservation holds now; 0 before funding and after completion.",
   ),
   released_usd: DecimalString("What completion returned to the balance."),
-  content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for a JSON batch."),
+  content_sha256: NullableText("Hex SHA-256 of the uploaded file; null for a JSON batch."),
   source: StringEnum(BATCH_SOURCES),
-  parent_batch_id: nullableText("The batch this one retries; null otherwise."),
-  cancel_reason: nullableText("Why it was cancelled; null otherwise."),
+  parent_batch_id: NullableText("The batch this one retries; null otherwise."),
+  cancel_reason: NullableText("Why it was cancelled; null otherwise."),
   created_at: Timestamp("Created."),
   validated_at: nullableTime("Every item had a result."),
   funded_at: nullableTime("Approved and funded."),
@@ -223,7 +215,7 @@ export const BatchCreated = ClosedObject(
     batch_id: Type.String(),
     items_received: Type.Integer({ description: "Items (rows) this request carried." }),
     source: StringEnum(BATCH_SOURCES),
-    content_sha256: nullableText("Hex SHA-256 of the uploaded file; null for JSON."),
+    content_sha256: NullableText("Hex SHA-256 of the uploaded file; null for JSON."),
     required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
     name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
     created_at: Timestamp("Created."),
@@ -235,48 +227,44 @@ export const BatchCreated = ClosedObject(
 );
 export type BatchCreated = Static<typeof BatchCreated>;
 
-export const BatchItem = component(
+export const BatchItem = ClosedObject(
   "BatchItem",
-  Type.Object(
-    {
-      item_ref: Type.String(),
-      row_number: Type.Integer({
-        description: "1-based position in the batch as sent (a replaced item keeps its row).",
-      }),
-      status: StringEnum(BATCH_ITEM_STATUSES),
-      error_code: nullableText(
-        "When INVALID: the code lookupPaymentCode or getQuotation would have answered.",
-      ),
-      error_field: nullableText("When INVALID: the field at fault, if one is."),
-      error_message: nullableText("When INVALID: what is wrong."),
-      verified_name: nullableText("The holder name the institution reported; null when it reports none."),
-      name_match: StringEnum(NAME_MATCHES, {
-        description: "NOT_CHECKED without `expected_name` or without a verified name.",
-      }),
-      tx_id: nullableText("The item's transaction, once validated."),
-      partner_transaction_id: Type.String(),
-      amount: DecimalString("The local amount sent."),
-      currency: nullableText("ISO 4217 of `amount`, once quoted."),
-      amount_usd: nullableDecimal("Once quoted."),
-      fee: nullableDecimal("Once quoted."),
-      total_usd: nullableDecimal("`amount_usd + fee`: what funding reserves for the item."),
-      failure_reason: nullableText("Why the payout failed; null otherwise."),
-      updated_at: nullableTime("Last change."),
-    },
-    { additionalProperties: false, description: "One row of the batch report." },
-  ),
+  {
+    item_ref: Type.String(),
+    row_number: Type.Integer({
+      description: "1-based position in the batch as sent (a replaced item keeps its row).",
+    }),
+    status: StringEnum(BATCH_ITEM_STATUSES),
+    error_code: NullableText("When INVALID: the code lookupPaymentCode or getQuotation would have answered."),
+    error_field: NullableText("When INVALID: the field at fault, if one is."),
+    error_message: NullableText("When INVALID: what is wrong."),
+    verified_name: NullableText("The holder name the institution reported; null when it reports none."),
+    name_match: StringEnum(NAME_MATCHES, {
+      description: "NOT_CHECKED without `expected_name` or without a verified name.",
+    }),
+    tx_id: NullableText("The item's transaction, once validated."),
+    partner_transaction_id: Type.String(),
+    amount: DecimalString("The local amount sent."),
+    currency: NullableText("ISO 4217 of `amount`, once quoted."),
+    amount_usd: nullableDecimal("Once quoted."),
+    fee: nullableDecimal("Once quoted."),
+    total_usd: nullableDecimal("`amount_usd + fee`: what funding reserves for the item."),
+    failure_reason: NullableText("Why the payout failed; null otherwise."),
+    updated_at: nullableTime("Last change."),
+  },
+  { description: "One row of the batch report." },
 );
 export type BatchItem = Static<typeof BatchItem>;
 
 export const BatchList = ClosedObject("BatchList", {
   batches: Type.Array(Batch, { description: "Newest first." }),
-  next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
+  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last."),
 });
 export type BatchList = Static<typeof BatchList>;
 
 export const BatchItemList = ClosedObject("BatchItemList", {
   items: Type.Array(BatchItem, { description: "In row order." }),
-  next_cursor: nullableText("Pass as `cursor` for the next page; null on the last."),
+  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last."),
 });
 export type BatchItemList = Static<typeof BatchItemList>;
 

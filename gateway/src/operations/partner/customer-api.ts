@@ -7,10 +7,9 @@ import { defineOperations } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
-  Nullable,
+  NullableTimestamp,
   type Static,
   serviceRule,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
 import { CUSTOMER_EXAMPLE, CUSTOMER_REQUEST_EXAMPLE } from "../../openapi/openapi-examples.js";
@@ -81,7 +80,7 @@ export const Customer = ClosedObject("Customer", {
   phone: optionalText("Only when given; E.164."),
   email: optionalText("Only when given; lower case."),
   external_reference: optionalText("Only when given."),
-  created_at: Nullable(Timestamp("Registration time.")),
+  created_at: NullableTimestamp("Registration time."),
 });
 export type Customer = Static<typeof Customer>;
 

@@ -6,9 +6,9 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
+  AmountInput,
   ClosedObject,
   component,
-  DecimalInput,
   FreeMap,
   LocalAmount,
   Refused,
@@ -18,7 +18,6 @@ import {
   strictText,
   Type,
   UsdAmount,
-  withInvalidCode,
 } from "../../api/schema.js";
 import { parameterRef } from "../../openapi/openapi-components.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
@@ -68,8 +67,7 @@ const PARTNER_REFS = {
   ),
   wallet_identifier: text("Your wallet or account identifier, stored with the transaction.", FIELD_MAX),
 };
-const AMOUNT = (description: string) =>
-  Type.Optional(withInvalidCode("INVALID_AMOUNT", DecimalInput(description, { minimum: 0 })));
+const AMOUNT = (description: string) => Type.Optional(AmountInput(description, { minimum: 0 }));
 
 export const LookupPaymentCodeRequest = component(
   "LookupPaymentCodeRequest",
@@ -250,10 +248,7 @@ const Bank = ClosedObject("Bank", {
   }),
 });
 
-export const BankList = component(
-  "BankList",
-  Type.Object({ banks: Type.Array(Bank) }, { additionalProperties: false }),
-);
+export const BankList = ClosedObject("BankList", { banks: Type.Array(Bank) });
 export type BankList = Static<typeof BankList>;
 
 /** The checks both lookup routes share, in the gateway's order, before the services' own. */

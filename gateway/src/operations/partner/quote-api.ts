@@ -5,17 +5,17 @@
 import { PAYOUT_REFUSAL_ORDER, STORED_PAYOUT_REFUSALS } from "@payouts/ledger/payout-refusals";
 import { defineOperations } from "../../api/operation.js";
 import {
+  AmountInput,
   ClosedObject,
   component,
   DecimalInput,
   ExchangeRate,
   LocalAmount,
   Nullable,
+  NullableTimestamp,
   type Static,
-  Timestamp,
   Type,
   UsdAmount,
-  withInvalidCode,
 } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import {
@@ -69,16 +69,13 @@ export const QuotationItem = ClosedObject("QuotationItem", {
 });
 export type QuotationItem = Static<typeof QuotationItem>;
 
-const PreviewQuotationsResponse = component(
+const PreviewQuotationsResponse = ClosedObject(
   "PreviewQuotationsResponse",
-  Type.Object(
-    { quotations: Type.Array(QuotationItem) },
-    {
-      additionalProperties: false,
-      description:
-        "One quotation per supported currency of the account (only USD when none is configured), in the account's order. A currency without an FX rate, or whose converted amount is outside its corridor's limits, is left out; the list may be empty.",
-    },
-  ),
+  { quotations: Type.Array(QuotationItem) },
+  {
+    description:
+      "One quotation per supported currency of the account (only USD when none is configured), in the account's order. A currency without an FX rate, or whose converted amount is outside its corridor's limits, is left out; the list may be empty.",
+  },
 );
 
 export const GetQuotationRequest = component(
@@ -88,10 +85,7 @@ export const GetQuotationRequest = component(
       maxLength: 100,
       description: "A PENDING transaction from `lookupPaymentCode` or `decodeQr`.",
     }),
-    amount: withInvalidCode(
-      "INVALID_AMOUNT",
-      DecimalInput("Local-currency amount; must be greater than 0.", { exclusiveMinimum: 0 }),
-    ),
+    amount: AmountInput("Local-currency amount; must be greater than 0.", { exclusiveMinimum: 0 }),
     currency: Type.Optional(
       Type.String({
         pattern: "^[A-Za-z]{3}$",
@@ -109,9 +103,7 @@ export const BindingQuote = ClosedObject(
     currency: Type.String({ description: "The transaction's currency." }),
     ...QUOTE_FIELDS,
     total_usd: UsdAmount("`amount_usd + fee`, what executePayout debits"),
-    expires_at: Nullable(
-      Timestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
-    ),
+    expires_at: NullableTimestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
   },
   {
     description:

@@ -6,9 +6,9 @@ import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
 import { defineOperations } from "../../api/operation.js";
 import {
   ClosedObject,
-  component,
   DecimalString,
   Nullable,
+  NullableText,
   type Static,
   StringEnum,
   Timestamp,
@@ -17,31 +17,28 @@ import {
 import { STATEMENT_PAGE_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { feedNextCursor, feedPageQuery } from "./feed-page.js";
 
-const nullableText = (description: string) => Nullable(Type.String(), description);
 const nullableDecimal = (description: string) => Nullable(DecimalString(description), description);
 
-export const StatementLine = component(
+export const StatementLine = ClosedObject(
   "StatementLine",
-  Type.Object(
-    {
-      id: Type.String({ description: "Identifier of the line: stable and opaque." }),
-      type: StringEnum(STATEMENT_LINE_TYPES, {
-        description:
-          "`credit` (funds added by operations), `payout` (the payout's amount_usd, debited on executePayout), `fee` (the payout's fee, on its own line after each payout, reversal and refund line), `reversal` (the rail failed the payout: amount returned), `refund` (operations refunded it). New types may be added: read an unknown one as a signed amount.",
-      }),
-      tx_id: nullableText("The transaction; null on credits."),
-      partner_transaction_id: nullableText("Your reference of the transaction; null when it has none."),
-      amount: nullableDecimal("The payout's local amount; on payout, reversal and refund lines, else null."),
-      currency: nullableText("ISO 4217 of `amount`; null when `amount` is."),
-      exchange_rate: nullableDecimal(
-        "Units of `currency` per 1 USD of the payout's quote; null when `amount` is.",
-      ),
-      amount_usd: DecimalString("Signed USD at full precision: negative takes from the balance."),
-      created_at: Timestamp("When the entry was written."),
-      balance_usd: DecimalString("The balance right after this line, in feed order, at full precision."),
-    },
-    { additionalProperties: false, description: "One line of the partner's statement." },
-  ),
+  {
+    id: Type.String({ description: "Identifier of the line: stable and opaque." }),
+    type: StringEnum(STATEMENT_LINE_TYPES, {
+      description:
+        "`credit` (funds added by operations), `payout` (the payout's amount_usd, debited on executePayout), `fee` (the payout's fee, on its own line after each payout, reversal and refund line), `reversal` (the rail failed the payout: amount returned), `refund` (operations refunded it). New types may be added: read an unknown one as a signed amount.",
+    }),
+    tx_id: NullableText("The transaction; null on credits."),
+    partner_transaction_id: NullableText("Your reference of the transaction; null when it has none."),
+    amount: nullableDecimal("The payout's local amount; on payout, reversal and refund lines, else null."),
+    currency: NullableText("ISO 4217 of `amount`; null when `amount` is."),
+    exchange_rate: nullableDecimal(
+      "Units of `currency` per 1 USD of the payout's quote; null when `amount` is.",
+    ),
+    amount_usd: DecimalString("Signed USD at full precision: negative takes from the balance."),
+    created_at: Timestamp("When the entry was written."),
+    balance_usd: DecimalString("The balance right after this line, in feed order, at full precision."),
+  },
+  { description: "One line of the partner's statement." },
 );
 export type StatementLine = Static<typeof StatementLine>;
 

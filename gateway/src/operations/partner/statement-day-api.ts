@@ -4,9 +4,9 @@
  */
 import { defineOperations } from "../../api/operation.js";
 import {
-  component,
+  ClosedObject,
   DecimalString,
-  Nullable,
+  NullableText,
   type Static,
   StringEnum,
   Timestamp,
@@ -38,7 +38,7 @@ export const DailyStatementSummary = Type.Object(
       minimum: 1,
       description: "1 as the day closed; a correction by operations stores a later revision (`?revision=`).",
     }),
-    restates: Nullable(Type.String(), "The statement_id this revision corrects; null on revision 1."),
+    restates: NullableText("The statement_id this revision corrects; null on revision 1."),
     currency: StringEnum(["USD"]),
     opening_balance_usd: DecimalString("Balance before the first line."),
     closing_balance_usd: DecimalString("opening_balance_usd + Σ lines' amount_usd."),
@@ -55,26 +55,20 @@ export const DailyStatementSummary = Type.Object(
 );
 export type DailyStatementSummary = Static<typeof DailyStatementSummary>;
 
-export const DailyStatement = component(
+export const DailyStatement = ClosedObject(
   "DailyStatement",
-  Type.Object(
-    {
-      ...DailyStatementSummary.properties,
-      lines: Type.Array(StatementLine, {
-        description: "The day's lines in feed order, balances from the opening.",
-      }),
-    },
-    { additionalProperties: false, description: "One day of the balance in the partner's time zone." },
-  ),
+  {
+    ...DailyStatementSummary.properties,
+    lines: Type.Array(StatementLine, {
+      description: "The day's lines in feed order, balances from the opening.",
+    }),
+  },
+  { description: "One day of the balance in the partner's time zone." },
 );
 
-const StatementRange = component(
-  "StatementRange",
-  Type.Object(
-    { statements: Type.Array(DailyStatement, { description: "One per day from `from`, up to today." }) },
-    { additionalProperties: false },
-  ),
-);
+const StatementRange = ClosedObject("StatementRange", {
+  statements: Type.Array(DailyStatement, { description: "One per day from `from`, up to today." }),
+});
 
 const FormatField = Type.Optional(
   StringEnum(STATEMENT_FORMATS, {

@@ -11,11 +11,11 @@ import {
   ExchangeRate,
   FreeMap,
   LocalAmount,
-  Nullable,
+  NullableText,
+  NullableTimestamp,
   QueryDate,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
   UsdAmount,
 } from "../../api/schema.js";
@@ -61,7 +61,7 @@ const StatusChange = ClosedObject("StatusChange", {
   reason: Type.String({
     description: "Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason.",
   }),
-  at: Nullable(Timestamp("When.")),
+  at: NullableTimestamp("When."),
 });
 export type StatusChange = Static<typeof StatusChange>;
 
@@ -109,8 +109,8 @@ export const Transaction = ClosedObject(
     qr_data: QrDataShape,
     failure_reason: optionalText("Only on FAILED: why the rail failed it."),
     refund_reason: optionalText("Only on REFUNDED, when operations gave a reason."),
-    created_at: Nullable(Timestamp("Creation time.")),
-    updated_at: Nullable(Timestamp("Last status change.")),
+    created_at: NullableTimestamp("Creation time."),
+    updated_at: NullableTimestamp("Last status change."),
     status_history: Type.Optional(
       Type.Array(StatusChange, { description: "Every status change, oldest first." }),
     ),
@@ -124,7 +124,7 @@ export type Transaction = Static<typeof Transaction>;
 
 const TransactionList = ClosedObject("TransactionList", {
   transactions: Type.Array(Transaction, { description: "Newest first (by creation time, then tx_id)." }),
-  next_cursor: Nullable(Type.String(), "Pass as `cursor` for the next page; null on the last page."),
+  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last page."),
 });
 export type TransactionList = Static<typeof TransactionList>;
 

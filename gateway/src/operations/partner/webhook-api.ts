@@ -8,6 +8,8 @@ import {
   ClosedObject,
   component,
   Nullable,
+  NullableText,
+  NullableTimestamp,
   type Static,
   StringEnum,
   serviceRule,
@@ -106,23 +108,17 @@ const CONFIG_FIELDS = {
     Type.Object({ username: Type.String({ description: "User name." }) }, { additionalProperties: false }),
     "The basic-auth user name, or null; the password is never returned.",
   ),
-  disabled_reason: Nullable(
-    Type.String(),
-    "Why the service deactivated the config (the receiver answered 410 Gone).",
-  ),
+  disabled_reason: NullableText("Why the service deactivated the config (the receiver answered 410 Gone)."),
   previous_secret_expires_at: Nullable(
     Timestamp(
       "Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise.",
     ),
   ),
-  created_at: Nullable(Timestamp("Creation time.")),
-  updated_at: Nullable(Timestamp("Last change.")),
+  created_at: NullableTimestamp("Creation time."),
+  updated_at: NullableTimestamp("Last change."),
 };
 
-export const WebhookConfig = component(
-  "WebhookConfig",
-  Type.Object(CONFIG_FIELDS, { additionalProperties: false }),
-);
+export const WebhookConfig = ClosedObject("WebhookConfig", CONFIG_FIELDS);
 export type WebhookConfig = Static<typeof WebhookConfig>;
 
 const WebhookSecretRotationRequest = ClosedObject("WebhookSecretRotationRequest", {
@@ -154,13 +150,9 @@ const WebhookSecretRotation = ClosedObject("WebhookSecretRotation", {
 });
 export type WebhookSecretRotation = Static<typeof WebhookSecretRotation>;
 
-const WebhookConfigList = component(
-  "WebhookConfigList",
-  Type.Object(
-    { webhook_configs: Type.Array(WebhookConfig, { description: "Oldest first." }) },
-    { additionalProperties: false },
-  ),
-);
+const WebhookConfigList = ClosedObject("WebhookConfigList", {
+  webhook_configs: Type.Array(WebhookConfig, { description: "Oldest first." }),
+});
 
 export const WebhookTestResult = ClosedObject(
   "WebhookTestResult",
@@ -168,10 +160,7 @@ export const WebhookTestResult = ClosedObject(
     delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
     status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
     latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-    error: Nullable(
-      Type.String(),
-      "Transport error, refused address or timeout; null when the receiver answered.",
-    ),
+    error: NullableText("Transport error, refused address or timeout; null when the receiver answered."),
   },
   {
     description: "Whether the receiver took the test, its status and timing; never its response body.",
