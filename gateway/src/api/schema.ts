@@ -151,19 +151,20 @@ export const StringEnum = <const V extends readonly string[]>(
   options: { description?: string; default?: V[number]; examples?: V[number][] } = {},
 ) => Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
 
-/** `schema` or JSON null. */
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
-
 /** An ISO 8601 instant in UTC with milliseconds. */
 export const Timestamp = (description: string) =>
   Type.String({ format: "date-time", description: `${description} ISO 8601 in UTC with milliseconds.` });
 
-/** A Timestamp or JSON null. */
-export const NullableTimestamp = (description: string) => Nullable(Timestamp(description));
+const orNull = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 
-/** A string or JSON null. */
-export const NullableText = (description?: string) => Nullable(Type.String(), description);
+/** `schema` or JSON null; `Nullable.Text` and `Nullable.Timestamp` are the two most common. */
+export const Nullable = Object.assign(orNull, {
+  /** A string or JSON null. */
+  Text: (description?: string) => orNull(Type.String(), description),
+  /** A Timestamp or JSON null. */
+  Timestamp: (description: string) => orNull(Timestamp(description)),
+});
 
 /** The one error body of both listeners. */
 export const ErrorBody = component(

@@ -8,7 +8,7 @@ import {
   component,
   FreeMap,
   MoneyNumber,
-  NullableText,
+  Nullable,
   type Static,
   type TSchema,
   Type,
@@ -140,7 +140,7 @@ export const BatchCompletedNotification = ClosedObject(
     batch_id: Type.String({ description: "The batch (`GET /batches/{batch_id}`)." }),
     partner_id: Type.String({ description: "The partner." }),
     status: Type.Literal("COMPLETED", { description: "Always `COMPLETED`." }),
-    parent_batch_id: NullableText(
+    parent_batch_id: Nullable.Text(
       "The batch this one retries (made by `POST /batches/{batch_id}/retry-failed`); null otherwise.",
     ),
     counts: Type.Object(

@@ -10,8 +10,6 @@ import {
   DecimalString,
   FreeMap,
   Nullable,
-  NullableText,
-  NullableTimestamp,
   type Static,
   StringEnum,
   Timestamp,
@@ -36,8 +34,8 @@ export const ApprovalOutcome = ClosedObject("ApprovalOutcome", {
   succeeded: Type.Boolean({ description: "Whether the ledger carried the action out." }),
   http_status: Type.Integer({ description: "The status the direct route would have answered." }),
   result: Nullable(FreeMap("What the direct route answers: the partner balance or the transaction.")),
-  code: NullableText("The error code, when the ledger refused the action."),
-  message: NullableText("The error message, when the ledger refused the action."),
+  code: Nullable.Text("The error code, when the ledger refused the action."),
+  message: Nullable.Text("The error message, when the ledger refused the action."),
 });
 export type ApprovalOutcome = Static<typeof ApprovalOutcome>;
 
@@ -48,7 +46,7 @@ export const ApprovalRequest = ClosedObject("ApprovalRequest", {
       "BALANCE_CREDIT (above the threshold), REFUND, or FORCE_FAIL (a failure with `force: true`).",
   }),
   target: Type.Object(
-    { partner_id: NullableText(), tx_id: NullableText() },
+    { partner_id: Nullable.Text(), tx_id: Nullable.Text() },
     {
       additionalProperties: false,
       description: "The partner credited, or the transaction and its partner.",
@@ -67,8 +65,8 @@ export const ApprovalRequest = ClosedObject("ApprovalRequest", {
       "PENDING; EXECUTING (approved, being carried out); APPROVED (carried out: see `outcome`); REJECTED; EXPIRED.",
   }),
   decided_by: Nullable(ApprovalActor, "Who approved or rejected it."),
-  decided_at: NullableTimestamp("When it was approved or rejected."),
-  reason: NullableText("The rejection's reason."),
+  decided_at: Nullable.Timestamp("When it was approved or rejected."),
+  reason: Nullable.Text("The rejection's reason."),
   outcome: Nullable(ApprovalOutcome, "What carrying it out answered; null until then."),
   approval_refusal: Nullable(
     StringEnum(DECISION_REFUSALS),

@@ -3,14 +3,7 @@
  * deliveries by outcome.
  */
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  DecimalString,
-  NullableTimestamp,
-  type Static,
-  StringEnum,
-  Type,
-} from "../../api/schema.js";
+import { ClosedObject, DecimalString, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
 import { CONSOLE_TAG, Count, QUERY_CASE } from "./console-query-shapes.js";
 import { TRANSACTION_STATUSES } from "./ledger-admin-api.js";
 
@@ -25,7 +18,7 @@ export const PayoutCount = ClosedObject("PayoutCount", {
 
 const PayoutWindow = Type.Object(
   {
-    since: NullableTimestamp("Transactions created at or after this instant are counted."),
+    since: Nullable.Timestamp("Transactions created at or after this instant are counted."),
     total: Count("Transactions created in the window."),
     by_corridor: Type.Array(PayoutCount),
   },
@@ -33,7 +26,7 @@ const PayoutWindow = Type.Object(
 );
 
 export const Overview = ClosedObject("Overview", {
-  as_of: NullableTimestamp("When the figures were read."),
+  as_of: Nullable.Timestamp("When the figures were read."),
   payouts: Type.Object(
     { last_hour: PayoutWindow, last_day: PayoutWindow },
     { additionalProperties: false, description: "Transactions by corridor and status, every status." },

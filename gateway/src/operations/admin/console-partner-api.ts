@@ -7,8 +7,7 @@ import {
   ClosedObject,
   component,
   DecimalString,
-  NullableText,
-  NullableTimestamp,
+  Nullable,
   type Static,
   StringEnum,
   Timestamp,
@@ -54,7 +53,7 @@ const AppFields = {
   partner_id: Type.String(),
   preview_rate_limit_per_minute: Type.Integer({ minimum: 1 }),
   created_at: Timestamp("Created."),
-  revoked_at: NullableTimestamp("Revoked."),
+  revoked_at: Nullable.Timestamp("Revoked."),
 };
 
 export const AdminApp = ClosedObject("AdminApp", {
@@ -64,7 +63,7 @@ export const AdminApp = ClosedObject("AdminApp", {
       {
         secret_id: Type.String(),
         created_at: Timestamp("Created."),
-        revoked_at: NullableTimestamp("Revoked."),
+        revoked_at: Nullable.Timestamp("Revoked."),
       },
       { additionalProperties: false },
     ),
@@ -101,11 +100,11 @@ export const BalanceEntriesQuery = Query({
 export const BalanceEntry = ClosedObject("BalanceEntry", {
   entry_id: Type.String(),
   kind: StringEnum(["credit", "payout", "reversal", "refund"]),
-  tx_id: NullableText("The payout; null for a credit."),
-  reference: NullableText("A credit's reference; the transition for the others."),
+  tx_id: Nullable.Text("The payout; null for a credit."),
+  reference: Nullable.Text("A credit's reference; the transition for the others."),
   amount_usd: DecimalString("Signed: positive credits the balance."),
   balance_after_usd: DecimalString("The balance right after this entry."),
-  created_at: NullableTimestamp("Booked."),
+  created_at: Nullable.Timestamp("Booked."),
 });
 
 export const BalanceHistory = ClosedObject("BalanceHistory", {

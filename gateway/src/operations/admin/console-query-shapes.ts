@@ -5,7 +5,7 @@
  * value, so neither a typo nor `partner_id=` is an unfiltered list.
  */
 import type { TArray, TProperties, TSchema } from "typebox";
-import { ClosedObject, NullableText, Type } from "../../api/schema.js";
+import { ClosedObject, Nullable, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
 /** Ids as the platform makes them (`tx_…`, `ptr_…`, `whd_…`). */
@@ -29,7 +29,7 @@ export const Cursor = Type.String({
   maxLength: 500,
   description: "The `next_cursor` of the previous page; opaque.",
 });
-export const NextCursor = NullableText("Pass as `cursor` for the next page; null on the last page.");
+export const NextCursor = Nullable.Text("Pass as `cursor` for the next page; null on the last page.");
 /** The paging parameters of a list query, last in its shape: `limit` (default `fallback`) and `cursor`. */
 export const Paging = (fallback: number) => ({
   limit: Type.Optional(Limit(fallback)),

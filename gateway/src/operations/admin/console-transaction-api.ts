@@ -8,8 +8,6 @@ import {
   ClosedObject,
   DecimalString,
   Nullable,
-  NullableText,
-  NullableTimestamp,
   QueryDate,
   type Static,
   StringEnum,
@@ -72,8 +70,8 @@ const SUMMARY_FIELDS = {
   total_usd: Nullable(DecimalString("What the balance is debited."), "Null before a quote."),
   payment_method: Type.String(),
   destination_type: Type.String(),
-  created_at: NullableTimestamp("Created."),
-  updated_at: NullableTimestamp("Last change."),
+  created_at: Nullable.Timestamp("Created."),
+  updated_at: Nullable.Timestamp("Last change."),
 };
 
 export const TransactionSummary = ClosedObject("TransactionSummary", SUMMARY_FIELDS);
@@ -126,7 +124,7 @@ const Quote = Type.Object(
     fixed_fee: DecimalString("USD."),
     fee: DecimalString("USD."),
     total_usd: DecimalString("USD."),
-    expires_at: NullableTimestamp("The quote's end."),
+    expires_at: Nullable.Timestamp("The quote's end."),
   },
   { additionalProperties: false },
 );
@@ -136,7 +134,7 @@ const StatusChange = Type.Object(
     from: Nullable(StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]), "Null for the creation."),
     to: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
     reason: Type.String(),
-    at: NullableTimestamp("When."),
+    at: Nullable.Timestamp("When."),
   },
   { additionalProperties: false },
 );
@@ -146,7 +144,7 @@ const LedgerMovement = Type.Object(
     movement_id: Type.String(),
     kind: StringEnum(["credit", "payout", "settlement", "reversal", "refund"]),
     reference: Type.String(),
-    created_at: NullableTimestamp("Booked."),
+    created_at: Nullable.Timestamp("Booked."),
     lines: Type.Array(
       Type.Object(
         {
@@ -170,20 +168,20 @@ export const WebhookDelivery = ClosedObject("WebhookDelivery", {
   tx_id: Type.String(),
   status: StringEnum(["pending", "delivering", "delivered", "dead"]),
   attempt_count: Count("Attempts made, manual redeliveries included."),
-  next_attempt_at: NullableTimestamp("The next attempt, while pending."),
-  delivered_at: NullableTimestamp("When a receiver answered 2xx."),
+  next_attempt_at: Nullable.Timestamp("The next attempt, while pending."),
+  delivered_at: Nullable.Timestamp("When a receiver answered 2xx."),
   last_status_code: Nullable(Type.Integer(), "The last HTTP status received."),
-  last_error: NullableText(),
-  response_body: NullableText("The receiver's last answer, at most 20 KB."),
-  created_at: NullableTimestamp("Queued."),
+  last_error: Nullable.Text(),
+  response_body: Nullable.Text("The receiver's last answer, at most 20 KB."),
+  created_at: Nullable.Timestamp("Queued."),
   attempts: Type.Array(
     Type.Object(
       {
         attempt: Type.Integer({ minimum: 1 }),
         status_code: Nullable(Type.Integer(), "Null when no HTTP answer arrived (see `error`)."),
         duration_ms: Count("How long the attempt took."),
-        error: NullableText(),
-        attempted_at: NullableTimestamp("When it started."),
+        error: Nullable.Text(),
+        attempted_at: Nullable.Timestamp("When it started."),
       },
       { additionalProperties: false },
     ),

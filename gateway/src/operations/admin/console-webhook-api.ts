@@ -3,16 +3,7 @@
  * receiver health, pause and resume.
  */
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  component,
-  Nullable,
-  NullableText,
-  NullableTimestamp,
-  type Static,
-  StringEnum,
-  Type,
-} from "../../api/schema.js";
+import { ClosedObject, component, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
 import {
   CONSOLE_TAG,
   Count,
@@ -59,7 +50,7 @@ export const AdminWebhookConfig = ClosedObject("AdminWebhookConfig", {
   url: Type.String(),
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
-  disabled_reason: NullableText("Why it is off (an operator's reason, or 410 Gone)."),
+  disabled_reason: Nullable.Text("Why it is off (an operator's reason, or 410 Gone)."),
   has_secret: Type.Boolean({
     description: "Whether notifications are signed; the secret is never shown.",
   }),
@@ -67,11 +58,11 @@ export const AdminWebhookConfig = ClosedObject("AdminWebhookConfig", {
     Type.Object({ username: Type.String() }, { additionalProperties: false }),
     "The user name only; the password is never shown.",
   ),
-  previous_secret_expires_at: NullableTimestamp("While a rotated-out secret still signs."),
+  previous_secret_expires_at: Nullable.Timestamp("While a rotated-out secret still signs."),
   pending_deliveries: Count("Deliveries waiting."),
   dead_deliveries: Count("Deliveries given up."),
-  created_at: NullableTimestamp("Created."),
-  updated_at: NullableTimestamp("Last change."),
+  created_at: Nullable.Timestamp("Created."),
+  updated_at: Nullable.Timestamp("Last change."),
 });
 export type AdminWebhookConfig = Static<typeof AdminWebhookConfig>;
 
@@ -113,8 +104,8 @@ export const ReceiverHealth = ClosedObject("WebhookReceiverHealth", {
   paused: Type.Boolean({ description: "Paused by an operator: nothing is attempted until resumed." }),
   circuit_state: StringEnum(["closed", "open", "half_open"]),
   circuit_failures: Count("Consecutive failed attempts since the last success."),
-  circuit_opened_at: NullableTimestamp("When the circuit last opened; null while closed."),
-  circuit_retry_at: NullableTimestamp("When an open circuit may next be probed; null while closed."),
+  circuit_opened_at: Nullable.Timestamp("When the circuit last opened; null while closed."),
+  circuit_retry_at: Nullable.Timestamp("When an open circuit may next be probed; null while closed."),
   pending: Count("Deliveries waiting for an attempt (the backlog)."),
   oldest_pending_age_seconds: Count("Age of the oldest of them (0 when none)."),
   delivering: Count("Attempts in flight."),
@@ -122,7 +113,7 @@ export const ReceiverHealth = ClosedObject("WebhookReceiverHealth", {
 export type ReceiverHealth = Static<typeof ReceiverHealth>;
 
 export const ReceiverHealthPage = ClosedObject("WebhookReceiverHealthPage", {
-  as_of: NullableTimestamp("When the figures were read."),
+  as_of: Nullable.Timestamp("When the figures were read."),
   receivers: Type.Array(ReceiverHealth),
   next_cursor: NextCursor,
 });

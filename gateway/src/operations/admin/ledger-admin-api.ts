@@ -9,8 +9,6 @@ import {
   DecimalString,
   inMinorUnitsOf,
   Nullable,
-  NullableText,
-  NullableTimestamp,
   type Static,
   StringEnum,
   Type,
@@ -82,13 +80,13 @@ export const AdminTransaction = ClosedObject("AdminTransaction", {
   status: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
   amount: DecimalString("Local currency, full precision."),
   currency: Type.String(),
-  amount_usd: NullableText("USD, full precision; null before a quote."),
-  fee: NullableText("USD, full precision; null before a quote."),
-  total_usd: NullableText("What the balance is debited; null before a quote."),
+  amount_usd: Nullable.Text("USD, full precision; null before a quote."),
+  fee: Nullable.Text("USD, full precision; null before a quote."),
+  total_usd: Nullable.Text("What the balance is debited; null before a quote."),
   refund_reason: Type.String(),
   failure_reason: Type.String(),
   provider_reference: Type.String(),
-  updated_at: NullableTimestamp("Last change."),
+  updated_at: Nullable.Timestamp("Last change."),
 });
 export type AdminTransaction = Static<typeof AdminTransaction>;
 

@@ -5,7 +5,7 @@ import {
   component,
   DecimalInput,
   DecimalString,
-  NullableTimestamp,
+  Nullable,
   type Static,
   Type,
 } from "../../api/schema.js";
@@ -27,7 +27,7 @@ export const FxRateRequest = component(
 export const FxRate = ClosedObject("FxRate", {
   currency: Type.String(),
   rate_per_usd: DecimalString("At full precision.", ["5.4"]),
-  updated_at: NullableTimestamp("Last change."),
+  updated_at: Nullable.Timestamp("Last change."),
 });
 export type FxRate = Static<typeof FxRate>;
 

@@ -5,16 +5,7 @@
  */
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  component,
-  Nullable,
-  NullableText,
-  NullableTimestamp,
-  type Static,
-  StringEnum,
-  Type,
-} from "../../api/schema.js";
+import { ClosedObject, component, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
 import { CURSOR_CASE, Id, IdParam, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const TAG = ["Reconciliation"];
@@ -58,8 +49,8 @@ export const ReconciliationRun = ClosedObject("ReconciliationRun", {
     description: "Of those, the new ones: a break already open or resolved for the day is not opened again.",
   }),
   error: Type.String(),
-  started_at: NullableTimestamp("Start."),
-  finished_at: NullableTimestamp("End; null while running."),
+  started_at: Nullable.Timestamp("Start."),
+  finished_at: Nullable.Timestamp("End; null while running."),
 });
 export type ReconciliationRun = Static<typeof ReconciliationRun>;
 
@@ -73,17 +64,17 @@ export const ReconciliationBreak = ClosedObject("ReconciliationBreak", {
   }),
   tx_id: Type.String(),
   rail_reference: Type.String(),
-  ledger_amount: NullableText("Local amount in the ledger; null when it has none."),
-  rail_amount: NullableText("Local amount the rail listed; null when it listed none."),
+  ledger_amount: Nullable.Text("Local amount in the ledger; null when it has none."),
+  rail_amount: Nullable.Text("Local amount the rail listed; null when it listed none."),
   currency: Type.String(),
   ledger_status: Type.String(),
   rail_status: Type.String(),
   detail: Type.String(),
   run_id: Type.String({ description: "The run that opened it." }),
-  opened_at: NullableTimestamp("Opened."),
+  opened_at: Nullable.Timestamp("Opened."),
   resolution: Nullable(
     Type.Object(
-      { note: Type.String(), resolved_by: Type.String(), resolved_at: NullableTimestamp("Resolved.") },
+      { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable.Timestamp("Resolved.") },
       { additionalProperties: false },
     ),
     "The operator's resolution; null while open.",

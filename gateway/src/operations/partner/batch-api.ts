@@ -11,7 +11,6 @@ import {
   component,
   DecimalString,
   Nullable,
-  NullableText,
   type Static,
   StringEnum,
   strictText,
@@ -196,10 +195,10 @@ export const Batch = ClosedObject("Batch", {
     "What the batch's reservation holds now; 0 before funding and after completion.",
   ),
   released_usd: DecimalString("What completion returned to the balance."),
-  content_sha256: NullableText("Hex SHA-256 of the uploaded file; null for a JSON batch."),
+  content_sha256: Nullable.Text("Hex SHA-256 of the uploaded file; null for a JSON batch."),
   source: StringEnum(BATCH_SOURCES),
-  parent_batch_id: NullableText("The batch this one retries; null otherwise."),
-  cancel_reason: NullableText("Why it was cancelled; null otherwise."),
+  parent_batch_id: Nullable.Text("The batch this one retries; null otherwise."),
+  cancel_reason: Nullable.Text("Why it was cancelled; null otherwise."),
   created_at: Timestamp("Created."),
   validated_at: nullableTime("Every item had a result."),
   funded_at: nullableTime("Approved and funded."),
@@ -215,7 +214,7 @@ export const BatchCreated = ClosedObject(
     batch_id: Type.String(),
     items_received: Type.Integer({ description: "Items (rows) this request carried." }),
     source: StringEnum(BATCH_SOURCES),
-    content_sha256: NullableText("Hex SHA-256 of the uploaded file; null for JSON."),
+    content_sha256: Nullable.Text("Hex SHA-256 of the uploaded file; null for JSON."),
     required_approvals: Type.Integer({ minimum: 1, maximum: 2 }),
     name_mismatch_policy: StringEnum(NAME_MISMATCH_POLICIES),
     created_at: Timestamp("Created."),
@@ -235,21 +234,23 @@ export const BatchItem = ClosedObject(
       description: "1-based position in the batch as sent (a replaced item keeps its row).",
     }),
     status: StringEnum(BATCH_ITEM_STATUSES),
-    error_code: NullableText("When INVALID: the code lookupPaymentCode or getQuotation would have answered."),
-    error_field: NullableText("When INVALID: the field at fault, if one is."),
-    error_message: NullableText("When INVALID: what is wrong."),
-    verified_name: NullableText("The holder name the institution reported; null when it reports none."),
+    error_code: Nullable.Text(
+      "When INVALID: the code lookupPaymentCode or getQuotation would have answered.",
+    ),
+    error_field: Nullable.Text("When INVALID: the field at fault, if one is."),
+    error_message: Nullable.Text("When INVALID: what is wrong."),
+    verified_name: Nullable.Text("The holder name the institution reported; null when it reports none."),
     name_match: StringEnum(NAME_MATCHES, {
       description: "NOT_CHECKED without `expected_name` or without a verified name.",
     }),
-    tx_id: NullableText("The item's transaction, once validated."),
+    tx_id: Nullable.Text("The item's transaction, once validated."),
     partner_transaction_id: Type.String(),
     amount: DecimalString("The local amount sent."),
-    currency: NullableText("ISO 4217 of `amount`, once quoted."),
+    currency: Nullable.Text("ISO 4217 of `amount`, once quoted."),
     amount_usd: nullableDecimal("Once quoted."),
     fee: nullableDecimal("Once quoted."),
     total_usd: nullableDecimal("`amount_usd + fee`: what funding reserves for the item."),
-    failure_reason: NullableText("Why the payout failed; null otherwise."),
+    failure_reason: Nullable.Text("Why the payout failed; null otherwise."),
     updated_at: nullableTime("Last change."),
   },
   { description: "One row of the batch report." },
@@ -258,13 +259,13 @@ export type BatchItem = Static<typeof BatchItem>;
 
 export const BatchList = ClosedObject("BatchList", {
   batches: Type.Array(Batch, { description: "Newest first." }),
-  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last."),
+  next_cursor: Nullable.Text("Pass as `cursor` for the next page; null on the last."),
 });
 export type BatchList = Static<typeof BatchList>;
 
 export const BatchItemList = ClosedObject("BatchItemList", {
   items: Type.Array(BatchItem, { description: "In row order." }),
-  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last."),
+  next_cursor: Nullable.Text("Pass as `cursor` for the next page; null on the last."),
 });
 export type BatchItemList = Static<typeof BatchItemList>;
 

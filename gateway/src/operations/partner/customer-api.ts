@@ -4,14 +4,7 @@
  */
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  component,
-  NullableTimestamp,
-  type Static,
-  serviceRule,
-  Type,
-} from "../../api/schema.js";
+import { ClosedObject, component, Nullable, type Static, serviceRule, Type } from "../../api/schema.js";
 import { CUSTOMER_EXAMPLE, CUSTOMER_REQUEST_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { optionalText, serviceText } from "./lookup-api.js";
 
@@ -80,7 +73,7 @@ export const Customer = ClosedObject("Customer", {
   phone: optionalText("Only when given; E.164."),
   email: optionalText("Only when given; lower case."),
   external_reference: optionalText("Only when given."),
-  created_at: NullableTimestamp("Registration time."),
+  created_at: Nullable.Timestamp("Registration time."),
 });
 export type Customer = Static<typeof Customer>;
 

@@ -9,7 +9,6 @@ import {
   ClosedObject,
   DecimalString,
   Nullable,
-  NullableText,
   type Static,
   StringEnum,
   Timestamp,
@@ -33,7 +32,7 @@ const DayTransactionLine = ClosedObject("DayTransactionLine", {
 });
 
 const DayTransaction = ClosedObject("DayTransaction", {
-  partner_transaction_id: NullableText("Your reference of the transaction; null when it has none."),
+  partner_transaction_id: Nullable.Text("Your reference of the transaction; null when it has none."),
   tx_id: Type.String({ description: "The transaction." }),
   status: TransactionStatus,
   created_at: Timestamp("When it was created: within the day."),

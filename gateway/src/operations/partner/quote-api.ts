@@ -12,7 +12,6 @@ import {
   ExchangeRate,
   LocalAmount,
   Nullable,
-  NullableTimestamp,
   type Static,
   Type,
   UsdAmount,
@@ -103,7 +102,7 @@ export const BindingQuote = ClosedObject(
     currency: Type.String({ description: "The transaction's currency." }),
     ...QUOTE_FIELDS,
     total_usd: UsdAmount("`amount_usd + fee`, what executePayout debits"),
-    expires_at: NullableTimestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
+    expires_at: Nullable.Timestamp("After this the quote cannot be executed (`QUOTE_EXPIRED`): quote again."),
   },
   {
     description:

@@ -8,7 +8,6 @@ import {
   ClosedObject,
   DecimalString,
   Nullable,
-  NullableText,
   type Static,
   StringEnum,
   Timestamp,
@@ -27,10 +26,10 @@ export const StatementLine = ClosedObject(
       description:
         "`credit` (funds added by operations), `payout` (the payout's amount_usd, debited on executePayout), `fee` (the payout's fee, on its own line after each payout, reversal and refund line), `reversal` (the rail failed the payout: amount returned), `refund` (operations refunded it). New types may be added: read an unknown one as a signed amount.",
     }),
-    tx_id: NullableText("The transaction; null on credits."),
-    partner_transaction_id: NullableText("Your reference of the transaction; null when it has none."),
+    tx_id: Nullable.Text("The transaction; null on credits."),
+    partner_transaction_id: Nullable.Text("Your reference of the transaction; null when it has none."),
     amount: nullableDecimal("The payout's local amount; on payout, reversal and refund lines, else null."),
-    currency: NullableText("ISO 4217 of `amount`; null when `amount` is."),
+    currency: Nullable.Text("ISO 4217 of `amount`; null when `amount` is."),
     exchange_rate: nullableDecimal(
       "Units of `currency` per 1 USD of the payout's quote; null when `amount` is.",
     ),

@@ -6,7 +6,7 @@ import { defineOperations } from "../../api/operation.js";
 import {
   ClosedObject,
   DecimalString,
-  NullableText,
+  Nullable,
   type Static,
   StringEnum,
   Timestamp,
@@ -38,7 +38,7 @@ export const DailyStatementSummary = Type.Object(
       minimum: 1,
       description: "1 as the day closed; a correction by operations stores a later revision (`?revision=`).",
     }),
-    restates: NullableText("The statement_id this revision corrects; null on revision 1."),
+    restates: Nullable.Text("The statement_id this revision corrects; null on revision 1."),
     currency: StringEnum(["USD"]),
     opening_balance_usd: DecimalString("Balance before the first line."),
     closing_balance_usd: DecimalString("opening_balance_usd + Σ lines' amount_usd."),

@@ -11,8 +11,7 @@ import {
   ExchangeRate,
   FreeMap,
   LocalAmount,
-  NullableText,
-  NullableTimestamp,
+  Nullable,
   QueryDate,
   type Static,
   StringEnum,
@@ -61,7 +60,7 @@ const StatusChange = ClosedObject("StatusChange", {
   reason: Type.String({
     description: "Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason.",
   }),
-  at: NullableTimestamp("When."),
+  at: Nullable.Timestamp("When."),
 });
 export type StatusChange = Static<typeof StatusChange>;
 
@@ -109,8 +108,8 @@ export const Transaction = ClosedObject(
     qr_data: QrDataShape,
     failure_reason: optionalText("Only on FAILED: why the rail failed it."),
     refund_reason: optionalText("Only on REFUNDED, when operations gave a reason."),
-    created_at: NullableTimestamp("Creation time."),
-    updated_at: NullableTimestamp("Last status change."),
+    created_at: Nullable.Timestamp("Creation time."),
+    updated_at: Nullable.Timestamp("Last status change."),
     status_history: Type.Optional(
       Type.Array(StatusChange, { description: "Every status change, oldest first." }),
     ),
@@ -124,7 +123,7 @@ export type Transaction = Static<typeof Transaction>;
 
 const TransactionList = ClosedObject("TransactionList", {
   transactions: Type.Array(Transaction, { description: "Newest first (by creation time, then tx_id)." }),
-  next_cursor: NullableText("Pass as `cursor` for the next page; null on the last page."),
+  next_cursor: Nullable.Text("Pass as `cursor` for the next page; null on the last page."),
 });
 export type TransactionList = Static<typeof TransactionList>;
 

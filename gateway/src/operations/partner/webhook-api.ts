@@ -8,8 +8,6 @@ import {
   ClosedObject,
   component,
   Nullable,
-  NullableText,
-  NullableTimestamp,
   type Static,
   StringEnum,
   serviceRule,
@@ -108,14 +106,14 @@ const CONFIG_FIELDS = {
     Type.Object({ username: Type.String({ description: "User name." }) }, { additionalProperties: false }),
     "The basic-auth user name, or null; the password is never returned.",
   ),
-  disabled_reason: NullableText("Why the service deactivated the config (the receiver answered 410 Gone)."),
+  disabled_reason: Nullable.Text("Why the service deactivated the config (the receiver answered 410 Gone)."),
   previous_secret_expires_at: Nullable(
     Timestamp(
       "Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise.",
     ),
   ),
-  created_at: NullableTimestamp("Creation time."),
-  updated_at: NullableTimestamp("Last change."),
+  created_at: Nullable.Timestamp("Creation time."),
+  updated_at: Nullable.Timestamp("Last change."),
 };
 
 export const WebhookConfig = ClosedObject("WebhookConfig", CONFIG_FIELDS);
@@ -160,7 +158,7 @@ export const WebhookTestResult = ClosedObject(
     delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
     status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
     latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-    error: NullableText("Transport error, refused address or timeout; null when the receiver answered."),
+    error: Nullable.Text("Transport error, refused address or timeout; null when the receiver answered."),
   },
   {
     description: "Whether the receiver took the test, its status and timing; never its response body.",

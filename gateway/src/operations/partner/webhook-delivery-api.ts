@@ -3,16 +3,7 @@
  * its attempts, and sending one again.
  */
 import { defineOperations } from "../../api/operation.js";
-import {
-  ClosedObject,
-  Nullable,
-  NullableText,
-  NullableTimestamp,
-  type Static,
-  StringEnum,
-  serviceRule,
-  Type,
-} from "../../api/schema.js";
+import { ClosedObject, Nullable, type Static, StringEnum, serviceRule, Type } from "../../api/schema.js";
 import { DELIVERY_LIST_EXAMPLE, ERROR_EXAMPLES } from "../../openapi/openapi-examples.js";
 import { EVENT_TYPES, RATE_LIMITED, WEBHOOK_TAGS } from "./webhook-api.js";
 
@@ -21,9 +12,9 @@ export const DELIVERY_STATES = ["pending", "delivering", "delivered", "dead"] as
 const DeliveryAttempt = ClosedObject("DeliveryAttempt", {
   attempt: Type.Integer({ minimum: 1, description: "1 for the first attempt." }),
   status_code: Nullable(Type.Integer(), "The receiver's status; null when none."),
-  error: NullableText("Why the attempt failed without an answer."),
+  error: Nullable.Text("Why the attempt failed without an answer."),
   latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-  at: NullableTimestamp("When."),
+  at: Nullable.Timestamp("When."),
 });
 
 export const WebhookDelivery = ClosedObject(
@@ -41,12 +32,12 @@ export const WebhookDelivery = ClosedObject(
     }),
     status: StringEnum(DELIVERY_STATES, { description: "Delivery state." }),
     attempts: Type.Integer({ minimum: 0, description: "Attempts made so far." }),
-    next_attempt_at: NullableTimestamp("Only while pending: when the next attempt is due."),
-    delivered_at: NullableTimestamp("When a 2xx was received."),
+    next_attempt_at: Nullable.Timestamp("Only while pending: when the next attempt is due."),
+    delivered_at: Nullable.Timestamp("When a 2xx was received."),
     last_status_code: Nullable(Type.Integer(), "Status of the last attempt."),
-    last_error: NullableText("Error of the last attempt."),
-    response_body: NullableText("The receiver's last answer (at most 20 KB)."),
-    created_at: NullableTimestamp("When the event was taken in."),
+    last_error: Nullable.Text("Error of the last attempt."),
+    response_body: Nullable.Text("The receiver's last answer (at most 20 KB)."),
+    created_at: Nullable.Timestamp("When the event was taken in."),
     history: Type.Array(DeliveryAttempt, { description: "Every attempt." }),
   },
   {
