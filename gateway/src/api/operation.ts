@@ -103,6 +103,11 @@ export function defineOperations<
   return operations as { readonly [K in keyof S]: Defined<D, S[K], K> };
 }
 
+/** The `responses` of an operation that answers 200 with `schema`. */
+export const ok = <const S extends TSchema>(description: string, schema: S) => ({
+  200: { description, schema },
+});
+
 export type ParamsOf<O extends ApiOperation> = O["pathParams"] extends TObject
   ? Static<O["pathParams"]>
   : Record<string, never>;

@@ -15,6 +15,19 @@ import {
 } from "../api/schema.js";
 import { RECIPIENT_DESCRIPTION, SENDER_DESCRIPTION } from "../operations/partner/transaction-api.js";
 
+/** The members every notification ends with: its event's id and type, and when it happened. */
+const eventFields = <const E extends string>(eventType: E, occurredAt: string) => ({
+  event_id: Type.String({
+    description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
+  }),
+  event_type: Type.Literal(eventType, { description: "Event kind." }),
+  occurred_at: Type.String({ format: "date-time", description: occurredAt }),
+});
+
+/** A notification body's description: how its bytes are fixed and signed, then how it writes amounts. */
+const signedBody = (eventType: string, amounts: string) =>
+  `Body of \`${eventType}\`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. ${amounts}`;
+
 const notification = <const S extends string, const E extends string>(
   name: string,
   status: S,
@@ -45,14 +58,7 @@ const notification = <const S extends string, const E extends string>(
       sender: Type.Optional(FreeMap(`Only when known. ${SENDER_DESCRIPTION}`)),
       recipient: Type.Optional(FreeMap(`Only when known. ${RECIPIENT_DESCRIPTION}`)),
       ...reason,
-      event_id: Type.String({
-        description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
-      }),
-      event_type: Type.Literal(eventType, { description: "Event kind." }),
-      occurred_at: Type.String({
-        format: "date-time",
-        description: "When the transaction changed status.",
-      }),
+      ...eventFields(eventType, "When the transaction changed status."),
       test: Type.Optional(
         Type.Literal(true, {
           description: "Only on notifications sent by `POST /webhookConfigs/{id}/test`: never book them.",
@@ -60,7 +66,7 @@ const notification = <const S extends string, const E extends string>(
       ),
     },
     {
-      description: `Body of \`${eventType}\`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Money is written with fixed decimals.`,
+      description: signedBody(eventType, "Money is written with fixed decimals."),
     },
   );
 
@@ -120,15 +126,10 @@ export const StatementClosedNotification = ClosedObject(
       pattern: "^[0-9a-f]{64}$",
       description: "The closed statement's hash (its ETag): compare with the statement you download.",
     }),
-    event_id: Type.String({
-      description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
-    }),
-    event_type: Type.Literal("statement.closed", { description: "Event kind." }),
-    occurred_at: Type.String({ format: "date-time", description: "When the day was closed." }),
+    ...eventFields("statement.closed", "When the day was closed."),
   },
   {
-    description:
-      "Body of `statement.closed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, as in the daily statement.",
+    description: signedBody("statement.closed", "Amounts are decimal strings, as in the daily statement."),
   },
 );
 
@@ -157,15 +158,13 @@ export const BatchCompletedNotification = ClosedObject(
     released_usd: UsdAmount(
       "What completion returned from the batch's reservation to the balance: the shares of funded items never sent to the rail (a payout the rail failed is returned by its own reversal).",
     ),
-    event_id: Type.String({
-      description: "Unique per event and stable across retries and redeliveries: deduplicate by it.",
-    }),
-    event_type: Type.Literal("batch.completed", { description: "Event kind." }),
-    occurred_at: Type.String({ format: "date-time", description: "When the batch completed." }),
+    ...eventFields("batch.completed", "When the batch completed."),
   },
   {
-    description:
-      "Body of `batch.completed`: UTF-8 JSON whose bytes are fixed when the event is taken in and signed as sent. Amounts are decimal strings, exactly as the ledger booked them.",
+    description: signedBody(
+      "batch.completed",
+      "Amounts are decimal strings, exactly as the ledger booked them.",
+    ),
   },
 );
 

@@ -1,5 +1,5 @@
 /** The admin listener's own routes (`admin-app.ts`): probes, metrics and this API's document. */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, StringEnum, Type } from "../../api/schema.js";
 import { URL_TEXT_CASE } from "../../openapi/openapi-errors.js";
 
@@ -16,7 +16,7 @@ const operations = defineOperations(
       summary: "Liveness probe",
       description: "Public: the process answers.",
       public: true,
-      responses: { 200: { description: "Alive.", schema: Health } },
+      responses: ok("Alive.", Health),
       errors: [],
     },
     readyz: {

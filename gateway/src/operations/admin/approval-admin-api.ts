@@ -3,7 +3,7 @@
  * for a second operator, one request, and approving or rejecting it. The gated routes themselves (credit,
  * refund, forced failure) answer 202 with an `ApprovalRequest` (ledger-admin-api.ts).
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
@@ -111,7 +111,7 @@ const operations = defineOperations(
         ),
         limit: Type.Optional(Limit(50)),
       }),
-      responses: { 200: { description: "The requests.", schema: ApprovalList } },
+      responses: ok("The requests.", ApprovalList),
       errors: [QUERY_CASE],
     },
     getApproval: {
@@ -121,7 +121,7 @@ const operations = defineOperations(
       description:
         "An approved request whose execution was interrupted (still EXECUTING a while after the decision) is carried out again on this read, with the same idempotency key.",
       pathParams: ApprovalParams,
-      responses: { 200: { description: "The request.", schema: ApprovalRequest } },
+      responses: ok("The request.", ApprovalRequest),
       errors: [APPROVAL_NOT_FOUND],
     },
     approveApproval: {
@@ -133,9 +133,7 @@ const operations = defineOperations(
       description:
         "Only another person than the requester, with the action's role, may approve; a machine credential never does. Of concurrent approvals exactly one carries the action out; the others answer `APPROVAL_ALREADY_DECIDED`. The ledger's refusal (e.g. `TRANSACTION_NOT_REFUNDABLE`) is recorded in `outcome`; a ledger that does not answer leaves the request EXECUTING (503), carried out again later.",
       pathParams: ApprovalParams,
-      responses: {
-        200: { description: "Approved and carried out: see `outcome`.", schema: ApprovalRequest },
-      },
+      responses: ok("Approved and carried out: see `outcome`.", ApprovalRequest),
       errors: [
         ...DECISION_ERRORS,
         ["APPROVAL_BY_REQUESTER", "the caller requested it: a second person must approve"],
@@ -149,7 +147,7 @@ const operations = defineOperations(
       description: "The requester may reject (withdraw) their own request.",
       pathParams: ApprovalParams,
       body: RejectApprovalRequest,
-      responses: { 200: { description: "Rejected.", schema: ApprovalRequest } },
+      responses: ok("Rejected.", ApprovalRequest),
       errors: [...DECISION_ERRORS],
     },
   },

@@ -2,7 +2,7 @@
  * The audit trail of the admin API (`admin/audit-admin-routes.ts`): the records of state-changing admin
  * requests, newest first, their CSV export, and the check of their hash chain.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   Nullable,
@@ -13,7 +13,7 @@ import {
   Type,
 } from "../../api/schema.js";
 import { AUDIT_OUTCOMES } from "../../audit/audit-outcome.js";
-import { CURSOR_CASE, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { ListPage, PAGE_CASES, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const AUDIT_TAG = ["Audit"];
 
@@ -107,8 +107,8 @@ const operations = defineOperations(
       // Who did what, from where: finance and admins review it.
       role: "finance",
       query: AuditSearchQuery,
-      responses: { 200: { description: "A page.", schema: AuditPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", AuditPage),
+      errors: PAGE_CASES,
     },
     exportAuditRecords: {
       route: "GET /admin/audit/export.csv",
@@ -129,7 +129,7 @@ const operations = defineOperations(
         "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
       // Says only whether the chain holds and up to where.
       role: "viewer",
-      responses: { 200: { description: "The verdict.", schema: AuditVerification } },
+      responses: ok("The verdict.", AuditVerification),
       errors: [],
     },
   },

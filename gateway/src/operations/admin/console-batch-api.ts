@@ -2,7 +2,7 @@
  * Operators' view of bulk payouts (`admin/console-batch-routes.ts`): every partner's batches, one batch with
  * its per-item report, and cancelling a batch before it is funded. Shapes are the partner API's.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { StringEnum, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import {
@@ -13,7 +13,7 @@ import {
   BatchItemList,
   BatchList,
 } from "../partner/batch-api.js";
-import { CONSOLE_TAG, CURSOR_CASE, Id, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CONSOLE_TAG, Id, PAGE_CASES, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const BATCH_PAGE = 50;
 const NOT_FOUND: ErrorCase = ["BATCH_NOT_FOUND", "no batch has this id"];
@@ -37,15 +37,15 @@ const operations = defineOperations(
       role: "viewer",
       summary: "Every partner's batches, newest first",
       query: AdminBatchListQuery,
-      responses: { 200: { description: "A page.", schema: BatchList } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", BatchList),
+      errors: PAGE_CASES,
     },
     adminGetBatch: {
       route: "GET /admin/batches/{batch_id}",
       role: "viewer",
       summary: "A batch: status, counts, amounts and approvals",
       pathParams: BATCH_ID,
-      responses: { 200: { description: "The batch.", schema: Batch } },
+      responses: ok("The batch.", Batch),
       errors: [QUERY_CASE, NOT_FOUND],
     },
     adminListBatchItems: {
@@ -54,8 +54,8 @@ const operations = defineOperations(
       summary: "A batch's per-item report, in row order",
       pathParams: BATCH_ID,
       query: AdminBatchItemsQuery,
-      responses: { 200: { description: "A page.", schema: BatchItemList } },
-      errors: [QUERY_CASE, CURSOR_CASE, NOT_FOUND],
+      responses: ok("A page.", BatchItemList),
+      errors: [...PAGE_CASES, NOT_FOUND],
     },
     adminCancelBatch: {
       route: "POST /admin/batches/{batch_id}/cancel",
@@ -63,7 +63,7 @@ const operations = defineOperations(
       summary: "Cancel a batch before it is funded",
       description: "Its items' PENDING transactions expire. The cancel reason names the operator.",
       pathParams: BATCH_ID,
-      responses: { 200: { description: "The cancelled batch.", schema: Batch } },
+      responses: ok("The cancelled batch.", Batch),
       errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"]],
     },
   },

@@ -2,7 +2,7 @@
  * The console overview: recent payouts by corridor and status, balances, the outbox backlog and webhook
  * deliveries by outcome.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, DecimalString, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
 import { CONSOLE_TAG, Count, QUERY_CASE } from "./console-query-shapes.js";
 import { TRANSACTION_STATUSES } from "./ledger-admin-api.js";
@@ -72,7 +72,7 @@ const operations = defineOperations(
       description:
         "Payouts of the last hour and day by corridor and status, partner balances, the outbox backlog and webhook deliveries by outcome. Cheap aggregates over indexes: poll it.",
       tags: CONSOLE_TAG,
-      responses: { 200: { description: "The figures.", schema: Overview } },
+      responses: ok("The figures.", Overview),
       errors: [QUERY_CASE],
     },
   },

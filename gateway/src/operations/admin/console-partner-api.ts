@@ -2,7 +2,7 @@
  * The console's partner routes: the partner list, a partner's apps and their preview rate limit, the
  * balance history.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
@@ -16,10 +16,10 @@ import {
 import {
   CONSOLE_TAG,
   Count,
-  CURSOR_CASE,
   IdParam,
   ListPage,
   NextCursor,
+  PAGE_CASES,
   PARTNER_NOT_FOUND,
   Paging,
   QUERY_CASE,
@@ -124,15 +124,15 @@ const operations = defineOperations(
       summary: "Partners, with balances",
       description: "Newest first.",
       query: PartnerListQuery,
-      responses: { 200: { description: "A page.", schema: PartnerPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", PartnerPage),
+      errors: PAGE_CASES,
     },
     listApps: {
       route: "GET /admin/partners/{partner_id}/apps",
       role: "viewer",
       summary: "A partner's apps and their secrets' ids",
       pathParams: PartnerIdParams,
-      responses: { 200: { description: "Newest first.", schema: AppList } },
+      responses: ok("Newest first.", AppList),
       errors: [QUERY_CASE, PARTNER_NOT_FOUND],
     },
     setAppRateLimit: {
@@ -142,7 +142,7 @@ const operations = defineOperations(
       description: "At once on the gateway that answers; within `AUTH_CACHE_TTL_MS` on other replicas.",
       pathParams: AppParams,
       body: RateLimitRequest,
-      responses: { 200: { description: "The app.", schema: AppSettings } },
+      responses: ok("The app.", AppSettings),
       errors: [
         ["APP_NOT_FOUND", "the partner has no such app"],
         ["APP_REVOKED", "the app is revoked", 409],
@@ -156,8 +156,8 @@ const operations = defineOperations(
         "Every credit, payout debit, reversal and refund of the spendable balance, newest first, each with the balance right after it.",
       pathParams: PartnerIdParams,
       query: BalanceEntriesQuery,
-      responses: { 200: { description: "A page.", schema: BalanceHistory } },
-      errors: [QUERY_CASE, CURSOR_CASE, PARTNER_NOT_FOUND],
+      responses: ok("A page.", BalanceHistory),
+      errors: [...PAGE_CASES, PARTNER_NOT_FOUND],
     },
   },
 );

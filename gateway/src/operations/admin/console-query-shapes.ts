@@ -52,6 +52,8 @@ export const CURSOR_CASE: ErrorCase = [
   "INVALID_FIELD",
   "`cursor` is not one this list returned, or `limit` is not 1–100",
 ];
+/** What reading a page of a list can answer besides its own cases: a bad query parameter, cursor or limit. */
+export const PAGE_CASES: readonly ErrorCase[] = [QUERY_CASE, CURSOR_CASE];
 export const PARTNER_NOT_FOUND: ErrorCase = ["PARTNER_NOT_FOUND", "no such partner"];
 /** The document tag of every console operation. */
 export const CONSOLE_TAG = ["Console"];

@@ -2,7 +2,7 @@
  * The console's transaction search across partners and one transaction's page (quote, status history,
  * ledger movements, deliveries).
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   anyCase,
   ClosedObject,
@@ -16,9 +16,9 @@ import {
 import {
   CONSOLE_TAG,
   Count,
-  CURSOR_CASE,
   Id,
   ListPage,
+  PAGE_CASES,
   Paging,
   QUERY_CASE,
   Query,
@@ -214,8 +214,8 @@ const operations = defineOperations(
       summary: "Search transactions across partners",
       description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
       query: TransactionSearchQuery,
-      responses: { 200: { description: "A page.", schema: TransactionSearchPage } },
-      errors: [QUERY_CASE, CURSOR_CASE, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
+      responses: ok("A page.", TransactionSearchPage),
+      errors: [...PAGE_CASES, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
     },
     getTransactionDetail: {
       route: "GET /admin/transactions/{tx_id}",
@@ -223,7 +223,7 @@ const operations = defineOperations(
       description:
         "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",
       pathParams: TxParams,
-      responses: { 200: { description: "The transaction.", schema: TransactionDetail } },
+      responses: ok("The transaction.", TransactionDetail),
       errors: [QUERY_CASE, ["TRANSACTION_NOT_FOUND", "no such transaction"]],
     },
   },

@@ -2,18 +2,17 @@
  * The console's webhook routes across partners: deliveries and redelivery, configs and their switch,
  * receiver health, pause and resume.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, component, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
 import {
   CONSOLE_TAG,
   Count,
-  CURSOR_CASE,
   Id,
   IdParam,
   ListPage,
   NextCursor,
+  PAGE_CASES,
   Paging,
-  QUERY_CASE,
   Query,
 } from "./console-query-shapes.js";
 import { WebhookDelivery } from "./console-transaction-api.js";
@@ -127,8 +126,8 @@ const operations = defineOperations(
       summary: "Webhook deliveries across partners",
       description: "Newest first, each with every attempt; test notifications are not listed.",
       query: DeliverySearchQuery,
-      responses: { 200: { description: "A page.", schema: DeliveryPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", DeliveryPage),
+      errors: PAGE_CASES,
     },
     redeliverWebhookDelivery: {
       route: "POST /admin/webhook-deliveries/{delivery_id}/redeliver",
@@ -137,7 +136,7 @@ const operations = defineOperations(
       description:
         "Due now again, with the same event id and body. The partner's per-minute redelivery allowance is not charged; the per-receiver cap and per-transaction order still apply.",
       pathParams: DeliveryParams,
-      responses: { 200: { description: "The delivery, pending.", schema: WebhookDelivery } },
+      responses: ok("The delivery, pending.", WebhookDelivery),
       errors: [
         ["DELIVERY_NOT_FOUND", "no such delivery"],
         ["DELIVERY_IN_PROGRESS", "an attempt is in flight; try again shortly"],
@@ -150,8 +149,8 @@ const operations = defineOperations(
       summary: "Webhook receivers across partners",
       description: "Oldest first, with their pending and dead delivery counts; never a secret.",
       query: ConfigSearchQuery,
-      responses: { 200: { description: "A page.", schema: ConfigPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", ConfigPage),
+      errors: PAGE_CASES,
     },
     switchWebhookConfig: {
       route: "PATCH /admin/webhook-configs/{config_id}",
@@ -161,7 +160,7 @@ const operations = defineOperations(
         "A disabled receiver gets no new deliveries and its pending ones wait (never attempted, never dead) until it is enabled again; then they go out in order.",
       pathParams: ConfigParams,
       body: ConfigSwitch,
-      responses: { 200: { description: "The receiver.", schema: AdminWebhookConfig } },
+      responses: ok("The receiver.", AdminWebhookConfig),
       errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
     },
     listWebhookReceiverHealth: {
@@ -171,8 +170,8 @@ const operations = defineOperations(
       description:
         "Every receiver, oldest first, with its circuit breaker, operator pause, backlog, oldest pending age and attempts in flight. Both filters given: both must hold.",
       query: ReceiverHealthQuery,
-      responses: { 200: { description: "A page.", schema: ReceiverHealthPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", ReceiverHealthPage),
+      errors: PAGE_CASES,
     },
     pauseWebhookReceiver: {
       route: "POST /admin/webhook-receivers/{config_id}/pause",
@@ -181,7 +180,7 @@ const operations = defineOperations(
       description:
         "Nothing is attempted to it until it is resumed: its deliveries stay pending (no attempt used, never dead) and new events still queue for it. Pausing a paused receiver changes nothing.",
       pathParams: ConfigParams,
-      responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+      responses: ok("The receiver's health.", ReceiverHealth),
       errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
     },
     resumeWebhookReceiver: {
@@ -191,7 +190,7 @@ const operations = defineOperations(
       description:
         "Its pending deliveries are due again at once, in order. The circuit breaker is not reset: an open circuit still waits for its next probe.",
       pathParams: ConfigParams,
-      responses: { 200: { description: "The receiver's health.", schema: ReceiverHealth } },
+      responses: ok("The receiver's health.", ReceiverHealth),
       errors: [["WEBHOOK_CONFIG_NOT_FOUND", "no such receiver"]],
     },
   },

@@ -1,7 +1,7 @@
 /** Shapes and operations of balances, refunds, failures and sandbox settlement (`ledger-admin-routes.ts`). */
 import { MAX_BALANCE_USD } from "@payouts/ledger/limits";
 import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   AmountInput,
   ClosedObject,
@@ -154,7 +154,7 @@ const operations = defineOperations(
       summary: "A partner's balance",
       tags: ["Balance"],
       pathParams: PartnerIdParams,
-      responses: { 200: { description: "The balance.", schema: PartnerBalance } },
+      responses: ok("The balance.", PartnerBalance),
       errors: [PARTNER_NOT_FOUND],
     },
     refundTransaction: {
@@ -200,7 +200,7 @@ const operations = defineOperations(
       tags: ["Sandbox"],
       pathParams: TxParams,
       body: SettleRequest,
-      responses: { 200: { description: "What the rail did.", schema: SettleResult } },
+      responses: ok("What the rail did.", SettleResult),
       errors: [
         ["TRANSACTION_NOT_FOUND", "no payout with this id was submitted to the rail"],
         ["PAYOUT_CANCELLED", "the payout was cancelled before the rail accepted it"],

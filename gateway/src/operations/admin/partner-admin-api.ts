@@ -1,5 +1,5 @@
 /** Shapes and operations of partners, apps and client secrets (`partner-admin-routes.ts`). */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
@@ -156,7 +156,7 @@ const operations = defineOperations(
       summary: "A partner and its pricing",
       tags: TAG_PARTNERS,
       pathParams: PartnerIdParams,
-      responses: { 200: { description: "The partner.", schema: Partner } },
+      responses: ok("The partner.", Partner),
       errors: [PARTNER_NOT_FOUND],
     },
     updatePartner: {
@@ -166,7 +166,7 @@ const operations = defineOperations(
       tags: TAG_PARTNERS,
       pathParams: PartnerIdParams,
       body: PartnerUpdateRequest,
-      responses: { 200: { description: "The partner as changed.", schema: Partner } },
+      responses: ok("The partner as changed.", Partner),
       errors: [PARTNER_NOT_FOUND, PRICING_CASE],
     },
     createApp: {
@@ -210,7 +210,7 @@ const operations = defineOperations(
       summary: "An app's secrets",
       tags: TAG_APPS,
       pathParams: AppParams,
-      responses: { 200: { description: "Newest first, never a hash.", schema: AppSecretList } },
+      responses: ok("Newest first, never a hash.", AppSecretList),
       errors: [APP_NOT_FOUND],
     },
     revokeAppSecret: {

@@ -1,5 +1,5 @@
 /** Shapes and operations of FX rates and corridors (`pricing-admin-routes.ts`). */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
@@ -74,7 +74,7 @@ const operations = defineOperations(
       description: "Takes effect for new quotes at once (each pricing replica's cache: within its TTL).",
       pathParams: CurrencyParams,
       body: FxRateRequest,
-      responses: { 200: { description: "The rate as stored.", schema: FxRate } },
+      responses: ok("The rate as stored.", FxRate),
       errors: [PRICING_REFUSAL],
     },
     deleteFxRate: {
@@ -92,7 +92,7 @@ const operations = defineOperations(
       route: "GET /admin/fx-rates",
       role: "viewer",
       summary: "Every FX rate",
-      responses: { 200: { description: "The rates.", schema: FxRateList } },
+      responses: ok("The rates.", FxRateList),
       errors: [],
     },
     putCorridor: {
@@ -101,7 +101,7 @@ const operations = defineOperations(
       summary: "Set a corridor's currency, limits and switch",
       pathParams: CountryParams,
       body: CorridorRequest,
-      responses: { 200: { description: "The corridor as stored.", schema: Corridor } },
+      responses: ok("The corridor as stored.", Corridor),
       errors: [
         PRICING_REFUSAL,
         ["INVALID_AMOUNT", "a limit has more decimals than the currency's minor units"],
@@ -111,7 +111,7 @@ const operations = defineOperations(
       route: "GET /admin/corridors",
       role: "viewer",
       summary: "Every corridor",
-      responses: { 200: { description: "The corridors.", schema: CorridorList } },
+      responses: ok("The corridors.", CorridorList),
       errors: [],
     },
   },

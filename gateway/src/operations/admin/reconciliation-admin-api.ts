@@ -4,9 +4,9 @@
  * discrepancy control that exercises it.
  */
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, component, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
-import { CURSOR_CASE, Id, IdParam, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { Id, IdParam, ListPage, PAGE_CASES, Paging, Query } from "./console-query-shapes.js";
 
 const TAG = ["Reconciliation"];
 
@@ -156,7 +156,7 @@ const operations = defineOperations(
       description:
         "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
       body: StartRunRequest,
-      responses: { 200: { description: "The finished run.", schema: ReconciliationRun } },
+      responses: ok("The finished run.", ReconciliationRun),
       errors: [
         ["INVALID_FIELD", "`date` is not a real day or is in the future"],
         ["UNKNOWN_RAIL", "the ledger submits to no rail of this name"],
@@ -169,8 +169,8 @@ const operations = defineOperations(
       summary: "Reconciliation runs",
       description: "Newest first.",
       query: RunQuery,
-      responses: { 200: { description: "A page.", schema: RunPage } },
-      errors: [QUERY_CASE, CURSOR_CASE],
+      responses: ok("A page.", RunPage),
+      errors: PAGE_CASES,
     },
     listReconciliationBreaks: {
       route: "GET /admin/reconciliation/breaks",
@@ -178,8 +178,8 @@ const operations = defineOperations(
       summary: "Reconciliation breaks",
       description: "Newest first, filtered; each with its resolution once resolved.",
       query: BreakQuery,
-      responses: { 200: { description: "A page.", schema: BreakPage } },
-      errors: [QUERY_CASE, CURSOR_CASE, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
+      responses: ok("A page.", BreakPage),
+      errors: [...PAGE_CASES, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
     },
     resolveReconciliationBreak: {
       route: "POST /admin/reconciliation/breaks/{break_id}/resolve",
@@ -189,7 +189,7 @@ const operations = defineOperations(
         "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
       pathParams: BreakParams,
       body: ResolveBreakRequest,
-      responses: { 200: { description: "The resolved break.", schema: ReconciliationBreak } },
+      responses: ok("The resolved break.", ReconciliationBreak),
       errors: [
         ["RECONCILIATION_BREAK_NOT_FOUND", "no such break"],
         ["BREAK_ALREADY_RESOLVED", "the break was already resolved; the first resolution stands"],

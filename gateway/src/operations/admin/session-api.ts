@@ -1,5 +1,5 @@
 /** Operator sign-in, who-am-I and sign-out (`admin/session-routes.ts`), and the OpenID Connect sign-in. */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, StringEnum, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
@@ -52,7 +52,7 @@ const sessionOperations = defineOperations(
       role: "viewer",
       summary: "Who is signed in",
       description: "The caller: the signed-in operator, or the machine credential of the bearer token.",
-      responses: { 200: { description: "The caller.", schema: WhoAmI } },
+      responses: ok("The caller.", WhoAmI),
       errors: [],
     },
     signOut: {
@@ -104,7 +104,7 @@ const oidcOperations = defineOperations(
       summary: "How operators can sign in",
       description: "Public: what the console's sign-in page offers.",
       public: true,
-      responses: { 200: { description: "The ways to sign in.", schema: SignInOptions } },
+      responses: ok("The ways to sign in.", SignInOptions),
       errors: [],
     },
     startOidcSignIn: {

@@ -1,5 +1,5 @@
 /** Shapes and operations of a partner's statement settings (`statement-admin-routes.ts`). */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { AmountInput, ClosedObject, component, type Static, Type } from "../../api/schema.js";
 import { headerRef, parameterRef } from "../../openapi/openapi-components.js";
 import { PartnerIdParams } from "./partner-admin-api.js";
@@ -70,7 +70,7 @@ const operations = defineOperations(
       role: "viewer",
       summary: "A partner's daily statement settings",
       pathParams: PartnerIdParams,
-      responses: { 200: { description: "The settings.", schema: StatementSettings } },
+      responses: ok("The settings.", StatementSettings),
       errors: [PARTNER_NOT_FOUND],
     },
     putStatementSettings: {
@@ -81,7 +81,7 @@ const operations = defineOperations(
         "Days already closed keep the zone they were cut in; the next day to close uses the new one.",
       pathParams: PartnerIdParams,
       body: StatementSettingsRequest,
-      responses: { 200: { description: "The settings now.", schema: StatementSettings } },
+      responses: ok("The settings now.", StatementSettings),
       errors: [["INVALID_FIELD", "`time_zone` is not an IANA time zone name"], PARTNER_NOT_FOUND],
     },
     correctStatementDay: {

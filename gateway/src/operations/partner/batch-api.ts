@@ -4,7 +4,7 @@
  * of lookupPaymentCode and getQuotation, approved (by one or two credentials), funded all at once and paid.
  */
 import { ITEM_STATUSES as BATCH_ITEM_STATUSES, BATCH_STATUSES } from "@payouts/ledger/batch-statuses";
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   AmountInput,
   ClosedObject,
@@ -480,14 +480,14 @@ const operations = defineOperations(
       route: "GET /batches",
       summary: "Your batches, newest first",
       query: BatchListQuery,
-      responses: { 200: { description: "A page of batches.", schema: BatchList } },
+      responses: ok("A page of batches.", BatchList),
       errors: LIST_CASES,
     },
     getBatch: {
       route: "GET /batches/{batch_id}",
       summary: "A batch: its status, counts and amounts",
       pathParams: BATCH_ID,
-      responses: { 200: { description: "The batch.", schema: Batch } },
+      responses: ok("The batch.", Batch),
       errors: [NOT_FOUND],
     },
     listBatchItems: {
@@ -497,7 +497,7 @@ const operations = defineOperations(
         "One entry per item, in row order: its status, the refusal (code, field, message) of an INVALID item, the verified holder name and the name match, the transaction and the quoted amounts.",
       pathParams: BATCH_ID,
       query: BatchItemsQuery,
-      responses: { 200: { description: "A page of items.", schema: BatchItemList } },
+      responses: ok("A page of items.", BatchItemList),
       errors: [...LIST_CASES, NOT_FOUND],
     },
     putBatchItems: {
@@ -506,7 +506,7 @@ const operations = defineOperations(
       description: `Before funding only. The changed items are validated again (the batch goes back to VALIDATING). Up to ${MAX_ITEMS_PER_REQUEST} items a request.`,
       pathParams: BATCH_ID,
       body: PutBatchItemsRequest,
-      responses: { 200: { description: "The batch after the change.", schema: Batch } },
+      responses: ok("The batch after the change.", Batch),
       errors: [
         ...ITEM_SHAPE_CASES,
         NOT_FOUND,
@@ -518,7 +518,7 @@ const operations = defineOperations(
       summary: "Remove an item",
       description: "Before funding only; its PENDING transaction expires.",
       pathParams: ITEM_ID,
-      responses: { 200: { description: "The batch after the change.", schema: Batch } },
+      responses: ok("The batch after the change.", Batch),
       errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, cancelled or expired"]],
     },
     approveBatch: {
@@ -527,7 +527,7 @@ const operations = defineOperations(
       description:
         "The approver is the calling credential (`client_id`). With `required_approvals` 1 this funds the batch: the sum of its valid items' `total_usd` moves from your balance to the batch's reservation in one step, or nothing moves (409 `INSUFFICIENT_FUNDS` with `shortfall_usd`). With 2, the first approval moves it to AWAITING_APPROVAL and a different credential's approval funds it.",
       pathParams: BATCH_ID,
-      responses: { 200: { description: "The batch after the approval.", schema: Batch } },
+      responses: ok("The batch after the approval.", Batch),
       errors: [
         NOT_FOUND,
         [
@@ -546,7 +546,7 @@ const operations = defineOperations(
         "Its items' PENDING transactions expire. The body is optional; a `reason` is kept on the batch's `cancel_reason` after `cancelled by the partner: `.",
       pathParams: BATCH_ID,
       body: CancelBatchRequest,
-      responses: { 200: { description: "The cancelled batch.", schema: Batch } },
+      responses: ok("The cancelled batch.", Batch),
       errors: [
         ["INVALID_FIELD", `\`reason\` is not 1–${MAX_CANCEL_REASON} characters or holds a control character`],
         NOT_FOUND,

@@ -4,7 +4,7 @@
  * partner's own `partner_transaction_id`.
  */
 import { STATEMENT_LINE_TYPES } from "@payouts/platform/statement-feed";
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   DecimalString,
@@ -76,7 +76,7 @@ const operations = defineOperations(
         "Every transaction you created on the day (in your statement time zone), oldest first, with its status now and every statement line it produced, whichever day's statement holds each line. Match them to your books by `partner_transaction_id`.",
       pathParams: DayParams,
       query: DayTransactionsQuery,
-      responses: { 200: { description: "The day's transactions.", schema: DayTransactionsPage } },
+      responses: ok("The day's transactions.", DayTransactionsPage),
       errors: [
         [
           "INVALID_FIELD",

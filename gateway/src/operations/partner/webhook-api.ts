@@ -3,7 +3,7 @@
  * `webhook-delivery-api.ts`). The values' rules (URL, event kinds, secret length) are the webhook
  * dispatcher's (`serviceRule`); the gateway checks the JSON types.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   ClosedObject,
   component,
@@ -226,7 +226,7 @@ const operations = defineOperations(
       summary: "Change a webhook receiver",
       pathParams: ConfigIdParams,
       body: WebhookConfigUpdateRequest,
-      responses: { 200: { description: "The config after the change.", schema: WebhookConfig } },
+      responses: ok("The config after the change.", WebhookConfig),
       errors: [
         CONFIG_FIELD_CASE,
         CONFIG_NOT_FOUND,

@@ -2,7 +2,7 @@
  * The delivery log of a partner's webhook receivers (`webhook-routes.ts`): each delivery with the history of
  * its attempts, and sending one again.
  */
-import { defineOperations } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { ClosedObject, Nullable, type Static, StringEnum, serviceRule, Type } from "../../api/schema.js";
 import { DELIVERY_LIST_EXAMPLE, ERROR_EXAMPLES } from "../../openapi/openapi-examples.js";
 import { EVENT_TYPES, RATE_LIMITED, WEBHOOK_TAGS } from "./webhook-api.js";
@@ -89,7 +89,7 @@ const operations = defineOperations(
       description:
         "Puts a dead, delivered or pending delivery back in the queue, due now, with the same event id and body bytes (receivers deduplicate by `event_id`). It is sent under the same per-config limits and fair scheduling as every delivery. Rate-limited per partner (120 a minute by default). Send no body (or `{}`).",
       pathParams: DeliveryIdParams,
-      responses: { 200: { description: "The delivery, pending again.", schema: WebhookDelivery } },
+      responses: ok("The delivery, pending again.", WebhookDelivery),
       errors: [
         ["DELIVERY_NOT_FOUND", "no such delivery among yours"],
         ["DELIVERY_IN_PROGRESS", "an attempt is in flight right now"],
