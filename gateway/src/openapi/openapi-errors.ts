@@ -3,7 +3,6 @@
  * (`http/error-map.ts`, exhaustive over the declared reasons); each operation lists the codes it can answer and when, and the builder
  * groups them by status into responses whose schema pins `code` to exactly those values.
  */
-import type { ApiOperation } from "../api/operation.js";
 import { documentedStatus } from "../http/error-map.js";
 import { headerRef } from "./openapi-components.js";
 import type { Example, Header, Reference, Response } from "./openapi-types.js";
@@ -100,7 +99,10 @@ export const URL_TEXT_CASE: ErrorCase = [
  * and the JSON edge's when it reads a body), 401, 429, 500 and 503 (a dependency down, or too many
  * credential checks in progress).
  */
-export function partnerCommonErrors(op: ApiOperation): readonly ErrorCase[] {
+export function partnerCommonErrors(op: {
+  readonly method: string;
+  readonly body?: unknown;
+}): readonly ErrorCase[] {
   return [
     URL_TEXT_CASE,
     // Every POST, PUT and PATCH goes through the JSON edge, whether the route reads a body or not.
