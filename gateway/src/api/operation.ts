@@ -67,8 +67,46 @@ export interface ApiOperation {
   readonly errorOptions?: ErrorResponseOptions;
 }
 
-/** Checks `op` against ApiOperation while keeping its literal type (so `Static` of its shapes works). */
-export const defineOperation = <const O extends ApiOperation>(op: O): O => op;
+/** `"GET /admin/batches/{batch_id}"`: an operation's method and path template, as a request line names them. */
+export type Route = `${ApiMethod} /${string}`;
+
+/** An operation as its `*-api.ts` file writes it: method and path as one `route`, the operationId its key. */
+export type OperationSpec = Omit<ApiOperation, "method" | "path" | "operationId"> & { readonly route: Route };
+
+/** A spec of a group with `defaults`: the fields the defaults give may be left out (or overridden). */
+type SpecWith<D> = Omit<OperationSpec, keyof D> & Partial<OperationSpec>;
+
+type MethodOf<R> = R extends `${infer M extends ApiMethod} ${string}` ? M : never;
+
+/** The operation `defineOperations` makes of spec `S` named `K` in a group with `defaults` D. */
+type Defined<D, S extends Partial<OperationSpec>, K> = Omit<D, keyof S> &
+  Omit<S, "route"> & {
+    readonly method: MethodOf<S["route"]>;
+    readonly path: string;
+    readonly operationId: K;
+  };
+
+/**
+ * A file's operations, by operationId, in document order: each is its spec with the group's `defaults`
+ * (e.g. the tags every one of them has) under it, and `route` read into `method` and `path`. The specs
+ * keep their literal types, so `Static` of their shapes works.
+ */
+export function defineOperations<
+  const D extends Partial<OperationSpec>,
+  const S extends Readonly<Record<string, SpecWith<D>>>,
+>(defaults: D, specs: S): { readonly [K in keyof S]: Defined<D, S[K], K> } {
+  const operations: Record<string, ApiOperation> = {};
+  for (const [operationId, { route, ...spec }] of Object.entries(specs)) {
+    const [method, path] = (route as Route).split(" ");
+    operations[operationId] = { ...defaults, ...spec, method, path, operationId } as ApiOperation;
+  }
+  return operations as { readonly [K in keyof S]: Defined<D, S[K], K> };
+}
+
+/** The `responses` of an operation that answers 200 with `schema`. */
+export const ok = <const S extends TSchema>(description: string, schema: S) => ({
+  200: { description, schema },
+});
 
 export type ParamsOf<O extends ApiOperation> = O["pathParams"] extends TObject
   ? Static<O["pathParams"]>

@@ -9,7 +9,13 @@
  * reach the JSON of a document.
  */
 import { DEFAULT_DP, type JsonDecimal, MAX_DP, MIN_DP } from "@payouts/platform/money/json-decimal";
-import Type, { type Static, type TObject, type TSchema } from "typebox";
+import Type, {
+  type Static,
+  type TObject,
+  type TObjectOptions,
+  type TProperties,
+  type TSchema,
+} from "typebox";
 import type { Reason } from "../http/error-map.js";
 
 export { type Static, type TObject, type TSchema, Type };
@@ -30,6 +36,13 @@ function hint<T extends TSchema>(schema: T, key: string, value: string): T {
 
 /** Names `schema` as `#/components/schemas/<name>`: every use of it in a document becomes a `$ref`. */
 export const component = <T extends TSchema>(name: string, schema: T): T => hint(schema, COMPONENT, name);
+
+/** A closed object (a property it does not list is refused), named `name` in the document. */
+export const ClosedObject = <P extends TProperties>(
+  name: string,
+  properties: P,
+  options: TObjectOptions = {},
+) => component(name, Type.Object(properties, { additionalProperties: false, ...options }));
 
 export const componentName = (schema: unknown): string | undefined =>
   (schema as Record<string, string | undefined>)[COMPONENT];
@@ -124,6 +137,10 @@ export const DecimalInput = (
     ...options,
   });
 
+/** An amount to read: a DecimalInput whose bad value answers INVALID_AMOUNT. */
+export const AmountInput = (description: string, options: Parameters<typeof DecimalInput>[1] = {}) =>
+  withInvalidCode("INVALID_AMOUNT", DecimalInput(description, options));
+
 /** A decimal answered as a string at full precision (admin API). */
 export const DecimalString = (description: string, examples?: string[]) =>
   Type.String({ pattern: DECIMAL_PATTERN, description, ...(examples ? { examples } : {}) });
@@ -134,13 +151,20 @@ export const StringEnum = <const V extends readonly string[]>(
   options: { description?: string; default?: V[number]; examples?: V[number][] } = {},
 ) => Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
 
-/** `schema` or JSON null. */
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
-
 /** An ISO 8601 instant in UTC with milliseconds. */
 export const Timestamp = (description: string) =>
   Type.String({ format: "date-time", description: `${description} ISO 8601 in UTC with milliseconds.` });
+
+const orNull = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
+/** `schema` or JSON null; `Nullable.Text` and `Nullable.Timestamp` are the two most common. */
+export const Nullable = Object.assign(orNull, {
+  /** A string or JSON null. */
+  Text: (description?: string) => orNull(Type.String(), description),
+  /** A Timestamp or JSON null. */
+  Timestamp: (description: string) => orNull(Timestamp(description)),
+});
 
 /** The one error body of both listeners. */
 export const ErrorBody = component(

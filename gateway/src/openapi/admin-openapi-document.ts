@@ -5,6 +5,7 @@
 
 import type { ApiOperation } from "../api/operation.js";
 import { ADMIN_OPERATIONS } from "../operations/admin/admin-operations.js";
+import { documentHead } from "./document-head.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS } from "./openapi-components.js";
 import {
@@ -113,19 +114,14 @@ export function buildAdminOpenApiDocument(version: string): OpenApiDocument {
   const registry = new SchemaRegistry();
   const paths = buildPaths(ADMIN_OPERATIONS, registry, { commonErrors: adminCommonErrors });
   return {
-    openapi: "3.1.0",
-    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    info: {
+    ...documentHead({
       title: "Payouts admin API",
       version,
       summary: "Partners, credentials, balances, refunds and reference data, for operators.",
       description: DESCRIPTION,
-      license: { name: "Apache 2.0", identifier: "Apache-2.0" },
-    },
-    servers: [
-      { url: "/", description: "The admin listener serving this document" },
-      { url: "http://localhost:8081", description: "Embedded sandbox (`npm start`)" },
-    ],
+      servedBy: "The admin listener",
+      sandboxPort: 8081,
+    }),
     tags: TAGS,
     security: [{ bearerAuth: [] }],
     paths,

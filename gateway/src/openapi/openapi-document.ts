@@ -18,19 +18,11 @@ import { TRANSACTION_OPERATIONS } from "../operations/partner/transaction-api.js
 import { WEBHOOK_OPERATIONS } from "../operations/partner/webhook-api.js";
 import { WEBHOOK_DELIVERY_OPERATIONS } from "../operations/partner/webhook-delivery-api.js";
 import { buildAdminOpenApiDocument } from "./admin-openapi-document.js";
+import { documentHead } from "./document-head.js";
 import { NOTIFICATION_SHAPES } from "./notification-shapes.js";
 import { buildPaths, SchemaRegistry } from "./openapi-builder.js";
 import { OPENAPI_HEADERS, OPENAPI_PARAMETERS, OPENAPI_SECURITY_SCHEMES } from "./openapi-components.js";
-import {
-  AUTH_BUSY_CASE,
-  AUTH_CASE,
-  AUTH_THROTTLE_CASE,
-  type ErrorCase,
-  INTERNAL_CASE,
-  JSON_BODY_CASES,
-  UNAVAILABLE_CASE,
-  URL_TEXT_CASE,
-} from "./openapi-errors.js";
+import { partnerCommonErrors } from "./openapi-errors.js";
 import type { OpenApiDocument, Tag } from "./openapi-types.js";
 import { OUTBOUND_WEBHOOKS } from "./outbound-webhooks.js";
 
@@ -64,24 +56,6 @@ const TAGS: readonly Tag[] = [
   { name: "Documentation", description: "This document and its HTML rendering." },
 ];
 
-/**
- * What an authenticated partner operation can answer besides its own errors: the edge's (a NUL in the URL,
- * and the JSON edge's when it reads a body), 401, 429, 500 and 503 (a dependency down, or too many
- * credential checks in progress).
- */
-function partnerCommonErrors(op: ApiOperation): readonly ErrorCase[] {
-  return [
-    URL_TEXT_CASE,
-    // Every POST, PUT and PATCH goes through the JSON edge, whether the route reads a body or not.
-    ...(op.body || (op.method !== "GET" && op.method !== "DELETE") ? JSON_BODY_CASES : []),
-    AUTH_CASE,
-    AUTH_THROTTLE_CASE,
-    INTERNAL_CASE,
-    UNAVAILABLE_CASE,
-    AUTH_BUSY_CASE,
-  ];
-}
-
 /** The document for `version` (the platform's version, from the root package.json). */
 export function buildOpenApiDocument(version: string): OpenApiDocument {
   const registry = new SchemaRegistry();
@@ -89,19 +63,14 @@ export function buildOpenApiDocument(version: string): OpenApiDocument {
   const paths = (operations: readonly ApiOperation[]) => buildPaths(operations, registry, rules);
   for (const shape of NOTIFICATION_SHAPES) registry.emit(shape);
   return {
-    openapi: "3.1.0",
-    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
-    info: {
+    ...documentHead({
       title: "Payouts partner API",
       version,
       summary: "Destination lookup, pricing, idempotent payouts and signed webhooks.",
       description: DESCRIPTION,
-      license: { name: "Apache 2.0", identifier: "Apache-2.0" },
-    },
-    servers: [
-      { url: "/", description: "The gateway serving this document" },
-      { url: "http://localhost:8080", description: "Embedded sandbox (`npm start`)" },
-    ],
+      servedBy: "The gateway",
+      sandboxPort: 8080,
+    }),
     tags: TAGS,
     security: [{ basicAuth: [] }],
     paths: {

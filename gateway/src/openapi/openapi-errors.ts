@@ -95,18 +95,24 @@ export const URL_TEXT_CASE: ErrorCase = [
 ];
 
 /**
- * The cases of an authenticated route: its own, the edge's (URL, and JSON when it reads a body), 401, 429,
- * 500 and 503 (a dependency down, or too many credential checks in progress).
+ * What an authenticated partner operation can answer besides its own errors: the edge's (a NUL in the URL,
+ * and the JSON edge's when it reads a body), 401, 429, 500 and 503 (a dependency down, or too many
+ * credential checks in progress).
  */
-export function partnerErrors(
-  cases: readonly ErrorCase[],
-  options: ErrorResponseOptions & { readonly body?: boolean } = {},
-): Record<string, Response> {
-  const edge = [URL_TEXT_CASE, ...(options.body ? JSON_BODY_CASES : [])];
-  return errorResponses(
-    [...edge, ...cases, AUTH_CASE, AUTH_THROTTLE_CASE, INTERNAL_CASE, UNAVAILABLE_CASE, AUTH_BUSY_CASE],
-    options,
-  );
+export function partnerCommonErrors(op: {
+  readonly method: string;
+  readonly body?: unknown;
+}): readonly ErrorCase[] {
+  return [
+    URL_TEXT_CASE,
+    // Every POST, PUT and PATCH goes through the JSON edge, whether the route reads a body or not.
+    ...(op.body || (op.method !== "GET" && op.method !== "DELETE") ? JSON_BODY_CASES : []),
+    AUTH_CASE,
+    AUTH_THROTTLE_CASE,
+    INTERNAL_CASE,
+    UNAVAILABLE_CASE,
+    AUTH_BUSY_CASE,
+  ];
 }
 
 function statusOf([code, , status]: ErrorCase): number {

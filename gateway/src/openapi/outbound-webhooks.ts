@@ -63,6 +63,14 @@ const DELIVERY_RULES = `\`Content-Type: application/json\`; \`Authorization: Bas
 const RETRIED: Response = { description: "Any other status: the notification is retried on the schedule." };
 const GONE: Response = { description: "Gone: the delivery stops and the config is deactivated." };
 
+/** A 2xx the receiver may answer with an empty JSON object. */
+const emptyAnswer = (description: string): Response => ({
+  description,
+  content: {
+    "application/json": { schema: schemaRef("SuccessReceiverAnswer"), examples: { empty: { value: {} } } },
+  },
+});
+
 function notification(options: {
   operationId: string;
   path: string;
@@ -101,15 +109,9 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
       batchItem: NOTIFICATION_EXAMPLES.batchItemSuccess,
       test: NOTIFICATION_EXAMPLES.test,
     },
-    answer: {
-      description: "Taken in. The expected answer is an empty JSON object; any 2xx counts as delivered.",
-      content: {
-        "application/json": {
-          schema: schemaRef("SuccessReceiverAnswer"),
-          examples: { empty: { value: {} } },
-        },
-      },
-    },
+    answer: emptyAnswer(
+      "Taken in. The expected answer is an empty JSON object; any 2xx counts as delivered.",
+    ),
   }),
   "transaction.refunded": notification({
     operationId: "transactionRefunded",
@@ -136,15 +138,9 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     when: "Sent after the rail fails a PROCESSING payout (FAILED; the debit is reversed).",
     schema: "TransactionFailedNotification",
     examples: { failed: NOTIFICATION_EXAMPLES.failed },
-    answer: {
-      description: "Taken in; any 2xx counts as delivered (an empty JSON object, like success, is fine).",
-      content: {
-        "application/json": {
-          schema: schemaRef("SuccessReceiverAnswer"),
-          examples: { empty: { value: {} } },
-        },
-      },
-    },
+    answer: emptyAnswer(
+      "Taken in; any 2xx counts as delivered (an empty JSON object, like success, is fine).",
+    ),
   }),
   "statement.closed": notification({
     operationId: "statementClosed",
@@ -153,15 +149,7 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     when: "Sent once when the partner's day closes (after local midnight in the statement time zone plus a grace period): the frozen summary of `GET /statements/daily/{date}`. Delivery log entries show the `statement_id` as their `tx_id`.",
     schema: "StatementClosedNotification",
     examples: { closed: NOTIFICATION_EXAMPLES.statementClosed },
-    answer: {
-      description: "Taken in; any 2xx counts as delivered (an empty JSON object is fine).",
-      content: {
-        "application/json": {
-          schema: schemaRef("SuccessReceiverAnswer"),
-          examples: { empty: { value: {} } },
-        },
-      },
-    },
+    answer: emptyAnswer("Taken in; any 2xx counts as delivered (an empty JSON object is fine)."),
   }),
   "batch.completed": notification({
     operationId: "batchCompleted",
@@ -170,14 +158,6 @@ export const OUTBOUND_WEBHOOKS: Readonly<Record<string, PathItem>> = {
     when: "Sent once when every funded item of a batch reached its end (SUCCESS or FAILED) and the unpaid remainder went back to the balance: its counts by outcome and its amounts (`GET /batches/{batch_id}` and its items give the full report). Delivery log entries show the `batch_id` as their `tx_id`. Each item's own `transaction.success` or `transaction.failed` notification carries `batch_id` and `item_ref`.",
     schema: "BatchCompletedNotification",
     examples: { completed: NOTIFICATION_EXAMPLES.batchCompleted },
-    answer: {
-      description: "Taken in; any 2xx counts as delivered (an empty JSON object is fine).",
-      content: {
-        "application/json": {
-          schema: schemaRef("SuccessReceiverAnswer"),
-          examples: { empty: { value: {} } },
-        },
-      },
-    },
+    answer: emptyAnswer("Taken in; any 2xx counts as delivered (an empty JSON object is fine)."),
   }),
 };

@@ -2,9 +2,9 @@
  * The audit trail of the admin API (`admin/audit-admin-routes.ts`): the records of state-changing admin
  * requests, newest first, their CSV export, and the check of their hash chain.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
-  component,
+  ClosedObject,
   Nullable,
   QueryDate,
   type Static,
@@ -13,7 +13,7 @@ import {
   Type,
 } from "../../api/schema.js";
 import { AUDIT_OUTCOMES } from "../../audit/audit-outcome.js";
-import { CURSOR_CASE, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { ListPage, PAGE_CASES, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const AUDIT_TAG = ["Audit"];
 
@@ -46,111 +46,97 @@ export const AuditSearchQuery = Query({
 });
 export const AuditExportQuery = Query(FILTERS);
 
-export const AuditRecordShape = component(
-  "AuditRecord",
-  Type.Object(
-    {
-      sequence: Type.Integer({ minimum: 1, description: "Its place in the hash chain." }),
-      phase: StringEnum(["started", "finished"], {
-        description:
-          "`finished`: the answer is recorded; `started`: the handler began and no answer was recorded.",
-      }),
-      started_sequence: Nullable(
-        Type.Integer(),
-        "The request's `started` record; null if refused before its handler.",
-      ),
-      at: Timestamp("Recorded."),
-      actor: Nullable(
-        Type.Object(
-          {
-            id: Type.String(),
-            name: Type.String(),
-            kind: StringEnum(["operator", "machine"]),
-            role: Type.String(),
-          },
-          { additionalProperties: false },
-        ),
-        "Who called; null for a caller without a valid credential.",
-      ),
-      attempted_user: Nullable(Type.String(), "The user name a caller without a credential gave."),
-      source_address: Type.String(),
-      user_agent: Nullable(Type.String()),
-      request_id: Type.String(),
-      method: Type.String(),
-      route: Type.String({ description: "The matched route's template, not the URL." }),
-      target_ids: Type.Record(Type.String(), Type.String(), { description: "The path parameters." }),
-      body: Nullable(Type.String(), "The JSON body as canonical JSON text, secrets redacted."),
-      status: Nullable(Type.Integer(), "The answer's status; null while unknown."),
-      error_code: Nullable(Type.String(), "The error body's `code`."),
-      outcome: StringEnum(AUDIT_OUTCOMES),
-      prev_hash: Type.String(),
-      hash: Type.String({ description: "SHA-256 of `prev_hash` and the record's canonical JSON." }),
-    },
-    { additionalProperties: false },
+export const AuditRecordShape = ClosedObject("AuditRecord", {
+  sequence: Type.Integer({ minimum: 1, description: "Its place in the hash chain." }),
+  phase: StringEnum(["started", "finished"], {
+    description:
+      "`finished`: the answer is recorded; `started`: the handler began and no answer was recorded.",
+  }),
+  started_sequence: Nullable(
+    Type.Integer(),
+    "The request's `started` record; null if refused before its handler.",
   ),
-);
+  at: Timestamp("Recorded."),
+  actor: Nullable(
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        kind: StringEnum(["operator", "machine"]),
+        role: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    "Who called; null for a caller without a valid credential.",
+  ),
+  attempted_user: Nullable.Text("The user name a caller without a credential gave."),
+  source_address: Type.String(),
+  user_agent: Nullable.Text(),
+  request_id: Type.String(),
+  method: Type.String(),
+  route: Type.String({ description: "The matched route's template, not the URL." }),
+  target_ids: Type.Record(Type.String(), Type.String(), { description: "The path parameters." }),
+  body: Nullable.Text("The JSON body as canonical JSON text, secrets redacted."),
+  status: Nullable(Type.Integer(), "The answer's status; null while unknown."),
+  error_code: Nullable.Text("The error body's `code`."),
+  outcome: StringEnum(AUDIT_OUTCOMES),
+  prev_hash: Type.String(),
+  hash: Type.String({ description: "SHA-256 of `prev_hash` and the record's canonical JSON." }),
+});
 export type AuditRecordShape = Static<typeof AuditRecordShape>;
 
 export const AuditPage = ListPage("AuditPage", "records", AuditRecordShape);
 
-export const AuditVerification = component(
-  "AuditVerification",
-  Type.Object(
-    {
-      ok: Type.Boolean({ description: "Every record up to the chain head checks out." }),
-      verified_through: Type.Integer({ minimum: 0, description: "The chain is intact up to this sequence." }),
-      broken_at: Nullable(Type.Integer(), "The first sequence that does not check out."),
-      problem: Nullable(Type.String(), "What is wrong there."),
-      head_sequence: Type.Integer({ minimum: 0, description: "The last sequence the chain head records." }),
-      checked_at: Timestamp("When the check ran."),
+export const AuditVerification = ClosedObject("AuditVerification", {
+  ok: Type.Boolean({ description: "Every record up to the chain head checks out." }),
+  verified_through: Type.Integer({ minimum: 0, description: "The chain is intact up to this sequence." }),
+  broken_at: Nullable(Type.Integer(), "The first sequence that does not check out."),
+  problem: Nullable.Text("What is wrong there."),
+  head_sequence: Type.Integer({ minimum: 0, description: "The last sequence the chain head records." }),
+  checked_at: Timestamp("When the check ran."),
+});
+
+const operations = defineOperations(
+  { tags: AUDIT_TAG },
+  {
+    searchAuditRecords: {
+      route: "GET /admin/audit",
+      summary: "The audit trail",
+      description:
+        "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
+      // Who did what, from where: finance and admins review it.
+      role: "finance",
+      query: AuditSearchQuery,
+      responses: ok("A page.", AuditPage),
+      errors: PAGE_CASES,
     },
-    { additionalProperties: false },
-  ),
-);
-
-export const searchAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit",
-  operationId: "searchAuditRecords",
-  summary: "The audit trail",
-  description:
-    "One entry per state-changing admin request (and per export of this trail), newest first: its `finished` record, or its `started` record while no answer was recorded. Reading this list is not recorded.",
-  tags: AUDIT_TAG,
-  // Who did what, from where: finance and admins review it.
-  role: "finance",
-  query: AuditSearchQuery,
-  responses: { 200: { description: "A page.", schema: AuditPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const exportAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit/export.csv",
-  operationId: "exportAuditRecords",
-  summary: "The audit trail as CSV",
-  description:
-    "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
-  tags: AUDIT_TAG,
-  role: "finance",
-  query: AuditExportQuery,
-  responses: {
-    200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
+    exportAuditRecords: {
+      route: "GET /admin/audit/export.csv",
+      summary: "The audit trail as CSV",
+      description:
+        "The entries `GET /admin/audit` lists with the same filters, all of them, newest first, as RFC 4180 CSV with a header row, streamed. Each export is itself recorded in the trail.",
+      role: "finance",
+      query: AuditExportQuery,
+      responses: {
+        200: { description: "The CSV file.", mediaType: "text/csv", schema: Type.String() },
+      },
+      errors: [QUERY_CASE],
+    },
+    verifyAuditChain: {
+      route: "GET /admin/audit/verification",
+      summary: "Check the audit trail's hash chain",
+      description:
+        "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
+      // Says only whether the chain holds and up to where.
+      role: "viewer",
+      responses: ok("The verdict.", AuditVerification),
+      errors: [],
+    },
   },
-  errors: [QUERY_CASE],
-});
-
-export const verifyAudit = defineOperation({
-  method: "GET",
-  path: "/admin/audit/verification",
-  operationId: "verifyAuditChain",
-  summary: "Check the audit trail's hash chain",
-  description:
-    "Walks the chain from its first record to its stored head and answers the first sequence that is missing, out of place or changed (also `node services/runtime/dist/cli.js audit-verify`).",
-  tags: AUDIT_TAG,
-  // Says only whether the chain holds and up to where.
-  role: "viewer",
-  responses: { 200: { description: "The verdict.", schema: AuditVerification } },
-  errors: [],
-});
-
-export const AUDIT_OPERATIONS = [searchAudit, exportAudit, verifyAudit] as const;
+);
+export const {
+  searchAuditRecords: searchAudit,
+  exportAuditRecords: exportAudit,
+  verifyAuditChain: verifyAudit,
+} = operations;
+export const AUDIT_OPERATIONS = Object.values(operations);

@@ -2,7 +2,7 @@
  * Operators' view of bulk payouts (`admin/console-batch-routes.ts`): every partner's batches, one batch with
  * its per-item report, and cancelling a batch before it is funded. Shapes are the partner API's.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import { StringEnum, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 import {
@@ -13,7 +13,7 @@ import {
   BatchItemList,
   BatchList,
 } from "../partner/batch-api.js";
-import { CONSOLE_TAG, CURSOR_CASE, Id, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { CONSOLE_TAG, Id, PAGE_CASES, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
 
 const BATCH_PAGE = 50;
 const NOT_FOUND: ErrorCase = ["BATCH_NOT_FOUND", "no batch has this id"];
@@ -29,59 +29,44 @@ export const AdminBatchItemsQuery = Query({
   ...Paging(BATCH_PAGE),
 });
 
-export const adminListBatches = defineOperation({
-  method: "GET",
-  path: "/admin/batches",
-  operationId: "adminListBatches",
-  role: "viewer",
-  summary: "Every partner's batches, newest first",
-  tags: CONSOLE_TAG,
-  query: AdminBatchListQuery,
-  responses: { 200: { description: "A page.", schema: BatchList } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const adminGetBatch = defineOperation({
-  method: "GET",
-  path: "/admin/batches/{batch_id}",
-  operationId: "adminGetBatch",
-  role: "viewer",
-  summary: "A batch: status, counts, amounts and approvals",
-  tags: CONSOLE_TAG,
-  pathParams: BATCH_ID,
-  responses: { 200: { description: "The batch.", schema: Batch } },
-  errors: [QUERY_CASE, NOT_FOUND],
-});
-
-export const adminListBatchItems = defineOperation({
-  method: "GET",
-  path: "/admin/batches/{batch_id}/items",
-  operationId: "adminListBatchItems",
-  role: "viewer",
-  summary: "A batch's per-item report, in row order",
-  tags: CONSOLE_TAG,
-  pathParams: BATCH_ID,
-  query: AdminBatchItemsQuery,
-  responses: { 200: { description: "A page.", schema: BatchItemList } },
-  errors: [QUERY_CASE, CURSOR_CASE, NOT_FOUND],
-});
-
-export const adminCancelBatch = defineOperation({
-  method: "POST",
-  path: "/admin/batches/{batch_id}/cancel",
-  operationId: "adminCancelBatch",
-  role: "operator",
-  summary: "Cancel a batch before it is funded",
-  description: "Its items' PENDING transactions expire. The cancel reason names the operator.",
-  tags: CONSOLE_TAG,
-  pathParams: BATCH_ID,
-  responses: { 200: { description: "The cancelled batch.", schema: Batch } },
-  errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"]],
-});
-
-export const CONSOLE_BATCH_OPERATIONS = [
-  adminListBatches,
-  adminGetBatch,
-  adminListBatchItems,
-  adminCancelBatch,
-] as const;
+const operations = defineOperations(
+  { tags: CONSOLE_TAG },
+  {
+    adminListBatches: {
+      route: "GET /admin/batches",
+      role: "viewer",
+      summary: "Every partner's batches, newest first",
+      query: AdminBatchListQuery,
+      responses: ok("A page.", BatchList),
+      errors: PAGE_CASES,
+    },
+    adminGetBatch: {
+      route: "GET /admin/batches/{batch_id}",
+      role: "viewer",
+      summary: "A batch: status, counts, amounts and approvals",
+      pathParams: BATCH_ID,
+      responses: ok("The batch.", Batch),
+      errors: [QUERY_CASE, NOT_FOUND],
+    },
+    adminListBatchItems: {
+      route: "GET /admin/batches/{batch_id}/items",
+      role: "viewer",
+      summary: "A batch's per-item report, in row order",
+      pathParams: BATCH_ID,
+      query: AdminBatchItemsQuery,
+      responses: ok("A page.", BatchItemList),
+      errors: [...PAGE_CASES, NOT_FOUND],
+    },
+    adminCancelBatch: {
+      route: "POST /admin/batches/{batch_id}/cancel",
+      role: "operator",
+      summary: "Cancel a batch before it is funded",
+      description: "Its items' PENDING transactions expire. The cancel reason names the operator.",
+      pathParams: BATCH_ID,
+      responses: ok("The cancelled batch.", Batch),
+      errors: [NOT_FOUND, ["BATCH_NOT_EDITABLE", "the batch is funded, already cancelled or expired"]],
+    },
+  },
+);
+export const { adminListBatches, adminGetBatch, adminListBatchItems, adminCancelBatch } = operations;
+export const CONSOLE_BATCH_OPERATIONS = Object.values(operations);

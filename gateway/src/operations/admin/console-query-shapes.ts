@@ -5,13 +5,16 @@
  * value, so neither a typo nor `partner_id=` is an unfiltered list.
  */
 import type { TArray, TProperties, TSchema } from "typebox";
-import { component, Nullable, Type } from "../../api/schema.js";
+import { ClosedObject, Nullable, Type } from "../../api/schema.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
 
 /** Ids as the platform makes them (`tx_…`, `ptr_…`, `whd_…`). */
 export const ID_PATTERN = "^[A-Za-z0-9_-]{1,100}$";
 export const Id = (description: string, example: string) =>
   Type.String({ pattern: ID_PATTERN, description, examples: [example] });
+/** A path parameter naming one id: "The <what> (`ptr_…`)." with `example` (an id of that kind). */
+export const IdParam = (what: string, example: string) =>
+  Type.String({ description: `The ${what} (\`${example.split("_")[0]}_…\`).`, examples: [example] });
 export const Limit = (fallback: number) =>
   Type.Integer({
     minimum: 1,
@@ -26,10 +29,7 @@ export const Cursor = Type.String({
   maxLength: 500,
   description: "The `next_cursor` of the previous page; opaque.",
 });
-export const NextCursor = Nullable(
-  Type.String(),
-  "Pass as `cursor` for the next page; null on the last page.",
-);
+export const NextCursor = Nullable.Text("Pass as `cursor` for the next page; null on the last page.");
 /** The paging parameters of a list query, last in its shape: `limit` (default `fallback`) and `cursor`. */
 export const Paging = (fallback: number) => ({
   limit: Type.Optional(Limit(fallback)),
@@ -40,7 +40,7 @@ export const ListPage = <K extends string, T extends TSchema>(name: string, key:
   const properties = { [key]: Type.Array(item), next_cursor: NextCursor } as Record<K, TArray<T>> & {
     next_cursor: typeof NextCursor;
   };
-  return component(name, Type.Object(properties, { additionalProperties: false }));
+  return ClosedObject(name, properties);
 };
 export const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -52,6 +52,8 @@ export const CURSOR_CASE: ErrorCase = [
   "INVALID_FIELD",
   "`cursor` is not one this list returned, or `limit` is not 1–100",
 ];
+/** What reading a page of a list can answer besides its own cases: a bad query parameter, cursor or limit. */
+export const PAGE_CASES: readonly ErrorCase[] = [QUERY_CASE, CURSOR_CASE];
 export const PARTNER_NOT_FOUND: ErrorCase = ["PARTNER_NOT_FOUND", "no such partner"];
 /** The document tag of every console operation. */
 export const CONSOLE_TAG = ["Console"];

@@ -2,24 +2,23 @@
  * The console's transaction search across partners and one transaction's page (quote, status history,
  * ledger movements, deliveries).
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
   anyCase,
-  component,
+  ClosedObject,
   DecimalString,
   Nullable,
   QueryDate,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
 import {
   CONSOLE_TAG,
   Count,
-  CURSOR_CASE,
   Id,
   ListPage,
+  PAGE_CASES,
   Paging,
   QUERY_CASE,
   Query,
@@ -71,14 +70,11 @@ const SUMMARY_FIELDS = {
   total_usd: Nullable(DecimalString("What the balance is debited."), "Null before a quote."),
   payment_method: Type.String(),
   destination_type: Type.String(),
-  created_at: Nullable(Timestamp("Created.")),
-  updated_at: Nullable(Timestamp("Last change.")),
+  created_at: Nullable.Timestamp("Created."),
+  updated_at: Nullable.Timestamp("Last change."),
 };
 
-export const TransactionSummary = component(
-  "TransactionSummary",
-  Type.Object(SUMMARY_FIELDS, { additionalProperties: false }),
-);
+export const TransactionSummary = ClosedObject("TransactionSummary", SUMMARY_FIELDS);
 export type TransactionSummary = Static<typeof TransactionSummary>;
 
 export const TransactionSearchPage = ListPage("TransactionSearchPage", "transactions", TransactionSummary);
@@ -128,7 +124,7 @@ const Quote = Type.Object(
     fixed_fee: DecimalString("USD."),
     fee: DecimalString("USD."),
     total_usd: DecimalString("USD."),
-    expires_at: Nullable(Timestamp("The quote's end.")),
+    expires_at: Nullable.Timestamp("The quote's end."),
   },
   { additionalProperties: false },
 );
@@ -138,7 +134,7 @@ const StatusChange = Type.Object(
     from: Nullable(StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]), "Null for the creation."),
     to: StringEnum([...TRANSACTION_STATUSES, "UNSPECIFIED"]),
     reason: Type.String(),
-    at: Nullable(Timestamp("When.")),
+    at: Nullable.Timestamp("When."),
   },
   { additionalProperties: false },
 );
@@ -148,7 +144,7 @@ const LedgerMovement = Type.Object(
     movement_id: Type.String(),
     kind: StringEnum(["credit", "payout", "settlement", "reversal", "refund"]),
     reference: Type.String(),
-    created_at: Nullable(Timestamp("Booked.")),
+    created_at: Nullable.Timestamp("Booked."),
     lines: Type.Array(
       Type.Object(
         {
@@ -163,90 +159,74 @@ const LedgerMovement = Type.Object(
   { additionalProperties: false },
 );
 
-export const WebhookDelivery = component(
-  "WebhookDelivery",
-  Type.Object(
-    {
-      delivery_id: Type.String(),
-      partner_id: Type.String(),
-      config_id: Type.String(),
-      event_id: Type.String(),
-      event_type: Type.String(),
-      tx_id: Type.String(),
-      status: StringEnum(["pending", "delivering", "delivered", "dead"]),
-      attempt_count: Count("Attempts made, manual redeliveries included."),
-      next_attempt_at: Nullable(Timestamp("The next attempt, while pending.")),
-      delivered_at: Nullable(Timestamp("When a receiver answered 2xx.")),
-      last_status_code: Nullable(Type.Integer(), "The last HTTP status received."),
-      last_error: Nullable(Type.String()),
-      response_body: Nullable(Type.String(), "The receiver's last answer, at most 20 KB."),
-      created_at: Nullable(Timestamp("Queued.")),
-      attempts: Type.Array(
-        Type.Object(
-          {
-            attempt: Type.Integer({ minimum: 1 }),
-            status_code: Nullable(Type.Integer(), "Null when no HTTP answer arrived (see `error`)."),
-            duration_ms: Count("How long the attempt took."),
-            error: Nullable(Type.String()),
-            attempted_at: Nullable(Timestamp("When it started.")),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    },
-    { additionalProperties: false },
+export const WebhookDelivery = ClosedObject("WebhookDelivery", {
+  delivery_id: Type.String(),
+  partner_id: Type.String(),
+  config_id: Type.String(),
+  event_id: Type.String(),
+  event_type: Type.String(),
+  tx_id: Type.String(),
+  status: StringEnum(["pending", "delivering", "delivered", "dead"]),
+  attempt_count: Count("Attempts made, manual redeliveries included."),
+  next_attempt_at: Nullable.Timestamp("The next attempt, while pending."),
+  delivered_at: Nullable.Timestamp("When a receiver answered 2xx."),
+  last_status_code: Nullable(Type.Integer(), "The last HTTP status received."),
+  last_error: Nullable.Text(),
+  response_body: Nullable.Text("The receiver's last answer, at most 20 KB."),
+  created_at: Nullable.Timestamp("Queued."),
+  attempts: Type.Array(
+    Type.Object(
+      {
+        attempt: Type.Integer({ minimum: 1 }),
+        status_code: Nullable(Type.Integer(), "Null when no HTTP answer arrived (see `error`)."),
+        duration_ms: Count("How long the attempt took."),
+        error: Nullable.Text(),
+        attempted_at: Nullable.Timestamp("When it started."),
+      },
+      { additionalProperties: false },
+    ),
   ),
-);
+});
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const TransactionDetail = component(
-  "TransactionDetail",
-  Type.Object(
-    {
-      ...SUMMARY_FIELDS,
-      customer_id: Type.String(),
-      client_id: Type.String({ description: "The app that created it." }),
-      destination: Nullable(MaskedDestination),
-      quote: Nullable(Quote, "Null before getQuotation."),
-      provider_reference: Type.String(),
-      refund_reason: Type.String(),
-      failure_reason: Type.String(),
-      status_history: Type.Array(StatusChange, { description: "The timeline, oldest first." }),
-      ledger_movements: Type.Array(LedgerMovement, { description: "Oldest first." }),
-      webhook_deliveries: Type.Array(WebhookDelivery, {
-        description: "Newest first, each with every attempt.",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const TransactionDetail = ClosedObject("TransactionDetail", {
+  ...SUMMARY_FIELDS,
+  customer_id: Type.String(),
+  client_id: Type.String({ description: "The app that created it." }),
+  destination: Nullable(MaskedDestination),
+  quote: Nullable(Quote, "Null before getQuotation."),
+  provider_reference: Type.String(),
+  refund_reason: Type.String(),
+  failure_reason: Type.String(),
+  status_history: Type.Array(StatusChange, { description: "The timeline, oldest first." }),
+  ledger_movements: Type.Array(LedgerMovement, { description: "Oldest first." }),
+  webhook_deliveries: Type.Array(WebhookDelivery, {
+    description: "Newest first, each with every attempt.",
+  }),
+});
 export type TransactionDetail = Static<typeof TransactionDetail>;
 
-export const searchTransactions = defineOperation({
-  method: "GET",
-  path: "/admin/transactions",
-  operationId: "searchTransactions",
-  role: "viewer",
-  summary: "Search transactions across partners",
-  description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
-  tags: CONSOLE_TAG,
-  query: TransactionSearchQuery,
-  responses: { 200: { description: "A page.", schema: TransactionSearchPage } },
-  errors: [QUERY_CASE, CURSOR_CASE, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
-});
-
-export const getTransactionDetail = defineOperation({
-  method: "GET",
-  path: "/admin/transactions/{tx_id}",
-  operationId: "getTransactionDetail",
-  role: "viewer",
-  summary: "A transaction's page",
-  description:
-    "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",
-  tags: CONSOLE_TAG,
-  pathParams: TxParams,
-  responses: { 200: { description: "The transaction.", schema: TransactionDetail } },
-  errors: [QUERY_CASE, ["TRANSACTION_NOT_FOUND", "no such transaction"]],
-});
-
-export const CONSOLE_TRANSACTION_OPERATIONS = [searchTransactions, getTransactionDetail] as const;
+const operations = defineOperations(
+  { tags: CONSOLE_TAG, role: "viewer" },
+  {
+    searchTransactions: {
+      route: "GET /admin/transactions",
+      summary: "Search transactions across partners",
+      description: "Newest first by (created_at, tx_id); every filter is optional and they combine.",
+      query: TransactionSearchQuery,
+      responses: ok("A page.", TransactionSearchPage),
+      errors: [...PAGE_CASES, ["INVALID_FIELD", "`created_from` is after `created_to`"]],
+    },
+    getTransactionDetail: {
+      route: "GET /admin/transactions/{tx_id}",
+      summary: "A transaction's page",
+      description:
+        "The destination with account numbers masked, the quote, the ledger movements, the status timeline and every webhook delivery with each attempt's status code and timing.",
+      pathParams: TxParams,
+      responses: ok("The transaction.", TransactionDetail),
+      errors: [QUERY_CASE, ["TRANSACTION_NOT_FOUND", "no such transaction"]],
+    },
+  },
+);
+export const { searchTransactions, getTransactionDetail } = operations;
+export const CONSOLE_TRANSACTION_OPERATIONS = Object.values(operations);

@@ -1,12 +1,12 @@
 /** Shapes and operations of FX rates and corridors (`pricing-admin-routes.ts`). */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   DecimalInput,
   DecimalString,
   Nullable,
   type Static,
-  Timestamp,
   Type,
 } from "../../api/schema.js";
 
@@ -24,23 +24,14 @@ export const FxRateRequest = component(
   }),
 );
 
-export const FxRate = component(
-  "FxRate",
-  Type.Object(
-    {
-      currency: Type.String(),
-      rate_per_usd: DecimalString("At full precision.", ["5.4"]),
-      updated_at: Nullable(Timestamp("Last change.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const FxRate = ClosedObject("FxRate", {
+  currency: Type.String(),
+  rate_per_usd: DecimalString("At full precision.", ["5.4"]),
+  updated_at: Nullable.Timestamp("Last change."),
+});
 export type FxRate = Static<typeof FxRate>;
 
-export const FxRateList = component(
-  "FxRateList",
-  Type.Object({ fx_rates: Type.Array(FxRate) }, { additionalProperties: false }),
-);
+export const FxRateList = ClosedObject("FxRateList", { fx_rates: Type.Array(FxRate) });
 
 export const CorridorRequest = component(
   "CorridorRequest",
@@ -56,25 +47,16 @@ export const CorridorRequest = component(
   }),
 );
 
-export const Corridor = component(
-  "Corridor",
-  Type.Object(
-    {
-      country_code: Type.String(),
-      currency: Type.String(),
-      min_amount: DecimalString("Local currency, full precision."),
-      max_amount: DecimalString("Local currency, full precision."),
-      enabled: Type.Boolean(),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Corridor = ClosedObject("Corridor", {
+  country_code: Type.String(),
+  currency: Type.String(),
+  min_amount: DecimalString("Local currency, full precision."),
+  max_amount: DecimalString("Local currency, full precision."),
+  enabled: Type.Boolean(),
+});
 export type Corridor = Static<typeof Corridor>;
 
-export const CorridorList = component(
-  "CorridorList",
-  Type.Object({ corridors: Type.Array(Corridor) }, { additionalProperties: false }),
-);
+export const CorridorList = ClosedObject("CorridorList", { corridors: Type.Array(Corridor) });
 
 const TAGS = ["Reference data"];
 const PRICING_REFUSAL = [
@@ -82,74 +64,57 @@ const PRICING_REFUSAL = [
   "the pricing service refused a value: not an ISO code, a rate not above 0, a range upside down (`field` names it)",
 ] as const;
 
-export const putFxRate = defineOperation({
-  method: "PUT",
-  path: "/admin/fx-rates/{currency}",
-  operationId: "putFxRate",
-  role: "admin",
-  summary: "Set a currency's FX rate",
-  description: "Takes effect for new quotes at once (each pricing replica's cache: within its TTL).",
-  tags: TAGS,
-  pathParams: CurrencyParams,
-  body: FxRateRequest,
-  responses: { 200: { description: "The rate as stored.", schema: FxRate } },
-  errors: [PRICING_REFUSAL],
-});
-
-export const deleteFxRate = defineOperation({
-  method: "DELETE",
-  path: "/admin/fx-rates/{currency}",
-  operationId: "deleteFxRate",
-  role: "admin",
-  summary: "Remove a currency's FX rate",
-  tags: TAGS,
-  pathParams: CurrencyParams,
-  responses: { 204: { description: "Removed." } },
-  errors: [
-    ["FX_RATE_NOT_FOUND", "no FX rate is set for the currency", 404],
-    ["INVALID_FIELD", "the currency is not an ISO 4217 code with minor units"],
-  ],
-});
-
-export const listFxRates = defineOperation({
-  method: "GET",
-  path: "/admin/fx-rates",
-  operationId: "listFxRates",
-  role: "viewer",
-  summary: "Every FX rate",
-  tags: TAGS,
-  responses: { 200: { description: "The rates.", schema: FxRateList } },
-  errors: [],
-});
-
-export const putCorridor = defineOperation({
-  method: "PUT",
-  path: "/admin/corridors/{country_code}",
-  operationId: "putCorridor",
-  role: "admin",
-  summary: "Set a corridor's currency, limits and switch",
-  tags: TAGS,
-  pathParams: CountryParams,
-  body: CorridorRequest,
-  responses: { 200: { description: "The corridor as stored.", schema: Corridor } },
-  errors: [PRICING_REFUSAL, ["INVALID_AMOUNT", "a limit has more decimals than the currency's minor units"]],
-});
-
-export const listCorridors = defineOperation({
-  method: "GET",
-  path: "/admin/corridors",
-  operationId: "listCorridors",
-  role: "viewer",
-  summary: "Every corridor",
-  tags: TAGS,
-  responses: { 200: { description: "The corridors.", schema: CorridorList } },
-  errors: [],
-});
-
-export const PRICING_ADMIN_OPERATIONS = [
-  putFxRate,
-  deleteFxRate,
-  listFxRates,
-  putCorridor,
-  listCorridors,
-] as const;
+const operations = defineOperations(
+  { tags: TAGS },
+  {
+    putFxRate: {
+      route: "PUT /admin/fx-rates/{currency}",
+      role: "admin",
+      summary: "Set a currency's FX rate",
+      description: "Takes effect for new quotes at once (each pricing replica's cache: within its TTL).",
+      pathParams: CurrencyParams,
+      body: FxRateRequest,
+      responses: ok("The rate as stored.", FxRate),
+      errors: [PRICING_REFUSAL],
+    },
+    deleteFxRate: {
+      route: "DELETE /admin/fx-rates/{currency}",
+      role: "admin",
+      summary: "Remove a currency's FX rate",
+      pathParams: CurrencyParams,
+      responses: { 204: { description: "Removed." } },
+      errors: [
+        ["FX_RATE_NOT_FOUND", "no FX rate is set for the currency", 404],
+        ["INVALID_FIELD", "the currency is not an ISO 4217 code with minor units"],
+      ],
+    },
+    listFxRates: {
+      route: "GET /admin/fx-rates",
+      role: "viewer",
+      summary: "Every FX rate",
+      responses: ok("The rates.", FxRateList),
+      errors: [],
+    },
+    putCorridor: {
+      route: "PUT /admin/corridors/{country_code}",
+      role: "admin",
+      summary: "Set a corridor's currency, limits and switch",
+      pathParams: CountryParams,
+      body: CorridorRequest,
+      responses: ok("The corridor as stored.", Corridor),
+      errors: [
+        PRICING_REFUSAL,
+        ["INVALID_AMOUNT", "a limit has more decimals than the currency's minor units"],
+      ],
+    },
+    listCorridors: {
+      route: "GET /admin/corridors",
+      role: "viewer",
+      summary: "Every corridor",
+      responses: ok("The corridors.", CorridorList),
+      errors: [],
+    },
+  },
+);
+export const { putFxRate, deleteFxRate, listFxRates, putCorridor, listCorridors } = operations;
+export const PRICING_ADMIN_OPERATIONS = Object.values(operations);

@@ -4,9 +4,9 @@
  * discrepancy control that exercises it.
  */
 import { BREAK_TYPES } from "@payouts/ledger/reconciliation-breaks";
-import { defineOperation } from "../../api/operation.js";
-import { component, Nullable, type Static, StringEnum, Timestamp, Type } from "../../api/schema.js";
-import { CURSOR_CASE, Id, ListPage, Paging, QUERY_CASE, Query } from "./console-query-shapes.js";
+import { defineOperations, ok } from "../../api/operation.js";
+import { ClosedObject, component, Nullable, type Static, StringEnum, Type } from "../../api/schema.js";
+import { Id, IdParam, ListPage, PAGE_CASES, Paging, Query } from "./console-query-shapes.js";
 
 const TAG = ["Reconciliation"];
 
@@ -32,67 +32,54 @@ export const StartRunRequest = component(
   }),
 );
 
-export const ReconciliationRun = component(
-  "ReconciliationRun",
-  Type.Object(
-    {
-      run_id: Type.String(),
-      rail: Type.String(),
-      date: Type.String({ description: "The reconciled UTC day." }),
-      status: StringEnum(["RUNNING", "COMPLETED", "FAILED"]),
-      started_by: Type.String(),
-      rail_records: Type.Integer({ minimum: 0, description: "Records the rail listed for the day." }),
-      ledger_payouts: Type.Integer({
-        minimum: 0,
-        description: "Payouts the ledger noted as accepted that day.",
-      }),
-      breaks_found: Type.Integer({ minimum: 0, description: "Breaks this run found." }),
-      breaks_opened: Type.Integer({
-        minimum: 0,
-        description:
-          "Of those, the new ones: a break already open or resolved for the day is not opened again.",
-      }),
-      error: Type.String(),
-      started_at: Nullable(Timestamp("Start.")),
-      finished_at: Nullable(Timestamp("End; null while running.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const ReconciliationRun = ClosedObject("ReconciliationRun", {
+  run_id: Type.String(),
+  rail: Type.String(),
+  date: Type.String({ description: "The reconciled UTC day." }),
+  status: StringEnum(["RUNNING", "COMPLETED", "FAILED"]),
+  started_by: Type.String(),
+  rail_records: Type.Integer({ minimum: 0, description: "Records the rail listed for the day." }),
+  ledger_payouts: Type.Integer({
+    minimum: 0,
+    description: "Payouts the ledger noted as accepted that day.",
+  }),
+  breaks_found: Type.Integer({ minimum: 0, description: "Breaks this run found." }),
+  breaks_opened: Type.Integer({
+    minimum: 0,
+    description: "Of those, the new ones: a break already open or resolved for the day is not opened again.",
+  }),
+  error: Type.String(),
+  started_at: Nullable.Timestamp("Start."),
+  finished_at: Nullable.Timestamp("End; null while running."),
+});
 export type ReconciliationRun = Static<typeof ReconciliationRun>;
 
-export const ReconciliationBreak = component(
-  "ReconciliationBreak",
-  Type.Object(
-    {
-      break_id: Type.String(),
-      rail: Type.String(),
-      date: Type.String(),
-      type: StringEnum(BREAK_TYPES),
-      key: Type.String({
-        description: "The tx_id, or the rail's reference for a record the ledger does not know.",
-      }),
-      tx_id: Type.String(),
-      rail_reference: Type.String(),
-      ledger_amount: Nullable(Type.String(), "Local amount in the ledger; null when it has none."),
-      rail_amount: Nullable(Type.String(), "Local amount the rail listed; null when it listed none."),
-      currency: Type.String(),
-      ledger_status: Type.String(),
-      rail_status: Type.String(),
-      detail: Type.String(),
-      run_id: Type.String({ description: "The run that opened it." }),
-      opened_at: Nullable(Timestamp("Opened.")),
-      resolution: Nullable(
-        Type.Object(
-          { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable(Timestamp("Resolved.")) },
-          { additionalProperties: false },
-        ),
-        "The operator's resolution; null while open.",
-      ),
-    },
-    { additionalProperties: false },
+export const ReconciliationBreak = ClosedObject("ReconciliationBreak", {
+  break_id: Type.String(),
+  rail: Type.String(),
+  date: Type.String(),
+  type: StringEnum(BREAK_TYPES),
+  key: Type.String({
+    description: "The tx_id, or the rail's reference for a record the ledger does not know.",
+  }),
+  tx_id: Type.String(),
+  rail_reference: Type.String(),
+  ledger_amount: Nullable.Text("Local amount in the ledger; null when it has none."),
+  rail_amount: Nullable.Text("Local amount the rail listed; null when it listed none."),
+  currency: Type.String(),
+  ledger_status: Type.String(),
+  rail_status: Type.String(),
+  detail: Type.String(),
+  run_id: Type.String({ description: "The run that opened it." }),
+  opened_at: Nullable.Timestamp("Opened."),
+  resolution: Nullable(
+    Type.Object(
+      { note: Type.String(), resolved_by: Type.String(), resolved_at: Nullable.Timestamp("Resolved.") },
+      { additionalProperties: false },
+    ),
+    "The operator's resolution; null while open.",
   ),
-);
+});
 export type ReconciliationBreak = Static<typeof ReconciliationBreak>;
 
 export const RunQuery = Query({
@@ -114,10 +101,7 @@ export const RunPage = ListPage("ReconciliationRunPage", "runs", ReconciliationR
 export const BreakPage = ListPage("ReconciliationBreakPage", "breaks", ReconciliationBreak);
 
 export const BreakParams = Type.Object({
-  break_id: Type.String({
-    description: "The break (`brk_…`).",
-    examples: ["brk_01m7xx9726hzfmmn1fcz6t8605"],
-  }),
+  break_id: IdParam("break", "brk_01m7xx9726hzfmmn1fcz6t8605"),
 });
 
 export const ResolveBreakRequest = component(
@@ -159,96 +143,80 @@ export const DiscrepancyRequest = component(
   }),
 );
 
-export const Discrepancy = component(
-  "SandboxDiscrepancy",
-  Type.Object({ discrepancy_id: Type.String() }, { additionalProperties: false }),
-);
+export const Discrepancy = ClosedObject("SandboxDiscrepancy", { discrepancy_id: Type.String() });
 export type Discrepancy = Static<typeof Discrepancy>;
 
-export const startReconciliationRun = defineOperation({
-  method: "POST",
-  path: "/admin/reconciliation/runs",
-  operationId: "startReconciliationRun",
-  role: "operator",
-  summary: "Reconcile a rail's day now",
-  description:
-    "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
-  tags: TAG,
-  body: StartRunRequest,
-  responses: { 200: { description: "The finished run.", schema: ReconciliationRun } },
-  errors: [
-    ["INVALID_FIELD", "`date` is not a real day or is in the future"],
-    ["UNKNOWN_RAIL", "the ledger submits to no rail of this name"],
-    ["SERVICE_UNAVAILABLE", "the rail did not answer with its records; the run is kept as FAILED"],
-  ],
-});
-
-export const listReconciliationRuns = defineOperation({
-  method: "GET",
-  path: "/admin/reconciliation/runs",
-  operationId: "listReconciliationRuns",
-  role: "viewer",
-  summary: "Reconciliation runs",
-  description: "Newest first.",
-  tags: TAG,
-  query: RunQuery,
-  responses: { 200: { description: "A page.", schema: RunPage } },
-  errors: [QUERY_CASE, CURSOR_CASE],
-});
-
-export const listReconciliationBreaks = defineOperation({
-  method: "GET",
-  path: "/admin/reconciliation/breaks",
-  operationId: "listReconciliationBreaks",
-  role: "viewer",
-  summary: "Reconciliation breaks",
-  description: "Newest first, filtered; each with its resolution once resolved.",
-  tags: TAG,
-  query: BreakQuery,
-  responses: { 200: { description: "A page.", schema: BreakPage } },
-  errors: [QUERY_CASE, CURSOR_CASE, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
-});
-
-export const resolveReconciliationBreak = defineOperation({
-  method: "POST",
-  path: "/admin/reconciliation/breaks/{break_id}/resolve",
-  operationId: "resolveReconciliationBreak",
-  role: "finance",
-  summary: "Resolve a reconciliation break",
-  description:
-    "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
-  tags: TAG,
-  pathParams: BreakParams,
-  body: ResolveBreakRequest,
-  responses: { 200: { description: "The resolved break.", schema: ReconciliationBreak } },
-  errors: [
-    ["RECONCILIATION_BREAK_NOT_FOUND", "no such break"],
-    ["BREAK_ALREADY_RESOLVED", "the break was already resolved; the first resolution stands"],
-  ],
-});
-
-export const injectSandboxDiscrepancy = defineOperation({
-  method: "POST",
-  path: "/admin/sandbox/settlements/{date}/discrepancies",
-  operationId: "injectSandboxSettlementDiscrepancy",
-  role: "admin",
-  summary: "Sandbox rail: plant a discrepancy in a day's settlement records",
-  description:
-    "Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).",
-  tags: ["Sandbox"],
-  pathParams: DateParams,
-  body: DiscrepancyRequest,
-  responses: { 201: { description: "Planted.", schema: Discrepancy } },
-  errors: [
-    ["INVALID_FIELD", "`date` is not a real day, or `amount` is not above 0"],
-    ["MISSING_REQUIRED_FIELD", "`tx_id` (every kind but ADD_UNKNOWN_RECORD) or `amount` (CHANGE_AMOUNT)"],
-  ],
-});
-
-export const RECONCILIATION_ADMIN_OPERATIONS = [
+const operations = defineOperations(
+  { tags: TAG },
+  {
+    startReconciliationRun: {
+      route: "POST /admin/reconciliation/runs",
+      role: "operator",
+      summary: "Reconcile a rail's day now",
+      description:
+        "Compares the rail's settlement records of the UTC day with the ledger's payouts of that day and opens a break per disagreement. Safe to repeat: a break already open or resolved for the day is not opened again (`breaks_opened` 0 on a repeat).",
+      body: StartRunRequest,
+      responses: ok("The finished run.", ReconciliationRun),
+      errors: [
+        ["INVALID_FIELD", "`date` is not a real day or is in the future"],
+        ["UNKNOWN_RAIL", "the ledger submits to no rail of this name"],
+        ["SERVICE_UNAVAILABLE", "the rail did not answer with its records; the run is kept as FAILED"],
+      ],
+    },
+    listReconciliationRuns: {
+      route: "GET /admin/reconciliation/runs",
+      role: "viewer",
+      summary: "Reconciliation runs",
+      description: "Newest first.",
+      query: RunQuery,
+      responses: ok("A page.", RunPage),
+      errors: PAGE_CASES,
+    },
+    listReconciliationBreaks: {
+      route: "GET /admin/reconciliation/breaks",
+      role: "viewer",
+      summary: "Reconciliation breaks",
+      description: "Newest first, filtered; each with its resolution once resolved.",
+      query: BreakQuery,
+      responses: ok("A page.", BreakPage),
+      errors: [...PAGE_CASES, ["RECONCILIATION_RUN_NOT_FOUND", "`run_id` names no run"]],
+    },
+    resolveReconciliationBreak: {
+      route: "POST /admin/reconciliation/breaks/{break_id}/resolve",
+      role: "finance",
+      summary: "Resolve a reconciliation break",
+      description:
+        "Records the operator's note, who and when. It moves no money: a correction is a refund, a failure or a credit of its own. A break is resolved once and stays resolved when later runs find it again.",
+      pathParams: BreakParams,
+      body: ResolveBreakRequest,
+      responses: ok("The resolved break.", ReconciliationBreak),
+      errors: [
+        ["RECONCILIATION_BREAK_NOT_FOUND", "no such break"],
+        ["BREAK_ALREADY_RESOLVED", "the break was already resolved; the first resolution stands"],
+      ],
+    },
+    injectSandboxSettlementDiscrepancy: {
+      route: "POST /admin/sandbox/settlements/{date}/discrepancies",
+      role: "admin",
+      summary: "Sandbox rail: plant a discrepancy in a day's settlement records",
+      description:
+        "Changes what the sandbox rail reports for the day (not what it did), to exercise reconciliation. The rail refuses it in production mode (403 `SANDBOX_CONTROL_DISABLED`).",
+      tags: ["Sandbox"],
+      pathParams: DateParams,
+      body: DiscrepancyRequest,
+      responses: { 201: { description: "Planted.", schema: Discrepancy } },
+      errors: [
+        ["INVALID_FIELD", "`date` is not a real day, or `amount` is not above 0"],
+        ["MISSING_REQUIRED_FIELD", "`tx_id` (every kind but ADD_UNKNOWN_RECORD) or `amount` (CHANGE_AMOUNT)"],
+      ],
+    },
+  },
+);
+export const {
   startReconciliationRun,
   listReconciliationRuns,
   listReconciliationBreaks,
   resolveReconciliationBreak,
-  injectSandboxDiscrepancy,
-] as const;
+  injectSandboxSettlementDiscrepancy: injectSandboxDiscrepancy,
+} = operations;
+export const RECONCILIATION_ADMIN_OPERATIONS = Object.values(operations);

@@ -3,8 +3,8 @@
  * the lookup service applies the field rules the shapes document; the gateway caps the lengths.
  */
 import { IC_TYPE_CODES } from "@payouts/lookup/ic-types";
-import { defineOperation } from "../../api/operation.js";
-import { component, Nullable, type Static, serviceRule, Timestamp, Type } from "../../api/schema.js";
+import { defineOperations } from "../../api/operation.js";
+import { ClosedObject, component, Nullable, type Static, serviceRule, Type } from "../../api/schema.js";
 import { CUSTOMER_EXAMPLE, CUSTOMER_REQUEST_EXAMPLE } from "../../openapi/openapi-examples.js";
 import { optionalText, serviceText } from "./lookup-api.js";
 
@@ -60,68 +60,60 @@ export const CustomerRequest = component(
   ),
 );
 
-export const Customer = component(
-  "Customer",
-  Type.Object(
-    {
-      customer_id: Type.String({
-        description: "Identifier to pass as `customer_id`.",
-        examples: ["cus_01m7xx94hd26qz72tpjzafqaav"],
-      }),
-      name_first: Type.String({ description: "First name(s)." }),
-      name_last: Type.String({ description: "Last name(s)." }),
-      country: Type.String({ description: "ISO alpha-2, upper case." }),
-      ic_type: optionalText("Only when given."),
-      ic_number: optionalText("Only when given; CPF/CNPJ without punctuation."),
-      phone: optionalText("Only when given; E.164."),
-      email: optionalText("Only when given; lower case."),
-      external_reference: optionalText("Only when given."),
-      created_at: Nullable(Timestamp("Registration time.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Customer = ClosedObject("Customer", {
+  customer_id: Type.String({
+    description: "Identifier to pass as `customer_id`.",
+    examples: ["cus_01m7xx94hd26qz72tpjzafqaav"],
+  }),
+  name_first: Type.String({ description: "First name(s)." }),
+  name_last: Type.String({ description: "Last name(s)." }),
+  country: Type.String({ description: "ISO alpha-2, upper case." }),
+  ic_type: optionalText("Only when given."),
+  ic_number: optionalText("Only when given; CPF/CNPJ without punctuation."),
+  phone: optionalText("Only when given; E.164."),
+  email: optionalText("Only when given; lower case."),
+  external_reference: optionalText("Only when given."),
+  created_at: Nullable.Timestamp("Registration time."),
+});
 export type Customer = Static<typeof Customer>;
 
-export const createCustomer = defineOperation({
-  method: "POST",
-  path: "/customers",
-  operationId: "createCustomer",
-  tags: ["Customers"],
-  summary: "Register a sender",
-  description:
-    "Registers the person (or business) on whose behalf you pay out. Every lookup names one by `customer_id`, and the transaction's sender is built from it. Registering the same person twice gives two customers.",
-  body: CustomerRequest,
-  bodyExamples: { brazilian: CUSTOMER_REQUEST_EXAMPLE },
-  responses: {
-    201: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
+const operations = defineOperations(
+  { tags: ["Customers"] },
+  {
+    createCustomer: {
+      route: "POST /customers",
+      summary: "Register a sender",
+      description:
+        "Registers the person (or business) on whose behalf you pay out. Every lookup names one by `customer_id`, and the transaction's sender is built from it. Registering the same person twice gives two customers.",
+      body: CustomerRequest,
+      bodyExamples: { brazilian: CUSTOMER_REQUEST_EXAMPLE },
+      responses: {
+        201: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
+      },
+      errors: [
+        [
+          "MISSING_REQUIRED_FIELD",
+          "`name_first`, `name_last` or `country` is absent, or one of `ic_type`/`ic_number` without the other",
+        ],
+        [
+          "INVALID_FIELD",
+          "a field breaks its rule (named in `field`): not a letter in a name, unknown country or `ic_type`, bad CPF/CNPJ check digits, a phone without `+`, a malformed e-mail",
+        ],
+      ],
+    },
+    getCustomer: {
+      route: "GET /customers/{customer_id}",
+      summary: "Read a sender",
+      pathParams: Type.Object({ customer_id: Type.String({ description: "The customer's id." }) }),
+      responses: {
+        200: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
+      },
+      errors: [
+        ["MISSING_REQUIRED_FIELD", "`customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)"],
+        ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
+      ],
+    },
   },
-  errors: [
-    [
-      "MISSING_REQUIRED_FIELD",
-      "`name_first`, `name_last` or `country` is absent, or one of `ic_type`/`ic_number` without the other",
-    ],
-    [
-      "INVALID_FIELD",
-      "a field breaks its rule (named in `field`): not a letter in a name, unknown country or `ic_type`, bad CPF/CNPJ check digits, a phone without `+`, a malformed e-mail",
-    ],
-  ],
-});
-
-export const getCustomer = defineOperation({
-  method: "GET",
-  path: "/customers/{customer_id}",
-  operationId: "getCustomer",
-  tags: ["Customers"],
-  summary: "Read a sender",
-  pathParams: Type.Object({ customer_id: Type.String({ description: "The customer's id." }) }),
-  responses: {
-    200: { description: "The customer.", schema: Customer, examples: { registered: CUSTOMER_EXAMPLE } },
-  },
-  errors: [
-    ["MISSING_REQUIRED_FIELD", "`customer_id` is blank once trimmed (only whitespace, e.g. `%0D`)"],
-    ["CUSTOMER_NOT_FOUND", "no such customer among yours (another partner's id included)", 404],
-  ],
-});
-
-export const CUSTOMER_OPERATIONS = [createCustomer, getCustomer] as const;
+);
+export const { createCustomer, getCustomer } = operations;
+export const CUSTOMER_OPERATIONS = Object.values(operations);

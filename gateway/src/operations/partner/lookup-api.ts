@@ -4,10 +4,11 @@
  * and lengths, `partner_app_id`, `amount` — and the lookup service applies the destination and customer
  * rules (`serviceRule`: the document states them, the service answers them).
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
+  AmountInput,
+  ClosedObject,
   component,
-  DecimalInput,
   FreeMap,
   LocalAmount,
   Refused,
@@ -17,7 +18,6 @@ import {
   strictText,
   Type,
   UsdAmount,
-  withInvalidCode,
 } from "../../api/schema.js";
 import { parameterRef } from "../../openapi/openapi-components.js";
 import type { ErrorCase } from "../../openapi/openapi-errors.js";
@@ -67,8 +67,7 @@ const PARTNER_REFS = {
   ),
   wallet_identifier: text("Your wallet or account identifier, stored with the transaction.", FIELD_MAX),
 };
-const AMOUNT = (description: string) =>
-  Type.Optional(withInvalidCode("INVALID_AMOUNT", DecimalInput(description, { minimum: 0 })));
+const AMOUNT = (description: string) => Type.Optional(AmountInput(description, { minimum: 0 }));
 
 export const LookupPaymentCodeRequest = component(
   "LookupPaymentCodeRequest",
@@ -162,117 +161,94 @@ export const DecodeQrRequest = component(
 );
 export type DecodeQrRequest = Static<typeof DecodeQrRequest>;
 
-const MissingField = component(
-  "MissingField",
-  Type.Object(
-    {
-      field: Type.String({
-        description: "Request field still to provide.",
-        examples: ["amount", "account_reference"],
-      }),
-      type: Type.String({ description: "Its kind.", examples: ["numeric", "string"] }),
-      label: Type.String({ description: "A label to show.", examples: ["Amount"] }),
-    },
-    { additionalProperties: false },
-  ),
-);
+const MissingField = ClosedObject("MissingField", {
+  field: Type.String({
+    description: "Request field still to provide.",
+    examples: ["amount", "account_reference"],
+  }),
+  type: Type.String({ description: "Its kind.", examples: ["numeric", "string"] }),
+  label: Type.String({ description: "A label to show.", examples: ["Amount"] }),
+});
 
 export const optionalText = (description: string, extra: Record<string, unknown> = {}) =>
   Type.Optional(Type.String({ description, ...extra }));
 const PAYMENT_TYPE = ["till", "paybill"] as const;
 
-const MerchantInfo = component(
+const MerchantInfo = ClosedObject(
   "MerchantInfo",
-  Type.Object(
-    {
-      merchant_id: optionalText("Till or paybill number."),
-      display_name: optionalText("Verified display name."),
-      country_code: optionalText("ISO alpha-2."),
-      payment_type: Type.Optional(StringEnum(PAYMENT_TYPE, { description: "Kind of short code." })),
-      lipa_number: optionalText("The number to pay (Lipa na M-Pesa)."),
-      account_reference: optionalText("Paybill bill reference."),
-    },
-    {
-      additionalProperties: false,
-      description: "KE/TZ/UG till and paybill metadata; empty fields are left out.",
-    },
-  ),
+  {
+    merchant_id: optionalText("Till or paybill number."),
+    display_name: optionalText("Verified display name."),
+    country_code: optionalText("ISO alpha-2."),
+    payment_type: Type.Optional(StringEnum(PAYMENT_TYPE, { description: "Kind of short code." })),
+    lipa_number: optionalText("The number to pay (Lipa na M-Pesa)."),
+    account_reference: optionalText("Paybill bill reference."),
+  },
+  {
+    description: "KE/TZ/UG till and paybill metadata; empty fields are left out.",
+  },
 );
 
-export const LookupResult = component(
+export const LookupResult = ClosedObject(
   "LookupResult",
-  Type.Object(
-    {
-      is_dynamic: Type.Boolean({ description: "True for dynamic QR codes and for tills and paybills." }),
-      is_business: Type.Boolean({
-        description: "True when the recipient is a business (CNPJ key, till, paybill, merchant QR).",
+  {
+    is_dynamic: Type.Boolean({ description: "True for dynamic QR codes and for tills and paybills." }),
+    is_business: Type.Boolean({
+      description: "True when the recipient is a business (CNPJ key, till, paybill, merchant QR).",
+    }),
+    amount: LocalAmount("The transaction's amount; 0 while none was given."),
+    merchant: Type.String({ description: "Merchant name, or an empty string." }),
+    merchant_id: optionalText(
+      "Till or paybill number (VN: the account number), only when the destination has one.",
+    ),
+    merchant_name: optionalText("Verified merchant display name, only when the destination has one."),
+    payment_type: Type.Optional(
+      StringEnum(PAYMENT_TYPE, {
+        description: "Kind of merchant short code, only for tills and paybills.",
       }),
-      amount: LocalAmount("The transaction's amount; 0 while none was given."),
-      merchant: Type.String({ description: "Merchant name, or an empty string." }),
-      merchant_id: optionalText(
-        "Till or paybill number (VN: the account number), only when the destination has one.",
-      ),
-      merchant_name: optionalText("Verified merchant display name, only when the destination has one."),
-      payment_type: Type.Optional(
-        StringEnum(PAYMENT_TYPE, {
-          description: "Kind of merchant short code, only for tills and paybills.",
-        }),
-      ),
-      merchant_info: Type.Optional(MerchantInfo),
-      country: Type.String({ description: "ISO alpha-2 country of the destination." }),
-      tx_id: Type.String({
-        description: "Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.",
-        examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
-      }),
-      currency: Type.String({ description: "ISO 4217 currency of the corridor." }),
-      partner_transaction_id: Type.String({ description: "Echo of your reference; empty string when none." }),
-      amount_usd: Type.Optional(UsdAmount("Only when the amount is greater than 0: the amount")),
-      fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: `percentage_fee + fixed_fee`")),
-      percentage_fee: Type.Optional(
-        UsdAmount("Only when the amount is greater than 0: the percentage part of the fee"),
-      ),
-      fixed_fee: Type.Optional(
-        UsdAmount("Only when the amount is greater than 0: the fixed part of the fee"),
-      ),
-      missing_fields: Type.Array(MissingField, {
-        description:
-          "What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing.",
-      }),
-      suggested_values: FreeMap(
-        "Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none.",
-      ),
-      sender: SenderMap,
-      recipient: RecipientMap,
-    },
-    {
-      additionalProperties: false,
+    ),
+    merchant_info: Type.Optional(MerchantInfo),
+    country: Type.String({ description: "ISO alpha-2 country of the destination." }),
+    tx_id: Type.String({
+      description: "Identifier of the PENDING transaction created; pass it to `POST /getQuotation`.",
+      examples: ["tx_01m7xx9726hzfmmn1fcz6t8605"],
+    }),
+    currency: Type.String({ description: "ISO 4217 currency of the corridor." }),
+    partner_transaction_id: Type.String({ description: "Echo of your reference; empty string when none." }),
+    amount_usd: Type.Optional(UsdAmount("Only when the amount is greater than 0: the amount")),
+    fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: `percentage_fee + fixed_fee`")),
+    percentage_fee: Type.Optional(
+      UsdAmount("Only when the amount is greater than 0: the percentage part of the fee"),
+    ),
+    fixed_fee: Type.Optional(UsdAmount("Only when the amount is greater than 0: the fixed part of the fee")),
+    missing_fields: Type.Array(MissingField, {
       description:
-        "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value.",
-    },
-  ),
+        "What must still be given before the payout can run: `amount` without an amount; `account_reference` for a paybill QR whose reference the payer supplies. Empty when nothing is missing.",
+    }),
+    suggested_values: FreeMap(
+      "Non-blocking hints, e.g. a corrected mobile network (GH) or the current code of a legacy bank (ZM); `{}` when none.",
+    ),
+    sender: SenderMap,
+    recipient: RecipientMap,
+  },
+  {
+    description:
+      "The result of `lookupPaymentCode` and `decodeQr` (one shape), with the PENDING transaction created for it. Fields marked required are always sent; the others only when they have a value.",
+  },
 );
 export type LookupResult = Static<typeof LookupResult>;
 
-const Bank = component(
-  "Bank",
-  Type.Object(
-    {
-      code: Type.String({
-        description: "The value for `payment_destination_code` (or `account_reference` for VN BINs).",
-      }),
-      name: Type.String({ description: "Institution name." }),
-      type: StringEnum(["bank", "mobile_money"], {
-        description: "Bank or mobile-money (wallet, network, rail).",
-      }),
-    },
-    { additionalProperties: false },
-  ),
-);
+const Bank = ClosedObject("Bank", {
+  code: Type.String({
+    description: "The value for `payment_destination_code` (or `account_reference` for VN BINs).",
+  }),
+  name: Type.String({ description: "Institution name." }),
+  type: StringEnum(["bank", "mobile_money"], {
+    description: "Bank or mobile-money (wallet, network, rail).",
+  }),
+});
 
-export const BankList = component(
-  "BankList",
-  Type.Object({ banks: Type.Array(Bank) }, { additionalProperties: false }),
-);
+export const BankList = ClosedObject("BankList", { banks: Type.Array(Bank) });
 export type BankList = Static<typeof BankList>;
 
 /** The checks both lookup routes share, in the gateway's order, before the services' own. */
@@ -303,110 +279,108 @@ Sender identity always comes from the registered customer; a \`sender\` in the b
 const TAGS = ["Payouts"];
 const DP = parameterRef("dp");
 
-export const lookupPaymentCode = defineOperation({
-  method: "POST",
-  path: "/lookupPaymentCode",
-  operationId: "lookupPaymentCode",
-  tags: TAGS,
-  summary: "Validate a destination and create a PENDING transaction",
-  description: LOOKUP_DESCRIPTION,
-  parameters: [DP],
-  body: LookupPaymentCodeRequest,
-  bodyExamples: LOOKUP_REQUEST_EXAMPLES,
-  responses: {
-    200: {
-      description: "The destination, its holder and the PENDING transaction.",
-      schema: LookupResult,
-      examples: LOOKUP_EXAMPLES,
-    },
-  },
-  errors: [
-    ...SHAPE_CASES,
-    [
-      "USE_DECODE_QR",
-      "`payment_destination` or `merchant_id` holds an EMV QR payload: send it to `/decodeQr`",
-    ],
-    ["MISSING_REQUIRED_FIELD", "a field the contract or corridor needs is absent, named in `field`"],
-    [
-      "INVALID_FIELD",
-      "`country_code` is not two letters; `currency` is not the corridor's; KE/TZ `merchant_id` and `payment_destination` disagree; a BO `account_type` or `recipient` field, a paybill reference or a VN BIN is malformed",
-    ],
-    ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
-    ["INVALID_PAYMENT_METHOD", "`payment_method` is unknown or not the corridor's"],
-    [
-      "INVALID_DESTINATION_CODE",
-      "`payment_destination_code` is not the corridor's fixed code or not a known institution",
-    ],
-    ["INVALID_DESTINATION", "the destination's format or check digits are wrong (the message says what)"],
-    ["UNKNOWN_DESTINATION", "the destination is well formed but name enquiry finds no holder"],
-    ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
-    ...PRICING_CASES,
-  ],
-  errorOptions: {
-    examples: {
-      400: {
-        invalidDestination: ERROR_EXAMPLES.invalidDestination,
-        unknownDestination: ERROR_EXAMPLES.unknownDestination,
-        senderNotAccepted: ERROR_EXAMPLES.senderNotAccepted,
+const operations = defineOperations(
+  { tags: TAGS },
+  {
+    lookupPaymentCode: {
+      route: "POST /lookupPaymentCode",
+      summary: "Validate a destination and create a PENDING transaction",
+      description: LOOKUP_DESCRIPTION,
+      parameters: [DP],
+      body: LookupPaymentCodeRequest,
+      bodyExamples: LOOKUP_REQUEST_EXAMPLES,
+      responses: {
+        200: {
+          description: "The destination, its holder and the PENDING transaction.",
+          schema: LookupResult,
+          examples: LOOKUP_EXAMPLES,
+        },
       },
-      401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired },
+      errors: [
+        ...SHAPE_CASES,
+        [
+          "USE_DECODE_QR",
+          "`payment_destination` or `merchant_id` holds an EMV QR payload: send it to `/decodeQr`",
+        ],
+        ["MISSING_REQUIRED_FIELD", "a field the contract or corridor needs is absent, named in `field`"],
+        [
+          "INVALID_FIELD",
+          "`country_code` is not two letters; `currency` is not the corridor's; KE/TZ `merchant_id` and `payment_destination` disagree; a BO `account_type` or `recipient` field, a paybill reference or a VN BIN is malformed",
+        ],
+        ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
+        ["INVALID_PAYMENT_METHOD", "`payment_method` is unknown or not the corridor's"],
+        [
+          "INVALID_DESTINATION_CODE",
+          "`payment_destination_code` is not the corridor's fixed code or not a known institution",
+        ],
+        ["INVALID_DESTINATION", "the destination's format or check digits are wrong (the message says what)"],
+        ["UNKNOWN_DESTINATION", "the destination is well formed but name enquiry finds no holder"],
+        ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
+        ...PRICING_CASES,
+      ],
+      errorOptions: {
+        examples: {
+          400: {
+            invalidDestination: ERROR_EXAMPLES.invalidDestination,
+            unknownDestination: ERROR_EXAMPLES.unknownDestination,
+            senderNotAccepted: ERROR_EXAMPLES.senderNotAccepted,
+          },
+          401: { authenticationRequired: ERROR_EXAMPLES.authenticationRequired },
+        },
+      },
     },
-  },
-});
-
-export const decodeQr = defineOperation({
-  method: "POST",
-  path: "/decodeQr",
-  operationId: "decodeQr",
-  tags: TAGS,
-  summary: "Decode a scanned QR code and create a PENDING transaction",
-  description:
-    "Decodes an EMV QR payload (Pix, VietQR, Argentina's interoperable QR and the other supported schemes) or a local QR, and answers like `lookupPaymentCode`, creating a PENDING transaction. The amount is yours when given, else the QR's; a QR that fixes an amount is paid exactly that amount.",
-  parameters: [DP],
-  body: DecodeQrRequest,
-  responses: {
-    200: {
-      description: "The decoded destination and the PENDING transaction.",
-      schema: LookupResult,
-      examples: { decodedPix: LOOKUP_EXAMPLES.decodedPix },
+    decodeQr: {
+      route: "POST /decodeQr",
+      summary: "Decode a scanned QR code and create a PENDING transaction",
+      description:
+        "Decodes an EMV QR payload (Pix, VietQR, Argentina's interoperable QR and the other supported schemes) or a local QR, and answers like `lookupPaymentCode`, creating a PENDING transaction. The amount is yours when given, else the QR's; a QR that fixes an amount is paid exactly that amount.",
+      parameters: [DP],
+      body: DecodeQrRequest,
+      responses: {
+        200: {
+          description: "The decoded destination and the PENDING transaction.",
+          schema: LookupResult,
+          examples: { decodedPix: LOOKUP_EXAMPLES.decodedPix },
+        },
+      },
+      errors: [
+        ...SHAPE_CASES,
+        ["MISSING_REQUIRED_FIELD", "`customer_id` or `qr_string` is absent"],
+        ["INVALID_QR", "the payload's CRC, TLV structure or scheme is invalid"],
+        ["INVALID_AMOUNT", "the QR fixes an amount (tag 54) and `amount` differs from it"],
+        ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
+        ...PRICING_CASES,
+      ],
     },
-  },
-  errors: [
-    ...SHAPE_CASES,
-    ["MISSING_REQUIRED_FIELD", "`customer_id` or `qr_string` is absent"],
-    ["INVALID_QR", "the payload's CRC, TLV structure or scheme is invalid"],
-    ["INVALID_AMOUNT", "the QR fixes an amount (tag 54) and `amount` differs from it"],
-    ["CUSTOMER_NOT_FOUND", "`customer_id` is not one of your customers"],
-    ...PRICING_CASES,
-  ],
-});
-
-export const listBanks = defineOperation({
-  method: "GET",
-  path: "/listBanks",
-  operationId: "listBanks",
-  tags: TAGS,
-  summary: "List the institution codes of a country",
-  description:
-    "The codes to send as `payment_destination_code` (BO, NG, GH, ZM, and the fixed codes of BR, PE, CO, KE, TZ, UG) or as `account_reference` (VN BINs). AR has none: CBUs and CVUs carry their own routing.",
-  // The lookup service answers an absent, malformed or unsupported country (in that order).
-  query: Type.Object({
-    country_code: serviceRule(
-      Type.String({
-        pattern: "^[A-Za-z]{2}$",
-        description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
-        examples: ["NG"],
+    listBanks: {
+      route: "GET /listBanks",
+      summary: "List the institution codes of a country",
+      description:
+        "The codes to send as `payment_destination_code` (BO, NG, GH, ZM, and the fixed codes of BR, PE, CO, KE, TZ, UG) or as `account_reference` (VN BINs). AR has none: CBUs and CVUs carry their own routing.",
+      // The lookup service answers an absent, malformed or unsupported country (in that order).
+      query: Type.Object({
+        country_code: serviceRule(
+          Type.String({
+            pattern: "^[A-Za-z]{2}$",
+            description: "ISO 3166-1 alpha-2 code of a payout corridor, any case.",
+            examples: ["NG"],
+          }),
+        ),
       }),
-    ),
-  }),
-  responses: {
-    200: { description: "The country's institutions.", schema: BankList, examples: { peru: BANKS_EXAMPLE } },
+      responses: {
+        200: {
+          description: "The country's institutions.",
+          schema: BankList,
+          examples: { peru: BANKS_EXAMPLE },
+        },
+      },
+      errors: [
+        ["MISSING_REQUIRED_FIELD", "`country_code` is absent"],
+        ["INVALID_FIELD", "`country_code` is not two letters, or is given twice"],
+        ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
+      ],
+    },
   },
-  errors: [
-    ["MISSING_REQUIRED_FIELD", "`country_code` is absent"],
-    ["INVALID_FIELD", "`country_code` is not two letters, or is given twice"],
-    ["UNSUPPORTED_COUNTRY", "`country_code` is not a payout corridor"],
-  ],
-});
-
-export const LOOKUP_OPERATIONS = [lookupPaymentCode, decodeQr, listBanks] as const;
+);
+export const { lookupPaymentCode, decodeQr, listBanks } = operations;
+export const LOOKUP_OPERATIONS = Object.values(operations);

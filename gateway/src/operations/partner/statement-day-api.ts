@@ -2,9 +2,9 @@
  * Daily statements (`statement-day-routes.ts`): the partner's balance day by day in its time zone, each
  * day with its summary and its lines. A closed day never changes.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
-  component,
+  ClosedObject,
   DecimalString,
   Nullable,
   type Static,
@@ -38,7 +38,7 @@ export const DailyStatementSummary = Type.Object(
       minimum: 1,
       description: "1 as the day closed; a correction by operations stores a later revision (`?revision=`).",
     }),
-    restates: Nullable(Type.String(), "The statement_id this revision corrects; null on revision 1."),
+    restates: Nullable.Text("The statement_id this revision corrects; null on revision 1."),
     currency: StringEnum(["USD"]),
     opening_balance_usd: DecimalString("Balance before the first line."),
     closing_balance_usd: DecimalString("opening_balance_usd + Σ lines' amount_usd."),
@@ -55,26 +55,20 @@ export const DailyStatementSummary = Type.Object(
 );
 export type DailyStatementSummary = Static<typeof DailyStatementSummary>;
 
-export const DailyStatement = component(
+export const DailyStatement = ClosedObject(
   "DailyStatement",
-  Type.Object(
-    {
-      ...DailyStatementSummary.properties,
-      lines: Type.Array(StatementLine, {
-        description: "The day's lines in feed order, balances from the opening.",
-      }),
-    },
-    { additionalProperties: false, description: "One day of the balance in the partner's time zone." },
-  ),
+  {
+    ...DailyStatementSummary.properties,
+    lines: Type.Array(StatementLine, {
+      description: "The day's lines in feed order, balances from the opening.",
+    }),
+  },
+  { description: "One day of the balance in the partner's time zone." },
 );
 
-const StatementRange = component(
-  "StatementRange",
-  Type.Object(
-    { statements: Type.Array(DailyStatement, { description: "One per day from `from`, up to today." }) },
-    { additionalProperties: false },
-  ),
-);
+const StatementRange = ClosedObject("StatementRange", {
+  statements: Type.Array(DailyStatement, { description: "One per day from `from`, up to today." }),
+});
 
 const FormatField = Type.Optional(
   StringEnum(STATEMENT_FORMATS, {
@@ -132,45 +126,43 @@ const BAD_DAY = [
 const NOT_STARTED = ["STATEMENT_DAY_NOT_STARTED", "the day has not begun in your time zone"] as const;
 const NO_REVISION = ["STATEMENT_REVISION_NOT_FOUND", "the day has no such `revision`"] as const;
 
-export const getDailyStatement = defineOperation({
-  method: "GET",
-  path: "/statements/daily/{date}",
-  operationId: "getDailyStatement",
-  tags: ["Transactions"],
-  summary: "One day's statement",
-  description:
-    "The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day. When operations corrected a closed day, the original is still answered as it was, with `Link: </statements/daily/{date}?revision=N>; rel=\"successor-version\"` naming the next revision: `revision=N` answers that restatement (`restates` = the original's `statement_id`, its lines followed by an `adjustment` line, its own `ETag`).",
-  pathParams: DayParams,
-  query: DayQuery,
-  responses: {
-    200: {
-      description: "The statement.",
-      schema: DailyStatement,
-      alsoAs: OTHER_FORMATS,
-      headers: {
-        Link: {
-          description:
-            'Present when a later revision exists: `</statements/daily/{date}?revision=N>; rel="successor-version"`.',
-          schema: { type: "string" },
+const operations = defineOperations(
+  { tags: ["Transactions"] },
+  {
+    getDailyStatement: {
+      route: "GET /statements/daily/{date}",
+      summary: "One day's statement",
+      description:
+        "The day's summary and lines, as JSON, CSV or camt.053 (`format`, else `Accept`). A closed day answers the same bytes every time with a strong `ETag` (its `sha256`, suffixed `-csv` or `-camt053` for those formats); send it back in `If-None-Match` to get 304. An open day (today, or yesterday within the closing grace period) has no `ETag`. An entry that becomes visible after its day closed, and any later refund, posts on the day it is written on, never on a closed day. When operations corrected a closed day, the original is still answered as it was, with `Link: </statements/daily/{date}?revision=N>; rel=\"successor-version\"` naming the next revision: `revision=N` answers that restatement (`restates` = the original's `statement_id`, its lines followed by an `adjustment` line, its own `ETag`).",
+      pathParams: DayParams,
+      query: DayQuery,
+      responses: {
+        200: {
+          description: "The statement.",
+          schema: DailyStatement,
+          alsoAs: OTHER_FORMATS,
+          headers: {
+            Link: {
+              description:
+                'Present when a later revision exists: `</statements/daily/{date}?revision=N>; rel="successor-version"`.',
+              schema: { type: "string" },
+            },
+          },
         },
+        304: { description: "Unchanged: the `If-None-Match` given is the closed day's `ETag`." },
       },
+      errors: [BAD_DAY, NOT_STARTED, NO_REVISION, NOT_ACCEPTABLE],
     },
-    304: { description: "Unchanged: the `If-None-Match` given is the closed day's `ETag`." },
+    listStatements: {
+      route: "GET /statements",
+      summary: "Daily statements of a range of days",
+      description:
+        "The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.",
+      query: RangeQuery,
+      responses: { 200: { description: "The statements.", schema: StatementRange, alsoAs: OTHER_FORMATS } },
+      errors: [BAD_DAY, ["MISSING_REQUIRED_FIELD", "`from` or `to` is absent"], NOT_STARTED, NOT_ACCEPTABLE],
+    },
   },
-  errors: [BAD_DAY, NOT_STARTED, NO_REVISION, NOT_ACCEPTABLE],
-});
-
-export const listStatements = defineOperation({
-  method: "GET",
-  path: "/statements",
-  operationId: "listStatements",
-  tags: ["Transactions"],
-  summary: "Daily statements of a range of days",
-  description:
-    "The statements of the days `from`..`to` (at most 31), each with its lines, up to today; streamed as it is read.",
-  query: RangeQuery,
-  responses: { 200: { description: "The statements.", schema: StatementRange, alsoAs: OTHER_FORMATS } },
-  errors: [BAD_DAY, ["MISSING_REQUIRED_FIELD", "`from` or `to` is absent"], NOT_STARTED, NOT_ACCEPTABLE],
-});
-
-export const STATEMENT_DAY_OPERATIONS = [getDailyStatement, listStatements] as const;
+);
+export const { getDailyStatement, listStatements } = operations;
+export const STATEMENT_DAY_OPERATIONS = Object.values(operations);

@@ -3,9 +3,10 @@
  * transaction shapes other groups share (status, parties).
  */
 import { TRANSACTION_STATUSES } from "@payouts/platform/transaction-status";
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations } from "../../api/operation.js";
 import {
   anyCase,
+  ClosedObject,
   component,
   ExchangeRate,
   FreeMap,
@@ -14,7 +15,6 @@ import {
   QueryDate,
   type Static,
   StringEnum,
-  Timestamp,
   Type,
   UsdAmount,
 } from "../../api/schema.js";
@@ -44,112 +44,87 @@ export const RECIPIENT_DESCRIPTION =
 export const SenderMap = FreeMap(SENDER_DESCRIPTION);
 export const RecipientMap = FreeMap(RECIPIENT_DESCRIPTION);
 
-export const Balance = component(
-  "Balance",
-  Type.Object(
-    {
-      balance_usd: UsdAmount("What the partner may spend"),
-      currency: Type.Literal("USD", { description: "Always `USD`." }),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const Balance = ClosedObject("Balance", {
+  balance_usd: UsdAmount("What the partner may spend"),
+  currency: Type.Literal("USD", { description: "Always `USD`." }),
+});
 export type Balance = Static<typeof Balance>;
 
-const StatusChange = component(
-  "StatusChange",
-  Type.Object(
-    {
-      from: Type.Unsafe<TransactionStatusName | null>({
-        type: ["string", "null"],
-        enum: [...TRANSACTION_STATUSES, null],
-        description: "Previous status; null for the creation.",
-      }),
-      to: TransactionStatus,
-      reason: Type.String({
-        description:
-          "Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason.",
-      }),
-      at: Nullable(Timestamp("When.")),
-    },
-    { additionalProperties: false },
-  ),
-);
+const StatusChange = ClosedObject("StatusChange", {
+  from: Type.Unsafe<TransactionStatusName | null>({
+    type: ["string", "null"],
+    enum: [...TRANSACTION_STATUSES, null],
+    description: "Previous status; null for the creation.",
+  }),
+  to: TransactionStatus,
+  reason: Type.String({
+    description: "Why, e.g. `created`, `executePayout`, `rail reported success`, the rail's failure reason.",
+  }),
+  at: Nullable.Timestamp("When."),
+});
 export type StatusChange = Static<typeof StatusChange>;
 
 const optionalText = (description: string) => Type.Optional(Type.String({ description }));
 
-export const QrDataShape = component(
+export const QrDataShape = ClosedObject(
   "QrData",
-  Type.Object(
-    {
-      sender: Type.Optional(SenderMap),
-      recipient: Type.Optional(RecipientMap),
-      payment_method: optionalText("`payment_key`, `ewallet` or `bank_transfer`."),
-      destination_type: optionalText(
-        "Canonical kind of destination, e.g. `PIX_CPF`, `CBU`, `NUBAN`, `TILL`, `VN_ACCOUNT`.",
-      ),
-      payment_destination: optionalText("The destination in canonical form."),
-      payment_destination_code: optionalText("Canonical rail or institution code."),
-      institution_name: optionalText("Name of the institution or rail."),
-      merchant: optionalText("Merchant name."),
-      merchant_id: optionalText("Till, paybill or account number of the merchant contract."),
-      merchant_name: optionalText("Verified merchant name."),
-      payment_type: optionalText("`till` or `paybill`."),
-    },
-    {
-      additionalProperties: false,
-      description:
-        "Who pays whom, as lookup or decodeQr established it; empty parts are left out. The sender and recipient details live here.",
-    },
-  ),
+  {
+    sender: Type.Optional(SenderMap),
+    recipient: Type.Optional(RecipientMap),
+    payment_method: optionalText("`payment_key`, `ewallet` or `bank_transfer`."),
+    destination_type: optionalText(
+      "Canonical kind of destination, e.g. `PIX_CPF`, `CBU`, `NUBAN`, `TILL`, `VN_ACCOUNT`.",
+    ),
+    payment_destination: optionalText("The destination in canonical form."),
+    payment_destination_code: optionalText("Canonical rail or institution code."),
+    institution_name: optionalText("Name of the institution or rail."),
+    merchant: optionalText("Merchant name."),
+    merchant_id: optionalText("Till, paybill or account number of the merchant contract."),
+    merchant_name: optionalText("Verified merchant name."),
+    payment_type: optionalText("`till` or `paybill`."),
+  },
+  {
+    description:
+      "Who pays whom, as lookup or decodeQr established it; empty parts are left out. The sender and recipient details live here.",
+  },
 );
 
 export type QrData = Static<typeof QrDataShape>;
 
-export const Transaction = component(
+export const Transaction = ClosedObject(
   "Transaction",
-  Type.Object(
-    {
-      tx_id: Type.String({ description: "Identifier." }),
-      status: TransactionStatus,
-      country: Type.String({ description: "ISO alpha-2 of the destination." }),
-      currency: Type.String({ description: "ISO 4217 of the corridor." }),
-      amount: LocalAmount("The payout amount; 0 while none was given"),
-      exchange_rate: Type.Optional(ExchangeRate("Only when quoted. ")),
-      amount_usd: Type.Optional(UsdAmount("Only when quoted: the amount")),
-      fee: Type.Optional(UsdAmount("Only when quoted: `percentage_fee + fixed_fee`")),
-      percentage_fee: Type.Optional(UsdAmount("Only when quoted: the percentage part of the fee")),
-      fixed_fee: Type.Optional(UsdAmount("Only when quoted: the fixed part of the fee")),
-      partner_transaction_id: Type.String({ description: "Your reference; empty string when none." }),
-      qr_data: QrDataShape,
-      failure_reason: optionalText("Only on FAILED: why the rail failed it."),
-      refund_reason: optionalText("Only on REFUNDED, when operations gave a reason."),
-      created_at: Nullable(Timestamp("Creation time.")),
-      updated_at: Nullable(Timestamp("Last status change.")),
-      status_history: Type.Optional(
-        Type.Array(StatusChange, { description: "Every status change, oldest first." }),
-      ),
-    },
-    {
-      additionalProperties: false,
-      description:
-        "A transaction. Pricing fields appear once a quote is attached. `status_history` appears on `GET /transactions/{tx_id}` and on executePayout answers, not in lists.",
-    },
-  ),
+  {
+    tx_id: Type.String({ description: "Identifier." }),
+    status: TransactionStatus,
+    country: Type.String({ description: "ISO alpha-2 of the destination." }),
+    currency: Type.String({ description: "ISO 4217 of the corridor." }),
+    amount: LocalAmount("The payout amount; 0 while none was given"),
+    exchange_rate: Type.Optional(ExchangeRate("Only when quoted. ")),
+    amount_usd: Type.Optional(UsdAmount("Only when quoted: the amount")),
+    fee: Type.Optional(UsdAmount("Only when quoted: `percentage_fee + fixed_fee`")),
+    percentage_fee: Type.Optional(UsdAmount("Only when quoted: the percentage part of the fee")),
+    fixed_fee: Type.Optional(UsdAmount("Only when quoted: the fixed part of the fee")),
+    partner_transaction_id: Type.String({ description: "Your reference; empty string when none." }),
+    qr_data: QrDataShape,
+    failure_reason: optionalText("Only on FAILED: why the rail failed it."),
+    refund_reason: optionalText("Only on REFUNDED, when operations gave a reason."),
+    created_at: Nullable.Timestamp("Creation time."),
+    updated_at: Nullable.Timestamp("Last status change."),
+    status_history: Type.Optional(
+      Type.Array(StatusChange, { description: "Every status change, oldest first." }),
+    ),
+  },
+  {
+    description:
+      "A transaction. Pricing fields appear once a quote is attached. `status_history` appears on `GET /transactions/{tx_id}` and on executePayout answers, not in lists.",
+  },
 );
 export type Transaction = Static<typeof Transaction>;
 
-const TransactionList = component(
-  "TransactionList",
-  Type.Object(
-    {
-      transactions: Type.Array(Transaction, { description: "Newest first (by creation time, then tx_id)." }),
-      next_cursor: Nullable(Type.String(), "Pass as `cursor` for the next page; null on the last page."),
-    },
-    { additionalProperties: false },
-  ),
-);
+const TransactionList = ClosedObject("TransactionList", {
+  transactions: Type.Array(Transaction, { description: "Newest first (by creation time, then tx_id)." }),
+  next_cursor: Nullable.Text("Pass as `cursor` for the next page; null on the last page."),
+});
 export type TransactionList = Static<typeof TransactionList>;
 
 /** The query of `GET /listTransactions` (read by `transaction-routes.ts`). */
@@ -186,62 +161,57 @@ export const DP_CASE: ErrorCase = ["INVALID_FIELD", "`dp` is not an integer from
 export const TX_NOT_FOUND: ErrorCase = ["TRANSACTION_NOT_FOUND", "no such transaction among yours"];
 export const DP = parameterRef("dp");
 
-export const listTransactions = defineOperation({
-  method: "GET",
-  path: "/listTransactions",
-  operationId: "listTransactions",
-  tags: ["Transactions"],
-  summary: "List transactions, newest first",
-  description: "Pages of at most `limit` transactions, newest first; follow `next_cursor` until it is null.",
-  parameters: [DP],
-  query: ListTransactionsQuery,
-  responses: {
-    200: {
-      description: "A page of transactions.",
-      schema: TransactionList,
-      examples: { page: TRANSACTION_LIST_EXAMPLE },
+const operations = defineOperations(
+  { tags: ["Transactions"] },
+  {
+    listTransactions: {
+      route: "GET /listTransactions",
+      summary: "List transactions, newest first",
+      description:
+        "Pages of at most `limit` transactions, newest first; follow `next_cursor` until it is null.",
+      parameters: [DP],
+      query: ListTransactionsQuery,
+      responses: {
+        200: {
+          description: "A page of transactions.",
+          schema: TransactionList,
+          examples: { page: TRANSACTION_LIST_EXAMPLE },
+        },
+      },
+      errors: [
+        DP_CASE,
+        [
+          "INVALID_FIELD",
+          "a filter is malformed or given twice: unknown `status`, a date without a zone, `limit` outside 1–100, a `cursor` not returned by this route",
+        ],
+      ],
+    },
+    getTransaction: {
+      route: "GET /transactions/{tx_id}",
+      summary: "Read a transaction and its status history",
+      pathParams: TxIdParams,
+      parameters: [DP],
+      responses: {
+        200: {
+          description: "The transaction.",
+          schema: Transaction,
+          examples: { settled: TRANSACTION_EXAMPLES.settled, failed: TRANSACTION_EXAMPLES.failed },
+        },
+      },
+      errors: [DP_CASE, TX_NOT_FOUND],
+    },
+    getBalance: {
+      route: "GET /balance",
+      summary: "Read the partner's USD balance",
+      description:
+        "What you may spend. Payouts debit it when executed; failures and refunds credit it back in full.",
+      parameters: [DP],
+      responses: {
+        200: { description: "The balance.", schema: Balance, examples: { afterOnePayout: BALANCE_EXAMPLE } },
+      },
+      errors: [DP_CASE],
     },
   },
-  errors: [
-    DP_CASE,
-    [
-      "INVALID_FIELD",
-      "a filter is malformed or given twice: unknown `status`, a date without a zone, `limit` outside 1–100, a `cursor` not returned by this route",
-    ],
-  ],
-});
-
-export const getTransaction = defineOperation({
-  method: "GET",
-  path: "/transactions/{tx_id}",
-  operationId: "getTransaction",
-  tags: ["Transactions"],
-  summary: "Read a transaction and its status history",
-  pathParams: TxIdParams,
-  parameters: [DP],
-  responses: {
-    200: {
-      description: "The transaction.",
-      schema: Transaction,
-      examples: { settled: TRANSACTION_EXAMPLES.settled, failed: TRANSACTION_EXAMPLES.failed },
-    },
-  },
-  errors: [DP_CASE, TX_NOT_FOUND],
-});
-
-export const getBalance = defineOperation({
-  method: "GET",
-  path: "/balance",
-  operationId: "getBalance",
-  tags: ["Transactions"],
-  summary: "Read the partner's USD balance",
-  description:
-    "What you may spend. Payouts debit it when executed; failures and refunds credit it back in full.",
-  parameters: [DP],
-  responses: {
-    200: { description: "The balance.", schema: Balance, examples: { afterOnePayout: BALANCE_EXAMPLE } },
-  },
-  errors: [DP_CASE],
-});
-
-export const TRANSACTION_OPERATIONS = [listTransactions, getTransaction, getBalance] as const;
+);
+export const { listTransactions, getTransaction, getBalance } = operations;
+export const TRANSACTION_OPERATIONS = Object.values(operations);

@@ -3,8 +3,9 @@
  * `webhook-delivery-api.ts`). The values' rules (URL, event kinds, secret length) are the webhook
  * dispatcher's (`serviceRule`); the gateway checks the JSON types.
  */
-import { defineOperation } from "../../api/operation.js";
+import { defineOperations, ok } from "../../api/operation.js";
 import {
+  ClosedObject,
   component,
   Nullable,
   type Static,
@@ -105,91 +106,63 @@ const CONFIG_FIELDS = {
     Type.Object({ username: Type.String({ description: "User name." }) }, { additionalProperties: false }),
     "The basic-auth user name, or null; the password is never returned.",
   ),
-  disabled_reason: Nullable(
-    Type.String(),
-    "Why the service deactivated the config (the receiver answered 410 Gone).",
-  ),
+  disabled_reason: Nullable.Text("Why the service deactivated the config (the receiver answered 410 Gone)."),
   previous_secret_expires_at: Nullable(
     Timestamp(
       "Set after a secret rotation while the replaced secret still signs beside the new one (a second `webhook-signature` entry); null otherwise.",
     ),
   ),
-  created_at: Nullable(Timestamp("Creation time.")),
-  updated_at: Nullable(Timestamp("Last change.")),
+  created_at: Nullable.Timestamp("Creation time."),
+  updated_at: Nullable.Timestamp("Last change."),
 };
 
-export const WebhookConfig = component(
-  "WebhookConfig",
-  Type.Object(CONFIG_FIELDS, { additionalProperties: false }),
-);
+export const WebhookConfig = ClosedObject("WebhookConfig", CONFIG_FIELDS);
 export type WebhookConfig = Static<typeof WebhookConfig>;
 
-const WebhookSecretRotationRequest = component(
-  "WebhookSecretRotationRequest",
-  Type.Object(
-    {
-      secret: Type.Optional(
-        serviceRule(
-          Type.String({
-            minLength: 16,
-            maxLength: 256,
-            description:
-              "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
-          }),
-        ),
-      ),
-      grace_period_seconds: Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: 604800,
-          default: 86400,
-          description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-);
-
-const WebhookSecretRotation = component(
-  "WebhookSecretRotation",
-  Type.Object(
-    {
-      ...CONFIG_FIELDS,
-      secret: Type.String({
-        description: "The new signing secret. Answered this once, never again: store it now.",
+const WebhookSecretRotationRequest = ClosedObject("WebhookSecretRotationRequest", {
+  secret: Type.Optional(
+    serviceRule(
+      Type.String({
+        minLength: 16,
+        maxLength: 256,
+        description:
+          "The new signing secret, 16–256 characters without control characters; absent: the service generates one (256 random bits, base64url).",
       }),
-    },
-    { additionalProperties: false },
+    ),
   ),
-);
+  grace_period_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 604800,
+      default: 86400,
+      description: "How long the current secret keeps signing beside the new one; 0 drops it at once.",
+    }),
+  ),
+});
+
+const WebhookSecretRotation = ClosedObject("WebhookSecretRotation", {
+  ...CONFIG_FIELDS,
+  secret: Type.String({
+    description: "The new signing secret. Answered this once, never again: store it now.",
+  }),
+});
 export type WebhookSecretRotation = Static<typeof WebhookSecretRotation>;
 
-const WebhookConfigList = component(
-  "WebhookConfigList",
-  Type.Object(
-    { webhook_configs: Type.Array(WebhookConfig, { description: "Oldest first." }) },
-    { additionalProperties: false },
-  ),
-);
+const WebhookConfigList = ClosedObject("WebhookConfigList", {
+  webhook_configs: Type.Array(WebhookConfig, { description: "Oldest first." }),
+});
 
-export const WebhookTestResult = component(
+export const WebhookTestResult = ClosedObject(
   "WebhookTestResult",
-  Type.Object(
-    {
-      delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
-      status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
-      latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
-      error: Nullable(
-        Type.String(),
-        "Transport error, refused address or timeout; null when the receiver answered.",
-      ),
-    },
-    {
-      additionalProperties: false,
-      description: "Whether the receiver took the test, its status and timing; never its response body.",
-    },
-  ),
+  {
+    delivered: Type.Boolean({ description: "True when the receiver answered 2xx." }),
+    status_code: Nullable(Type.Integer(), "The receiver's HTTP status; null when none."),
+    latency_ms: Type.Integer({ minimum: 0, description: "Time to the answer." }),
+    error: Nullable.Text("Transport error, refused address or timeout; null when the receiver answered."),
+  },
+  {
+    description: "Whether the receiver took the test, its status and timing; never its response body.",
+  },
 );
 export type WebhookTestResult = Static<typeof WebhookTestResult>;
 
@@ -210,136 +183,118 @@ export const RATE_LIMITED = (what: string): ErrorCase => [
 const NOT_FOUND_EXAMPLE = { 404: { notFound: ERROR_EXAMPLES.webhookConfigNotFound } };
 export const WEBHOOK_TAGS = ["Webhooks"];
 
-export const createWebhookConfig = defineOperation({
-  method: "POST",
-  path: "/webhookConfigs",
-  operationId: "createWebhookConfig",
-  tags: WEBHOOK_TAGS,
-  summary: "Register a webhook receiver",
-  description:
-    "Notifications of the chosen event kinds are sent to `{url}/webhooks/<resource>/<kind>`, e.g. `{url}/webhooks/transactions/success` (see the `webhooks` section for each kind's path). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
-  body: WebhookConfigCreateRequest,
-  bodyExamples: { signed: WEBHOOK_CONFIG_REQUEST_EXAMPLE },
-  responses: {
-    201: {
-      description: "The config (secrets are never returned).",
-      schema: WebhookConfig,
-      examples: { created: WEBHOOK_CONFIG_EXAMPLE },
+const operations = defineOperations(
+  { tags: WEBHOOK_TAGS },
+  {
+    createWebhookConfig: {
+      route: "POST /webhookConfigs",
+      summary: "Register a webhook receiver",
+      description:
+        "Notifications of the chosen event kinds are sent to `{url}/webhooks/<resource>/<kind>`, e.g. `{url}/webhooks/transactions/success` (see the `webhooks` section for each kind's path). With a `secret` they are signed; with `basic_auth` they carry `Authorization: Basic`. Receivers resolving to private addresses are refused at delivery time unless the deployment allows them. A partner may have at most 10 configs (a deployment setting).",
+      body: WebhookConfigCreateRequest,
+      bodyExamples: { signed: WEBHOOK_CONFIG_REQUEST_EXAMPLE },
+      responses: {
+        201: {
+          description: "The config (secrets are never returned).",
+          schema: WebhookConfig,
+          examples: { created: WEBHOOK_CONFIG_EXAMPLE },
+        },
+      },
+      errors: [
+        ["MISSING_REQUIRED_FIELD", "`url` is absent"],
+        CONFIG_FIELD_CASE,
+        [
+          "WEBHOOK_CONFIG_LIMIT_REACHED",
+          "you already have the most configs a partner may have (10 by default): delete one first",
+        ],
+      ],
+    },
+    listWebhookConfigs: {
+      route: "GET /webhookConfigs",
+      summary: "List your webhook receivers",
+      responses: {
+        200: {
+          description: "Every config, oldest first.",
+          schema: WebhookConfigList,
+          examples: { one: WEBHOOK_CONFIG_LIST_EXAMPLE },
+        },
+      },
+      errors: [],
+    },
+    updateWebhookConfig: {
+      route: "PATCH /webhookConfigs/{id}",
+      summary: "Change a webhook receiver",
+      pathParams: ConfigIdParams,
+      body: WebhookConfigUpdateRequest,
+      responses: ok("The config after the change.", WebhookConfig),
+      errors: [
+        CONFIG_FIELD_CASE,
+        CONFIG_NOT_FOUND,
+        [
+          "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
+          "`active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again",
+        ],
+      ],
+      errorOptions: { examples: NOT_FOUND_EXAMPLE },
+    },
+    deleteWebhookConfig: {
+      route: "DELETE /webhookConfigs/{id}",
+      summary: "Delete a webhook receiver and its delivery log",
+      pathParams: ConfigIdParams,
+      responses: { 204: { description: "Deleted." } },
+      errors: [CONFIG_NOT_FOUND],
+      errorOptions: { examples: NOT_FOUND_EXAMPLE },
+    },
+    rotateWebhookSecret: {
+      route: "POST /webhookConfigs/{id}/rotateSecret",
+      summary: "Rotate the signing secret, with a grace period",
+      description:
+        "Makes a new signing secret current — the one you send, or one the service generates — and answers it in `secret`, this once only (store it now; it is never returned again). The replaced secret keeps signing beside it for `grace_period_seconds` (default 86,400 = 24 h, at most 7 days; 0 drops it at once): during that period `webhook-signature` carries two entries, `v1,<new> v1,<old>`, so a receiver verifying Standard Webhooks signatures can switch to the new secret at any moment. `X-SERVICE-Signature` is a single value and carries the new secret's signature from the rotation on. Rotating again during a grace period drops the older secret. Setting `secret` with PATCH replaces it at once, without a grace period. Secrets are stored sealed.",
+      pathParams: ConfigIdParams,
+      body: WebhookSecretRotationRequest,
+      responses: {
+        200: {
+          description: "The config, with the new secret this once.",
+          schema: WebhookSecretRotation,
+          examples: { generated: WEBHOOK_SECRET_ROTATION_EXAMPLE },
+        },
+      },
+      errors: [
+        [
+          "INVALID_FIELD",
+          "`secret` is not 16–256 characters without control characters, or `grace_period_seconds` is not an integer from 0 to 604800",
+        ],
+        CONFIG_NOT_FOUND,
+      ],
+      errorOptions: { examples: NOT_FOUND_EXAMPLE },
+    },
+    testWebhookConfig: {
+      route: "POST /webhookConfigs/{id}/test",
+      summary: "Send a test notification now",
+      description:
+        "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
+      pathParams: ConfigIdParams,
+      responses: {
+        200: {
+          description: "What the receiver answered.",
+          schema: WebhookTestResult,
+          examples: { delivered: WEBHOOK_TEST_EXAMPLE },
+        },
+      },
+      errors: [
+        CONFIG_NOT_FOUND,
+        ["WEBHOOK_CONFIG_INACTIVE", "the config is inactive: reactivate it first"],
+        RATE_LIMITED("test notifications"),
+      ],
     },
   },
-  errors: [
-    ["MISSING_REQUIRED_FIELD", "`url` is absent"],
-    CONFIG_FIELD_CASE,
-    [
-      "WEBHOOK_CONFIG_LIMIT_REACHED",
-      "you already have the most configs a partner may have (10 by default): delete one first",
-    ],
-  ],
-});
-
-export const listWebhookConfigs = defineOperation({
-  method: "GET",
-  path: "/webhookConfigs",
-  operationId: "listWebhookConfigs",
-  tags: WEBHOOK_TAGS,
-  summary: "List your webhook receivers",
-  responses: {
-    200: {
-      description: "Every config, oldest first.",
-      schema: WebhookConfigList,
-      examples: { one: WEBHOOK_CONFIG_LIST_EXAMPLE },
-    },
-  },
-  errors: [],
-});
-
-export const updateWebhookConfig = defineOperation({
-  method: "PATCH",
-  path: "/webhookConfigs/{id}",
-  operationId: "updateWebhookConfig",
-  tags: WEBHOOK_TAGS,
-  summary: "Change a webhook receiver",
-  pathParams: ConfigIdParams,
-  body: WebhookConfigUpdateRequest,
-  responses: { 200: { description: "The config after the change.", schema: WebhookConfig } },
-  errors: [
-    CONFIG_FIELD_CASE,
-    CONFIG_NOT_FOUND,
-    [
-      "WEBHOOK_CONFIG_DISABLED_BY_OPERATOR",
-      "`active: true` on a config an operator disabled (its `disabled_reason` says why); only an operator enables it again",
-    ],
-  ],
-  errorOptions: { examples: NOT_FOUND_EXAMPLE },
-});
-
-export const deleteWebhookConfig = defineOperation({
-  method: "DELETE",
-  path: "/webhookConfigs/{id}",
-  operationId: "deleteWebhookConfig",
-  tags: WEBHOOK_TAGS,
-  summary: "Delete a webhook receiver and its delivery log",
-  pathParams: ConfigIdParams,
-  responses: { 204: { description: "Deleted." } },
-  errors: [CONFIG_NOT_FOUND],
-  errorOptions: { examples: NOT_FOUND_EXAMPLE },
-});
-
-export const rotateWebhookSecret = defineOperation({
-  method: "POST",
-  path: "/webhookConfigs/{id}/rotateSecret",
-  operationId: "rotateWebhookSecret",
-  tags: WEBHOOK_TAGS,
-  summary: "Rotate the signing secret, with a grace period",
-  description:
-    "Makes a new signing secret current — the one you send, or one the service generates — and answers it in `secret`, this once only (store it now; it is never returned again). The replaced secret keeps signing beside it for `grace_period_seconds` (default 86,400 = 24 h, at most 7 days; 0 drops it at once): during that period `webhook-signature` carries two entries, `v1,<new> v1,<old>`, so a receiver verifying Standard Webhooks signatures can switch to the new secret at any moment. `X-SERVICE-Signature` is a single value and carries the new secret's signature from the rotation on. Rotating again during a grace period drops the older secret. Setting `secret` with PATCH replaces it at once, without a grace period. Secrets are stored sealed.",
-  pathParams: ConfigIdParams,
-  body: WebhookSecretRotationRequest,
-  responses: {
-    200: {
-      description: "The config, with the new secret this once.",
-      schema: WebhookSecretRotation,
-      examples: { generated: WEBHOOK_SECRET_ROTATION_EXAMPLE },
-    },
-  },
-  errors: [
-    [
-      "INVALID_FIELD",
-      "`secret` is not 16–256 characters without control characters, or `grace_period_seconds` is not an integer from 0 to 604800",
-    ],
-    CONFIG_NOT_FOUND,
-  ],
-  errorOptions: { examples: NOT_FOUND_EXAMPLE },
-});
-
-export const testWebhookConfig = defineOperation({
-  method: "POST",
-  path: "/webhookConfigs/{id}/test",
-  operationId: "testWebhookConfig",
-  tags: WEBHOOK_TAGS,
-  summary: "Send a test notification now",
-  description:
-    "Sends a synthetic `transaction.success` notification marked `\"test\": true`, signed and authenticated like a real one, to `{url}/webhooks/transactions/success`, and reports the receiver's answer. It is queued like any delivery and shares the config's limit of 4 attempts in flight: if those slots stay busy for 2 s it is not sent (`delivered: false`, `error` says so). Not recorded in the delivery log; never disables the config. Rate-limited per partner (10 a minute by default). Send no body (or `{}`).",
-  pathParams: ConfigIdParams,
-  responses: {
-    200: {
-      description: "What the receiver answered.",
-      schema: WebhookTestResult,
-      examples: { delivered: WEBHOOK_TEST_EXAMPLE },
-    },
-  },
-  errors: [
-    CONFIG_NOT_FOUND,
-    ["WEBHOOK_CONFIG_INACTIVE", "the config is inactive: reactivate it first"],
-    RATE_LIMITED("test notifications"),
-  ],
-});
-
-export const WEBHOOK_OPERATIONS = [
+);
+export const {
   createWebhookConfig,
   listWebhookConfigs,
   updateWebhookConfig,
   deleteWebhookConfig,
   rotateWebhookSecret,
   testWebhookConfig,
-] as const;
+} = operations;
+export const WEBHOOK_OPERATIONS = Object.values(operations);
