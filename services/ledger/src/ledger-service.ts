@@ -30,6 +30,7 @@ import { createRailSubmitter } from "./rail/rail-submitter.js";
 import { createReconciliationScheduler } from "./rail/reconciliation-scheduler.js";
 import { createRailServiceSettlementSource } from "./rail/settlement-source.js";
 import { createLedgerRetention } from "./retention/ledger-retention.js";
+import type { StoredTransaction } from "./store/transaction-store.js";
 import { type OpenBreaksGauge, startOpenBreaksGauge } from "./telemetry/open-breaks-gauge.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
@@ -78,6 +79,17 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     : undefined;
   const pricer = ctx.transports.pricing ? createPricingServicePricer(ctx.transports.pricing) : undefined;
   const submitter = createRailSubmitter(deps, rail);
+  // Hands a payout just executed to the rail and never throws: should the submission's own bookkeeping
+  // fail, the resubmission loop picks the payout up.
+  const submitInBackground =
+    (what: string) =>
+    (executed: StoredTransaction): Promise<void> =>
+      submitter.submitExecuted(executed).catch((error: unknown) => {
+        logger.error(
+          { tx_id: executed.txId, err: error },
+          `${what} submission bookkeeping failed; the retry loop takes over`,
+        );
+      });
   const railRetry = createPeriodicTask({
     name: "rail-resubmission",
     intervalMs: config.railRetryMs,
@@ -105,13 +117,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const handlers = createLedgerHandlers(deps, {
     rail,
     pricer,
-    afterExecute: (executed) =>
-      submitter.submitExecuted(executed).catch((error: unknown) => {
-        logger.error(
-          { tx_id: executed.txId, err: error },
-          "payout submission bookkeeping failed; the retry loop takes over",
-        );
-      }),
+    afterExecute: submitInBackground("payout"),
   });
   const lookup = ctx.transports.lookup ? createClient(LookupService, ctx.transports.lookup) : undefined;
   let batchWorkers: ReturnType<typeof createBatchWorkers> = [];
@@ -119,13 +125,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     ...deps,
     lookup,
     pricer,
-    submit: (executed) =>
-      submitter.submitExecuted(executed).catch((error: unknown) => {
-        logger.error(
-          { tx_id: executed.txId, err: error },
-          "batch item submission bookkeeping failed; the retry loop takes over",
-        );
-      }),
+    submit: submitInBackground("batch item"),
     workQueued: () => {
       for (const worker of batchWorkers) worker.wake();
     },

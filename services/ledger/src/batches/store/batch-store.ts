@@ -160,15 +160,18 @@ function itemFromRow(r: ItemRow): StoredItem {
   };
 }
 
-export interface NewBatch {
-  readonly batchId: string;
-  readonly partnerId: string;
-  readonly status: BatchStatus;
-  readonly requiredApprovals: 1 | 2;
-  readonly nameMismatchPolicy: MismatchPolicy;
-  readonly contentSha256: string;
-  readonly source: string;
-  readonly parentBatchId: string;
+export interface NewBatch
+  extends Pick<
+    StoredBatch,
+    | "batchId"
+    | "partnerId"
+    | "status"
+    | "requiredApprovals"
+    | "nameMismatchPolicy"
+    | "contentSha256"
+    | "source"
+    | "parentBatchId"
+  > {
   readonly now: Date;
 }
 
