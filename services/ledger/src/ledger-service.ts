@@ -1,8 +1,7 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
+import { packageMigrations } from "@payouts/platform/database/package-migrations";
 import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
@@ -34,10 +33,7 @@ import type { StoredTransaction } from "./store/transaction-store.js";
 import { type OpenBreaksGauge, startOpenBreaksGauge } from "./telemetry/open-breaks-gauge.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
-export const LEDGER_MIGRATIONS: MigrationSet = {
-  schema: "ledger",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
+export const LEDGER_MIGRATIONS: MigrationSet = packageMigrations("ledger", import.meta.url);
 
 /**
  * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements,
