@@ -1,8 +1,7 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { createPeriodicTask } from "@payouts/platform/background/periodic-task";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
+import { packageMigrations } from "@payouts/platform/database/package-migrations";
 import { loadEventSigner } from "@payouts/platform/events/event-signing-config";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { BatchService } from "@payouts/proto/payouts/ledger/v1/batches_pb";
@@ -30,13 +29,11 @@ import { createRailSubmitter } from "./rail/rail-submitter.js";
 import { createReconciliationScheduler } from "./rail/reconciliation-scheduler.js";
 import { createRailServiceSettlementSource } from "./rail/settlement-source.js";
 import { createLedgerRetention } from "./retention/ledger-retention.js";
+import type { StoredTransaction } from "./store/transaction-store.js";
 import { type OpenBreaksGauge, startOpenBreaksGauge } from "./telemetry/open-breaks-gauge.js";
 import { type OutboxLagGauge, startOutboxLagGauge } from "./telemetry/outbox-lag-gauge.js";
 
-export const LEDGER_MIGRATIONS: MigrationSet = {
-  schema: "ledger",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
+export const LEDGER_MIGRATIONS: MigrationSet = packageMigrations("ledger", import.meta.url);
 
 /**
  * The ledger: transactions, the double-entry book, idempotent payout execution, daily statements,
@@ -78,6 +75,17 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     : undefined;
   const pricer = ctx.transports.pricing ? createPricingServicePricer(ctx.transports.pricing) : undefined;
   const submitter = createRailSubmitter(deps, rail);
+  // Hands a payout just executed to the rail and never throws: should the submission's own bookkeeping
+  // fail, the resubmission loop picks the payout up.
+  const submitInBackground =
+    (what: string) =>
+    (executed: StoredTransaction): Promise<void> =>
+      submitter.submitExecuted(executed).catch((error: unknown) => {
+        logger.error(
+          { tx_id: executed.txId, err: error },
+          `${what} submission bookkeeping failed; the retry loop takes over`,
+        );
+      });
   const railRetry = createPeriodicTask({
     name: "rail-resubmission",
     intervalMs: config.railRetryMs,
@@ -105,13 +113,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
   const handlers = createLedgerHandlers(deps, {
     rail,
     pricer,
-    afterExecute: (executed) =>
-      submitter.submitExecuted(executed).catch((error: unknown) => {
-        logger.error(
-          { tx_id: executed.txId, err: error },
-          "payout submission bookkeeping failed; the retry loop takes over",
-        );
-      }),
+    afterExecute: submitInBackground("payout"),
   });
   const lookup = ctx.transports.lookup ? createClient(LookupService, ctx.transports.lookup) : undefined;
   let batchWorkers: ReturnType<typeof createBatchWorkers> = [];
@@ -119,13 +121,7 @@ export function createLedgerService(ctx: ServiceContext): ServiceModule {
     ...deps,
     lookup,
     pricer,
-    submit: (executed) =>
-      submitter.submitExecuted(executed).catch((error: unknown) => {
-        logger.error(
-          { tx_id: executed.txId, err: error },
-          "batch item submission bookkeeping failed; the retry loop takes over",
-        );
-      }),
+    submit: submitInBackground("batch item"),
     workQueued: () => {
       for (const worker of batchWorkers) worker.wake();
     },

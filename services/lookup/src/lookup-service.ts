@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
 import { newId } from "@payouts/platform/ids";
+import { rpcOnlyModule } from "@payouts/platform/rpc-only-module";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { LookupService } from "@payouts/proto/payouts/lookup/v1/lookup_pb";
 import { type LookupConfig, loadLookupConfig } from "./config.js";
@@ -28,14 +29,7 @@ export function createLookupService(ctx: ServiceContext, adapters: LookupAdapter
     now,
     newCustomerId: () => newId("cus", now().getTime()),
   });
-  return {
-    name: "lookup",
-    serviceNames: [LookupService.typeName],
-    migrations: LOOKUP_MIGRATIONS,
-    routes: (router) => router.service(LookupService, handlers),
-    start: async () => {},
-    stop: async () => {},
-  };
+  return rpcOnlyModule({ name: "lookup", service: LookupService, migrations: LOOKUP_MIGRATIONS, handlers });
 }
 
 function configuredNameEnquiry(config: LookupConfig): NameEnquiry {

@@ -1,17 +1,14 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
+import { packageMigrations } from "@payouts/platform/database/package-migrations";
 import { newId } from "@payouts/platform/ids";
+import { rpcOnlyModule } from "@payouts/platform/rpc-only-module";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { PricingService } from "@payouts/proto/payouts/pricing/v1/pricing_pb";
 import { loadPricingConfig } from "./config.js";
 import { createPricingHandlers } from "./handlers/pricing-handlers.js";
 import { createReferenceDataCache } from "./store/reference-data-cache.js";
 
-export const PRICING_MIGRATIONS: MigrationSet = {
-  schema: "pricing",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
+export const PRICING_MIGRATIONS: MigrationSet = packageMigrations("pricing", import.meta.url);
 
 /** FX rates, corridors, partner fee schedules and quotes; no background work and no events. */
 export function createPricingService(ctx: ServiceContext): ServiceModule {
@@ -26,12 +23,10 @@ export function createPricingService(ctx: ServiceContext): ServiceModule {
     now,
     newQuoteId: () => newId("quo", now().getTime()),
   });
-  return {
+  return rpcOnlyModule({
     name: "pricing",
-    serviceNames: [PricingService.typeName],
+    service: PricingService,
     migrations: PRICING_MIGRATIONS,
-    routes: (router) => router.service(PricingService, handlers),
-    start: async () => {},
-    stop: async () => {},
-  };
+    handlers,
+  });
 }

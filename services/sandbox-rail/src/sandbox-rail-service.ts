@@ -1,7 +1,6 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isProductionMode } from "@payouts/platform/config/env-config";
 import type { MigrationSet } from "@payouts/platform/database/migrate";
+import { packageMigrations } from "@payouts/platform/database/package-migrations";
 import type { ServiceContext, ServiceModule } from "@payouts/platform/service-module";
 import { RailService } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import { createCallbackDispatcher } from "./callback/callback-dispatcher.js";
@@ -9,10 +8,7 @@ import { loadSandboxRailConfig } from "./config.js";
 import { createRailHandlers } from "./handlers/rail-handlers.js";
 import { createSettlementHandlers } from "./handlers/settlement-handlers.js";
 
-export const SANDBOX_RAIL_MIGRATIONS: MigrationSet = {
-  schema: "rail",
-  dir: join(dirname(fileURLToPath(import.meta.url)), "..", "migrations"),
-};
+export const SANDBOX_RAIL_MIGRATIONS: MigrationSet = packageMigrations("rail", import.meta.url);
 
 /**
  * The sandbox payout rail: accepts payouts, keeps them in its own schema, and reports each outcome to the

@@ -53,13 +53,7 @@ export function payoutFee(a: PayoutAmounts): Dec {
 }
 
 /** An operator credit: money received from the partner. */
-export function creditMovement(amountUsd: Dec): Movement {
-  requirePositive(amountUsd, "credit");
-  return movement("credit", [
-    { account: "funding", amount: amountUsd.neg() },
-    { account: "balance", amount: amountUsd },
-  ]);
-}
+export const creditMovement = (amountUsd: Dec): Movement => positiveTransfer("credit", amountUsd);
 
 /**
  * An operator correction of a closed day: like a credit, but signed (a negative one takes from the
@@ -68,49 +62,21 @@ export function creditMovement(amountUsd: Dec): Movement {
 export function adjustmentMovement(amountUsd: Dec): Movement {
   if (!amountUsd.isFinite() || amountUsd.isZero())
     throw new Error(`adjustment amount must not be 0: ${amountUsd}`);
-  return movement("adjustment", [
-    { account: "funding", amount: amountUsd.neg() },
-    { account: "balance", amount: amountUsd },
-  ]);
+  return transfer("adjustment", amountUsd);
 }
 
 /** executePayout: the whole total leaves the spendable balance and waits in flight. */
-export function payoutMovement(a: PayoutAmounts): Movement {
-  const total = payoutTotal(a);
-  requirePositive(total, "payout");
-  return movement("payout", [
-    { account: "balance", amount: total.neg() },
-    { account: "in_flight", amount: total },
-  ]);
-}
+export const payoutMovement = (a: PayoutAmounts): Movement => positiveTransfer("payout", payoutTotal(a));
 
 /** Approval of a batch: the sum of its payable items' totals leaves the balance for the reservation. */
-export function reserveMovement(totalUsd: Dec): Movement {
-  requirePositive(totalUsd, "reserve");
-  return movement("reserve", [
-    { account: "balance", amount: totalUsd.neg() },
-    { account: "reservation", amount: totalUsd },
-  ]);
-}
+export const reserveMovement = (totalUsd: Dec): Movement => positiveTransfer("reserve", totalUsd);
 
 /** One batch item's payout: its total leaves the batch's reservation (not the balance) and waits in flight. */
-export function batchPayoutMovement(a: PayoutAmounts): Movement {
-  const total = payoutTotal(a);
-  requirePositive(total, "batch_payout");
-  return movement("batch_payout", [
-    { account: "reservation", amount: total.neg() },
-    { account: "in_flight", amount: total },
-  ]);
-}
+export const batchPayoutMovement = (a: PayoutAmounts): Movement =>
+  positiveTransfer("batch_payout", payoutTotal(a));
 
 /** Completion of a batch: what its reservation still holds returns to the balance. */
-export function releaseMovement(remainderUsd: Dec): Movement {
-  requirePositive(remainderUsd, "release");
-  return movement("release", [
-    { account: "reservation", amount: remainderUsd.neg() },
-    { account: "balance", amount: remainderUsd },
-  ]);
-}
+export const releaseMovement = (remainderUsd: Dec): Movement => positiveTransfer("release", remainderUsd);
 
 /** Rail success: the in-flight total splits into the paid-out amount and the earned fees. */
 export function settlementMovement(a: PayoutAmounts): Movement {
@@ -122,13 +88,7 @@ export function settlementMovement(a: PayoutAmounts): Movement {
 }
 
 /** Rail failure: the in-flight total returns to the partner, fees included. */
-export function reversalMovement(a: PayoutAmounts): Movement {
-  const total = payoutTotal(a);
-  return movement("reversal", [
-    { account: "in_flight", amount: total.neg() },
-    { account: "balance", amount: total },
-  ]);
-}
+export const reversalMovement = (a: PayoutAmounts): Movement => transfer("reversal", payoutTotal(a));
 
 /** Refund of a successful payout: the debited total (amount and fees) is credited back. */
 export function refundMovement(a: PayoutAmounts): Movement {
@@ -144,6 +104,26 @@ export function effectOn(m: Movement, account: AccountKind): Dec {
   return m.postings.filter((p) => p.account === account).reduce((sum, p) => sum.plus(p.amount), new Dec(0));
 }
 
+/** The movements of one amount between two accounts: out of the first, into the second. */
+const TRANSFERS = {
+  credit: ["funding", "balance"],
+  adjustment: ["funding", "balance"],
+  payout: ["balance", "in_flight"],
+  reserve: ["balance", "reservation"],
+  batch_payout: ["reservation", "in_flight"],
+  release: ["reservation", "balance"],
+  reversal: ["in_flight", "balance"],
+} as const satisfies Partial<Record<MovementKind, readonly [AccountKind, AccountKind]>>;
+type TransferKind = keyof typeof TRANSFERS;
+
+function transfer(kind: TransferKind, amount: Dec): Movement {
+  const [from, to] = TRANSFERS[kind];
+  return movement(kind, [
+    { account: from, amount: amount.neg() },
+    { account: to, amount },
+  ]);
+}
+
 // Zero postings are dropped (a payout without fees touches no fee account) and the rest must balance:
 // this is the invariant the database re-checks at commit.
 function movement(kind: MovementKind, postings: readonly Posting[]): Movement {
@@ -154,6 +134,8 @@ function movement(kind: MovementKind, postings: readonly Posting[]): Movement {
   return { kind, postings: kept };
 }
 
-function requirePositive(amount: Dec, kind: MovementKind): void {
+/** A transfer whose amount must be greater than 0. */
+function positiveTransfer(kind: TransferKind, amount: Dec): Movement {
   if (!amount.isFinite() || !amount.gt(0)) throw new Error(`${kind} amount must be positive: ${amount}`);
+  return transfer(kind, amount);
 }

@@ -4,6 +4,7 @@
  * decimal that fits NUMERIC(38,18) without rounding, and the fee and total consistent with their parts.
  */
 import { type Dec, INTERNAL_SCALE, parseDecimal } from "@payouts/platform/money/decimal";
+import type { PayoutPrice } from "@payouts/platform/money/payout-price";
 import { invalidField, LedgerFailure, missingField } from "./ledger-failure.js";
 import { payoutFee, payoutTotal } from "./posting-rules.js";
 
@@ -21,14 +22,8 @@ export interface QuoteInput {
   readonly expiresAt: Date | undefined;
 }
 
-export interface QuoteTerms {
+export interface QuoteTerms extends PayoutPrice {
   readonly quoteId: string;
-  readonly amount: Dec;
-  readonly currency: string;
-  readonly exchangeRate: Dec;
-  readonly amountUsd: Dec;
-  readonly percentageFee: Dec;
-  readonly fixedFee: Dec;
   readonly expiresAt: Date;
 }
 

@@ -4,8 +4,10 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { toDecimalString } from "@payouts/platform/money/decimal";
+import { newId } from "@payouts/platform/ids";
 import { StatementEventSchema } from "@payouts/proto/payouts/events/v1/events_pb";
+import { daySummaryFields } from "../proto/day-summary-fields.js";
+import type { OutboxRow } from "../store/outbox-store.js";
 import type { ClosedDay } from "../store/statement-day-store.js";
 import type { EventEnvelope } from "./transaction-event.js";
 
@@ -17,24 +19,15 @@ export function statementClosedEvent(
   eventId: string,
   occurredAt: Date,
 ): EventEnvelope {
-  const s = day.summary;
+  // The day's fields of the same name (statement id, partner, date, time zone, revision) as they are.
   const event = create(StatementEventSchema, {
+    ...day,
+    ...daySummaryFields(day.summary),
     eventId,
     eventType: STATEMENT_CLOSED,
     occurredAt: timestampFromDate(occurredAt),
-    statementId: day.statementId,
-    partnerId: day.partnerId,
-    date: day.date,
-    timeZone: day.timeZone,
     periodStart: timestampFromDate(day.periodStart),
     periodEnd: timestampFromDate(day.periodEnd),
-    revision: day.revision,
-    openingBalanceUsd: toDecimalString(s.openingBalance),
-    closingBalanceUsd: toDecimalString(s.closingBalance),
-    lineCount: s.lineCount,
-    totalDebitsUsd: toDecimalString(s.totalDebits),
-    totalCreditsUsd: toDecimalString(s.totalCredits),
-    sha256: s.sha256,
   });
   return {
     eventId,
@@ -42,5 +35,18 @@ export function statementClosedEvent(
     // The statement id (the bus key) names one revision of one day, announced once.
     sequence: 1,
     payload: toBinary(StatementEventSchema, event),
+  };
+}
+
+/** The outbox row announcing that `day` closed at `occurredAt`, keyed on the bus by its statement id. */
+export function statementClosedOutboxRow(
+  day: Omit<ClosedDay, "closedAt" | "watermark">,
+  occurredAt: Date,
+): Omit<OutboxRow, "id" | "txId"> & { readonly eventKey: string } {
+  const event = statementClosedEvent(day, newId("evt"), occurredAt);
+  return {
+    ...event,
+    eventKey: day.statementId,
+    headers: { "event-id": event.eventId, "event-type": event.eventType },
   };
 }

@@ -35,22 +35,11 @@ export function createBatchHandlers(deps: BatchDeps): ServiceImpl<typeof BatchSe
     },
 
     async listBatches(req, ctx) {
-      return listBatchesPage(deps, {
-        partnerId: partnerOrOperator(req.partnerId, ctx),
-        status: req.status,
-        limit: req.limit,
-        cursor: req.cursor,
-      });
+      return listBatchesPage(deps, { ...req, partnerId: partnerOrOperator(req.partnerId, ctx) });
     },
 
     async listBatchItems(req, ctx) {
-      return listBatchItemsPage(deps, {
-        partnerId: partnerOrOperator(req.partnerId, ctx),
-        batchId: req.batchId,
-        status: req.status,
-        limit: req.limit,
-        cursor: req.cursor,
-      });
+      return listBatchItemsPage(deps, { ...req, partnerId: partnerOrOperator(req.partnerId, ctx) });
     },
 
     async putBatchItems(req) {

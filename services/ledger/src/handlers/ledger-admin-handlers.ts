@@ -16,7 +16,7 @@ import {
 } from "@payouts/proto/payouts/ledger/v1/ledger_admin_pb";
 import { TransactionStatus } from "@payouts/proto/payouts/ledger/v1/ledger_pb";
 import { decodeEntryCursor, encodeEntryCursor } from "../domain/entry-cursor.js";
-import { invalidField, LedgerFailure } from "../domain/ledger-failure.js";
+import { invalidField } from "../domain/ledger-failure.js";
 import { decodeCursor, encodeCursor, pageSize, splitPage } from "../domain/list-cursor.js";
 import { fromProtoStatus, toTransactionMessage } from "../proto/transaction-message.js";
 import { failureRejection } from "../reasons.js";
@@ -24,10 +24,12 @@ import {
   balanceEntries,
   balancesOf,
   ledgerTotals,
+  type MovementRow,
   movementsOf,
   payoutCounts,
   searchTransactions,
 } from "../store/operator-store.js";
+import { mapFailures } from "./ledger-handlers.js";
 
 /** The overview's windows when none are asked for: the last hour and the last day. */
 export const DEFAULT_WINDOWS = [3600, 86_400] as const;
@@ -42,7 +44,7 @@ export function createLedgerAdminHandlers(deps: {
   readonly now: () => Date;
 }): ServiceImpl<typeof LedgerAdminService> {
   const { db } = deps;
-  return asRejections({
+  return mapFailures({
     async searchTransactions(req) {
       const limit = pageSize(req.limit);
       const status = req.status === TransactionStatus.UNSPECIFIED ? undefined : fromProtoStatus(req.status);
@@ -80,12 +82,8 @@ export function createLedgerAdminHandlers(deps: {
       return {
         movements: rows.map((m) =>
           create(MovementSchema, {
-            movementId: m.movement_id,
+            ...movementFields(m),
             partnerId: m.partner_id,
-            kind: m.kind,
-            txId: m.tx_id ?? "",
-            reference: m.reference,
-            createdAt: timestampFromDate(m.created_at),
             lines: m.lines.map((l) => ({ account: l.account, amountUsd: decimal(l.amount) })),
           }),
         ),
@@ -101,14 +99,10 @@ export function createLedgerAdminHandlers(deps: {
       return {
         entries: page.map((e) =>
           create(BalanceEntrySchema, {
+            ...movementFields(e),
             entryId: e.entry_id,
-            movementId: e.movement_id,
-            kind: e.kind,
-            txId: e.tx_id ?? "",
-            reference: e.reference,
             amountUsd: decimal(e.amount),
             balanceAfterUsd: decimal(e.balance_after),
-            createdAt: timestampFromDate(e.created_at),
           }),
         ),
         nextCursor,
@@ -172,20 +166,13 @@ export function createLedgerAdminHandlers(deps: {
 
 const decimal = (text: string) => toDecimalString(new Dec(text));
 
-/** The ledger's own refusals (cursor and page size checks) as their documented ConnectErrors. */
-export function asRejections<T extends object>(impl: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(impl)) {
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
-      } catch (error) {
-        if (error instanceof LedgerFailure) {
-          throw failureRejection(error);
-        }
-        throw error;
-      }
-    };
-  }
-  return wrapped as T;
+/** What a movement and each of its balance entries say alike: the movement, its kind, payout and time. */
+function movementFields(row: Omit<MovementRow, "partner_id" | "lines">) {
+  return {
+    movementId: row.movement_id,
+    kind: row.kind,
+    txId: row.tx_id ?? "",
+    reference: row.reference,
+    createdAt: timestampFromDate(row.created_at),
+  };
 }

@@ -15,7 +15,7 @@ import {
 } from "@payouts/proto/payouts/ledger/v1/reconciliation_pb";
 import { isBreakType } from "../domain/break-types.js";
 import { invalidField, LEDGER, ledgerFailure, missingField } from "../domain/ledger-failure.js";
-import { pageSize } from "../domain/list-cursor.js";
+import { pageSize, splitPage } from "../domain/list-cursor.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
 import { resolveBreak } from "../operations/resolve-break.js";
 import { runReconciliation } from "../operations/run-reconciliation.js";
@@ -27,7 +27,7 @@ import {
   type ReconciliationRun,
   type StoredBreak,
 } from "../store/reconciliation-store.js";
-import { asRejections } from "./ledger-admin-handlers.js";
+import { mapFailures } from "./ledger-handlers.js";
 
 const MAX_NOTE = 2000;
 const MAX_NAME = 200;
@@ -37,7 +37,7 @@ export function createReconciliationHandlers(
   source: SettlementSource | undefined,
 ): ServiceImpl<typeof ReconciliationService> {
   const { db } = deps;
-  return asRejections({
+  return mapFailures({
     async startReconciliationRun(req) {
       if (!source) throw ledgerFailure(LEDGER.of("UNKNOWN_RAIL", req.rail || "(none configured)"));
       if (req.rail && req.rail !== source.rail) throw ledgerFailure(LEDGER.of("UNKNOWN_RAIL", req.rail));
@@ -55,11 +55,8 @@ export function createReconciliationHandlers(
         before: idCursor(req.cursor, "rcn"),
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      return {
-        runs: page.map(runMessage),
-        nextCursor: rows.length > limit ? (page.at(-1)?.runId ?? "") : "",
-      };
+      const { page, nextCursor } = splitPage(rows, limit, (last) => last.runId);
+      return { runs: page.map(runMessage), nextCursor };
     },
 
     async listReconciliationBreaks(req) {
@@ -81,11 +78,8 @@ export function createReconciliationHandlers(
         before: idCursor(req.cursor, "brk"),
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      return {
-        breaks: page.map(breakMessage),
-        nextCursor: rows.length > limit ? (page.at(-1)?.breakId ?? "") : "",
-      };
+      const { page, nextCursor } = splitPage(rows, limit, (last) => last.breakId);
+      return { breaks: page.map(breakMessage), nextCursor };
     },
 
     async resolveReconciliationBreak(req) {
@@ -125,18 +119,11 @@ function idCursor(cursor: string, prefix: string, field = "cursor"): string | un
   return cursor;
 }
 
+// The messages take the stored fields of the same name as they are; `create` reads only the schema's fields.
 function runMessage(run: ReconciliationRun) {
   return create(ReconciliationRunSchema, {
-    runId: run.runId,
-    rail: run.rail,
+    ...run,
     date: run.day,
-    status: run.status,
-    startedBy: run.startedBy,
-    railRecords: run.railRecords,
-    ledgerPayouts: run.ledgerPayouts,
-    breaksFound: run.breaksFound,
-    breaksOpened: run.breaksOpened,
-    error: run.error,
     startedAt: timestampFromDate(run.startedAt),
     finishedAt: run.finishedAt ? timestampFromDate(run.finishedAt) : undefined,
   });
@@ -144,20 +131,10 @@ function runMessage(run: ReconciliationRun) {
 
 function breakMessage(b: StoredBreak) {
   return create(ReconciliationBreakSchema, {
-    breakId: b.breakId,
-    rail: b.rail,
+    ...b,
     date: b.day,
-    type: b.type,
-    key: b.key,
-    txId: b.txId,
-    railReference: b.railReference,
     ledgerAmount: b.ledgerAmount ?? "",
     railAmount: b.railAmount ?? "",
-    currency: b.currency,
-    ledgerStatus: b.ledgerStatus,
-    railStatus: b.railStatus,
-    detail: b.detail,
-    runId: b.runId,
     openedAt: timestampFromDate(b.openedAt),
     resolution: b.resolution
       ? create(BreakResolutionSchema, {

@@ -10,30 +10,16 @@ import { type QuoteTerms, readQuoteTerms, storedDecimal } from "../domain/quote-
 import type { BindingPricer, PriceCall } from "../pricing/binding-pricer.js";
 import { quoteInputOf } from "../proto/transaction-message.js";
 import { Statement } from "../store/statement.js";
-import {
-  addNewTransaction,
-  type BatchItemKey,
-  type NewTransaction,
-  newTransactionState,
-} from "../store/transaction-store.js";
+import { addNewTransaction, type NewTransaction, newTransactionState } from "../store/transaction-store.js";
 import type { LedgerDeps } from "./ledger-deps.js";
 import { addArrival, type ChangedTransaction } from "./transition.js";
 
-export interface CreateTransactionInput {
-  readonly partnerId: string;
-  readonly customerId: string;
-  readonly countryCode: string;
-  readonly currency: string;
-  /** payouts.common.v1.Destination in proto JSON form. */
-  readonly destination: Record<string, unknown>;
+/** The new transaction's own fields as the caller gives them; the ledger adds its id, times and TTL. */
+export interface CreateTransactionInput
+  extends Omit<NewTransaction, "txId" | "pendingExpiresAt" | "createdAt" | "amount"> {
   /** Local amount, "" when not known yet. */
   readonly amount: string;
-  readonly partnerTransactionId: string;
-  readonly partnerAppId: string;
-  readonly walletIdentifier: string;
   readonly traceparent?: string | undefined;
-  /** Set when the transaction pays one item of a bulk payout batch. */
-  readonly batchItem?: BatchItemKey | undefined;
 }
 
 /** A transaction every check passed and pricing priced, ready to be written. */

@@ -1,13 +1,12 @@
-import type { Database } from "@payouts/platform/database/database";
-import type { Logger } from "@payouts/platform/logging/logger";
+import type { ServiceContext } from "@payouts/platform/service-module";
 import type { LedgerConfig } from "../config.js";
 
-/** What every ledger operation needs; built once by the service factory. */
-export interface LedgerDeps {
-  readonly db: Database;
+/**
+ * What every ledger operation needs: the service context's database, logger and clock (always given here),
+ * and the ledger's own. Built once by the service factory.
+ */
+export interface LedgerDeps extends Required<Pick<ServiceContext, "db" | "logger" | "now">> {
   readonly config: LedgerConfig;
-  readonly logger: Logger;
-  readonly now: () => Date;
   /** Called after each commit that wrote outbox rows, so the relay publishes without waiting a poll. */
   readonly committed: () => void;
 }

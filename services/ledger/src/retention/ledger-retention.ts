@@ -5,34 +5,19 @@
  * (stored without expires_at: a late retry of a credit must not credit again), and the book itself
  * (transactions, history, movements, entries are kept for good).
  */
-import { loadConfig, parse } from "@payouts/platform/config/env-config";
-import type { Queryable } from "@payouts/platform/database/database";
-import type { Logger } from "@payouts/platform/logging/logger";
+import { parse } from "@payouts/platform/config/env-config";
+import { daysBefore, type RetentionJob, type RetentionRule } from "@payouts/platform/retention/retention-job";
 import {
-  createRetentionJob,
-  daysBefore,
-  type RetentionJob,
-  type RetentionRule,
-} from "@payouts/platform/retention/retention-job";
+  createConfiguredRetentionJob,
+  type RetentionJobContext,
+} from "@payouts/platform/retention/retention-settings";
 
-const spec = {
+const ruleSpec = {
   outboxDays: {
     env: "OUTBOX_RETENTION_DAYS",
     doc: "days a published outbox row is kept after publication (0 = forever)",
     parse: parse.nonNegativeInt,
     default: 7,
-  },
-  intervalMs: {
-    env: "LEDGER_RETENTION_INTERVAL_MS",
-    doc: "interval of the retention job",
-    parse: parse.positiveInt,
-    default: 60 * 60 * 1000,
-  },
-  batchSize: {
-    env: "LEDGER_RETENTION_BATCH_SIZE",
-    doc: "rows deleted per statement by the retention job",
-    parse: parse.positiveInt,
-    default: 1000,
   },
 } as const;
 
@@ -55,20 +40,11 @@ export function ledgerRetentionRules(outboxDays: number): RetentionRule[] {
   ];
 }
 
-export function createLedgerRetention(options: {
-  readonly db: Queryable;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly logger: Logger;
-  readonly now: () => Date;
-}): RetentionJob {
-  const config = loadConfig(spec, options.env);
-  return createRetentionJob({
-    name: "ledger-retention",
-    db: options.db,
-    rules: ledgerRetentionRules(config.outboxDays),
-    batchSize: config.batchSize,
-    intervalMs: config.intervalMs,
-    logger: options.logger,
-    now: options.now,
-  });
+export function createLedgerRetention(context: RetentionJobContext): RetentionJob {
+  const loop = { intervalEnv: "LEDGER_RETENTION_INTERVAL_MS", batchSizeEnv: "LEDGER_RETENTION_BATCH_SIZE" };
+  return createConfiguredRetentionJob(
+    { name: "ledger-retention", loop, ruleSpec },
+    (settings) => ledgerRetentionRules(settings.outboxDays),
+    context,
+  );
 }

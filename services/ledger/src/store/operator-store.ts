@@ -4,40 +4,19 @@
  * is one statement, so what it answers comes from one snapshot.
  */
 import type { Queryable } from "@payouts/platform/database/database";
-import type { ListPosition } from "../domain/list-cursor.js";
-import type { TxStatus } from "../domain/transaction-status.js";
-import { listNewestFirst, type StoredTransaction, when } from "./transaction-store.js";
+import {
+  type ListPage,
+  listNewestFirst,
+  type StoredTransaction,
+  type TransactionFilter,
+} from "./transaction-store.js";
 
-export interface SearchFilter {
-  readonly txId: string | undefined;
-  readonly partnerId: string | undefined;
-  readonly partnerTransactionId: string | undefined;
-  readonly status: TxStatus | undefined;
-  readonly countryCode: string | undefined;
-  readonly currency: string | undefined;
-  readonly createdFrom: Date | undefined;
-  readonly createdTo: Date | undefined;
-  readonly after: ListPosition | undefined;
-  readonly limit: number;
-}
+/** Any partner's transactions: every filter is optional. */
+export type SearchFilter = TransactionFilter & ListPage;
 
 /** Newest first, by (created_at, tx_id) descending; `after` is the last position of the previous page. */
 export async function searchTransactions(q: Queryable, f: SearchFilter): Promise<StoredTransaction[]> {
-  return listNewestFirst(
-    q,
-    [
-      when(f.txId, "tx_id = ?"),
-      when(f.partnerId, "partner_id = ?"),
-      when(f.partnerTransactionId, "partner_transaction_id = ? AND partner_transaction_id <> ''"),
-      when(f.status, "status = ?"),
-      when(f.countryCode, "country_code = ?"),
-      when(f.currency, "currency = ?"),
-      when(f.createdFrom, "created_at >= ?"),
-      when(f.createdTo, "created_at <= ?"),
-    ],
-    f.after,
-    f.limit,
-  );
+  return listNewestFirst(q, f);
 }
 
 export interface MovementRow {

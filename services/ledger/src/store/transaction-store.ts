@@ -343,55 +343,65 @@ export function addHistory(st: Statement, h: HistoryRow, name = "history_new"): 
   );
 }
 
-export interface ListFilter {
-  readonly partnerId: string;
-  readonly status: TxStatus | undefined;
-  readonly partnerTransactionId: string | undefined;
-  readonly createdFrom: Date | undefined;
-  readonly createdTo: Date | undefined;
+/** What a transaction list may be narrowed by: every filter given must hold. */
+export interface TransactionFilter {
+  readonly txId?: string | undefined;
+  readonly partnerId?: string | undefined;
+  readonly partnerTransactionId?: string | undefined;
+  readonly status?: TxStatus | undefined;
+  readonly countryCode?: string | undefined;
+  readonly currency?: string | undefined;
+  readonly createdFrom?: Date | undefined;
+  readonly createdTo?: Date | undefined;
+}
+
+/** Each filter's condition, its `?` standing for the value given. */
+const FILTER_CLAUSES: Readonly<Record<keyof TransactionFilter, string>> = {
+  txId: "tx_id = ?",
+  partnerId: "partner_id = ?",
+  // Spelled out so the planner can use the partial indexes on references (WHERE partner_transaction_id <> '').
+  partnerTransactionId: "partner_transaction_id = ? AND partner_transaction_id <> ''",
+  status: "status = ?",
+  countryCode: "country_code = ?",
+  currency: "currency = ?",
+  createdFrom: "created_at >= ?",
+  createdTo: "created_at <= ?",
+};
+
+/** A page of a list: after the last position of the previous page, at most `limit`. */
+export interface ListPage {
   readonly after: ListPosition | undefined;
   readonly limit: number;
 }
 
-/** Newest first, by (created_at, tx_id) descending; `after` is the last position of the previous page. */
-export async function listTransactions(q: Queryable, f: ListFilter): Promise<StoredTransaction[]> {
-  return listNewestFirst(
-    q,
-    [
-      ["partner_id = ?", f.partnerId],
-      when(f.status, "status = ?"),
-      when(f.partnerTransactionId, "partner_transaction_id = ?"),
-      when(f.createdFrom, "created_at >= ?"),
-      when(f.createdTo, "created_at <= ?"),
-    ],
-    f.after,
-    f.limit,
-  );
+/** A partner's own list: its transactions only. */
+export interface ListFilter extends TransactionFilter, ListPage {
+  readonly partnerId: string;
 }
 
-/** A condition of a transaction list: a clause whose `?` stands for `value`. */
-export type Condition = readonly [clause: string, value: unknown];
-
-/** The condition `clause` on `value`, or none when no value was given. */
-export const when = (value: unknown, clause: string): Condition | undefined =>
-  value ? [clause, value] : undefined;
+/** Newest first, by (created_at, tx_id) descending; `after` is the last position of the previous page. */
+export async function listTransactions(q: Queryable, f: ListFilter): Promise<StoredTransaction[]> {
+  // No partner named is no transaction (not every partner's: that is the operators' search).
+  return f.partnerId ? listNewestFirst(q, f) : [];
+}
 
 /**
- * The transactions that meet every condition, newest first by (created_at, tx_id) descending, after the
- * position `after` (the last of the previous page), at most `limit`.
+ * The transactions that meet every filter given (an empty string or undefined is no filter), newest first
+ * by (created_at, tx_id) descending, after the position `after` (the last of the previous page), at most
+ * `limit`.
  */
 export async function listNewestFirst(
   q: Queryable,
-  conditions: readonly (Condition | undefined)[],
-  after: ListPosition | undefined,
-  limit: number,
+  f: TransactionFilter & ListPage,
 ): Promise<StoredTransaction[]> {
+  const { after, limit } = f;
   const where: string[] = [];
   const params: unknown[] = [];
-  for (const condition of conditions) {
-    if (condition === undefined) continue;
-    params.push(condition[1]);
-    where.push(condition[0].replaceAll("?", `$${params.length}`));
+  for (const [key, clause] of Object.entries(FILTER_CLAUSES)) {
+    const value = f[key as keyof TransactionFilter];
+    if (!value) continue;
+    params.push(value);
+    where.push(clause.replaceAll("?", `$${params.length}`));
   }
   if (after) {
     params.push(after.createdAt, after.txId);

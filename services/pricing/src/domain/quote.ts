@@ -5,6 +5,7 @@
  * and stored at INTERNAL_SCALE decimals. Everything is rounded to the partner's `dp` only when rendered.
  */
 import { type Dec, toInternalScale } from "@payouts/platform/money/decimal";
+import type { PayoutPrice } from "@payouts/platform/money/payout-price";
 import { applyFees, type FeeSchedule } from "./fees.js";
 
 export interface LocalAmountToPrice {
@@ -16,14 +17,7 @@ export interface LocalAmountToPrice {
   readonly fees: FeeSchedule;
 }
 
-export interface PricedAmount {
-  readonly amount: Dec;
-  readonly currency: string;
-  /** Units of `currency` per 1 USD. */
-  readonly exchangeRate: Dec;
-  readonly amountUsd: Dec;
-  readonly percentageFee: Dec;
-  readonly fixedFee: Dec;
+export interface PricedAmount extends PayoutPrice {
   readonly fee: Dec;
   readonly totalUsd: Dec;
 }

@@ -1,16 +1,11 @@
 /** SQL of rail.submissions. The caller owns the transaction. */
 import type { Queryable } from "@payouts/platform/database/database";
+import type { SubmitPayoutRequest } from "@payouts/proto/payouts/rail/v1/rail_pb";
 import type { RailOutcome } from "../domain/sandbox-outcome.js";
 
-export interface Submission {
-  readonly txId: string;
+/** A payout as the rail was asked to pay it (SubmitPayout), with what the rail made of it. */
+export interface Submission extends Readonly<Omit<SubmitPayoutRequest, "$typeName" | "$unknown">> {
   readonly providerReference: string;
-  readonly countryCode: string;
-  readonly currency: string;
-  readonly amount: string;
-  readonly destinationType: string;
-  readonly paymentDestination: string;
-  readonly paymentDestinationCode: string;
   readonly outcome: RailOutcome;
   readonly reason: string;
   readonly nextCallbackAt: Date | undefined;

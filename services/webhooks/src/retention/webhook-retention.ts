@@ -12,17 +12,14 @@
  * intake's memory that an event was seen: it must outlive every chance of the bus delivering that event
  * again (keep the setting above the topic's retention), or a replayed old event would be notified twice.
  */
-import { loadConfig, parse } from "@payouts/platform/config/env-config";
-import type { Queryable } from "@payouts/platform/database/database";
-import type { Logger } from "@payouts/platform/logging/logger";
+import { parse } from "@payouts/platform/config/env-config";
+import { daysBefore, type RetentionJob, type RetentionRule } from "@payouts/platform/retention/retention-job";
 import {
-  createRetentionJob,
-  daysBefore,
-  type RetentionJob,
-  type RetentionRule,
-} from "@payouts/platform/retention/retention-job";
+  createConfiguredRetentionJob,
+  type RetentionJobContext,
+} from "@payouts/platform/retention/retention-settings";
 
-const spec = {
+const ruleSpec = {
   deliveredDays: {
     env: "WEBHOOK_RETENTION_DELIVERED_DAYS",
     doc: "days a delivered delivery and its attempts are kept after delivery (0 = forever)",
@@ -34,18 +31,6 @@ const spec = {
     doc: "days a consumed event id is remembered once its deliveries are gone (0 = forever)",
     parse: parse.nonNegativeInt,
     default: 30,
-  },
-  intervalMs: {
-    env: "WEBHOOK_RETENTION_INTERVAL_MS",
-    doc: "interval of the retention job",
-    parse: parse.positiveInt,
-    default: 60 * 60 * 1000,
-  },
-  batchSize: {
-    env: "WEBHOOK_RETENTION_BATCH_SIZE",
-    doc: "rows deleted per statement by the retention job",
-    parse: parse.positiveInt,
-    default: 1000,
   },
 } as const;
 
@@ -90,20 +75,11 @@ export function webhookRetentionRules(deliveredDays: number, processedEventsDays
   ];
 }
 
-export function createWebhookRetention(options: {
-  readonly db: Queryable;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly logger: Logger;
-  readonly now: () => Date;
-}): RetentionJob {
-  const config = loadConfig(spec, options.env);
-  return createRetentionJob({
-    name: "webhook-retention",
-    db: options.db,
-    rules: webhookRetentionRules(config.deliveredDays, config.processedEventsDays),
-    batchSize: config.batchSize,
-    intervalMs: config.intervalMs,
-    logger: options.logger,
-    now: options.now,
-  });
+export function createWebhookRetention(context: RetentionJobContext): RetentionJob {
+  const loop = { intervalEnv: "WEBHOOK_RETENTION_INTERVAL_MS", batchSizeEnv: "WEBHOOK_RETENTION_BATCH_SIZE" };
+  return createConfiguredRetentionJob(
+    { name: "webhook-retention", loop, ruleSpec },
+    (settings) => webhookRetentionRules(settings.deliveredDays, settings.processedEventsDays),
+    context,
+  );
 }

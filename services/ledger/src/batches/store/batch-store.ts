@@ -3,6 +3,7 @@
  * transaction; locking reads say so.
  */
 import type { Queryable } from "@payouts/platform/database/database";
+import { queryOne } from "@payouts/platform/database/query-one";
 import { Dec, toDecimalString } from "@payouts/platform/money/decimal";
 import {
   fromRow,
@@ -160,15 +161,18 @@ function itemFromRow(r: ItemRow): StoredItem {
   };
 }
 
-export interface NewBatch {
-  readonly batchId: string;
-  readonly partnerId: string;
-  readonly status: BatchStatus;
-  readonly requiredApprovals: 1 | 2;
-  readonly nameMismatchPolicy: MismatchPolicy;
-  readonly contentSha256: string;
-  readonly source: string;
-  readonly parentBatchId: string;
+export interface NewBatch
+  extends Pick<
+    StoredBatch,
+    | "batchId"
+    | "partnerId"
+    | "status"
+    | "requiredApprovals"
+    | "nameMismatchPolicy"
+    | "contentSha256"
+    | "source"
+    | "parentBatchId"
+  > {
   readonly now: Date;
 }
 
@@ -214,13 +218,13 @@ export async function findBatch(
   partnerId: string,
   forUpdate = false,
 ): Promise<StoredBatch | undefined> {
-  const res = await q.query<BatchRow>(
+  return queryOne(
+    q,
     `SELECT ${BATCH_COLUMNS} FROM ledger.batches
       WHERE batch_id = $1 AND ($2 = '' OR partner_id = $2) ${forUpdate ? "FOR UPDATE" : ""}`,
     [batchId, partnerId],
+    batchFromRow,
   );
-  const row = res.rows[0];
-  return row ? batchFromRow(row) : undefined;
 }
 
 /** The batch with its approvals, counts, payable total and current reservation, for display. */
@@ -293,12 +297,12 @@ export async function findItem(
   batchId: string,
   itemRef: string,
 ): Promise<StoredItem | undefined> {
-  const res = await q.query<ItemRow>(
+  return queryOne(
+    q,
     `SELECT ${ITEM_COLUMNS} FROM ledger.batch_items WHERE batch_id = $1 AND item_ref = $2`,
     [batchId, itemRef],
+    itemFromRow,
   );
-  const row = res.rows[0];
-  return row ? itemFromRow(row) : undefined;
 }
 
 /** Items of given statuses, in row order. */
