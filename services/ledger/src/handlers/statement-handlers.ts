@@ -3,7 +3,6 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { toDecimalString } from "@payouts/platform/money/decimal";
 import type { DailyStatement, StatementService } from "@payouts/proto/payouts/ledger/v1/statements_pb";
 import { missingField } from "../domain/ledger-failure.js";
 import { correctStatementDay } from "../operations/correct-statement-day.js";
@@ -18,6 +17,7 @@ import {
   viewRevision,
 } from "../operations/daily-statements.js";
 import type { LedgerDeps } from "../operations/ledger-deps.js";
+import { daySummaryFields } from "../proto/day-summary-fields.js";
 import { toScaledLineMessage } from "../proto/statement-line-message.js";
 import { mapFailures } from "./ledger-handlers.js";
 
@@ -79,7 +79,6 @@ export function createStatementHandlers(deps: LedgerDeps): ServiceImpl<typeof St
 }
 
 function toDailyStatementMessage(day: DayStatement): Omit<DailyStatement, "$typeName"> {
-  const s = day.summary;
   return {
     statementId: day.statementId,
     date: day.date,
@@ -89,11 +88,6 @@ function toDailyStatementMessage(day: DayStatement): Omit<DailyStatement, "$type
     status: day.status,
     revision: day.revision,
     restates: day.restates ?? "",
-    openingBalanceUsd: toDecimalString(s.openingBalance),
-    closingBalanceUsd: toDecimalString(s.closingBalance),
-    lineCount: s.lineCount,
-    totalDebitsUsd: toDecimalString(s.totalDebits),
-    totalCreditsUsd: toDecimalString(s.totalCredits),
-    sha256: s.sha256,
+    ...daySummaryFields(day.summary),
   };
 }
