@@ -328,10 +328,10 @@ describe("real answers match the documented schemas (money and reference data)",
     ).toBe(415);
     expect((await call("PUT", settings, settingsTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
 
-    // Corrections of a closed day: today is not closed yet, so a correction of it is refused; a day is
-    // closed here by the ledger's closer run as it would run tomorrow.
+    // Corrections of a closed day: the partner's today (in Lagos, its zone now) is not closed yet, so a
+    // correction of it is refused; the ledger's closer, run as it would run 25 hours from now, closes it.
     const correctionTemplate = "/admin/partners/{partner_id}/statements/{date}/corrections";
-    const today = new Date().toISOString().slice(0, 10);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Lagos" }).format(new Date());
     const corrections = `/admin/partners/${partnerId}/statements/${today}/corrections`;
     const fix = { amount_usd: "1", note: "fee returned" };
     const fixKey = (k: string) => ({ "x-idempotency-key": k });

@@ -27,7 +27,8 @@ describe("statement.closed notifications", () => {
   let platform: TestPlatform;
   let receiver: TestReceiver;
   let partner: Partner;
-  const today = new Date().toISOString().slice(0, 10);
+  /** The UTC day of the partner's credit: the day the closers close. */
+  let today: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform({
@@ -61,14 +62,17 @@ describe("statement.closed notifications", () => {
     }
     // The day's credit is visible to a closer once the feed's watermark has passed it.
     await expect
-      .poll(
-        async () => (await platform.partner(partner, "GET", `/statements/daily/${today}`)).json.line_count,
-        { timeout: 15_000 },
-      )
+      .poll(async () => (await platform.partner(partner, "GET", "/balance/entries")).json.entries.length, {
+        timeout: 15_000,
+      })
       .toBe(1);
+    const credit = (await platform.partner(partner, "GET", "/balance/entries")).json.entries[0];
+    today = String(credit.created_at).slice(0, 10);
+    expect((await platform.partner(partner, "GET", `/statements/daily/${today}`)).json.line_count).toBe(1);
 
-    // Two ledger replicas close the day at once, as they would a day from now.
-    const later = new Date(Date.now() + DAY_MS + 3_600_000);
+    // Two ledger replicas close the day at once, as they would just after its grace period: late enough
+    // for the credit's day, too early for the day after it, whatever the hour the test runs.
+    const later = new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS + GRACE_MS + 60_000);
     const dbs = [0, 1].map(() =>
       createPgDatabase({ connectionString: platform.databaseUrl, maxConnections: 2 }),
     );
