@@ -24,7 +24,8 @@ import { createTestDatabase } from "../support/infra.js";
  * - the claim exactly as the dispatcher runs it: `claimDueDeliveries` through the service's database layer
  *   (which prepares statements per connection), planned per call when `queueOutgrewItsPlans` says so (the
  *   dispatcher asks once per poll interval, here before each claim). The reference is a connection that claimed ten times from
- *   the thousand rows; then a connection claims ten times from a quiet queue of sixty rows, the backlog
+ *   the thousand rows; then a connection claims ten times from a quiet queue of sixty pending rows
+ *   among 19,940 delivered ones (so the statistics say a pending row is rare), the backlog
  *   grows to a million rows, and it claims again before ANALYZE (autovacuum is off here) has seen them
  *   (one claim after each 100,000 rows: the most any of them read counts), and once more after it. Its buffers are the database's own counters of the transaction.
  *
@@ -39,6 +40,8 @@ const SMALL = 1_000;
 const LARGE = 1_000_000;
 /** The queue a dispatcher's connection first claims from (its in-flight rows are among the first). */
 const TINY = 60;
+/** Rows in the table then: the first TINY pending, the others delivered. */
+const QUIET = 20_000;
 /** The backlog grows by this many rows between two claims. */
 const GROWTH_STEP = 100_000;
 
@@ -208,15 +211,24 @@ async function measure(): Promise<{ small: Measured; stale: DispatcherCost[]; la
       dispatcher: await warmUp(pools[0]!),
     };
 
-    // A dispatcher that started on a quiet queue: its connection prepared the claim over a few dozen rows.
-    await client.query("DELETE FROM webhooks.deliveries WHERE delivery_id > $1", [rowId(TINY)]);
+    // A dispatcher that started on a quiet queue: its connection prepared the claim over a few dozen rows,
+    // the statistics saw only delivered rows and the other worker's claims (no pending row at all).
+    await client.query("DELETE FROM webhooks.deliveries WHERE delivery_id > $1", [rowId(SMALL)]);
+    await seedRows(client, SMALL + 1, QUIET);
+    await client.query(
+      "UPDATE webhooks.deliveries SET status = 'delivered', delivered_at = now() WHERE status = 'pending'",
+    );
     await client.query("VACUUM (FULL, ANALYZE) webhooks.deliveries");
+    await client.query(
+      "UPDATE webhooks.deliveries SET status = 'pending', delivered_at = NULL WHERE delivery_id <= $1 AND status = 'delivered'",
+      [rowId(TINY)],
+    );
     const dispatcher = open();
     pools.push(dispatcher);
     await warmUp(dispatcher);
     // Then a backlog arrives, faster than autovacuum's next ANALYZE, and the dispatcher keeps claiming.
     const stale: DispatcherCost[] = [];
-    for (let from = TINY + 1; from <= LARGE; from += GROWTH_STEP) {
+    for (let from = QUIET + 1; from <= LARGE; from += GROWTH_STEP) {
       await seedRows(client, from, Math.min(LARGE, from + GROWTH_STEP - 1));
       stale.push(await dispatcherClaim(dispatcher));
     }

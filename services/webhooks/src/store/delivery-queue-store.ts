@@ -90,8 +90,9 @@ export interface ClaimOptions {
  * free slots (of any process) first, and a busy partner still uses every slot nobody else needs.
  *
  * Only live claims count as in flight: a claim whose lease ran out is stale and blocks nothing (it is
- * released at the next pass), and the claiming worker's answered ones (see `answered`) neither. Rows locked by another claimer are skipped; the final status check
- * re-reads the locked row, so a row a concurrent claimer just took is never taken twice.
+ * released at the next pass), and the claiming worker's answered ones (see `answered`) neither. Rows
+ * locked by another claimer are skipped, and a row is taken only if it is still pending once locked (the
+ * lock reads its latest version), so a row a concurrent claimer just took is never taken twice.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const sql = options.planned === "per-call" ? CLAIM_DUE_SQL_PLANNED_PER_CALL : CLAIM_DUE_SQL;
@@ -158,6 +159,10 @@ export const BATCH_COMPLETED_RELEASED = `(d.event_type <> 'batch.completed' OR (
  *   hashes: a probe per candidate, estimated to let half the rows through, so a configuration's due rows
  *   are read in order until enough pass (a scalar subquery there is estimated to let almost none
  *   through, and the planner then sorted every due row of a configuration).
+ * - The chosen rows are locked through the primary key alone, and whether each is still pending is read
+ *   from the locked row. Asked for `status = 'pending'` there, the planner could read them from the partial
+ *   index of pending rows instead; with statistics taken while nothing was pending it judged that index
+ *   nearly empty and walked all of it per claim (170,000 buffers at a million pending rows).
  */
 export const CLAIM_DUE_SQL = `WITH busy AS (
        SELECT b.partner_id, count(*) AS in_flight, count(*) FILTER (WHERE b.claimed_by = $5) AS mine
@@ -207,15 +212,17 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
         ORDER BY r.turn, r.next_attempt_at, r.sequence
         LIMIT $4
      ), locked AS (
-       SELECT d.delivery_id, d.config_id FROM webhooks.deliveries d
-        WHERE d.delivery_id IN (SELECT delivery_id FROM eligible) AND d.status = 'pending'
-        FOR UPDATE SKIP LOCKED
+       -- Found by primary key only; whether each is still pending is read from the locked row (below).
+       SELECT d.delivery_id, d.config_id, d.status FROM eligible e
+         JOIN webhooks.deliveries d ON d.delivery_id = e.delivery_id
+        FOR UPDATE OF d SKIP LOCKED
      ), probing AS (
        -- Configurations are locked in config_id order here and when attempts are recorded: no deadlock.
        UPDATE webhooks.configs pc
           SET circuit_state = 'half_open', circuit_retry_at = $1 + $2 * interval '1 millisecond'
          FROM (SELECT lc.config_id FROM webhooks.configs lc
-                WHERE lc.config_id IN (SELECT config_id FROM locked) AND lc.circuit_state <> 'closed'
+                WHERE lc.config_id IN (SELECT config_id FROM locked WHERE status = 'pending')
+                  AND lc.circuit_state <> 'closed'
                 ORDER BY lc.config_id FOR UPDATE) l
         WHERE pc.config_id = l.config_id AND pc.circuit_state <> 'closed'
      )
@@ -223,7 +230,7 @@ export const CLAIM_DUE_SQL = `WITH busy AS (
         SET status = 'delivering', attempts = d.attempts + 1, claimed_by = $5, updated_at = $1,
             lease_expires_at = statement_timestamp() + $2 * interval '1 millisecond'
        FROM locked, webhooks.configs cfg
-      WHERE d.delivery_id = locked.delivery_id AND cfg.config_id = d.config_id
+      WHERE d.delivery_id = locked.delivery_id AND locked.status = 'pending' AND cfg.config_id = d.config_id
      RETURNING d.delivery_id, d.event_id, d.event_type, d.tx_id, d.config_id, d.body, d.attempts,
                cfg.url, cfg.secret_sealed, cfg.previous_secret_sealed, cfg.previous_secret_expires_at,
                cfg.basic_auth_username, cfg.basic_auth_sealed,
