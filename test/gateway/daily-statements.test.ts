@@ -7,6 +7,7 @@ import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statemen
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { Dec } from "@payouts/platform/money/decimal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../ledger/support/ledger-harness.js";
 import {
   executePayout,
   fundedPartner,
@@ -45,8 +46,12 @@ describe("daily statements over HTTP", () => {
       outcome: "SUCCESS",
     });
     expect(settle.status, settle.text).toBe(200);
-    await expect.poll(async () => (await get("/balance/entries")).json.entries.length).toBeGreaterThan(0);
-    today = localDay((await get("/balance/entries")).json.entries[0].created_at);
+    const credit = await waitFor(
+      "the credit in the feed",
+      async () => (await get("/balance/entries")).json.entries[0],
+      15_000,
+    );
+    today = localDay(credit.created_at);
   }, 180_000);
   afterAll(async () => {
     await platform?.close();

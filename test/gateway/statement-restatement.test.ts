@@ -9,6 +9,7 @@ import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statemen
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { Dec } from "@payouts/platform/money/decimal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../ledger/support/ledger-harness.js";
 import { fundedPartner, type Partner } from "../ledger/support/payout-fixtures.js";
 import { justAfterGrace, localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
@@ -29,10 +30,12 @@ describe("restating a closed day over HTTP", () => {
     platform = await startTestPlatform();
     partner = await fundedPartner(platform, "100");
     // The credit must be below the feed's watermark before the close takes it.
-    await expect
-      .poll(async () => (await get("/balance/entries")).json.entries.length, { timeout: 15_000 })
-      .toBe(1);
-    today = localDay((await get("/balance/entries")).json.entries[0].created_at);
+    const credit = await waitFor(
+      "the credit in the feed",
+      async () => (await get("/balance/entries")).json.entries[0],
+      15_000,
+    );
+    today = localDay(credit.created_at);
     expect((await get(`/statements/daily/${today}`)).json.line_count).toBe(1);
     // The ledger's closer, run just after the day's grace period: it closes that day and not the next.
     const db = createPgDatabase({ connectionString: platform.databaseUrl, maxConnections: 2 });
