@@ -7,6 +7,7 @@ import { isPayoutsError } from "@payouts/client";
 import { Dec } from "@payouts/platform/money/decimal";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clearOfMidnight, localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {
   BR_SENDER,
@@ -38,6 +39,9 @@ describe("the reconciliation view of a day", () => {
     const client = clientOf(platform, partner);
     const customer = await client.createCustomer(BR_SENDER);
 
+    // Both transactions and every line of them must fall on one day in the partner's zone: write them
+    // clear of its midnight.
+    await clearOfMidnight(ZONE, 60_000);
     const refunded = await quotedTransaction(client, customer.customer_id, "order-refunded");
     await client.executePayout({ tx_id: refunded }, { idempotencyKey: `k-${refunded}` });
     const settle = await platform.admin("POST", `/admin/sandbox/transactions/${refunded}/settle`, {
@@ -55,7 +59,7 @@ describe("the reconciliation view of a day", () => {
     expect(refund.status).toBe(200);
     const pending = await quotedTransaction(client, customer.customer_id, "order-pending");
 
-    const today = DateTime.now().setZone(ZONE).toISODate() ?? "";
+    const today = localDay((await client.getTransaction(refunded)).created_at ?? Number.NaN, ZONE);
     const page = await client.listDailyTransactions(today);
     expect(page).toMatchObject({ date: today, time_zone: ZONE, next_cursor: expect.any(String) });
     expect(page.transactions.map((t) => [t.partner_transaction_id, t.tx_id, t.status])).toEqual([
@@ -94,7 +98,7 @@ describe("the reconciliation view of a day", () => {
     // The day before, in the partner's zone, holds none of them.
     const yesterday = DateTime.fromISO(today).minus({ days: 1 }).toISODate() ?? "";
     expect((await client.listDailyTransactions(yesterday)).transactions).toEqual([]);
-  });
+  }, 150_000);
 
   it("refuses a bad date, a foreign cursor and a day not begun yet with stable codes", async () => {
     const partner = await fundedPartner(platform, "1");

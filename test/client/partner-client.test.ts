@@ -5,6 +5,7 @@
  */
 import { type ErrorCodeOf, isPayoutsError, type PayoutsClient, PayoutsError } from "@payouts/client";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {
   BR_PIX_DESTINATION,
@@ -285,10 +286,12 @@ describe("daily statements", () => {
   it("reads today's statement and a range through their typed methods", async () => {
     const partner = await fundedPartner(platform, "25");
     const client = clientOf(platform, partner);
-    const today = new Date().toISOString().slice(0, 10);
+    // The (UTC) day of the partner's credit, whatever the hour: the feed serves it once it is visible.
     await expect
-      .poll(async () => (await client.getDailyStatement(today)).line_count, { timeout: 15_000 })
+      .poll(async () => (await client.listBalanceEntries()).entries.length, { timeout: 15_000 })
       .toBe(1);
+    const today = localDay((await client.listBalanceEntries()).entries[0]?.created_at ?? Number.NaN);
+    expect((await client.getDailyStatement(today)).line_count).toBe(1);
     const day = await client.getDailyStatement(today);
     expect(day).toMatchObject({ date: today, status: "open", currency: "USD", closing_balance_usd: "25" });
     expect(day.lines.map((l) => [l.type, l.amount_usd])).toEqual([["credit", "25"]]);

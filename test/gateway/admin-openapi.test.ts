@@ -22,6 +22,7 @@ import {
   operatorCookie,
   sessionCookieOf,
 } from "../support/operator-session.js";
+import { justAfterGrace, localDay } from "../support/partner-days.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import { ADMIN_TOKEN, startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import { startTestReceiver } from "../webhooks/support/test-receiver.js";
@@ -329,15 +330,15 @@ describe("real answers match the documented schemas (money and reference data)",
     expect((await call("PUT", settings, settingsTemplate, { x: "y".repeat(300_000) })).status).toBe(413);
 
     // Corrections of a closed day: the partner's today (in Lagos, its zone now) is not closed yet, so a
-    // correction of it is refused; the ledger's closer, run as it would run 25 hours from now, closes it.
+    // correction of it is refused; the ledger's closer, run just after today's grace period, closes it.
     const correctionTemplate = "/admin/partners/{partner_id}/statements/{date}/corrections";
-    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Lagos" }).format(new Date());
+    const today = localDay(Date.now(), "Africa/Lagos");
     const corrections = `/admin/partners/${partnerId}/statements/${today}/corrections`;
     const fix = { amount_usd: "1", note: "fee returned" };
     const fixKey = (k: string) => ({ "x-idempotency-key": k });
     const notClosed = await call("POST", corrections, correctionTemplate, fix, fixKey("fix-open"));
     expect([notClosed.status, notClosed.json.code]).toEqual([409, "STATEMENT_DAY_NOT_CLOSED"]);
-    await closeDayForTest(platform, Date.now() + 25 * 3_600_000);
+    await closeDayForTest(platform, justAfterGrace(today, "Africa/Lagos", 600_000));
     const corrected = await call("POST", corrections, correctionTemplate, fix, fixKey("fix-1"));
     expect([corrected.status, corrected.json.revision], corrected.text).toEqual([201, 2]);
     const fixReused = await call(
@@ -954,11 +955,11 @@ describe("coverage", () => {
   });
 });
 
-/** Runs the ledger's statement closer as it would run at `at` (ms since the epoch). */
-async function closeDayForTest(p: TestPlatform, at: number): Promise<void> {
+/** Runs the ledger's statement closer as it would run at `at`. */
+async function closeDayForTest(p: TestPlatform, at: Date): Promise<void> {
   const db = createPgDatabase({ connectionString: p.databaseUrl, maxConnections: 2 });
   try {
-    await closeDueDays(db, new Date(at), 600_000);
+    await closeDueDays(db, at, 600_000);
   } finally {
     await db.close();
   }

@@ -7,6 +7,7 @@ import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statemen
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { Dec } from "@payouts/platform/money/decimal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../ledger/support/ledger-harness.js";
 import {
   executePayout,
   fundedPartner,
@@ -15,23 +16,28 @@ import {
   quoted,
   setUpCorridor,
 } from "../ledger/support/payout-fixtures.js";
+import { clearOfMidnight, justAfterGrace, localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read in assertions
 type Json = any;
 
 const DAY_MS = 86_400_000;
+const GRACE_MS = 600_000;
 const isoDate = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 describe("daily statements over HTTP", () => {
   let platform: TestPlatform;
   let partner: Partner;
   let txId: string;
-  const today = isoDate(Date.now());
+  /** The (UTC) day of the partner's credit, payout and fee. */
+  let today: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform({ env: { QUOTE_TTL_MS: "600000" } });
     await setUpCorridor(platform);
+    // The credit, the payout and its fee must share a day: write them clear of a midnight.
+    await clearOfMidnight("UTC", 60_000);
     partner = await fundedPartner(platform, "100");
     txId = await pendingTransaction(platform, partner.partnerId, { partnerTransactionId: "order-1" });
     await quoted(platform, partner, txId);
@@ -40,7 +46,13 @@ describe("daily statements over HTTP", () => {
       outcome: "SUCCESS",
     });
     expect(settle.status, settle.text).toBe(200);
-  });
+    const credit = await waitFor(
+      "the credit in the feed",
+      async () => (await get("/balance/entries")).json.entries[0],
+      15_000,
+    );
+    today = localDay(credit.created_at);
+  }, 180_000);
   afterAll(async () => {
     await platform?.close();
   });
@@ -94,12 +106,10 @@ describe("daily statements over HTTP", () => {
     }
     expect(running.toFixed()).toBe(open.json.closing_balance_usd);
 
-    // The ledger's closer, run as it would run a day from now.
+    // The ledger's closer, run just after the day's grace period: it closes that day and not the next.
     const db = createPgDatabase({ connectionString: platform.databaseUrl, maxConnections: 2 });
     try {
-      expect(
-        await closeDueDays(db, new Date(Date.now() + DAY_MS + 3_600_000), 600_000),
-      ).toBeGreaterThanOrEqual(1);
+      expect(await closeDueDays(db, justAfterGrace(today, "UTC", GRACE_MS), GRACE_MS)).toBe(1);
     } finally {
       await db.close();
     }
@@ -145,13 +155,12 @@ describe("daily statements over HTTP", () => {
       (await get(`/statements/daily/${today}`, { "if-none-match": closed.headers.get("etag") ?? "" })).status,
     ).toBe(304);
 
-    // The range holds yesterday (closed, empty) and today, the latter byte for byte as the day route.
-    const range = await get(
-      `/statements?from=${isoDate(Date.now() - DAY_MS)}&to=${isoDate(Date.now() + DAY_MS)}`,
-    );
+    // The range holds the day before (closed, empty) and the day, the latter byte for byte as the day route.
+    const dayBefore = isoDate(Date.parse(today) - DAY_MS);
+    const range = await get(`/statements?from=${dayBefore}&to=${today}`);
     expect(range.status, range.text).toBe(200);
     expect(range.json.statements.map((s: Json) => [s.date, s.status, s.line_count])).toEqual([
-      [isoDate(Date.now() - DAY_MS), "closed", 0],
+      [dayBefore, "closed", 0],
       [today, "closed", 3],
     ]);
     expect(range.text).toContain(closed.text);

@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkOpenApiStructure } from "../support/openapi/openapi-structure.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
+import { localDay } from "../support/partner-days.js";
 import { registeredRoutes } from "../support/registered-routes.js";
 import {
   type ApiResponse,
@@ -380,7 +381,8 @@ describe("real answers match the documented schemas", () => {
       "limit",
     ]);
 
-    const today = new Date().toISOString().slice(0, 10);
+    // The day of the payout above (the partner's zone is UTC), whatever the hour now.
+    const today = localDay(tx.json.created_at);
     const dayTemplate = "/statements/daily/{date}";
     const daily = await call("GET", `/statements/daily/${today}`, dayTemplate);
     expect(daily.json).toMatchObject({ date: today, status: "open", time_zone: "UTC" });

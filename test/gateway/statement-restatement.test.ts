@@ -9,31 +9,38 @@ import { closeDueDays } from "@payouts/ledger/internal/operations/daily-statemen
 import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { Dec } from "@payouts/platform/money/decimal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../ledger/support/ledger-harness.js";
 import { fundedPartner, type Partner } from "../ledger/support/payout-fixtures.js";
+import { justAfterGrace, localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers read in assertions
 type Json = any;
 
-const DAY_MS = 86_400_000;
-const today = new Date().toISOString().slice(0, 10);
+const GRACE_MS = 600_000;
 
 describe("restating a closed day over HTTP", () => {
   let platform: TestPlatform;
   let partner: Partner;
   let original: Json;
+  /** The (UTC) day of the partner's credit: the day closed and restated. */
+  let today: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform();
     partner = await fundedPartner(platform, "100");
     // The credit must be below the feed's watermark before the close takes it.
-    for (let i = 0; (await get(`/statements/daily/${today}`)).json.line_count !== 1; i++) {
-      if (i > 150) throw new Error("the credit never showed on today's statement");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const credit = await waitFor(
+      "the credit in the feed",
+      async () => (await get("/balance/entries")).json.entries[0],
+      15_000,
+    );
+    today = localDay(credit.created_at);
+    expect((await get(`/statements/daily/${today}`)).json.line_count).toBe(1);
+    // The ledger's closer, run just after the day's grace period: it closes that day and not the next.
     const db = createPgDatabase({ connectionString: platform.databaseUrl, maxConnections: 2 });
     try {
-      await closeDueDays(db, new Date(Date.now() + DAY_MS + 3_600_000), 600_000);
+      expect(await closeDueDays(db, justAfterGrace(today, "UTC", GRACE_MS), GRACE_MS)).toBe(1);
     } finally {
       await db.close();
     }

@@ -8,6 +8,7 @@
 import { utcDayOf } from "@payouts/platform/time/utc-day";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePrometheus } from "../observability/support/prometheus-text.js";
+import { clearOfMidnight, localDay } from "../support/partner-days.js";
 import { startTestPlatform, type TestPlatform } from "../support/test-platform.js";
 import {
   executePayout,
@@ -25,7 +26,8 @@ describe("reconciliation against the sandbox rail", () => {
   let platform: TestPlatform;
   let partner: Partner;
   const txIds: string[] = [];
-  const day = utcDayOf(new Date()).day;
+  /** The UTC day of the payouts: the rail accepts all ten on it. */
+  let day: string;
 
   const startRun = async () => {
     const res = await platform.admin("POST", "/admin/reconciliation/runs", { date: day, started_by: "test" });
@@ -46,6 +48,9 @@ describe("reconciliation against the sandbox rail", () => {
     platform = await startTestPlatform({ env: { QUOTE_TTL_MS: "600000", RECONCILIATION_INTERVAL_MS: "0" } });
     await setUpCorridor(platform);
     partner = await fundedPartner(platform, "1000");
+    // The ten payouts are one day's: write them clear of a midnight, then reconcile that day.
+    await clearOfMidnight("UTC", 90_000);
+    day = localDay(Date.now());
     for (let i = 0; i < 10; i++) {
       const txId = await pendingTransaction(platform, partner.partnerId);
       await quoted(platform, partner, txId);
@@ -61,7 +66,7 @@ describe("reconciliation against the sandbox rail", () => {
       expect(settled.status, settled.text).toBe(200);
       expect(settled.json.delivered).toBe(true);
     }
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await platform?.close();
   });

@@ -25,10 +25,12 @@ import {
 } from "@payouts/sandbox-rail/sandbox-rail-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/infra.js";
+import { localDay } from "../support/partner-days.js";
 import { clientAs, codeOf, listenAuthenticated } from "../support/rpc-callers.js";
 
 const credentials = generateServiceCredentials();
-const day = new Date().toISOString().slice(0, 10);
+/** The UTC day the rail accepted the payout on: the day its settlement record is listed under. */
+let day: string;
 let drop: () => Promise<void>;
 let db: Database;
 let module: ServiceModule;
@@ -67,6 +69,10 @@ beforeAll(async () => {
     paymentDestinationCode: "058",
   });
   expect(accepted.accepted).toBe(true);
+  const submitted = await db.query<{ created_at: Date }>(
+    "SELECT created_at FROM rail.submissions WHERE tx_id = 'tx_attack_target'",
+  );
+  day = localDay(submitted.rows[0]?.created_at ?? Number.NaN);
 });
 afterAll(async () => {
   await server?.close();
