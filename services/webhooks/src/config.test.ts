@@ -29,10 +29,10 @@ describe("loadWebhookConfig", () => {
     const config = loadWebhookConfig({}, "distributed");
     expect(config).toMatchObject({
       headerBrand: "SERVICE",
-      concurrency: 64,
+      concurrency: 128,
       receiverConcurrency: 4,
       receiverMaxConcurrency: 32,
-      partnerConcurrency: 32,
+      partnerConcurrency: 64,
       circuitFailureThreshold: 5,
       circuitProbeIntervalMs: 2_000,
       timeoutMs: 10_000,
@@ -51,14 +51,14 @@ describe("loadWebhookConfig", () => {
       {
         WEBHOOK_RECEIVER_CONCURRENCY: "8",
         WEBHOOK_RECEIVER_MAX_CONCURRENCY: "4",
-        WEBHOOK_PARTNER_CONCURRENCY: "99",
+        WEBHOOK_PARTNER_CONCURRENCY: "999",
       },
       "distributed",
     );
     expect(fixed).toMatchObject({
       receiverConcurrency: 8,
       receiverMaxConcurrency: 8,
-      partnerConcurrency: 64,
+      partnerConcurrency: 128,
     });
   });
 

@@ -37,7 +37,7 @@ const spec = {
     env: "WEBHOOK_CONCURRENCY",
     doc: "deliveries in flight per dispatcher process (and most kept-alive connections to one receiver origin)",
     parse: parse.positiveInt,
-    default: 64,
+    default: 128,
   },
   receiverConcurrency: {
     env: "WEBHOOK_RECEIVER_CONCURRENCY",
