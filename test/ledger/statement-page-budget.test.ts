@@ -5,40 +5,17 @@
  * twice what page 1's does, and every page's running balances are those of the day read in one pass.
  */
 
-import type { StatementLine } from "@payouts/ledger/internal/domain/statement-lines";
-import { dayLinesPage, summarise, viewDay } from "@payouts/ledger/internal/operations/daily-statements";
+import { summarise, viewDay } from "@payouts/ledger/internal/operations/daily-statements";
 import { decodeDayCursor } from "@payouts/ledger/internal/operations/day-cursor";
 import { dayEntriesQuery } from "@payouts/ledger/internal/store/statement-day-store";
-import { LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
-import type { Database } from "@payouts/platform/database/database";
-import { migrate } from "@payouts/platform/database/migrate";
-import { createPgDatabase } from "@payouts/platform/database/pg-database";
 import { toDecimalString } from "@payouts/platform/money/decimal";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedStatementDay, waitForWatermark } from "../bench/statement-day-seed.js";
-import { createTestDatabase } from "../support/infra.js";
+import { describe, expect, it } from "vitest";
+import { readDayPages, useSeededStatementDay } from "./support/seeded-statement-day.js";
 
 const LINES = 10_500;
 const PAGE = 200;
 const PARTNER = "partner_page_budget";
-
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Database;
-let date: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPgDatabase({ connectionString: database.url, maxConnections: 4 });
-  await migrate(db, LEDGER_MIGRATIONS);
-  const seeded = await seedStatementDay(database.url, PARTNER, LINES);
-  await waitForWatermark(database.url, seeded.xid, 30_000);
-  date = seeded.date;
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
+const day = useSeededStatementDay(PARTNER, LINES);
 
 interface Plan {
   readonly "Shared Hit Blocks": number;
@@ -47,6 +24,7 @@ interface Plan {
 
 /** Shared buffers (hit + read) the page query after `cursor` touches, as PostgreSQL counts them. */
 async function pageBuffers(cursor: string): Promise<number> {
+  const { db, date } = day;
   const view = await viewDay(db, PARTNER, date, new Date());
   if (!view.scope) throw new Error("the seeded day has no scope");
   const from = cursor ? decodeDayCursor(view, cursor) : undefined;
@@ -67,18 +45,10 @@ async function pageBuffers(cursor: string): Promise<number> {
 
 describe("a page of an open day's statement lines", () => {
   it("reads at page 50 at most twice the buffers of page 1, with the balances of one pass", async () => {
+    const { db, date } = day;
     const view = await viewDay(db, PARTNER, date, new Date());
     expect(view.status).toBe("open");
-    const lines: StatementLine[] = [];
-    const cursors: string[] = [""];
-    let after = "";
-    for (;;) {
-      const page = await dayLinesPage(db, view, after, PAGE);
-      if (page.lines.length === 0 || !page.nextCursor) break;
-      lines.push(...page.lines);
-      after = page.nextCursor;
-      cursors.push(after);
-    }
+    const { lines, cursors } = await readDayPages(db, view, PAGE);
     expect(lines).toHaveLength(LINES);
     // Every running balance is the one before it plus its amount, from the opening balance on.
     let balance = view.opening;

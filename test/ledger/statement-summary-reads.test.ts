@@ -5,37 +5,14 @@
  */
 
 import { summariseDay } from "@payouts/ledger/internal/domain/statement-days";
-import type { StatementLine } from "@payouts/ledger/internal/domain/statement-lines";
-import { dayLinesPage, summarise, viewDay } from "@payouts/ledger/internal/operations/daily-statements";
-import { LEDGER_MIGRATIONS } from "@payouts/ledger/ledger-service";
-import type { Database } from "@payouts/platform/database/database";
-import { migrate } from "@payouts/platform/database/migrate";
-import { createPgDatabase } from "@payouts/platform/database/pg-database";
+import { summarise, viewDay } from "@payouts/ledger/internal/operations/daily-statements";
 import { toDecimalString } from "@payouts/platform/money/decimal";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedStatementDay, waitForWatermark } from "../bench/statement-day-seed.js";
-import { createTestDatabase } from "../support/infra.js";
+import { describe, expect, it } from "vitest";
+import { readDayPages, useSeededStatementDay } from "./support/seeded-statement-day.js";
 
 const LINES = 3_000;
 const PARTNER = "partner_summary_reads";
-
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Database;
-let date: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPgDatabase({ connectionString: database.url, maxConnections: 4 });
-  await migrate(db, LEDGER_MIGRATIONS);
-  const seeded = await seedStatementDay(database.url, PARTNER, LINES);
-  await waitForWatermark(database.url, seeded.xid, 30_000);
-  date = seeded.date;
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
+const day = useSeededStatementDay(PARTNER, LINES);
 
 const plain = (s: Awaited<ReturnType<typeof summarise>>) => ({
   ...s,
@@ -47,15 +24,9 @@ const plain = (s: Awaited<ReturnType<typeof summarise>>) => ({
 
 describe("summarise", () => {
   it("gives the summary of the day's lines whatever the size of its reads", async () => {
+    const { db, date } = day;
     const view = await viewDay(db, PARTNER, date, new Date());
-    const lines: StatementLine[] = [];
-    let after = "";
-    for (;;) {
-      const page = await dayLinesPage(db, view, after, 1000);
-      lines.push(...page.lines);
-      if (page.lines.length === 0 || !page.nextCursor) break;
-      after = page.nextCursor;
-    }
+    const { lines } = await readDayPages(db, view, 1000);
     expect(lines).toHaveLength(LINES);
     const expected = plain(summariseDay(view.opening, lines));
     expect(expected.lineCount).toBe(LINES);
