@@ -110,10 +110,21 @@ function auditFields(
     body:
       request.body === undefined
         ? null
-        : (canonicalJson(redactSecrets(withExactNumbers(request.body))) ?? null),
+        : (canonicalJson(finiteNumbers(redactSecrets(withExactNumbers(request.body)))) ?? null),
     status: outcome?.status ?? null,
     errorCode: outcome?.errorCode ?? null,
   };
+}
+
+/**
+ * `value` with every number JSON cannot hold (a body's `1e400` parses as Infinity) written as null, as
+ * JSON.stringify writes it: canonical JSON refuses them, and the body is recorded whatever it holds.
+ */
+function finiteNumbers(value: unknown): unknown {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(finiteNumbers);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, finiteNumbers(child)]));
 }
 
 /** The database unreachable: the adapter's own DatabaseUnavailableError, or a raw connection failure. */
