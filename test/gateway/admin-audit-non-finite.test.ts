@@ -21,7 +21,7 @@ describe("admin audit trail and non-finite numbers", () => {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
       body: '{"reason":{"a":1e400}}',
     });
-    const json = await res.json();
+    const json = (await res.json()) as { code?: string; field?: string };
     expect([res.status, json.code, json.field]).toEqual([400, "INVALID_FIELD", "reason"]);
   });
 });
